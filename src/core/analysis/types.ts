@@ -1,0 +1,113 @@
+// What analysis derives from raw capture records — the read model of the panel and the CLI.
+// Everything here can be recomputed from the Capture (raw bytes are the source of truth).
+import type { ConnectionRecord, EndRecord } from '../capture/model.ts';
+import type { Diagnostic } from '../diagnostics/types.ts';
+
+/** Which protocol a stream speaks. `agentscope-legacy` is the camelCase agentscope-typescript dialect. */
+export type Dialect =
+  | 'agentscope'
+  | 'agentscope-legacy'
+  | 'pi-proxy' // pi-agent-core streamProxy events (no `partial`)
+  | 'pi-assistant' // pi-ai AssistantMessageEvent (with `partial`)
+  | 'pi-agent' // pi-agent-core AgentEvent (agent_start, message_update, …)
+  | 'unknown';
+
+/** One frame of the spec reading of the body (or one EventSource message, or one NDJSON line). */
+export interface FrameView {
+  index: number;
+  /** Arrival time (epoch ms) of the chunk that completed the frame; NaN when unknown (imports without times). */
+  t: number;
+  kind: 'data' | 'comment' | 'ndjson' | 'message';
+  /** SSE `event:` name, when given. */
+  event?: string;
+  /** SSE `id:`, when given. */
+  id?: string;
+  /** The frame's data (for comments, the comment text). */
+  data: string;
+  /** True for `:` heartbeat/comment frames and empty keep-alives: shown dimmed, hideable. */
+  heartbeat: boolean;
+  /** Set when the dialect's real client reads this frame differently from the SSE spec (and how). */
+  clientNote?: string;
+}
+
+export interface SchemaIssue {
+  path: string;
+  message: string;
+}
+
+/** One protocol event, in connection order. */
+export interface EventView {
+  index: number;
+  frameIndex: number;
+  /** Arrival time (epoch ms); NaN when unknown. */
+  t: number;
+  /** The event's `created_at` as epoch ms when it has one (the timeline's axis for imports without arrival times). */
+  createdAt?: number;
+  /** The `type` as sent (or '?' when there is none). */
+  type: string;
+  /** Parsed JSON as received (never mutated). undefined when the frame is not JSON. */
+  raw: unknown;
+  rawText: string;
+  valid: boolean;
+  issues: SchemaIssue[];
+  /** Fields the schema does not know (accepted, like the reference, but shown). */
+  extras: string[];
+  /** The reply this event belongs to (AgentScope reply_id; pi: the message/turn id analysis assigns). */
+  replyId?: string;
+  /** Block id / tool-call id / pi content index the event touches, for the list column and timeline lane. */
+  blockId?: string;
+  /** Short preview of what the event carries (delta text, args chunk…). */
+  preview: string;
+  diagnostics: Diagnostic[];
+}
+
+/** A seekable reconstruction: the message after each event of a reply, from checkpoints. */
+export interface SeekableHistory<M = unknown> {
+  /** Number of events (steps). */
+  readonly length: number;
+  /** The message before any event. */
+  readonly initial: M;
+  /** The message after step k (0-based), materialised from the nearest checkpoint. */
+  at(k: number): M;
+  /** Events before this many steps were evicted; `at(k)` for k < evictedBefore throws. */
+  readonly evictedBefore: number;
+}
+
+export interface ReplyView {
+  id: string;
+  dialect: Dialect;
+  name?: string;
+  role?: string;
+  /** Connection event indices of this reply, in order. Step k of `history` is event `eventIndices[k]`. */
+  eventIndices: number[];
+  history: SeekableHistory;
+  /** Per step: what the event did to the message. */
+  stepStatus: ('changed' | 'unchanged' | 'warned' | 'invalid' | 'error')[];
+  finishedReason?: string;
+  usage?: unknown;
+  /** ms from the first event to the first content delta. */
+  timeToFirstTokenMs?: number;
+  durationMs?: number;
+  /** Events that named a reply never started in the stream. */
+  orphan?: boolean;
+  diagnostics: Diagnostic[];
+}
+
+export type ConnectionState = 'live' | 'complete' | 'cancelled' | 'aborted' | 'error' | 'open';
+
+export interface ConnectionView {
+  record: ConnectionRecord;
+  end?: EndRecord;
+  state: ConnectionState;
+  dialect: Dialect;
+  bytes: number;
+  frames: FrameView[];
+  events: EventView[];
+  replies: ReplyView[];
+  /** All diagnostics of the connection (frames, events, replies), `index` = connection event index. */
+  diagnostics: Diagnostic[];
+  /** Number of events evicted from the head of this connection (memory cap), if any. */
+  evictedEvents: number;
+  /** Notes the user must see (e.g. EventSource: comments/retry/unlistened events are invisible to page script). */
+  notes: string[];
+}

@@ -1,0 +1,136 @@
+// The capture data model: what the page tap records, what the capture log stores, what analysis reads.
+// Raw bytes are the source of truth; everything the panel shows is derived from these records.
+// This file is the contract between src/extension (producer), src/core/capture (formats) and
+// src/core/analysis (consumer). Keep it free of logic.
+
+/** How the page obtained the stream. */
+export type Transport = 'fetch' | 'eventsource' | 'xhr' | 'import';
+
+/** Why a connection stopped producing data. `open` = still streaming when the record was taken. */
+export type EndState =
+  | 'complete' // the body ended normally
+  | 'cancelled' // the page cancelled its reader / called abort()
+  | 'aborted' // AbortSignal fired (page's "Stop generating")
+  | 'error' // network error / server reset mid-stream
+  | 'evicted-open' // still open, but its head was evicted (see EvictionRecord)
+  | 'open';
+
+/** A request or response body kept next to the connection (request bodies carry prompts and pi's `model`). */
+export interface BodyRecord {
+  /** UTF-8 text when the body decodes as text. */
+  text?: string;
+  /** base64 when it does not (or when it is a Blob/ArrayBuffer that is not UTF-8). */
+  base64?: string;
+  /** Size in bytes of the whole body, even when truncated. */
+  size: number;
+  /** True when only the first `cap` bytes were kept. */
+  truncated?: boolean;
+}
+
+export interface ConnectionRecord {
+  kind: 'connection';
+  /** Unique within one capture (the tap uses `<frame token>:<counter>`). */
+  id: string;
+  transport: Transport;
+  /** URL of the document (frame) whose script made the request. */
+  frameUrl: string;
+  /** True when the frame is not the top-level frame of the tab. */
+  isSubframe?: boolean;
+  method: string;
+  url: string;
+  /** Request headers as sent by the page; cookie/authorization values are masked by the tap ("•••"). */
+  requestHeaders: [string, string][];
+  requestBody?: BodyRecord;
+  /** Filled when the response head arrives. */
+  status?: number;
+  statusText?: string;
+  responseHeaders?: [string, string][];
+  /** Epoch milliseconds, fractional (performance.timeOrigin + performance.now()). */
+  startTime: number;
+  /** Epoch ms when the response head arrived. */
+  responseTime?: number;
+}
+
+/**
+ * A piece of response body exactly as it arrived. Stored as text when it decodes as UTF-8 *given the streaming
+ * decoder's state* (i.e. the text is what a streaming TextDecoder produced for these bytes; bytes of a character
+ * split across chunks belong to the chunk that completes it — see `bytes`), otherwise base64 of the raw bytes.
+ */
+export interface ChunkRecord {
+  kind: 'chunk';
+  conn: string;
+  /** Arrival time, epoch ms, fractional. */
+  t: number;
+  /** Byte length of this chunk on the wire (after content decoding, i.e. what the page's reader got). */
+  bytes: number;
+  text?: string;
+  base64?: string;
+}
+
+/**
+ * One event an EventSource dispatched to the page. Page script never sees raw SSE bytes of an EventSource, only
+ * dispatched events: `type` is the event name ('message' or a named event the page listens for).
+ */
+export interface MessageRecord {
+  kind: 'message';
+  conn: string;
+  t: number;
+  type: string;
+  data: string;
+  lastEventId: string;
+}
+
+export interface EndRecord {
+  kind: 'end';
+  conn: string;
+  t: number;
+  state: EndState;
+  /** Error text for state 'error' / 'aborted' (e.g. the DOMException name and message). */
+  error?: string;
+}
+
+/**
+ * The oldest data of a connection was dropped to keep the per-tab memory cap. `bytes`/`chunks`/`messages` say how
+ * much; what analysis derived from it up to that point is rebuilt from `state` (opaque, owned by analysis) when present.
+ */
+export interface EvictionRecord {
+  kind: 'evicted';
+  conn: string;
+  t: number;
+  chunks: number;
+  messages: number;
+  bytes: number;
+}
+
+/** Free-form notes the tap wants the user to see (e.g. "Worker fetches are not visible"). */
+export interface NoticeRecord {
+  kind: 'notice';
+  t: number;
+  conn?: string;
+  level: 'info' | 'warning';
+  text: string;
+}
+
+export type CaptureRecord =
+  | ConnectionRecord
+  | ChunkRecord
+  | MessageRecord
+  | EndRecord
+  | EvictionRecord
+  | NoticeRecord;
+
+export interface CaptureHeader {
+  kind: 'header';
+  format: 'replyscope-capture';
+  version: 1;
+  tool: string;
+  created: string;
+  pageUrl?: string;
+  browser?: string;
+}
+
+/** A whole capture in memory: header + records in arrival order. */
+export interface Capture {
+  header: CaptureHeader;
+  records: CaptureRecord[];
+}

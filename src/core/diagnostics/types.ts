@@ -1,0 +1,25 @@
+// Lifecycle and validation diagnostics: one shape for every protocol, so the panel and the CLI render them alike.
+
+export type Severity = 'error' | 'warning' | 'info';
+
+export interface Diagnostic {
+  /** Stable code, e.g. `as.delta-before-start`, `pi.no-terminal`, `sse.client-drops-frame`. */
+  code: string;
+  severity: Severity;
+  /** Index of the event (within the stream/reply it was computed for) the diagnostic is about. */
+  index: number;
+  message: string;
+  /** Other event indices involved (e.g. the START a duplicate START repeats). */
+  related?: number[];
+}
+
+/** Documentation of one code, read by both the panel (Diagnostics view) and the CLI (`validate`). */
+export interface DiagnosticDoc {
+  code: string;
+  severity: Severity;
+  title: string;
+  /** What the rule means and why it matters to a frontend. */
+  explanation: string;
+  /** Where docs and reference code disagree: what the reference implementation actually does. */
+  reference?: string;
+}
