@@ -1,0 +1,127 @@
+// A seekable reconstruction history: the message after every event, without storing every message.
+//
+// Why checkpoints: replaying from event 0 on every scrubber move is O(k); storing each step's message is cheap only
+// while reducers share structure perfectly. We keep the state after every `interval`-th step (a checkpoint) and
+// materialise any step by replaying at most `interval - 1` events from the checkpoint before it. A one-entry cursor
+// cache makes sequential scrubbing (←/→, play) O(1) per move. Like redux-devtools' instrument, the oldest entries can
+// be merged into a base snapshot (`evictBefore`) so a bounded history stays inspectable from there on.
+import type { SeekableHistory } from '../analysis/types.ts';
+
+export type Reducer<M, E> = (state: M, event: E, step: number) => M;
+
+export interface SeekableHistoryOptions {
+  /** Steps between checkpoints. Seek cost is at most interval-1 reducer calls. */
+  interval?: number;
+}
+
+export class CheckpointedHistory<M, E> implements SeekableHistory<M> {
+  readonly initial: M;
+  private readonly reduce: Reducer<M, E>;
+  private readonly interval: number;
+  /** events[i - offset] is step i's event. */
+  private events: E[] = [];
+  private offset = 0;
+  /** checkpoints.get(i) = state after step i, for i ≡ interval-1 (mod interval), plus the base. */
+  private checkpoints = new Map<number, M>();
+  /** State before step `offset` (the merged base after eviction; `initial` before any). */
+  private base: M;
+  private latest: M;
+  private cursor: { step: number; state: M } | undefined;
+
+  constructor(initial: M, reduce: Reducer<M, E>, options: SeekableHistoryOptions = {}) {
+    this.initial = initial;
+    this.base = initial;
+    this.latest = initial;
+    this.reduce = reduce;
+    this.interval = Math.max(1, options.interval ?? 32);
+  }
+
+  get length(): number {
+    return this.offset + this.events.length;
+  }
+
+  get evictedBefore(): number {
+    return this.offset;
+  }
+
+  /** The message after the last step (or the initial message). */
+  get last(): M {
+    return this.latest;
+  }
+
+  /** Apply one event; returns the new latest state. */
+  push(event: E): M {
+    const step = this.length;
+    const next = this.reduce(this.latest, event, step);
+    this.events.push(event);
+    this.latest = next;
+    if ((step + 1) % this.interval === 0) this.checkpoints.set(step, next);
+    return next;
+  }
+
+  /**
+   * Record a step whose resulting state the caller already computed (live ingest computes it once for diagnostics
+   * and status; recomputing it here would double the cost of the hot path).
+   */
+  pushComputed(event: E, next: M): void {
+    const step = this.length;
+    this.events.push(event);
+    this.latest = next;
+    if ((step + 1) % this.interval === 0) this.checkpoints.set(step, next);
+  }
+
+  /** The state after step k. */
+  at(k: number): M {
+    const n = this.length;
+    if (!Number.isInteger(k) || k < -1 || k >= n) {
+      throw new RangeError(`step ${k} is outside 0..${n - 1}`);
+    }
+    if (k === -1) {
+      if (this.offset > 0) throw new RangeError('the initial message was evicted');
+      return this.initial;
+    }
+    if (k < this.offset) {
+      throw new RangeError(`step ${k} was evicted (history starts at ${this.offset})`);
+    }
+    if (k === n - 1) return this.latest;
+    // Start from the closest known state at or before k: a checkpoint, the cursor, or the base.
+    const ck = k - ((k + 1) % this.interval);
+    let step = this.offset - 1;
+    let state = this.base;
+    if (ck >= this.offset - 1 && ck >= 0 && this.checkpoints.has(ck)) {
+      step = ck;
+      state = this.checkpoints.get(ck) as M;
+    }
+    const c = this.cursor;
+    if (c && c.step <= k && c.step > step) {
+      step = c.step;
+      state = c.state;
+    }
+    while (step < k) {
+      step += 1;
+      state = this.reduce(state, this.events[step - this.offset], step);
+    }
+    this.cursor = { step: k, state };
+    return state;
+  }
+
+  /** The event of step k (undefined when evicted). */
+  eventAt(k: number): E | undefined {
+    return k >= this.offset ? this.events[k - this.offset] : undefined;
+  }
+
+  /**
+   * Drop the events before step k, merging them into the base snapshot: steps ≥ k stay seekable, earlier ones are
+   * reported as evicted. Memory held by the dropped events and checkpoints is released.
+   */
+  evictBefore(k: number): void {
+    if (k <= this.offset) return;
+    const target = Math.min(k, this.length);
+    const base = this.at(target - 1);
+    this.events = this.events.slice(target - this.offset);
+    for (const key of this.checkpoints.keys()) if (key < target) this.checkpoints.delete(key);
+    this.base = base;
+    this.offset = target;
+    if (this.cursor && this.cursor.step < target) this.cursor = undefined;
+  }
+}
