@@ -1,0 +1,158 @@
+// The CLI's commands as a pure function of (arguments, file reader) → output, so tests run them in-process.
+import { runAgentScopeCase } from '../core/agentscope/conformance.ts';
+import { runPiCase } from '../core/pi/conformance.ts';
+import { loadInput, InputError } from '../core/capture/load-input.ts';
+import { analyzeCapture } from '../core/analysis/analyze.ts';
+import { diagnosticDoc } from '../core/diagnostics/catalog.ts';
+import type { ConnectionView } from '../core/analysis/types.ts';
+import type { Diagnostic } from '../core/diagnostics/types.ts';
+
+export class CliError extends Error {
+  constructor(message: string, readonly exitCode = 2) {
+    super(message);
+  }
+}
+
+export const USAGE = `usage: replyscope <command> [options] FILE
+
+commands:
+  conformance CASE.json          run a conformance case (AgentScope or pi) and print the output object as JSON
+  replay FILE [--steps] [--reply ID]
+                                 print the reconstructed messages of every reply found in FILE as JSON
+  validate FILE [--json]         print diagnostics; exit 1 when any has severity "error"
+
+FILE: a JSON array of events, {"events": [...]}, NDJSON, raw SSE text, a Replyscope capture log, or a HAR file.`;
+
+type ReadFile = (path: string) => Uint8Array;
+
+interface Parsed {
+  command: string;
+  file?: string;
+  flags: Map<string, string | true>;
+}
+
+const KNOWN_FLAGS: Record<string, { takesValue: boolean; commands: string[] }> = {
+  '--steps': { takesValue: false, commands: ['replay'] },
+  '--reply': { takesValue: true, commands: ['replay'] },
+  '--json': { takesValue: false, commands: ['validate'] },
+};
+
+function parseArgs(args: string[]): Parsed {
+  const [command, ...rest] = args;
+  if (!command || command === '--help' || command === '-h' || command === 'help') {
+    throw new CliError(USAGE, command ? 0 : 2);
+  }
+  if (!['conformance', 'replay', 'validate'].includes(command)) {
+    throw new CliError(`unknown command "${command}" (expected conformance, replay or validate; --help for usage)`);
+  }
+  const flags = new Map<string, string | true>();
+  let file: string | undefined;
+  for (let i = 0; i < rest.length; i++) {
+    const a = rest[i];
+    if (a.startsWith('--')) {
+      const spec = KNOWN_FLAGS[a];
+      if (!spec || !spec.commands.includes(command)) throw new CliError(`unknown option ${a} for ${command}`);
+      if (spec.takesValue) {
+        const v = rest[++i];
+        if (v === undefined) throw new CliError(`option ${a} needs a value`);
+        flags.set(a, v);
+      } else flags.set(a, true);
+    } else if (file === undefined) file = a;
+    else throw new CliError(`unexpected argument "${a}" (one FILE only)`);
+  }
+  if (!file) throw new CliError(`${command}: missing FILE (--help for usage)`);
+  return { command, file, flags };
+}
+
+function decodeJson(bytes: Uint8Array, path: string): unknown {
+  const text = new TextDecoder().decode(bytes);
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new CliError(`${path} is not JSON: ${(err as Error).message}`);
+  }
+}
+
+function loadConnections(bytes: Uint8Array, path: string): ConnectionView[] {
+  try {
+    return analyzeCapture(loadInput(bytes, path));
+  } catch (err) {
+    if (err instanceof InputError) throw new CliError(`${path}: ${err.message}`);
+    throw err;
+  }
+}
+
+function conformance(bytes: Uint8Array, path: string): string {
+  const c = decodeJson(bytes, path);
+  if (typeof c !== 'object' || c === null || !Array.isArray((c as { events?: unknown }).events) && !('raw' in c)) {
+    throw new CliError(`${path}: not a conformance case (expected an object with "events" or "raw")`);
+  }
+  const out = 'client' in c ? runPiCase(c) : runAgentScopeCase(c);
+  return JSON.stringify(out, null, 1);
+}
+
+function replay(conns: ConnectionView[], steps: boolean, replyId: string | undefined): string {
+  const out = conns.map((c) => ({
+    connection: c.record.id,
+    url: c.record.url,
+    dialect: c.dialect,
+    replies: c.replies
+      .filter((r) => replyId === undefined || r.id === replyId)
+      .map((r) => ({
+        id: r.id,
+        name: r.name,
+        orphan: r.orphan || undefined,
+        events: r.eventIndices.length,
+        final: r.history.length > 0 ? r.history.at(r.history.length - 1) : r.history.initial,
+        steps: steps
+          ? r.eventIndices.map((_, k) => (k < r.history.evictedBefore ? null : r.history.at(k)))
+          : undefined,
+      })),
+  }));
+  if (replyId !== undefined && !out.some((c) => c.replies.length > 0)) {
+    throw new CliError(`no reply with id "${replyId}"`, 1);
+  }
+  return JSON.stringify(out, null, 2);
+}
+
+function formatDiagnostic(c: ConnectionView, d: Diagnostic): string {
+  const ev = c.events[d.index];
+  const where = ev ? `event ${d.index} (${ev.type})` : `event ${d.index}`;
+  return `${d.severity.padEnd(7)} ${d.code.padEnd(32)} ${where}: ${d.message}`;
+}
+
+function validate(conns: ConnectionView[], json: boolean): { stdout: string; exitCode: number } {
+  const all = conns.flatMap((c) => c.diagnostics.map((d) => ({ connection: c.record.id, url: c.record.url, ...d })));
+  const exitCode = all.some((d) => d.severity === 'error') ? 1 : 0;
+  if (json) return { stdout: JSON.stringify(all, null, 2), exitCode };
+  const lines: string[] = [];
+  for (const c of conns) {
+    lines.push(`${c.record.method} ${c.record.url} — ${c.dialect}, ${c.events.length} events, ${c.replies.length} replies`);
+    for (const d of c.diagnostics) lines.push(`  ${formatDiagnostic(c, d)}`);
+  }
+  const counts = { error: 0, warning: 0, info: 0 };
+  for (const d of all) counts[d.severity]++;
+  lines.push(`${counts.error} errors, ${counts.warning} warnings, ${counts.info} info`);
+  const codes = [...new Set(all.filter((d) => d.severity !== 'info').map((d) => d.code))];
+  for (const code of codes) {
+    const doc = diagnosticDoc(code);
+    if (doc) lines.push(`  ${code}: ${doc.title}`);
+  }
+  return { stdout: lines.join('\n'), exitCode };
+}
+
+export async function runCli(args: string[], readFile: ReadFile): Promise<{ stdout: string; exitCode: number }> {
+  const p = parseArgs(args);
+  const file = p.file as string;
+  const bytes = readFile(file);
+  switch (p.command) {
+    case 'conformance':
+      return { stdout: conformance(bytes, file), exitCode: 0 };
+    case 'replay': {
+      const reply = p.flags.get('--reply');
+      return { stdout: replay(loadConnections(bytes, file), p.flags.has('--steps'), reply === true ? undefined : reply), exitCode: 0 };
+    }
+    default:
+      return validate(loadConnections(bytes, file), p.flags.has('--json'));
+  }
+}

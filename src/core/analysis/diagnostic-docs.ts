@@ -1,0 +1,55 @@
+// Diagnostics raised by analysis itself (not by one protocol's lifecycle rules).
+import type { DiagnosticDoc } from '../diagnostics/types.ts';
+
+export const ANALYSIS_DIAGNOSTIC_DOCS: DiagnosticDoc[] = [
+  {
+    code: 'stream.not-json',
+    severity: 'error',
+    title: 'Frame data is not JSON',
+    explanation:
+      'A data frame (or NDJSON line) could not be parsed as JSON. Both the AgentScope web UI and pi\'s streamProxy ' +
+      'parse every data line as one JSON event, so the client fails or skips here.',
+  },
+  {
+    code: 'stream.unknown-dialect',
+    severity: 'warning',
+    title: 'No known protocol recognised',
+    explanation:
+      'None of the events looks like AgentScope (UPPER_SNAKE `type` with snake_case fields) or pi (`text_delta`, ' +
+      '`message_update`, …). The events are listed but no message can be reconstructed.',
+  },
+  {
+    code: 'stream.http-error',
+    severity: 'error',
+    title: 'The response was an HTTP error',
+    explanation: 'The server answered with a non-2xx status; clients treat the body as an error message, not as events.',
+  },
+  {
+    code: 'stream.network-error',
+    severity: 'error',
+    title: 'The connection failed mid-stream',
+    explanation: 'The body ended with a network error before the stream completed. The reply may be cut short.',
+  },
+  {
+    code: 'stream.aborted',
+    severity: 'info',
+    title: 'The page stopped reading',
+    explanation: 'The page cancelled its reader or aborted the request (e.g. "Stop generating").',
+  },
+  {
+    code: 'stream.evicted',
+    severity: 'info',
+    title: 'Older data was evicted',
+    explanation:
+      'The per-tab memory cap was reached and the oldest captured chunks were dropped. Replies stay inspectable from ' +
+      'the eviction point on; earlier steps cannot be shown.',
+  },
+  {
+    code: 'stream.eventsource-partial-view',
+    severity: 'info',
+    title: 'EventSource: only dispatched events are visible',
+    explanation:
+      'Page script sees the events an EventSource dispatches, not its bytes: comments/heartbeats, `retry:` fields ' +
+      'and named events nobody listens for are invisible to Replyscope.',
+  },
+];

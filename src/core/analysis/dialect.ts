@@ -1,0 +1,72 @@
+// Dialect detection: which protocol a stream speaks, decided from the shape of its first decisive events.
+// Detection is deliberately structural (type names and key casing), not schema validation: an invalid event of a
+// known protocol must still be recognised so it can be reported against that protocol's schema.
+import type { Dialect } from './types.ts';
+
+const PI_AGENT_TYPES = new Set([
+  'agent_start', 'agent_end', 'turn_start', 'turn_end', 'message_start', 'message_update', 'message_end',
+  'tool_execution_start', 'tool_execution_update', 'tool_execution_end',
+]);
+const PI_MESSAGE_TYPES = new Set([
+  'start', 'text_start', 'text_delta', 'text_end', 'thinking_start', 'thinking_delta', 'thinking_end',
+  'toolcall_start', 'toolcall_delta', 'toolcall_end', 'done', 'error',
+]);
+const LEGACY_TYPES = /^(RUN_STARTED|RUN_FINISHED|RUN_ERROR|BINARY_BLOCK_[A-Z_]+)$/;
+const LEGACY_KEYS = ['replyId', 'blockId', 'toolCallId', 'createdAt', 'sessionId'];
+const SNAKE_KEYS = ['reply_id', 'block_id', 'tool_call_id', 'created_at', 'session_id'];
+
+/** The dialect one event suggests, or undefined when it says nothing decisive. */
+export function dialectOfEvent(raw: unknown): Dialect | undefined {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return undefined;
+  const obj = raw as Record<string, unknown>;
+  const type = obj.type;
+  if (typeof type !== 'string') return undefined;
+  if (PI_AGENT_TYPES.has(type)) return 'pi-agent';
+  if (PI_MESSAGE_TYPES.has(type)) {
+    // pi-ai's AssistantMessageEvent carries the whole message so far; the proxy form strips it.
+    if ('partial' in obj || ('message' in obj && type === 'done')) return 'pi-assistant';
+    return 'pi-proxy';
+  }
+  if (/^[A-Z][A-Z0-9_]*$/.test(type)) {
+    if (LEGACY_TYPES.test(type)) return 'agentscope-legacy';
+    if (LEGACY_KEYS.some((k) => k in obj) && !SNAKE_KEYS.some((k) => k in obj)) return 'agentscope-legacy';
+    return 'agentscope';
+  }
+  return undefined;
+}
+
+/**
+ * Incremental detector: the first decisive event fixes the dialect, except that a legacy hint upgrades a plain
+ * AgentScope guess (legacy streams share most type names with the current protocol).
+ */
+export class DialectDetector {
+  private current: Dialect = 'unknown';
+  private decidedAt = -1;
+
+  get dialect(): Dialect {
+    return this.current;
+  }
+
+  /** Index of the event that decided the dialect (-1 while unknown). */
+  get decidedBy(): number {
+    return this.decidedAt;
+  }
+
+  push(raw: unknown, index: number): Dialect {
+    const d = dialectOfEvent(raw);
+    if (d === undefined) return this.current;
+    if (this.current === 'unknown' || (this.current === 'agentscope' && d === 'agentscope-legacy')) {
+      this.current = d;
+      this.decidedAt = index;
+    }
+    return this.current;
+  }
+}
+
+export function isAgentScope(d: Dialect): boolean {
+  return d === 'agentscope' || d === 'agentscope-legacy';
+}
+
+export function isPi(d: Dialect): boolean {
+  return d === 'pi-proxy' || d === 'pi-assistant' || d === 'pi-agent';
+}
