@@ -1,0 +1,190 @@
+// HAR import: our own exports (exact, from `_replyscope`) and browser HARs such as Chrome's "Save all as HAR with
+// content". Only stream entries are imported (text/event-stream, NDJSON types, EventSource entries); a notice says
+// how many others were skipped. Browser HARs carry no chunk times: the body becomes chunks at the message times
+// when `_eventSourceMessages` line up with the body's frames, else one chunk at the end of the entry.
+import type { Capture, CaptureHeader, CaptureRecord, ConnectionRecord, Transport } from './model.ts';
+import { parseHeader, parseRecord } from './schemas.ts';
+import { describeZodError } from './capture-log.ts';
+import { isNdjsonContentType } from '../frames/ndjson.ts';
+import { SseSpecDecoder } from '../frames/sse-spec.ts';
+import { Utf8ChunkEncoder, base64ToBytes } from '../frames/utf8-chunks.ts';
+
+export class HarImportError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'HarImportError';
+  }
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+
+function pairs(v: unknown): [string, string][] {
+  if (!Array.isArray(v)) return [];
+  return v.filter(isObj).map((h) => [String(h.name ?? ''), String(h.value ?? '')]);
+}
+
+/** A message time from a HAR: epoch seconds (Chrome's pseudo wall time); anything else is taken as relative. */
+function messageTimeMs(time: unknown, entryStart: number, firstTime: number): number {
+  const t = num(time);
+  if (t === undefined) return Number.NaN;
+  if (t > 1e9) return t * 1000;
+  return entryStart + (t - firstTime) * 1000;
+}
+
+function ownRecords(value: unknown, where: string): [number, CaptureRecord][] {
+  if (!Array.isArray(value)) throw new HarImportError(`${where}: _replyscope.records is not an array`);
+  return value.map((pair, k) => {
+    if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== 'number') {
+      throw new HarImportError(`${where}: _replyscope.records[${k}] is not a [position, record] pair`);
+    }
+    try {
+      return [pair[0], parseRecord(pair[1])] as [number, CaptureRecord];
+    } catch (e) {
+      throw new HarImportError(`${where}: _replyscope.records[${k}]: ${describeZodError(e, String(pair[1]?.kind))}`);
+    }
+  });
+}
+
+function transportOf(entry: Obj): Transport {
+  const rt = str(entry._resourceType)?.toLowerCase();
+  return rt === 'eventsource' || rt === 'fetch' || rt === 'xhr' ? rt : 'import';
+}
+
+/** Body bytes as chunks; split at frame ends with the message times when they line up one to one. */
+function bodyChunks(conn: string, body: Uint8Array, endT: number, msgTimes: number[], isSse: boolean): CaptureRecord[] {
+  const enc = new Utf8ChunkEncoder();
+  const pieces: { bytes: Uint8Array; t: number }[] = [];
+  if (isSse && msgTimes.length > 0) {
+    const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(body);
+    const dec = new SseSpecDecoder();
+    dec.push(text, Number.NaN);
+    const data = dec.frames.filter((f) => f.kind === 'data');
+    if (data.length === msgTimes.length && new TextEncoder().encode(text).length === body.length) {
+      let from = 0;
+      data.forEach((f, k) => {
+        pieces.push({ bytes: new TextEncoder().encode(text.slice(from, f.end)), t: msgTimes[k] });
+        from = f.end;
+      });
+      if (from < text.length) pieces.push({ bytes: new TextEncoder().encode(text.slice(from)), t: endT });
+    }
+  }
+  if (pieces.length === 0 && body.length > 0) pieces.push({ bytes: body, t: endT });
+  const out: CaptureRecord[] = [];
+  for (const p of pieces) {
+    if (p.bytes.length === 0) continue;
+    out.push({ kind: 'chunk', conn, t: p.t, ...enc.push(p.bytes) });
+  }
+  const flush = enc.flush();
+  if (flush) out.push({ kind: 'chunk', conn, t: endT, ...flush });
+  return out;
+}
+
+function browserEntry(entry: Obj, index: number, pageUrls: Map<string, string>, records: CaptureRecord[]): boolean {
+  const request = isObj(entry.request) ? entry.request : {};
+  const response = isObj(entry.response) ? entry.response : {};
+  const content = isObj(response.content) ? response.content : {};
+  const mime = (str(content.mimeType) ?? '').toLowerCase();
+  const messages = Array.isArray(entry._eventSourceMessages) ? entry._eventSourceMessages.filter(isObj) : [];
+  const transport = transportOf(entry);
+  const isSse = mime.startsWith('text/event-stream');
+  if (!isSse && !isNdjsonContentType(mime) && transport !== 'eventsource' && messages.length === 0) return false;
+
+  const id = `har:${index}`;
+  const start = Date.parse(str(entry.startedDateTime) ?? '');
+  const timings = isObj(entry.timings) ? entry.timings : {};
+  const before = ['blocked', 'dns', 'connect', 'send', 'wait'].reduce((s, k) => s + Math.max(0, num(timings[k]) ?? 0), 0);
+  const endT = start + (num(entry.time) ?? before + Math.max(0, num(timings.receive) ?? 0));
+  const postText = isObj(request.postData) ? str(request.postData.text) : undefined;
+  const status = num(response.status);
+  const conn: ConnectionRecord = {
+    kind: 'connection',
+    id,
+    transport,
+    frameUrl: pageUrls.get(str(entry.pageref) ?? '') ?? '',
+    method: str(request.method) ?? 'GET',
+    url: str(request.url) ?? '',
+    requestHeaders: pairs(request.headers),
+    ...(postText !== undefined ? { requestBody: { text: postText, size: new TextEncoder().encode(postText).length } } : {}),
+    ...(status !== undefined ? { status } : {}),
+    ...(str(response.statusText) !== undefined ? { statusText: str(response.statusText) } : {}),
+    responseHeaders: pairs(response.headers),
+    startTime: start,
+    responseTime: start + before,
+  };
+  records.push(conn);
+  const first = num(messages[0]?.time) ?? 0;
+  const msgTimes = messages.map((m) => messageTimeMs(m.time, start, first));
+  const text = str(content.text);
+  if (transport === 'eventsource' && messages.length > 0) {
+    messages.forEach((m, k) =>
+      records.push({ kind: 'message', conn: id, t: msgTimes[k], type: str(m.eventName) ?? 'message', data: str(m.data) ?? '', lastEventId: str(m.eventId) ?? '' }),
+    );
+    if (text) records.push({ kind: 'notice', t: endT, conn: id, level: 'info', text: 'The raw body of this EventSource entry was not imported: its dispatched messages were.' });
+  } else if (text !== undefined) {
+    let body: Uint8Array;
+    if (content.encoding === 'base64') {
+      try {
+        body = base64ToBytes(text.replace(/\s+/g, ''));
+      } catch (e) {
+        throw new HarImportError(`HAR entry ${index} (${conn.url}): response.content.text is not valid base64 (${(e as Error).message})`);
+      }
+    } else body = new TextEncoder().encode(text);
+    records.push(...bodyChunks(id, body, endT, msgTimes, isSse));
+  } else {
+    records.push({ kind: 'notice', t: endT, conn: id, level: 'warning', text: 'This HAR entry has no response content (saved without content?): nothing to read.' });
+  }
+  const error = str(response._error);
+  records.push({ kind: 'end', conn: id, t: endT, state: error ? 'error' : 'complete', ...(error ? { error } : {}) });
+  return true;
+}
+
+/** Imports a parsed HAR object (see module comment). Throws HarImportError on a malformed HAR. */
+export function importHar(har: unknown): Capture {
+  if (!isObj(har) || !isObj(har.log) || !Array.isArray(har.log.entries)) {
+    throw new HarImportError('not a HAR file: expected {"log": {"entries": [...]}}');
+  }
+  const log = har.log;
+  const entries = log.entries as unknown[];
+  const own = isObj(log._replyscope) ? log._replyscope : undefined;
+  if (own) {
+    let header: CaptureHeader;
+    try {
+      header = parseHeader(own.header);
+    } catch (e) {
+      throw new HarImportError(`HAR log._replyscope.header: ${describeZodError(e, 'header')}`);
+    }
+    const all = ownRecords(own.records, 'HAR log');
+    entries.forEach((e, i) => {
+      if (isObj(e) && isObj(e._replyscope)) all.push(...ownRecords(e._replyscope.records, `HAR entry ${i}`));
+    });
+    all.sort((a, b) => a[0] - b[0]);
+    return { header, records: all.map(([, r]) => r) };
+  }
+  const pages = Array.isArray(log.pages) ? log.pages.filter(isObj) : [];
+  const pageUrls = new Map(pages.map((p) => [str(p.id) ?? '', str(p.title) ?? '']));
+  const creator = isObj(log.creator) ? log.creator : {};
+  const browser = isObj(log.browser) ? log.browser : undefined;
+  const firstStart = entries.map((e) => (isObj(e) ? str(e.startedDateTime) : undefined)).find((s) => s !== undefined);
+  const header: CaptureHeader = {
+    kind: 'header',
+    format: 'replyscope-capture',
+    version: 1,
+    tool: `HAR import (${[str(creator.name), str(creator.version)].filter(Boolean).join(' ') || 'unknown creator'})`,
+    created: str(pages[0]?.startedDateTime) ?? firstStart ?? new Date(0).toISOString(),
+    ...(pages[0] && str(pages[0].title) ? { pageUrl: str(pages[0].title) } : {}),
+    ...(browser ? { browser: [str(browser.name), str(browser.version)].filter(Boolean).join(' ') } : {}),
+  };
+  const records: CaptureRecord[] = [];
+  let skipped = 0;
+  entries.forEach((e, i) => {
+    if (!isObj(e)) throw new HarImportError(`HAR entry ${i} is not an object`);
+    if (!browserEntry(e, i, pageUrls, records)) skipped++;
+  });
+  if (skipped > 0) {
+    records.push({ kind: 'notice', t: Number.NaN, level: 'info', text: `${skipped} of ${entries.length} HAR entries are not streams (no text/event-stream, NDJSON or EventSource) and were skipped.` });
+  }
+  return { header, records };
+}

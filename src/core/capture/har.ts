@@ -1,0 +1,166 @@
+// HAR 1.2 export of a capture. Every connection becomes one entry whose response content is the exact body (text,
+// or base64 when it is not UTF-8) and whose stream is also listed, like Chrome lists WebSocket frames under
+// `_webSocketMessages`, as `_eventSourceMessages: [{time, eventName, eventId, data}]` (time = epoch seconds):
+// EventSource connections from their dispatched messages, SSE bodies from the spec reading of the bytes.
+// For a lossless round trip each entry also carries its raw records under `_replyscope` (with their position in
+// the capture), and the log carries the header and the connection-less records; importHar (har-import.ts) prefers those.
+import type { Entry, Har, Header } from 'har-format';
+import type { Capture, CaptureRecord, ChunkRecord, ConnectionRecord, EndRecord, MessageRecord } from './model.ts';
+import { readSse, chunkTexts } from '../frames/read-body.ts';
+import { recordsToBytes, bytesToBase64 } from '../frames/utf8-chunks.ts';
+
+export { importHar, HarImportError } from './har-import.ts';
+
+/** One EventSource-like message as Chrome writes them (`time` in seconds since the epoch). */
+export interface HarEventSourceMessage {
+  time: number;
+  eventName: string;
+  eventId: string;
+  data: string;
+}
+
+/** Our extension of an entry / the log: the raw records, each with its index in `Capture.records`. */
+export interface HarReplyscopeEntry {
+  records: [number, CaptureRecord][];
+}
+export interface HarReplyscopeLog {
+  header: Capture['header'];
+  records: [number, CaptureRecord][];
+}
+
+export function headerValue(headers: readonly [string, string][] | undefined, name: string): string | undefined {
+  const lower = name.toLowerCase();
+  return headers?.find(([k]) => k.toLowerCase() === lower)?.[1];
+}
+
+function harHeaders(headers: readonly [string, string][] | undefined): Header[] {
+  return (headers ?? []).map(([name, value]) => ({ name, value }));
+}
+
+function finite(n: number | undefined, fallback: number): number {
+  return n !== undefined && Number.isFinite(n) ? n : fallback;
+}
+
+function isoTime(ms: number, fallback: string): string {
+  return Number.isFinite(ms) ? new Date(ms).toISOString() : fallback;
+}
+
+function bodyContent(chunks: ChunkRecord[], mimeType: string): Entry['response']['content'] {
+  const bytes = recordsToBytes(chunks);
+  if (bytes.length === 0) return { size: 0, mimeType, text: '' };
+  try {
+    const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+    return { size: bytes.length, mimeType, text };
+  } catch {
+    return { size: bytes.length, mimeType, text: bytesToBase64(bytes), encoding: 'base64' };
+  }
+}
+
+function sseMessages(chunks: ChunkRecord[], ended: boolean): HarEventSourceMessage[] {
+  const reading = readSse(chunkTexts(chunks), { ended });
+  let lastId = '';
+  const out: HarEventSourceMessage[] = [];
+  for (const f of reading.frames) {
+    if (f.kind !== 'data') continue;
+    if (f.id !== undefined) lastId = f.id; // EventSource semantics: the last event id persists
+    out.push({ time: f.t / 1000, eventName: f.event ?? 'message', eventId: lastId, data: f.data });
+  }
+  return out;
+}
+
+function esMessages(messages: MessageRecord[]): HarEventSourceMessage[] {
+  return messages.map((m) => ({ time: m.t / 1000, eventName: m.type, eventId: m.lastEventId, data: m.data }));
+}
+
+function entryFor(conn: ConnectionRecord, own: [number, CaptureRecord][], created: string): Entry {
+  const chunks = own.map(([, r]) => r).filter((r): r is ChunkRecord => r.kind === 'chunk');
+  const messages = own.map(([, r]) => r).filter((r): r is MessageRecord => r.kind === 'message');
+  const end = own.map(([, r]) => r).find((r): r is EndRecord => r.kind === 'end');
+  const mimeType = headerValue(conn.responseHeaders, 'content-type') ?? (conn.transport === 'eventsource' ? 'text/event-stream' : 'application/octet-stream');
+  const start = finite(conn.startTime, 0);
+  const response = finite(conn.responseTime, start);
+  const lastT = [end?.t, ...chunks.map((c) => c.t), ...messages.map((m) => m.t)].filter((t): t is number => t !== undefined && Number.isFinite(t));
+  const finish = Math.max(response, ...lastT);
+  const wait = Math.max(0, response - start);
+  const receive = Math.max(0, finish - response);
+  const isSse = mimeType.toLowerCase().startsWith('text/event-stream');
+  const ended = end !== undefined && end.state !== 'open' && end.state !== 'evicted-open';
+  const eventSourceMessages = conn.transport === 'eventsource' ? esMessages(messages) : isSse ? sseMessages(chunks, ended) : undefined;
+  const url = conn.url;
+  let queryString: Entry['request']['queryString'] = [];
+  try {
+    queryString = [...new URL(url).searchParams].map(([name, value]) => ({ name, value }));
+  } catch {
+    // relative or odd URL: no query string breakdown
+  }
+  const entry: Entry & Record<string, unknown> = {
+    startedDateTime: isoTime(conn.startTime, created),
+    time: wait + receive,
+    request: {
+      method: conn.method,
+      url,
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: harHeaders(conn.requestHeaders),
+      queryString,
+      headersSize: -1,
+      bodySize: conn.requestBody?.size ?? 0,
+      ...(conn.requestBody
+        ? { postData: { mimeType: headerValue(conn.requestHeaders, 'content-type') ?? '', text: conn.requestBody.text ?? conn.requestBody.base64 ?? '' } }
+        : {}),
+    },
+    response: {
+      status: conn.status ?? 0,
+      statusText: conn.statusText ?? '',
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: harHeaders(conn.responseHeaders),
+      content: conn.transport === 'eventsource' && chunks.length === 0 ? { size: 0, mimeType } : bodyContent(chunks, mimeType),
+      redirectURL: '',
+      headersSize: -1,
+      bodySize: -1,
+      ...(end?.state === 'error' || end?.state === 'aborted' ? { _error: end.error ?? end.state } : {}),
+    },
+    cache: {},
+    timings: { send: 0, wait, receive },
+    _resourceType: conn.transport === 'import' ? 'other' : conn.transport,
+    ...(eventSourceMessages ? { _eventSourceMessages: eventSourceMessages } : {}),
+    _replyscope: { records: own } satisfies HarReplyscopeEntry,
+  };
+  return entry;
+}
+
+export function exportHar(capture: Capture): Har {
+  const byConn = new Map<string, [number, CaptureRecord][]>();
+  const loose: [number, CaptureRecord][] = [];
+  capture.records.forEach((rec, i) => {
+    const conn = rec.kind === 'connection' ? rec.id : rec.conn;
+    if (conn === undefined) {
+      loose.push([i, rec]);
+      return;
+    }
+    const list = byConn.get(conn);
+    if (list) list.push([i, rec]);
+    else byConn.set(conn, [[i, rec]]);
+  });
+  const entries: Entry[] = [];
+  for (const [id, own] of byConn) {
+    const conn = own.find(([, r]) => r.kind === 'connection')?.[1] as ConnectionRecord | undefined;
+    if (!conn) throw new Error(`records refer to connection ${JSON.stringify(id)}, which the capture never declares`);
+    entries.push(entryFor(conn, own, capture.header.created));
+  }
+  const browser = capture.header.browser;
+  return {
+    log: {
+      version: '1.2',
+      creator: { name: 'Replyscope', version: capture.header.tool },
+      ...(browser ? { browser: { name: browser, version: '' } } : {}),
+      entries,
+      _replyscope: { header: capture.header, records: loose } satisfies HarReplyscopeLog,
+    } as Har['log'],
+  };
+}
+
+export function writeHar(capture: Capture): string {
+  return JSON.stringify(exportHar(capture), null, 2);
+}

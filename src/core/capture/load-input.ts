@@ -1,0 +1,161 @@
+// One entry point for everything a user can drop on the panel or pass to the CLI. Sniffed in this order:
+//   Replyscope capture log (first line is its header) · HAR ({"log": {"entries"}}) · JSON array of events ·
+//   {"events": [...]} (also the conformance case shape; `client` becomes the request body, `raw` the body chunks) ·
+//   NDJSON of events · raw SSE text.
+// Bare events and SSE get a synthesised connection (transport 'import'); times come from the events' `created_at`
+// when they have one, else are NaN (unknown). Bad input -> InputError with one line saying what was expected, what
+// was found and where.
+import type { Capture, CaptureRecord, ConnectionRecord } from './model.ts';
+import { CaptureLogError, looksLikeCaptureLog, makeHeader, readCaptureLog } from './capture-log.ts';
+import { HarImportError, importHar } from './har-import.ts';
+import { Utf8ChunkEncoder } from '../frames/utf8-chunks.ts';
+
+export class InputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InputError';
+  }
+}
+
+const TOOL = 'replyscope-import';
+const CONN = 'import:1';
+
+function where(fileName: string | undefined): string {
+  return fileName ? `${fileName}: ` : '';
+}
+
+function preview(text: string): string {
+  const s = text.trim().slice(0, 40).replace(/\s+/g, ' ');
+  return JSON.stringify(s + (text.trim().length > 40 ? '…' : ''));
+}
+
+/** Epoch ms of an event's `created_at` (ISO string or epoch seconds/ms), NaN when absent or unreadable. */
+export function createdAtMs(event: unknown): number {
+  const v = (event as { created_at?: unknown } | null)?.created_at;
+  if (typeof v === 'string') {
+    // AgentScope writes naive ISO times (no zone); read them as UTC so imports are machine-independent
+    const iso = /[zZ]|[+-]\d\d:?\d\d$/.test(v) ? v : v + 'Z';
+    return Date.parse(iso);
+  }
+  if (typeof v === 'number' && Number.isFinite(v)) return v < 1e11 ? v * 1000 : v;
+  return Number.NaN;
+}
+
+function synthConnection(fileName: string | undefined, startTime: number, contentType: string, client?: unknown): ConnectionRecord {
+  const body = client === undefined ? undefined : JSON.stringify(client);
+  return {
+    kind: 'connection',
+    id: CONN,
+    transport: 'import',
+    frameUrl: '',
+    method: body === undefined ? 'GET' : 'POST',
+    url: fileName ?? 'import',
+    requestHeaders: body === undefined ? [] : [['content-type', 'application/json']],
+    ...(body !== undefined ? { requestBody: { text: body, size: new TextEncoder().encode(body).length } } : {}),
+    status: 200,
+    responseHeaders: [['content-type', contentType]],
+    startTime,
+    responseTime: startTime,
+  };
+}
+
+/** Body pieces (bytes with their time) -> a capture with one synthesised connection. */
+function bodyCapture(pieces: { bytes: Uint8Array; t: number }[], fileName: string | undefined, contentType: string, client?: unknown): Capture {
+  const times = pieces.map((p) => p.t).filter((t) => Number.isFinite(t));
+  const start = times.length ? Math.min(...times) : Number.NaN;
+  const end = times.length ? Math.max(...times) : Number.NaN;
+  const records: CaptureRecord[] = [synthConnection(fileName, start, contentType, client)];
+  const enc = new Utf8ChunkEncoder();
+  for (const p of pieces) if (p.bytes.length > 0) records.push({ kind: 'chunk', conn: CONN, t: p.t, ...enc.push(p.bytes) });
+  const flush = enc.flush();
+  if (flush) records.push({ kind: 'chunk', conn: CONN, t: end, ...flush });
+  records.push({ kind: 'end', conn: CONN, t: end, state: 'complete' });
+  const created = Number.isFinite(start) ? new Date(start).toISOString() : new Date(0).toISOString();
+  return { header: makeHeader(TOOL, { created }), records };
+}
+
+/** Events -> an SSE body, one `data: <compact JSON>\n\n` frame (one chunk) per event, at the event's created_at. */
+function eventsCapture(events: unknown[], fileName: string | undefined, client?: unknown): Capture {
+  const enc = new TextEncoder();
+  events.forEach((e, i) => {
+    if (e === null || typeof e !== 'object' || Array.isArray(e)) {
+      throw new InputError(`${where(fileName)}event ${i} is ${Array.isArray(e) ? 'an array' : JSON.stringify(e)?.slice(0, 40)}, expected a JSON object`);
+    }
+  });
+  const pieces = events.map((e) => ({ bytes: enc.encode(`data: ${JSON.stringify(e)}\n\n`), t: createdAtMs(e) }));
+  return bodyCapture(pieces, fileName, 'text/event-stream', client);
+}
+
+function fromJson(value: unknown, fileName: string | undefined): Capture {
+  if (Array.isArray(value)) return eventsCapture(value, fileName);
+  if (value !== null && typeof value === 'object') {
+    const obj = value as Record<string, unknown>;
+    if (obj.log !== null && typeof obj.log === 'object') return importHar(value);
+    if (Array.isArray(obj.raw) && obj.raw.every((r) => typeof r === 'string')) {
+      const enc = new TextEncoder();
+      return bodyCapture((obj.raw as string[]).map((r) => ({ bytes: enc.encode(r), t: Number.NaN })), fileName, 'text/event-stream', obj.client);
+    }
+    if (Array.isArray(obj.events)) return eventsCapture(obj.events, fileName, obj.client);
+    if (typeof obj.type === 'string') return eventsCapture([obj], fileName);
+    const keys = Object.keys(obj).slice(0, 5).join(', ');
+    throw new InputError(`${where(fileName)}expected a JSON array of events, {"events": [...]} or a HAR {"log": ...}; found an object with keys ${keys || '(none)'}`);
+  }
+  throw new InputError(`${where(fileName)}expected events, a capture log, a HAR file or SSE text; found the JSON value ${preview(String(value))}`);
+}
+
+const SSE_LINE = /^(data|event|id|retry)(:|$)|^:/;
+
+export function loadInput(data: string | Uint8Array, fileName?: string): Capture {
+  const bytes = typeof data === 'string' ? undefined : data;
+  let text = typeof data === 'string' ? data : new TextDecoder('utf-8', { ignoreBOM: false }).decode(data);
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  if (text.trim() === '') throw new InputError(`${where(fileName)}the input is empty (expected events, a capture log, a HAR file or SSE text)`);
+  try {
+    if (looksLikeCaptureLog(text)) return readCaptureLog(text);
+    const head = text.trimStart();
+    if (head.startsWith('{') || head.startsWith('[')) {
+      let whole: unknown;
+      let parsed = false;
+      try {
+        whole = JSON.parse(text);
+        parsed = true;
+      } catch {
+        // not one JSON value: maybe NDJSON (checked below)
+      }
+      if (parsed) return fromJson(whole, fileName);
+    }
+    const lines = text.split(/\r\n|\r|\n/);
+    const firstLine = lines.find((l) => l.trim() !== '') ?? '';
+    if (SSE_LINE.test(firstLine)) {
+      const body = bytes ?? new TextEncoder().encode(text);
+      return bodyCapture([{ bytes: body, t: Number.NaN }], fileName, 'text/event-stream');
+    }
+    if (firstLine.trimStart().startsWith('{')) {
+      const events: unknown[] = [];
+      const times: number[] = [];
+      text.split('\n').forEach((line, i) => {
+        if (line.trim() === '') return;
+        try {
+          events.push(JSON.parse(line));
+        } catch (e) {
+          throw new InputError(`${where(fileName)}line ${i + 1}: expected one JSON event per line (NDJSON), found ${preview(line)} (${(e as Error).message})`);
+        }
+        times.push(createdAtMs(events[events.length - 1]));
+      });
+      // keep the lines exactly as given (NDJSON body), one chunk per line at the event's time
+      const enc = new TextEncoder();
+      let k = 0;
+      let last = Number.NaN;
+      const pieces = text.split(/(?<=\n)/).map((seg) => {
+        if (seg.trim() !== '') last = times[k++]; // blank lines share the time of the event before them
+        return { bytes: enc.encode(seg), t: last };
+      });
+      return bodyCapture(pieces, fileName, 'application/x-ndjson');
+    }
+    throw new InputError(`${where(fileName)}expected a capture log, a HAR file, JSON events, NDJSON or SSE text; found text starting ${preview(text)}`);
+  } catch (e) {
+    if (e instanceof InputError) throw e;
+    if (e instanceof CaptureLogError || e instanceof HarImportError) throw new InputError(`${where(fileName)}${e.message}`);
+    throw new InputError(`${where(fileName)}could not read the input: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}

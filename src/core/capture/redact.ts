@@ -1,0 +1,166 @@
+// Redaction of a capture before it is shared. The result stays a valid capture whose streams still parse:
+// - `headers`: header values become "•••" (except a few that say how to read the body, e.g. content-type), and so do
+//   URL query values;
+// - `requestBodies`: string values inside JSON request bodies are masked (structural keys such as `model`, `api`,
+//   `provider`, `type`, `role`, ids are kept: analysis needs them); non-JSON text is masked; binary bodies are dropped;
+// - `textContent`: every `data:` line (SSE), every other body line (NDJSON) and every EventSource message has its
+//   JSON string values masked, not its bytes: JSON stays JSON, SSE framing and line structure stay intact. Masking
+//   turns letters and digits into "x" and keeps punctuation and length, so partial JSON (streamed tool arguments)
+//   keeps its shape. Chunk times are kept at line granularity (a line goes to the chunk that completed it).
+// A notice record at the head of the capture says what was redacted.
+import type { BodyRecord, Capture, CaptureRecord, ChunkRecord, ConnectionRecord } from './model.ts';
+import { chunkTexts } from '../frames/read-body.ts';
+import { utf8Length } from '../frames/utf8-chunks.ts';
+
+export interface RedactOptions {
+  headers?: boolean;
+  requestBodies?: boolean;
+  textContent?: boolean;
+}
+
+export const MASK = '•••';
+
+const KEEP_HEADERS = new Set(['content-type', 'content-length', 'content-encoding', 'transfer-encoding', 'accept',
+  'cache-control', 'connection', 'x-accel-buffering', 'last-event-id']);
+
+const STRUCTURAL_KEYS = new Set(['type', 'id', 'role', 'name', 'state', 'status', 'api', 'provider', 'model',
+  'stopReason', 'stop_reason', 'reason', 'finished_reason', 'finish_reason', 'media_type', 'mimeType', 'created_at',
+  'finished_at', 'timestamp', 'event', 'object']);
+
+function isStructuralKey(key: string | undefined): boolean {
+  return key !== undefined && (STRUCTURAL_KEYS.has(key) || key.endsWith('_id') || /[a-z]Id$/.test(key));
+}
+
+/** Letters and digits become "x"; punctuation, whitespace and length (in code points) stay. */
+export function maskText(s: string): string {
+  return s.replace(/[\p{L}\p{N}]/gu, 'x');
+}
+
+export function redactJson(value: unknown, key?: string): unknown {
+  if (typeof value === 'string') return isStructuralKey(key) ? value : maskText(value);
+  if (Array.isArray(value)) return value.map((v) => redactJson(v, key));
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = redactJson(v, k);
+    return out;
+  }
+  return value;
+}
+
+/** A JSON text with its string values masked (re-serialised compactly), or masked characters when it is not JSON. */
+export function redactValueText(s: string): string {
+  if (s.trim() === '') return s;
+  try {
+    return JSON.stringify(redactJson(JSON.parse(s)));
+  } catch {
+    return maskText(s);
+  }
+}
+
+function redactLine(line: string): string {
+  if (line === '') return line;
+  if (line.startsWith('data:')) {
+    const sep = line.startsWith('data: ') ? 6 : 5;
+    return line.slice(0, sep) + redactValueText(line.slice(sep));
+  }
+  if (line.startsWith(':')) return ':' + maskText(line.slice(1));
+  if (/^(event|id|retry):/.test(line)) return line;
+  return redactValueText(line);
+}
+
+/** Redacts one connection's chunks line by line; each output line goes to the chunk that completed the line. */
+function redactChunks(chunks: ChunkRecord[], ended: boolean): ChunkRecord[] {
+  const out: ChunkRecord[] = [];
+  let carry = '';
+  const texts = chunkTexts(chunks);
+  texts.forEach(({ text }, k) => {
+    let buf = carry + text;
+    let produced = '';
+    // A trailing CR may be the first half of a CRLF: keep it with its line until the next chunk decides.
+    const re = /\r\n|\r(?!$)|\n/g;
+    let from = 0;
+    for (let m = re.exec(buf); m; m = re.exec(buf)) {
+      produced += redactLine(buf.slice(from, m.index)) + m[0];
+      from = m.index + m[0].length;
+    }
+    buf = buf.slice(from);
+    if (k === texts.length - 1 && ended) {
+      produced += buf.endsWith('\r') ? redactLine(buf.slice(0, -1)) + '\r' : redactLine(buf);
+      buf = '';
+    }
+    carry = buf;
+    if (produced !== '') out.push({ kind: 'chunk', conn: chunks[k].conn, t: chunks[k].t, bytes: utf8Length(produced), text: produced });
+  });
+  if (carry !== '') {
+    const last = chunks[chunks.length - 1];
+    out.push({ kind: 'chunk', conn: last.conn, t: last.t, bytes: utf8Length(carry), text: redactLine(carry) });
+  }
+  return out;
+}
+
+function redactBody(body: BodyRecord): BodyRecord {
+  if (body.text !== undefined) {
+    const text = redactValueText(body.text);
+    return { text, size: utf8Length(text), ...(body.truncated ? { truncated: true } : {}) };
+  }
+  return { size: body.size, ...(body.truncated ? { truncated: true } : {}) };
+}
+
+function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (!u.search) return url;
+    for (const k of [...u.searchParams.keys()]) u.searchParams.set(k, MASK);
+    return u.toString();
+  } catch {
+    return url;
+  }
+}
+
+function redactConnection(c: ConnectionRecord, o: RedactOptions): ConnectionRecord {
+  const maskHeaders = (h: [string, string][]): [string, string][] =>
+    h.map(([k, v]) => [k, KEEP_HEADERS.has(k.toLowerCase()) ? v : MASK]);
+  return {
+    ...c,
+    ...(o.headers
+      ? { url: redactUrl(c.url), requestHeaders: maskHeaders(c.requestHeaders), ...(c.responseHeaders ? { responseHeaders: maskHeaders(c.responseHeaders) } : {}) }
+      : {}),
+    ...(o.requestBodies && c.requestBody ? { requestBody: redactBody(c.requestBody) } : {}),
+  };
+}
+
+export function redactCapture(capture: Capture, options: RedactOptions, now: number = Date.now()): Capture {
+  const what = [options.headers && 'header values and URL query values', options.requestBodies && 'request bodies',
+    options.textContent && 'text content of streams'].filter(Boolean);
+  if (what.length === 0) return capture;
+  const records: CaptureRecord[] = [{ kind: 'notice', t: now, level: 'info',
+    text: `Redacted for export: ${what.join(', ')}. Strings inside JSON values are masked (letters and digits → "x"); structure, event types and ids are kept.` }];
+  const chunksByConn = new Map<string, ChunkRecord[]>();
+  const endedConns = new Set<string>();
+  for (const r of capture.records) {
+    if (r.kind === 'chunk') {
+      const list = chunksByConn.get(r.conn);
+      if (list) list.push(r);
+      else chunksByConn.set(r.conn, [r]);
+    }
+    if (r.kind === 'end' && r.state !== 'open' && r.state !== 'evicted-open') endedConns.add(r.conn);
+  }
+  // Redacted chunks keep their connection's position in the stream of records: emitted where its first chunk was.
+  const redacted = new Map<string, ChunkRecord[]>();
+  if (options.textContent) {
+    for (const [conn, chunks] of chunksByConn) redacted.set(conn, redactChunks(chunks, endedConns.has(conn)));
+  }
+  const pending = new Map<string, ChunkRecord[]>(redacted);
+  for (const r of capture.records) {
+    if (r.kind === 'connection') records.push(redactConnection(r, options));
+    else if (r.kind === 'chunk' && options.textContent) {
+      // emit the redacted chunks whose time has come (same t as or earlier than this original chunk)
+      const list = pending.get(r.conn) ?? [];
+      while (list.length > 0 && list[0].t <= r.t) records.push(list.shift() as ChunkRecord);
+      if (Number.isNaN(r.t)) while (list.length > 0) records.push(list.shift() as ChunkRecord);
+    } else if (r.kind === 'message' && options.textContent) records.push({ ...r, data: redactValueText(r.data) });
+    else records.push(r);
+  }
+  for (const list of pending.values()) records.push(...list);
+  return { header: capture.header, records };
+}

@@ -1,0 +1,128 @@
+// zod schemas of the capture log lines (one per CaptureRecord kind + the header). They mirror model.ts exactly and
+// are strict: an unknown key is an error, not something silently dropped. Times are numbers; an unknown time (NaN in
+// memory) is written as JSON `null` and read back as NaN.
+import { z } from 'zod';
+import type { CaptureHeader, CaptureRecord } from './model.ts';
+
+const time = z.number().nullable().transform((v) => (v === null ? Number.NaN : v));
+const headers = z.array(z.tuple([z.string(), z.string()]));
+const nonNegInt = z.number().int().nonnegative();
+
+export const bodySchema = z.strictObject({
+  text: z.string().optional(),
+  base64: z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, 'expected standard base64').optional(),
+  size: nonNegInt,
+  truncated: z.boolean().optional(),
+});
+
+export const headerSchema = z.strictObject({
+  kind: z.literal('header'),
+  format: z.literal('replyscope-capture'),
+  version: z.literal(1),
+  tool: z.string(),
+  created: z.string(),
+  pageUrl: z.string().optional(),
+  browser: z.string().optional(),
+});
+
+export const connectionSchema = z.strictObject({
+  kind: z.literal('connection'),
+  id: z.string().min(1),
+  transport: z.enum(['fetch', 'eventsource', 'xhr', 'import']),
+  frameUrl: z.string(),
+  isSubframe: z.boolean().optional(),
+  method: z.string(),
+  url: z.string(),
+  requestHeaders: headers,
+  requestBody: bodySchema.optional(),
+  status: z.number().int().optional(),
+  statusText: z.string().optional(),
+  responseHeaders: headers.optional(),
+  startTime: time,
+  responseTime: time.optional(),
+});
+
+export const chunkSchema = z
+  .strictObject({
+    kind: z.literal('chunk'),
+    conn: z.string(),
+    t: time,
+    bytes: nonNegInt,
+    text: z.string().optional(),
+    base64: z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, 'expected standard base64').optional(),
+  })
+  .refine((c) => (c.text === undefined) !== (c.base64 === undefined), {
+    message: 'a chunk needs exactly one of "text" and "base64"',
+  });
+
+export const messageSchema = z.strictObject({
+  kind: z.literal('message'),
+  conn: z.string(),
+  t: time,
+  type: z.string(),
+  data: z.string(),
+  lastEventId: z.string(),
+});
+
+export const endSchema = z.strictObject({
+  kind: z.literal('end'),
+  conn: z.string(),
+  t: time,
+  state: z.enum(['complete', 'cancelled', 'aborted', 'error', 'evicted-open', 'open']),
+  error: z.string().optional(),
+});
+
+export const evictedSchema = z.strictObject({
+  kind: z.literal('evicted'),
+  conn: z.string(),
+  t: time,
+  chunks: nonNegInt,
+  messages: nonNegInt,
+  bytes: nonNegInt,
+});
+
+export const noticeSchema = z.strictObject({
+  kind: z.literal('notice'),
+  t: time,
+  conn: z.string().optional(),
+  level: z.enum(['info', 'warning']),
+  text: z.string(),
+});
+
+export const recordSchemas = {
+  connection: connectionSchema,
+  chunk: chunkSchema,
+  message: messageSchema,
+  end: endSchema,
+  evicted: evictedSchema,
+  notice: noticeSchema,
+} as const;
+
+export type RecordKind = keyof typeof recordSchemas;
+
+/** Parses one record line's JSON value; throws z.ZodError. */
+export function parseRecord(value: unknown): CaptureRecord {
+  const kind = (value as { kind?: unknown } | null)?.kind;
+  if (typeof kind !== 'string' || !(kind in recordSchemas)) {
+    throw new Error(`unknown record kind ${JSON.stringify(kind)} (expected one of ${Object.keys(recordSchemas).join(', ')})`);
+  }
+  return recordSchemas[kind as RecordKind].parse(value) as CaptureRecord;
+}
+
+export function parseHeader(value: unknown): CaptureHeader {
+  return headerSchema.parse(value) as CaptureHeader;
+}
+
+/** JSON Schema (draft 2020-12) of the log's line formats, derived from the zod schemas (input side: times may be null). */
+export function captureLogJsonSchema(): Record<string, unknown> {
+  const line = z.union([headerSchema, connectionSchema, chunkSchema, messageSchema, endSchema, evictedSchema, noticeSchema]);
+  const schema = z.toJSONSchema(line, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  return {
+    ...schema,
+    $id: 'https://replyscope.dev/schema/capture-log-v1.json',
+    title: 'Replyscope capture log line (version 1)',
+    description:
+      'Each line of a .replyscope.ndjson capture log is one JSON value: the first a header, then records. ' +
+      'A chunk carries exactly one of text/base64 (see src/core/frames/utf8-chunks.ts for the byte rule).',
+  };
+}

@@ -1,0 +1,207 @@
+// Raw body bytes <-> ChunkRecord payloads, losslessly. Dependency-free: the page tap (a classic script) bundles this.
+//
+// Storage rule (the contract of ChunkRecord in capture/model.ts, made precise):
+// - `bytes` is always the wire length of the chunk the page's reader got.
+// - A record's *payload* is the UTF-8 encoding of `text`, or the base64-decoded `base64`.
+// - The whole body is the concatenation of all payloads, in order. Wire chunk k is the slice of that body given by
+//   the running sum of `bytes`. Payload and wire chunk differ only around a character split across chunks:
+//   * a text record holds exactly what a *fatal* streaming TextDecoder returned for the chunk: the trailing bytes of
+//     an unfinished character are left out of it ("carried") and appear in the payload of the next record, the one
+//     that completes the character (so that record's payload is longer than its `bytes`);
+//   * when a chunk (together with the carried bytes) is not valid UTF-8, the record is base64 of carried bytes +
+//     the chunk's bytes, except an unfinished character at its end, which is carried on as above (the page's
+//     decoder holds those bytes too);
+//   * when the stream ends with carried bytes, `flush()` returns one extra record with `bytes: 0` whose base64 holds
+//     them. A `bytes: 0` record is only ever such a flush record (zero-length reads are not recorded).
+// Thus the round trip records -> bytes is exact, and records -> wire chunks is exact.
+
+export interface ChunkPayload {
+  bytes: number;
+  text?: string;
+  base64?: string;
+}
+
+const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+const B64_INDEX: Record<string, number> = {};
+for (let i = 0; i < B64.length; i++) B64_INDEX[B64[i]] = i;
+
+/** Standard base64 with padding (no dependency on btoa/Buffer, which differ between page, worker and Node). */
+export function bytesToBase64(bytes: Uint8Array): string {
+  let out = '';
+  let i = 0;
+  for (; i + 2 < bytes.length; i += 3) {
+    const n = (bytes[i] << 16) | (bytes[i + 1] << 8) | bytes[i + 2];
+    out += B64[n >> 18] + B64[(n >> 12) & 63] + B64[(n >> 6) & 63] + B64[n & 63];
+  }
+  const rest = bytes.length - i;
+  if (rest === 1) {
+    const n = bytes[i] << 16;
+    out += B64[n >> 18] + B64[(n >> 12) & 63] + '==';
+  } else if (rest === 2) {
+    const n = (bytes[i] << 16) | (bytes[i + 1] << 8);
+    out += B64[n >> 18] + B64[(n >> 12) & 63] + B64[(n >> 6) & 63] + '=';
+  }
+  return out;
+}
+
+/** Strict base64 decoding (standard alphabet, padding optional); throws on any other character. */
+export function base64ToBytes(b64: string): Uint8Array {
+  const clean = b64.replace(/=+$/, '');
+  if (clean.length % 4 === 1) throw new Error(`invalid base64: length ${b64.length} is not possible`);
+  const out = new Uint8Array(Math.floor((clean.length * 3) / 4));
+  let o = 0;
+  let acc = 0;
+  let bits = 0;
+  for (let i = 0; i < clean.length; i++) {
+    const v = B64_INDEX[clean[i]];
+    if (v === undefined) throw new Error(`invalid base64: character ${JSON.stringify(clean[i])} at ${i}`);
+    acc = (acc << 6) | v;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out[o++] = (acc >> bits) & 0xff;
+    }
+  }
+  return out;
+}
+
+/** UTF-8 byte length of a string as TextEncoder encodes it (a lone surrogate becomes U+FFFD, 3 bytes). */
+export function utf8Length(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}
+
+/** Turns the chunks of one body into ChunkRecord payloads; one instance per connection. */
+export class Utf8ChunkEncoder {
+  private decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  private carried: Uint8Array = new Uint8Array(0);
+
+  /** Bytes of an unfinished character held back from the last text record. */
+  get carriedBytes(): number {
+    return this.carried.length;
+  }
+
+  push(chunk: Uint8Array): ChunkPayload {
+    const input = this.carried.length ? concatBytes([this.carried, chunk]) : chunk;
+    try {
+      const text = this.decoder.decode(chunk, { stream: true });
+      this.carried = input.slice(utf8Length(text));
+      return { bytes: chunk.length, text };
+    } catch {
+      // Not UTF-8 even given the carried bytes: keep the raw bytes, except an unfinished character at the end, which
+      // the page's decoder now holds too — carry it, so our decoder state stays the page's (see PageTextDecoder).
+      const tail = incompleteTail(input);
+      this.decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+      if (tail.length) this.decoder.decode(tail, { stream: true });
+      this.carried = tail;
+      return { bytes: chunk.length, base64: bytesToBase64(input.subarray(0, input.length - tail.length)) };
+    }
+  }
+
+  /** End of body: the carried bytes of a character that never finished, as a `bytes: 0` record (or undefined). */
+  flush(): ChunkPayload | undefined {
+    const carried = this.carried;
+    this.carried = new Uint8Array(0);
+    this.decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+    return carried.length ? { bytes: 0, base64: bytesToBase64(carried) } : undefined;
+  }
+}
+
+/** The bytes a record stores (see the storage rule above). */
+export function payloadBytes(rec: ChunkPayload): Uint8Array {
+  if (rec.base64 !== undefined) return base64ToBytes(rec.base64);
+  return new TextEncoder().encode(rec.text ?? '');
+}
+
+export function concatBytes(parts: Uint8Array[]): Uint8Array {
+  let len = 0;
+  for (const p of parts) len += p.length;
+  const out = new Uint8Array(len);
+  let o = 0;
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
+  }
+  return out;
+}
+
+/** The whole body, exactly. */
+export function recordsToBytes(records: readonly ChunkPayload[]): Uint8Array {
+  return concatBytes(records.map(payloadBytes));
+}
+
+/**
+ * The wire chunks, exactly, split by `bytes` (flush records yield no chunk). When the payloads hold fewer bytes than
+ * the `bytes` fields promise (a capture taken while a character was still in flight), the last chunks come out short
+ * and `missingBytes` says by how much; more payload than promised is an inconsistent record set and throws.
+ */
+export function recordsToChunks(records: readonly ChunkPayload[]): { chunks: Uint8Array[]; missingBytes: number } {
+  const body = recordsToBytes(records);
+  const chunks: Uint8Array[] = [];
+  let offset = 0;
+  let promised = 0;
+  for (const rec of records) {
+    if (rec.bytes === 0) continue;
+    promised += rec.bytes;
+    chunks.push(body.slice(offset, Math.min(body.length, offset + rec.bytes)));
+    offset = Math.min(body.length, offset + rec.bytes);
+  }
+  if (body.length > promised) {
+    throw new Error(`chunk records hold ${body.length} bytes but their byte counts add up to ${promised}`);
+  }
+  return { chunks, missingBytes: promised - body.length };
+}
+
+/**
+ * What the page's own (non-fatal) streaming TextDecoder produced for each record's wire chunk, exactly.
+ * The encoder keeps its decoder state equal to the page decoder's, so:
+ * - a text record's text *is* the page's output for that chunk;
+ * - a base64 record's payload is (state before the chunk) + (chunk) - (state after it). Decoding it on its own and
+ *   flushed gives the page's output: bytes the page resolved in this chunk are all there, and a sequence left
+ *   unfinished at the end of the payload was necessarily ended by the next byte, a lead byte (one U+FFFD);
+ * - a flush record's payload is the unfinished character at end of body: the page's final decode() gives U+FFFD.
+ * A leading BOM is kept (the frame readers strip it the way their client does).
+ */
+export class PageTextDecoder {
+  // Stateless today (each record is self-contained given the encoder's rule); a class so callers need not change
+  // if a future storage rule needs state.
+  push(rec: ChunkPayload): string {
+    if (rec.base64 === undefined) return rec.text ?? '';
+    return new TextDecoder('utf-8', { ignoreBOM: true }).decode(base64ToBytes(rec.base64));
+  }
+
+  /** End of body: always '' — a flush record already carries the end-of-body output. Kept so readers can call it. */
+  end(): string {
+    return '';
+  }
+}
+
+/**
+ * The bytes a streaming UTF-8 decoder still holds after `bytes`: the last lead byte (within the last 3 bytes) when
+ * its sequence is unfinished and valid so far (WHATWG second-byte ranges for E0/ED/F0/F4), else nothing.
+ */
+export function incompleteTail(bytes: Uint8Array): Uint8Array {
+  for (let i = bytes.length - 1; i >= 0 && i >= bytes.length - 3; i--) {
+    const b = bytes[i];
+    if (b >= 0x80 && b <= 0xbf) continue; // continuation byte: keep looking for its lead
+    const need = b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    if (need === 0 || bytes.length - i >= need) return new Uint8Array(0);
+    if (i + 1 < bytes.length) {
+      const b2 = bytes[i + 1];
+      const lo = b === 0xe0 ? 0xa0 : b === 0xf0 ? 0x90 : 0x80;
+      const hi = b === 0xed ? 0x9f : b === 0xf4 ? 0x8f : 0xbf;
+      if (b2 < lo || b2 > hi) return new Uint8Array(0);
+    }
+    return bytes.slice(i);
+  }
+  return new Uint8Array(0);
+}

@@ -1,0 +1,65 @@
+// Random but realistic captures for property tests: connections whose bodies are random bytes (mostly UTF-8, some
+// not) cut into random chunks the way the tap records them, EventSource messages, notices, evictions and ends.
+import fc from 'fast-check';
+import type { Capture, CaptureRecord, ConnectionRecord } from '../../../src/core/capture/model.ts';
+import { makeHeader } from '../../../src/core/capture/capture-log.ts';
+import { cut, toRecords, utf8 } from '../frames/helpers.ts';
+
+const bodyBytes = fc
+  .array(
+    fc.oneof(
+      { weight: 5, arbitrary: fc.string({ unit: 'grapheme', maxLength: 12 }).map((s) => utf8(`data: ${JSON.stringify({ type: 'TEXT_BLOCK_DELTA', delta: s })}\n\n`)) },
+      { weight: 1, arbitrary: fc.uint8Array({ minLength: 1, maxLength: 5 }) },
+    ),
+    { maxLength: 6 },
+  )
+  .map((parts) => Uint8Array.from(parts.flatMap((p) => [...p])));
+
+const time = fc.oneof({ weight: 5, arbitrary: fc.double({ min: 1.7e12, max: 1.8e12, noNaN: true }) }, { weight: 1, arbitrary: fc.constant(Number.NaN) });
+
+const connection = (id: string, transport: ConnectionRecord['transport']) =>
+  fc.record({ t: time, status: fc.constantFrom(200, 500), body: fc.option(fc.string(), { nil: undefined }) }).map(
+    ({ t, status, body }): ConnectionRecord => ({
+      kind: 'connection',
+      id,
+      transport,
+      frameUrl: 'https://app.example/chat',
+      method: body === undefined ? 'GET' : 'POST',
+      url: `https://api.example/sessions/s1/stream?agent_id=a${id}`,
+      requestHeaders: [['accept', 'text/event-stream'], ['authorization', '•••']],
+      ...(body !== undefined ? { requestBody: { text: body, size: utf8(body).length } } : {}),
+      status,
+      statusText: status === 200 ? 'OK' : 'Internal Server Error',
+      responseHeaders: [['content-type', transport === 'fetch' ? 'text/event-stream; charset=utf-8' : 'text/event-stream']],
+      startTime: t,
+      responseTime: t + 3.25,
+    }),
+  );
+
+const fetchConn = (id: string) =>
+  fc.tuple(connection(id, 'fetch'), bodyBytes.chain((b) => fc.tuple(fc.constant(b), fc.array(fc.integer({ min: 1, max: Math.max(1, b.length) }), { maxLength: 12 }))), fc.constantFrom('complete', 'aborted', 'open'), fc.boolean())
+    .map(([conn, [bytes, cuts], state, evicted]): CaptureRecord[] => {
+      const recs: CaptureRecord[] = [conn, ...toRecords(cut(bytes, cuts), id, 1.75e12)];
+      if (evicted) recs.push({ kind: 'evicted', conn: id, t: 1.75e12 + 99, chunks: 1, messages: 0, bytes: 10 });
+      if (state !== 'open') recs.push({ kind: 'end', conn: id, t: 1.75e12 + 100, state: state as 'complete' | 'aborted', ...(state === 'aborted' ? { error: 'AbortError: The user aborted a request.' } : {}) });
+      return recs;
+    });
+
+const esConn = (id: string) =>
+  fc.tuple(connection(id, 'eventsource'), fc.array(fc.record({ type: fc.constantFrom('message', 'delta'), data: fc.string({ unit: 'grapheme' }), lastEventId: fc.constantFrom('', '7') }), { maxLength: 5 }))
+    .map(([conn, msgs]): CaptureRecord[] => [conn, ...msgs.map((m, k) => ({ kind: 'message' as const, conn: id, t: 1.75e12 + k, ...m }))]);
+
+/** Interleaves the per-connection record lists randomly, keeping each list's order. */
+export const captureArb: fc.Arbitrary<Capture> = fc
+  .tuple(fetchConn('t1:1'), fc.option(fetchConn('t1:2'), { nil: undefined }), fc.option(esConn('t1:3'), { nil: undefined }), fc.array(fc.nat(), { maxLength: 40 }), fc.boolean())
+  .map(([a, b, c, picks, notice]) => {
+    const lists = [a, b ?? [], c ?? []].map((l) => [...l]);
+    const records: CaptureRecord[] = [];
+    if (notice) records.push({ kind: 'notice', t: 1.75e12, level: 'warning', text: 'Worker fetches are not visible' });
+    let p = 0;
+    while (lists.some((l) => l.length > 0)) {
+      const open = lists.filter((l) => l.length > 0);
+      records.push(open[(picks[p++] ?? 0) % open.length].shift() as CaptureRecord);
+    }
+    return { header: makeHeader('replyscope 0.1.0', { created: '2026-11-29T21:00:00.000Z', pageUrl: 'https://app.example/chat', browser: 'Chromium 156' }), records };
+  });

@@ -1,0 +1,161 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import type { Entry } from 'har-format';
+import { exportHar, importHar, writeHar, type HarEventSourceMessage } from '../../../src/core/capture/har.ts';
+import { makeHeader } from '../../../src/core/capture/capture-log.ts';
+import type { Capture, ChunkRecord, ConnectionRecord, MessageRecord } from '../../../src/core/capture/model.ts';
+import { recordsToBytes } from '../../../src/core/frames/utf8-chunks.ts';
+import { chunkTexts, readSse } from '../../../src/core/frames/read-body.ts';
+import { captureArb } from './arbitraries.ts';
+import { toRecords, utf8 } from '../frames/helpers.ts';
+
+type Extra = Entry & { _eventSourceMessages?: HarEventSourceMessage[]; _replyscope?: unknown; _resourceType?: string };
+
+const T0 = Date.parse('2026-11-29T21:00:00.000Z');
+const conn: ConnectionRecord = {
+  kind: 'connection', id: 'c1', transport: 'fetch', frameUrl: 'https://app.example/', method: 'POST',
+  url: 'https://api.example/stream?x=1', requestHeaders: [['content-type', 'application/json']],
+  requestBody: { text: '{"q":"hi"}', size: 10 }, status: 200, statusText: 'OK',
+  responseHeaders: [['content-type', 'text/event-stream']], startTime: T0, responseTime: T0 + 40,
+};
+const body = 'event: delta\nid: 1\ndata: {"a":"é"}\n\n: hb\n\ndata: {"b":2}\n\n';
+
+function sample(): Capture {
+  return {
+    header: makeHeader('replyscope 0.1.0', { created: new Date(T0).toISOString() }),
+    records: [conn, ...toRecords([utf8(body).slice(0, 20), utf8(body).slice(20)], 'c1', T0 + 100),
+      { kind: 'end', conn: 'c1', t: T0 + 500, state: 'complete' }],
+  };
+}
+
+describe('HAR export', () => {
+  it('writes a HAR 1.2 entry with the body and EventSource-like messages (epoch seconds)', () => {
+    const har = exportHar(sample());
+    expect(har.log.version).toBe('1.2');
+    const e = har.log.entries[0] as Extra;
+    expect(e.startedDateTime).toBe('2026-11-29T21:00:00.000Z');
+    expect(e.response.content).toEqual({ size: utf8(body).length, mimeType: 'text/event-stream', text: body });
+    expect(e.request.postData?.text).toBe('{"q":"hi"}');
+    expect(e.request.queryString).toEqual([{ name: 'x', value: '1' }]);
+    expect(e.timings).toEqual({ send: 0, wait: 40, receive: 460 });
+    expect(e.time).toBe(500);
+    expect(e._eventSourceMessages).toEqual([
+      { time: (T0 + 101) / 1000, eventName: 'delta', eventId: '1', data: '{"a":"é"}' },
+      { time: (T0 + 101) / 1000, eventName: 'message', eventId: '1', data: '{"b":2}' },
+    ]);
+  });
+
+  it('writes bodies that are not UTF-8 as base64', () => {
+    const cap = sample();
+    cap.records.splice(1, 2, ...toRecords([new Uint8Array([0x64, 0xff, 0x0a])], 'c1', T0));
+    expect(exportHar(cap).log.entries[0].response.content).toMatchObject({ size: 3, encoding: 'base64', text: 'ZP8K' });
+  });
+
+  it('property: export -> import of our own HAR is lossless', () => {
+    fc.assert(
+      fc.property(captureArb, (capture) => {
+        expect(importHar(JSON.parse(writeHar(capture)))).toEqual(capture);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('property: without our extension fields, the import still has the exact body of every stream', () => {
+    fc.assert(
+      fc.property(captureArb, (capture) => {
+        const har = JSON.parse(writeHar(capture));
+        delete har.log._replyscope;
+        for (const e of har.log.entries) delete e._replyscope;
+        const back = importHar(har);
+        const conns = capture.records.filter((r): r is ConnectionRecord => r.kind === 'connection' && r.transport !== 'eventsource');
+        conns.forEach((c) => {
+          const i = har.log.entries.findIndex((e: Entry) => e.request.url === c.url);
+          const mine = capture.records.filter((r): r is ChunkRecord => r.kind === 'chunk' && r.conn === c.id);
+          const theirs = back.records.filter((r): r is ChunkRecord => r.kind === 'chunk' && r.conn === `har:${i}`);
+          expect(recordsToBytes(theirs)).toEqual(recordsToBytes(mine));
+        });
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
+
+// What Chrome's "Save all as HAR (with content)" writes, abridged: a page, a JSON XHR (skipped), a fetch SSE body
+// stored base64, and an EventSource entry with `_eventSourceMessages` (wall-clock seconds).
+const sseBody = 'data: {"type":"REPLY_START","reply_id":"r1"}\n\ndata: {"type":"TEXT_BLOCK_DELTA","delta":"Grüße"}\n\n';
+const chromeHar = {
+  log: {
+    version: '1.2',
+    creator: { name: 'WebInspector', version: '537.36' },
+    pages: [{ startedDateTime: '2026-11-29T20:59:58.000Z', id: 'page_1', title: 'https://app.example/chat', pageTimings: { onContentLoad: 120, onLoad: 300 } }],
+    entries: [
+      {
+        _initiator: { type: 'script' }, _priority: 'High', _resourceType: 'xhr', cache: {}, pageref: 'page_1',
+        request: { method: 'GET', url: 'https://api.example/agents', httpVersion: 'http/2.0', headers: [{ name: 'accept', value: '*/*' }], queryString: [], cookies: [], headersSize: -1, bodySize: 0 },
+        response: { status: 200, statusText: '', httpVersion: 'http/2.0', headers: [{ name: 'content-type', value: 'application/json' }], cookies: [], content: { size: 2, mimeType: 'application/json', text: '[]' }, redirectURL: '', headersSize: -1, bodySize: -1, _transferSize: 120, _error: null },
+        serverIPAddress: '127.0.0.1', startedDateTime: '2026-11-29T21:00:00.100Z', time: 12.5,
+        timings: { blocked: 1.2, dns: -1, ssl: -1, connect: -1, send: 0.1, wait: 10.2, receive: 1.0, _blocked_queueing: 0.8 },
+      },
+      {
+        _resourceType: 'fetch', cache: {}, pageref: 'page_1',
+        request: { method: 'POST', url: 'https://api.example/sessions/s1/stream', httpVersion: 'http/1.1', headers: [{ name: 'content-type', value: 'application/json' }], queryString: [], cookies: [], headersSize: -1, bodySize: 13, postData: { mimeType: 'application/json', text: '{"msg":"hey"}' } },
+        response: { status: 200, statusText: 'OK', httpVersion: 'http/1.1', headers: [{ name: 'Content-Type', value: 'text/event-stream' }], cookies: [], content: { size: utf8(sseBody).length, mimeType: 'text/event-stream', text: Buffer.from(sseBody).toString('base64'), encoding: 'base64' }, redirectURL: '', headersSize: -1, bodySize: -1, _error: null },
+        startedDateTime: '2026-11-29T21:00:01.000Z', time: 2000,
+        timings: { blocked: 2, dns: -1, ssl: -1, connect: -1, send: 1, wait: 47, receive: 1950 },
+        _eventSourceMessages: [
+          { time: 1795467601.05, eventName: 'message', eventId: '', data: '{"type":"REPLY_START","reply_id":"r1"}' },
+          { time: 1795467602.5, eventName: 'message', eventId: '', data: '{"type":"TEXT_BLOCK_DELTA","delta":"Grüße"}' },
+        ],
+      },
+      {
+        _resourceType: 'eventsource', cache: {}, pageref: 'page_1',
+        request: { method: 'GET', url: 'https://api.example/events', httpVersion: 'http/1.1', headers: [], queryString: [], cookies: [], headersSize: -1, bodySize: 0 },
+        response: { status: 200, statusText: 'OK', httpVersion: 'http/1.1', headers: [{ name: 'content-type', value: 'text/event-stream' }], cookies: [], content: { size: 0, mimeType: 'text/event-stream' }, redirectURL: '', headersSize: -1, bodySize: -1 },
+        startedDateTime: '2026-11-29T21:00:02.000Z', time: 5000,
+        timings: { blocked: 0.5, dns: -1, ssl: -1, connect: -1, send: 0.2, wait: 20, receive: 4979.3 },
+        _eventSourceMessages: [
+          { time: 1795467602.2, eventName: 'ping', eventId: '3', data: 'hello' },
+          { time: 1795467603.0, eventName: 'message', eventId: '4', data: '{"n":1}' },
+        ],
+      },
+    ],
+  },
+};
+
+describe('HAR import of a Chrome file', () => {
+  const cap = importHar(JSON.parse(JSON.stringify(chromeHar)));
+
+  it('keeps stream entries, skips the rest with a notice, fills the header', () => {
+    expect(cap.header).toMatchObject({ tool: 'HAR import (WebInspector 537.36)', created: '2026-11-29T20:59:58.000Z', pageUrl: 'https://app.example/chat' });
+    const conns = cap.records.filter((r): r is ConnectionRecord => r.kind === 'connection');
+    expect(conns.map((c) => [c.id, c.transport, c.url])).toEqual([
+      ['har:1', 'fetch', 'https://api.example/sessions/s1/stream'],
+      ['har:2', 'eventsource', 'https://api.example/events'],
+    ]);
+    expect(conns[0]).toMatchObject({ frameUrl: 'https://app.example/chat', startTime: Date.parse('2026-11-29T21:00:01.000Z'), responseTime: Date.parse('2026-11-29T21:00:01.000Z') + 50, requestBody: { text: '{"msg":"hey"}', size: 13 } });
+    expect(cap.records.at(-1)).toMatchObject({ kind: 'notice', text: expect.stringMatching(/^1 of 3 HAR entries are not streams/) });
+  });
+
+  it('decodes the base64 body and places its frames at the message times', () => {
+    const chunks = cap.records.filter((r): r is ChunkRecord => r.kind === 'chunk' && r.conn === 'har:1');
+    expect(new TextDecoder().decode(recordsToBytes(chunks))).toBe(sseBody);
+    const frames = readSse(chunkTexts(chunks), { ended: true }).frames;
+    expect(frames.map((f) => [JSON.parse(f.data).type, f.t])).toEqual([
+      ['REPLY_START', 1795467601050],
+      ['TEXT_BLOCK_DELTA', 1795467602500],
+    ]);
+  });
+
+  it('turns EventSource messages into message records', () => {
+    const msgs = cap.records.filter((r): r is MessageRecord => r.kind === 'message');
+    expect(msgs.map((m) => [m.type, m.lastEventId, m.data, m.t])).toEqual([
+      ['ping', '3', 'hello', 1795467602200],
+      ['message', '4', '{"n":1}', 1795467603000],
+    ]);
+    expect(cap.records.find((r) => r.kind === 'end' && r.conn === 'har:2')).toMatchObject({ state: 'complete', t: Date.parse('2026-11-29T21:00:02.000Z') + 5000 });
+  });
+
+  it('rejects what is not a HAR', () => {
+    expect(() => importHar({ entries: [] })).toThrow(/not a HAR file/);
+  });
+});

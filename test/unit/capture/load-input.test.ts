@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { InputError, loadInput } from '../../../src/core/capture/load-input.ts';
+import { writeCaptureLog } from '../../../src/core/capture/capture-log.ts';
+import { writeHar } from '../../../src/core/capture/har.ts';
+import type { Capture, ChunkRecord, ConnectionRecord } from '../../../src/core/capture/model.ts';
+import { chunkTexts, readNdjson, readSse } from '../../../src/core/frames/read-body.ts';
+import { recordsToBytes } from '../../../src/core/frames/utf8-chunks.ts';
+import fc from 'fast-check';
+import { captureArb } from './arbitraries.ts';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const conformance = path.resolve(repoRoot, '../shared/conformance');
+
+const events = [
+  { type: 'REPLY_START', id: 'e1', created_at: '2026-03-01T09:00:01', reply_id: 'r1', name: 'Friday' },
+  { type: 'TEXT_BLOCK_DELTA', id: 'e2', created_at: '2026-03-01T09:00:02.5', reply_id: 'r1', block_id: 'b', delta: 'hé\nllo' },
+];
+const chunks = (c: Capture) => c.records.filter((r): r is ChunkRecord => r.kind === 'chunk');
+const conn = (c: Capture) => c.records[0] as ConnectionRecord;
+const sseData = (c: Capture) => readSse(chunkTexts(chunks(c)), { ended: true }).frames.filter((f) => f.kind === 'data');
+
+describe('loadInput', () => {
+  it('reads a JSON array of events into a synthesised SSE connection timed by created_at', () => {
+    const cap = loadInput(JSON.stringify(events), 'events.json');
+    expect(conn(cap)).toMatchObject({ transport: 'import', url: 'events.json', startTime: Date.parse('2026-03-01T09:00:01Z') });
+    expect(sseData(cap).map((f) => [JSON.parse(f.data), f.t])).toEqual([
+      [events[0], Date.parse('2026-03-01T09:00:01Z')],
+      [events[1], Date.parse('2026-03-01T09:00:02.5Z')],
+    ]);
+    expect(cap.records.at(-1)).toMatchObject({ kind: 'end', state: 'complete' });
+  });
+
+  it('reads {"events": [...]}, as bytes too, and uses NaN times when events have none', () => {
+    const bare = events.map(({ created_at: _c, ...e }) => e);
+    const cap = loadInput(new TextEncoder().encode(JSON.stringify({ events: bare })));
+    expect(Number.isNaN(conn(cap).startTime)).toBe(true);
+    expect(sseData(cap).map((f) => JSON.parse(f.data))).toEqual(bare);
+  });
+
+  it('reads NDJSON keeping the text exactly', () => {
+    const text = events.map((e) => JSON.stringify(e)).join('\r\n') + '\n';
+    const cap = loadInput(text, 'log.ndjson');
+    expect(new TextDecoder().decode(recordsToBytes(chunks(cap)))).toBe(text);
+    expect(conn(cap).responseHeaders).toEqual([['content-type', 'application/x-ndjson']]);
+    expect(readNdjson(chunkTexts(chunks(cap)), { ended: true }).map((f) => [JSON.parse(f.data).id, f.t])).toEqual([
+      ['e1', Date.parse('2026-03-01T09:00:01Z')],
+      ['e2', Date.parse('2026-03-01T09:00:02.5Z')],
+    ]);
+  });
+
+  it('reads raw SSE bytes exactly, even when they are not UTF-8', () => {
+    const bytes = new Uint8Array([...new TextEncoder().encode(': hi\n\ndata: {"a":1}\n\ndata: '), 0xff, 0x0a, 0x0a]);
+    const cap = loadInput(bytes, 'dump.sse');
+    expect(recordsToBytes(chunks(cap))).toEqual(bytes);
+    expect(sseData(cap).map((f) => f.data)).toEqual(['{"a":1}', '\ufffd']);
+  });
+
+  it('reads capture logs and HAR files (property: loadInput = the format reader)', () => {
+    fc.assert(
+      fc.property(captureArb, (capture) => {
+        expect(loadInput(writeCaptureLog(capture))).toEqual(capture);
+        expect(loadInput(writeHar(capture))).toEqual(capture);
+      }),
+      { numRuns: 30 },
+    );
+  });
+
+  it('reads every published conformance case (events or raw chunks; pi client -> request body)', () => {
+    for (const dir of ['agentscope', 'pi']) {
+      const casesDir = path.join(conformance, dir, 'cases');
+      for (const file of readdirSync(casesDir)) {
+        const json = JSON.parse(readFileSync(path.join(casesDir, file), 'utf8'));
+        if (json.http || !(json.events || json.raw)) continue; // non-SSE answers are not bodies of events
+        const cap = loadInput(readFileSync(path.join(casesDir, file)), file);
+        const body = new TextDecoder().decode(recordsToBytes(chunks(cap)));
+        if (json.raw) expect(body, file).toBe(json.raw.join(''));
+        else expect(sseData(cap).map((f) => JSON.parse(f.data)), file).toEqual(json.events);
+        if (json.client) expect(JSON.parse(conn(cap).requestBody?.text ?? '')).toEqual(json.client);
+      }
+    }
+  });
+
+  it.each([
+    ['', /input is empty/],
+    ['   \n', /input is empty/],
+    ['hello world', /expected a capture log, a HAR file, JSON events, NDJSON or SSE text; found text starting "hello world"/],
+    ['{"foo": 1}', /found an object with keys foo/],
+    ['42', /found text starting "42"/],
+    ['[1, 2]', /event 0 is 1, expected a JSON object/],
+    ['{"a":1}\n{"b":', /line 2: expected one JSON event per line \(NDJSON\)/],
+    ['{"kind":"header","format":"replyscope-capture","version":1,"tool":"t","created":"x"}\n{"kind":"chunk"}', /capture log line 2: unknown record kind|capture log line 2: chunk/],
+    ['{"log": {"entries": [{"response": {"content": {"mimeType": "text/event-stream", "encoding": "base64", "text": "@@"}}}]}}', /HAR entry 0 .*not valid base64/],
+  ])('rejects garbage with a one-line InputError: %#', (input, re) => {
+    try {
+      loadInput(input, 'in.txt');
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toBeInstanceOf(InputError);
+      expect((e as Error).message).toMatch(re);
+      expect((e as Error).message.startsWith('in.txt: ')).toBe(true);
+      expect((e as Error).message).not.toContain('\n');
+    }
+  });
+});

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { redactCapture, maskText } from '../../../src/core/capture/redact.ts';
+import { makeHeader } from '../../../src/core/capture/capture-log.ts';
+import type { Capture, ChunkRecord, ConnectionRecord, MessageRecord, NoticeRecord } from '../../../src/core/capture/model.ts';
+import { chunkTexts, readSse } from '../../../src/core/frames/read-body.ts';
+import { cut, cutsFor, toRecords, utf8 } from '../frames/helpers.ts';
+
+const conn: ConnectionRecord = {
+  kind: 'connection', id: 'c', transport: 'fetch', frameUrl: 'https://app/', method: 'POST', url: 'https://api/s?token=abc123',
+  requestHeaders: [['content-type', 'application/json'], ['x-user-id', 'alice']],
+  requestBody: { text: '{"model":{"id":"gpt-x","api":"openai-completions","provider":"p"},"prompt":"secret plan"}', size: 80 },
+  status: 200, responseHeaders: [['content-type', 'text/event-stream'], ['set-cookie', 'sid=1']], startTime: 1, responseTime: 2,
+};
+const events = [
+  { type: 'TEXT_BLOCK_DELTA', reply_id: 'r1', block_id: 'b1', delta: 'My password is hunter2' },
+  { type: 'TOOL_CALL_DELTA', reply_id: 'r1', tool_call_id: 't1', delta: '{"path": "/home/al' },
+];
+const body = events.map((e) => `data: ${JSON.stringify(e)}\r\n\r\n`).join('') + ': keep-alive Grüße\n\n';
+
+function capture(cuts: number[] = []): Capture {
+  return {
+    header: makeHeader('test', { created: '2026-01-01T00:00:00Z' }),
+    records: [conn, ...toRecords(cut(utf8(body), cuts), 'c', 10),
+      { kind: 'message', conn: 'c', t: 20, type: 'message', data: '{"type":"x","text":"private"}', lastEventId: '' },
+      { kind: 'end', conn: 'c', t: 30, state: 'complete' }],
+  };
+}
+
+const chunksOf = (c: Capture) => c.records.filter((r): r is ChunkRecord => r.kind === 'chunk');
+
+describe('redaction', () => {
+  it('masks header values and query values but keeps how to read the body', () => {
+    const out = redactCapture(capture(), { headers: true });
+    const c = out.records.find((r): r is ConnectionRecord => r.kind === 'connection') as ConnectionRecord;
+    expect(c.url).toBe('https://api/s?token=%E2%80%A2%E2%80%A2%E2%80%A2');
+    expect(c.requestHeaders).toEqual([['content-type', 'application/json'], ['x-user-id', '•••']]);
+    expect(c.responseHeaders).toEqual([['content-type', 'text/event-stream'], ['set-cookie', '•••']]);
+    expect(c.requestBody).toEqual(conn.requestBody);
+  });
+
+  it('masks request body strings, keeping the model identity analysis needs', () => {
+    const c = redactCapture(capture(), { requestBodies: true }).records.find((r) => r.kind === 'connection') as ConnectionRecord;
+    expect(JSON.parse(c.requestBody?.text ?? '')).toEqual({ model: { id: 'gpt-x', api: 'openai-completions', provider: 'p' }, prompt: 'xxxxxx xxxx' });
+  });
+
+  it('masks JSON string values in the stream, keeping it valid SSE with the same events and ids', () => {
+    const out = redactCapture(capture(), { textContent: true });
+    const frames = readSse(chunkTexts(chunksOf(out)), { ended: true }).frames;
+    const data = frames.filter((f) => f.kind === 'data').map((f) => JSON.parse(f.data));
+    expect(data).toEqual([
+      { type: 'TEXT_BLOCK_DELTA', reply_id: 'r1', block_id: 'b1', delta: maskText('My password is hunter2') },
+      { type: 'TOOL_CALL_DELTA', reply_id: 'r1', tool_call_id: 't1', delta: '{"xxxx": "/xxxx/xx' },
+    ]);
+    expect(frames.find((f) => f.kind === 'comment')?.data).toBe('xxxx-xxxxx xxxxx');
+    expect(JSON.stringify(out)).not.toMatch(/hunter2|private|Grüße/);
+    expect((out.records.find((r) => r.kind === 'message') as MessageRecord).data).toBe('{"type":"x","text":"xxxxxxx"}');
+    expect(out.records[0]).toMatchObject({ kind: 'notice', level: 'info', text: expect.stringMatching(/^Redacted for export: text content/) } satisfies Partial<NoticeRecord>);
+  });
+
+  it('property: the redacted stream has the same frames whatever the original chunking, and declared bytes match', () => {
+    fc.assert(
+      fc.property(cutsFor(utf8(body).length), (cuts) => {
+        const out = redactCapture(capture(cuts), { textContent: true });
+        const ref = redactCapture(capture(), { textContent: true });
+        const read = (c: Capture) => readSse(chunkTexts(chunksOf(c)), { ended: true }).frames.map((f) => [f.kind, f.data]);
+        expect(read(out)).toEqual(read(ref));
+        for (const ch of chunksOf(out)) expect(ch.bytes).toBe(utf8(ch.text ?? '').length);
+        const order = out.records.map((r) => r.kind);
+        expect(order.indexOf('end')).toBeGreaterThan(order.lastIndexOf('chunk'));
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('returns the capture untouched when nothing is asked', () => {
+    const c = capture();
+    expect(redactCapture(c, {})).toBe(c);
+  });
+});

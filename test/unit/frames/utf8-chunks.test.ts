@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import {
+  PageTextDecoder,
+  Utf8ChunkEncoder,
+  base64ToBytes,
+  bytesToBase64,
+  recordsToBytes,
+  recordsToChunks,
+  utf8Length,
+} from '../../../src/core/frames/utf8-chunks.ts';
+import { cut, cutsFor, toRecords, utf8 } from './helpers.ts';
+
+// Bytes that are mostly UTF-8 text (multi-byte characters included) with occasional invalid bytes mixed in.
+const textish = fc
+  .array(
+    fc.oneof(
+      { weight: 6, arbitrary: fc.string({ unit: 'grapheme', maxLength: 8 }).map(utf8) },
+      { weight: 1, arbitrary: fc.uint8Array({ minLength: 1, maxLength: 4 }) },
+    ),
+    { maxLength: 12 },
+  )
+  .map((parts) => {
+    const out: number[] = [];
+    for (const p of parts) out.push(...p);
+    return new Uint8Array(out);
+  });
+
+describe('base64', () => {
+  it('round-trips any bytes and matches Node', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 64 }), (bytes) => {
+        const b64 = bytesToBase64(bytes);
+        expect(b64).toBe(Buffer.from(bytes).toString('base64'));
+        expect(base64ToBytes(b64)).toEqual(bytes);
+      }),
+    );
+  });
+  it('rejects characters outside the alphabet', () => {
+    expect(() => base64ToBytes('ab-_')).toThrow(/invalid base64/);
+  });
+});
+
+describe('Utf8ChunkEncoder', () => {
+  it('stores a character split across chunks as text in the chunk that completes it', () => {
+    const bytes = utf8('a€b'); // € = e2 82 ac
+    const recs = toRecords([bytes.slice(0, 2), bytes.slice(2, 4), bytes.slice(4)]);
+    expect(recs.map((r) => [r.bytes, r.text, r.base64])).toEqual([
+      [2, 'a', undefined],
+      [2, '€', undefined],
+      [1, 'b', undefined],
+    ]);
+  });
+
+  it('keeps bytes that are not UTF-8 as base64 (with the carried bytes) and restarts', () => {
+    const enc = new Utf8ChunkEncoder();
+    expect(enc.push(new Uint8Array([0x61, 0xe2]))).toEqual({ bytes: 2, text: 'a' });
+    expect(enc.carriedBytes).toBe(1);
+    expect(enc.push(new Uint8Array([0x41, 0x42]))).toEqual({ bytes: 2, base64: bytesToBase64(new Uint8Array([0xe2, 0x41, 0x42])) });
+    expect(enc.push(utf8('ok'))).toEqual({ bytes: 2, text: 'ok' });
+  });
+
+  it('flushes an unfinished last character as a bytes:0 record', () => {
+    const recs = toRecords([new Uint8Array([0x68, 0xf0, 0x9f])]);
+    expect(recs).toHaveLength(2);
+    expect(recs[1]).toMatchObject({ bytes: 0, base64: bytesToBase64(new Uint8Array([0xf0, 0x9f])) });
+    expect(recordsToBytes(recs)).toEqual(new Uint8Array([0x68, 0xf0, 0x9f]));
+  });
+
+  it('keeps a BOM in the text (lossless)', () => {
+    const recs = toRecords([utf8('\ufeffdata: x\n\n')]);
+    expect(recs[0].text?.charCodeAt(0)).toBe(0xfeff);
+    expect(recs[0].bytes).toBe(utf8Length(recs[0].text ?? ''));
+  });
+
+  it('property: any bytes, any chunking -> records -> the exact bytes and the exact chunks', () => {
+    fc.assert(
+      fc.property(
+        textish.chain((b) => fc.tuple(fc.constant(b), cutsFor(b.length))),
+        ([bytes, cuts]) => {
+          const chunks = cut(bytes, cuts);
+          const recs = toRecords(chunks);
+          expect(recordsToBytes(recs)).toEqual(bytes);
+          const back = recordsToChunks(recs);
+          expect(back.missingBytes).toBe(0);
+          expect(back.chunks).toEqual(chunks);
+          // the page's streaming TextDecoder, chunk by chunk, and ours agree exactly
+          const page = new TextDecoder('utf-8', { ignoreBOM: true });
+          const expected = chunks.map((c) => page.decode(c, { stream: true }));
+          const ours = new PageTextDecoder();
+          const got = recs.filter((r) => r.bytes > 0).map((r) => ours.push(r));
+          const tail = recs.filter((r) => r.bytes === 0).map((r) => ours.push(r)).join('');
+          expect(got).toEqual(expected);
+          expect(tail + ours.end()).toBe(page.decode());
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('reports bytes still in flight when a capture was taken mid-character', () => {
+    const enc = new Utf8ChunkEncoder();
+    const recs = [enc.push(new Uint8Array([0x61, 0xe2, 0x82]))]; // no flush: still streaming
+    expect(recordsToChunks(recs)).toEqual({ chunks: [new Uint8Array([0x61])], missingBytes: 2 });
+  });
+
+  it('throws on records holding more bytes than they declare', () => {
+    expect(() => recordsToChunks([{ bytes: 1, text: 'abc' }])).toThrow(/hold 3 bytes/);
+  });
+});
+
+describe('utf8Length', () => {
+  it('matches TextEncoder on any string, lone surrogates included', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.oneof(fc.constantFrom('\ud800', '\udc00', 'é', 'a'), fc.string({ unit: 'binary', maxLength: 1 })) }), (s) => {
+        expect(utf8Length(s)).toBe(new TextEncoder().encode(s).length);
+      }),
+    );
+  });
+});
