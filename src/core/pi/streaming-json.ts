@@ -1,0 +1,103 @@
+// Best-effort parsing of streamed tool-call arguments, behaving like pi-ai 0.73.1's `parseStreamingJson`
+// (utils/json-parse.js). The client re-parses the whole accumulated `partialJson` after every delta, so what a
+// frontend shows mid-stream is exactly what this function returns. Own implementation of the documented behaviour:
+//   1. strict JSON.parse; if that fails and a "string repair" changes the text, strict parse of the repaired text
+//      (an error there propagates to step 2);
+//   2. the `partial-json` package on the raw text (null/undefined → {});
+//   3. the `partial-json` package on the repaired text;
+//   4. otherwise {}.
+import { parse as parsePartialJson } from 'partial-json';
+
+/** Escapes JSON accepts after a backslash (besides `u`, which needs four hex digits). */
+const SIMPLE_ESCAPES = new Set(['"', '\\', '/', 'b', 'f', 'n', 'r', 't', 'u']);
+
+const CONTROL_ESCAPES: Record<string, string> = {
+  '\b': '\\b',
+  '\f': '\\f',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+};
+
+function escapeControl(ch: string): string {
+  return CONTROL_ESCAPES[ch] ?? `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
+}
+
+/**
+ * Repairs string literals the way pi-ai does: inside strings, raw control characters (U+0000–U+001F) become
+ * escapes and a backslash that does not start a valid escape is doubled (so `C:\Users` survives). A `\u` followed
+ * by four hex digits is kept; a `\u` without them is treated as an invalid escape (backslash doubled). Text
+ * outside strings is copied unchanged.
+ */
+export function repairJsonStrings(json: string): string {
+  let out = '';
+  let inString = false;
+  for (let i = 0; i < json.length; i++) {
+    const ch = json[i];
+    if (!inString) {
+      out += ch;
+      if (ch === '"') inString = true;
+      continue;
+    }
+    if (ch === '"') {
+      out += ch;
+      inString = false;
+      continue;
+    }
+    if (ch === '\\') {
+      const next = json[i + 1];
+      if (next === undefined) {
+        out += '\\\\';
+        continue;
+      }
+      if (next === 'u' && /^[0-9a-fA-F]{4}$/.test(json.slice(i + 2, i + 6))) {
+        out += json.slice(i, i + 6);
+        i += 5;
+        continue;
+      }
+      // `u` is in the set too: an incomplete \u escape keeps its backslash here (JSON.parse then rejects it).
+      if (SIMPLE_ESCAPES.has(next)) {
+        out += ch + next;
+        i += 1;
+        continue;
+      }
+      out += '\\\\';
+      continue;
+    }
+    const code = ch.charCodeAt(0);
+    out += code <= 0x1f ? escapeControl(ch) : ch;
+  }
+  return out;
+}
+
+/** Strict parse, retried once on the repaired text when the repair changes anything. */
+function parseStrictWithRepair(json: string): unknown {
+  try {
+    return JSON.parse(json);
+  } catch (error) {
+    const repaired = repairJsonStrings(json);
+    if (repaired !== json) return JSON.parse(repaired);
+    throw error;
+  }
+}
+
+/**
+ * What pi's client stores as a tool call's `arguments` for the accumulated `partialJson`. May be any JSON value
+ * (array, string, number…) when the text is one; `{}` when nothing can be salvaged. Never throws.
+ */
+export function parseStreamingJson(partialJson: string): unknown {
+  if (!partialJson || partialJson.trim() === '') return {};
+  try {
+    return parseStrictWithRepair(partialJson);
+  } catch {
+    try {
+      return parsePartialJson(partialJson) ?? {};
+    } catch {
+      try {
+        return parsePartialJson(repairJsonStrings(partialJson)) ?? {};
+      } catch {
+        return {};
+      }
+    }
+  }
+}

@@ -1,0 +1,146 @@
+// Real pi-agent-core Agent driven by pi-ai's faux provider (thinking, text and a tool call, then a second turn).
+// Its AgentEvents — serialised the moment they are emitted, as a server forwarding them would — must validate,
+// pass the message checker, split into one reply per assistant message and raise no lifecycle diagnostics.
+import { Agent } from '@mariozechner/pi-agent-core';
+import {
+  createAssistantMessageEventStream,
+  fauxAssistantMessage,
+  fauxText,
+  fauxThinking,
+  fauxToolCall,
+  registerFauxProvider,
+  streamSimple,
+} from '@mariozechner/pi-ai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkPiAgentEvent, checkPiAssistantEvent, initialPiMessageCheck } from '../../../src/core/pi/message-check.ts';
+import { splitPiReplies } from '../../../src/core/pi/replies.ts';
+import { feedPiText, endPiSession, startPiSession } from '../../../src/core/pi/session.ts';
+import { validatePiEvent } from '../../../src/core/pi/validate.ts';
+
+let agentEvents: Record<string, unknown>[] = [];
+/** One list per model call (each would be its own HTTP response). */
+let assistantCalls: Record<string, unknown>[][] = [];
+let faux: ReturnType<typeof registerFauxProvider>;
+
+beforeAll(async () => {
+  faux = registerFauxProvider({ tokenSize: { min: 1, max: 2 } });
+  faux.setResponses([
+    fauxAssistantMessage(
+      [fauxThinking('The user wants an echo.'), fauxText('Calling the tool now.'), fauxToolCall('echo', { text: 'héllo "x"' }, { id: 'call_1' })],
+      { stopReason: 'toolUse' },
+    ),
+    fauxAssistantMessage('It said héllo.'),
+  ]);
+  const agent = new Agent({
+    initialState: {
+      model: faux.getModel(),
+      systemPrompt: 'test',
+      tools: [
+        {
+          name: 'echo',
+          label: 'Echo',
+          description: 'echo',
+          parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } as never,
+          execute: (async (_id: string, params: { text: string }) => ({ content: [{ type: 'text', text: params.text }], details: {} })) as never,
+        },
+      ],
+    },
+    // The faux stream shares block objects between events; clone each event when it is produced (what a server
+    // serialising the stream sees), then hand it on.
+    streamFn: (model, context, options) => {
+      const source = streamSimple(model, context, options);
+      const copy = createAssistantMessageEventStream();
+      (async () => {
+        for await (const ev of source) copy.push(ev);
+        copy.end(await source.result());
+      })();
+      const push = (source as unknown as { push(e: unknown): void }).push.bind(source);
+      (source as unknown as { push(e: unknown): void }).push = (e: unknown) => {
+        if ((e as { type: string }).type === 'start') assistantCalls.push([]);
+        assistantCalls[assistantCalls.length - 1].push(JSON.parse(JSON.stringify(e)));
+        push(structuredClone(e));
+      };
+      return copy;
+    },
+  });
+  agent.subscribe((event) => {
+    agentEvents.push(JSON.parse(JSON.stringify(event)));
+  });
+  await agent.prompt('echo héllo');
+});
+
+afterAll(() => {
+  faux.unregister();
+  agentEvents = [];
+  assistantCalls = [];
+});
+
+describe('real pi agent streams', () => {
+  it('validate as the agent and assistant forms', () => {
+    const types = new Set(agentEvents.map((e) => e.type));
+    for (const t of ['agent_start', 'turn_start', 'message_update', 'tool_execution_end', 'turn_end', 'agent_end']) {
+      expect(types).toContain(t);
+    }
+    const inner = new Set(agentEvents.map((e) => (e.assistantMessageEvent as { type?: string } | undefined)?.type));
+    for (const t of ['thinking_delta', 'text_delta', 'toolcall_delta', 'toolcall_end']) expect(inner).toContain(t);
+    for (const ev of agentEvents) expect(validatePiEvent(ev)).toMatchObject({ ok: true, form: 'agent', extras: [] });
+    expect(assistantCalls).toHaveLength(2);
+    for (const ev of assistantCalls.flat()) expect(validatePiEvent(ev)).toMatchObject({ ok: true, form: 'assistant', extras: [] });
+  });
+
+  it('carry messages consistent with their deltas', () => {
+    let a = initialPiMessageCheck;
+    for (const ev of agentEvents) {
+      const r = checkPiAgentEvent(a, ev);
+      expect(r.mismatches).toEqual([]);
+      a = r.state;
+    }
+    for (const call of assistantCalls) {
+      let b = initialPiMessageCheck;
+      for (const ev of call) {
+        const r = checkPiAssistantEvent(b, ev);
+        expect(r.mismatches).toEqual([]);
+        b = r.state;
+      }
+    }
+  });
+
+  it('report where a carried message was tampered with', () => {
+    const tampered = structuredClone(agentEvents);
+    const k = tampered.findIndex(
+      (e) => e.type === 'message_update' && (e.assistantMessageEvent as { type: string }).type === 'text_delta',
+    );
+    const inner = tampered[k].assistantMessageEvent as { partial: { content: { text?: string }[] }; contentIndex: number };
+    inner.partial.content[inner.contentIndex].text += '!';
+    let s = initialPiMessageCheck;
+    const found = tampered.flatMap((ev) => {
+      const r = checkPiAgentEvent(s, ev);
+      s = r.state;
+      return r.mismatches;
+    });
+    expect(found.map((m) => m.index)).toContain(k);
+    expect(found.find((m) => m.index === k)?.path).toBe(`assistantMessageEvent.partial.content[${inner.contentIndex}].text`);
+  });
+
+  it('split into one reply per assistant message', () => {
+    const replies = splitPiReplies(agentEvents);
+    expect(replies).toHaveLength(2);
+    expect(replies.every((r) => r.closed && !r.orphan)).toBe(true);
+    expect(replies.map((r) => r.turn)).toEqual([0, 1]);
+    for (const r of replies) {
+      const types = r.eventIndices.map((i) => agentEvents[i].type);
+      expect(types[0]).toBe('message_start');
+      expect(types[types.length - 1]).toBe('message_end');
+    }
+    for (const call of assistantCalls) expect(splitPiReplies(call)).toHaveLength(1);
+  });
+
+  it('raise no lifecycle diagnostics when served as SSE', () => {
+    for (const events of [agentEvents, ...assistantCalls]) {
+      const body = events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join('');
+      const fed = feedPiText(startPiSession(), body);
+      expect(fed.diagnostics).toEqual([]);
+      expect(endPiSession(fed.session)).toEqual([]);
+    }
+  });
+});

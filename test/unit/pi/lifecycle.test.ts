@@ -1,0 +1,108 @@
+// Lifecycle diagnostics on the published conformance bodies: each quirk the reference has must be flagged with
+// the code that explains it, clean streams must stay clean, and every code must be documented.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { PI_CODES } from '../../../src/core/pi/diagnostic-codes.ts';
+import { PI_DIAGNOSTIC_DOCS } from '../../../src/core/pi/diagnostic-docs.ts';
+import { endPiSession, feedPiText, piSessionResponse, startPiSession } from '../../../src/core/pi/session.ts';
+import type { Diagnostic } from '../../../src/core/diagnostics/types.ts';
+import { validatePiEvent } from '../../../src/core/pi/validate.ts';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const casesDir = path.resolve(repoRoot, '../shared/conformance/pi/cases');
+const loadCase = (name: string) => JSON.parse(readFileSync(path.join(casesDir, `${name}.json`), 'utf8'));
+
+function diagnose(name: string): Diagnostic[] {
+  const c = loadCase(name);
+  let session = startPiSession({ model: c.client.model });
+  const out: Diagnostic[] = [];
+  if (c.http) {
+    const body = typeof c.http.body === 'string' ? c.http.body : JSON.stringify(c.http.body);
+    const r = piSessionResponse(session, c.http.status, 'Error', body);
+    session = r.session;
+    out.push(...r.diagnostics);
+  }
+  const chunks: string[] = c.raw ?? (c.events ?? []).map((e: unknown) => `data: ${JSON.stringify(e)}\n\n`);
+  for (const chunk of chunks) {
+    const fed = feedPiText(session, chunk);
+    session = fed.session;
+    out.push(...fed.diagnostics);
+  }
+  return [...out, ...endPiSession(session)];
+}
+
+const codes = (ds: Diagnostic[]) => ds.map((d) => `${d.code}@${d.index}`);
+
+describe('pi lifecycle diagnostics', () => {
+  it('is silent on clean streams', () => {
+    for (const name of ['text_basic', 'done_stop', 'done_toolUse', 'thinking_text_signatures', 'toolcall_partial_json']) {
+      expect(diagnose(name), name).toEqual([]);
+    }
+  });
+
+  it('flags each reference quirk with its code and event index', () => {
+    expect(codes(diagnose('text_delta_on_non_text_index'))).toEqual([
+      'pi.content-kind-mismatch@3',
+      'pi.ignored-after-failure@4',
+    ]);
+    expect(diagnose('text_delta_on_non_text_index')[0].message).toContain('thinking block');
+    expect(codes(diagnose('text_delta_on_missing_index'))).toEqual(['pi.delta-on-missing-index@1', 'pi.ignored-after-failure@2']);
+    expect(codes(diagnose('toolcall_end_on_non_toolcall_ignored'))).toEqual(['pi.toolcall-end-ignored@3', 'pi.toolcall-end-ignored@4']);
+    expect(codes(diagnose('events_after_done'))).toEqual([
+      'pi.frame-after-terminal@5',
+      'pi.frame-after-terminal@6',
+      'pi.frame-after-terminal@7',
+      'pi.frame-after-terminal@8',
+      'pi.frame-after-terminal@9',
+    ]);
+    expect(codes(diagnose('final_frame_without_newline'))).toEqual(['pi.unterminated-final-line@2', 'pi.no-terminal@2']);
+    expect(codes(diagnose('malformed_json_frame'))).toEqual(['pi.malformed-json@2', 'pi.ignored-after-failure@3']);
+    expect(codes(diagnose('unknown_event_type'))).toEqual(['pi.unknown-event-type@1', 'pi.unknown-event-type@5']);
+    expect(codes(diagnose('toolcall_invalid_json_midway'))).toEqual(['pi.toolcall-args-invalid@6', 'pi.toolcall-args-invalid@11']);
+    expect(codes(diagnose('toolcall_json_repair'))).toEqual(['pi.toolcall-args-repaired@5', 'pi.toolcall-args-invalid@8']);
+    expect(codes(diagnose('no_start_event'))).toEqual(['pi.missing-start@0']);
+    expect(codes(diagnose('http_error_json_body'))).toEqual(['pi.http-error@0']);
+    expect(codes(diagnose('non_sse_200_body'))).toEqual(['pi.unterminated-final-line@0', 'pi.no-terminal@0']);
+    expect(codes(diagnose('error_error'))).toEqual(['pi.stream-error@3']);
+    expect(codes(diagnose('done_without_usage'))).toEqual(['pi.invalid-event@4']);
+    expect(diagnose('missing_content_index').map((d) => d.code)).toContain('pi.missing-content-index');
+    const quirks = diagnose('sse_framing_quirks').map((d) => d.code);
+    expect(quirks).toContain('pi.data-without-space');
+    expect(quirks).toEqual(['pi.data-without-space']);
+    const restarted = feedPiText(
+      startPiSession(),
+      'data: {"type":"start"}\n\ndata: {"type":"thinking_start","contentIndex":0}\n\ndata: {"type":"text_start","contentIndex":0}\n\n',
+    );
+    expect(codes(restarted.diagnostics)).toEqual(['pi.block-restarted@2']);
+    expect(restarted.diagnostics[0].message).toContain('thinking block');
+  });
+
+  it('treats an aborted or broken connection as the client does, not as a missing terminal event', () => {
+    const fed = feedPiText(startPiSession(), 'data: {"type":"start"}\n\ndata: {"type":"text_start","contentIndex":0}\n\n');
+    expect(codes(endPiSession(fed.session))).toEqual(['pi.no-terminal@1']);
+    expect(codes(endPiSession(fed.session, 'aborted'))).toEqual(['pi.stream-aborted@1']);
+    const broken = endPiSession(fed.session, 'error', 'terminated');
+    expect(codes(broken)).toEqual(['pi.network-error@1']);
+    expect(broken[0].message).toContain('terminated');
+    expect(endPiSession(fed.session, 'open')).toEqual([]);
+  });
+
+  it('documents every code', () => {
+    const documented = new Set(PI_DIAGNOSTIC_DOCS.map((d) => d.code));
+    for (const code of Object.values(PI_CODES)) expect(documented, code).toContain(code);
+    expect(PI_DIAGNOSTIC_DOCS.every((d) => d.code.startsWith('pi.') && d.explanation && d.title)).toBe(true);
+  });
+
+  it('validates proxy events of the cases and explains failures', () => {
+    const ok = loadCase('done_toolUse').events.map((e: unknown) => validatePiEvent(e));
+    expect(ok.every((v: { ok: boolean; form?: string }) => v.ok && v.form === 'proxy')).toBe(true);
+    const bad = validatePiEvent({ type: 'done', reason: 'stop' });
+    expect(bad.ok).toBe(false);
+    expect(!bad.ok && bad.issues.map((i) => i.path)).toEqual(['usage']);
+    expect(validatePiEvent({ type: 'text_delta', contentIndex: 0, delta: 'x', extra: 1 })).toMatchObject({ ok: true, extras: ['extra'] });
+    expect(validatePiEvent({ type: 'ping' })).toMatchObject({ ok: false, issues: [{ path: 'type' }] });
+    expect(validatePiEvent([1])).toMatchObject({ ok: false });
+  });
+});
