@@ -77,7 +77,7 @@ function loadConnections(bytes: Uint8Array, path: string): ConnectionView[] {
   try {
     return analyzeCapture(loadInput(bytes, path));
   } catch (err) {
-    if (err instanceof InputError) throw new CliError(`${path}: ${err.message}`);
+    if (err instanceof InputError) throw new CliError(err.message.startsWith(path) ? err.message : `${path}: ${err.message}`);
     throw err;
   }
 }

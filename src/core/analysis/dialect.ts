@@ -1,16 +1,9 @@
 // Dialect detection: which protocol a stream speaks, decided from the shape of its first decisive events.
 // Detection is deliberately structural (type names and key casing), not schema validation: an invalid event of a
 // known protocol must still be recognised so it can be reported against that protocol's schema.
+import { detectPiForm } from '../pi/validate.ts';
 import type { Dialect } from './types.ts';
 
-const PI_AGENT_TYPES = new Set([
-  'agent_start', 'agent_end', 'turn_start', 'turn_end', 'message_start', 'message_update', 'message_end',
-  'tool_execution_start', 'tool_execution_update', 'tool_execution_end',
-]);
-const PI_MESSAGE_TYPES = new Set([
-  'start', 'text_start', 'text_delta', 'text_end', 'thinking_start', 'thinking_delta', 'thinking_end',
-  'toolcall_start', 'toolcall_delta', 'toolcall_end', 'done', 'error',
-]);
 const LEGACY_TYPES = /^(RUN_STARTED|RUN_FINISHED|RUN_ERROR|BINARY_BLOCK_[A-Z_]+)$/;
 const LEGACY_KEYS = ['replyId', 'blockId', 'toolCallId', 'createdAt', 'sessionId'];
 const SNAKE_KEYS = ['reply_id', 'block_id', 'tool_call_id', 'created_at', 'session_id'];
@@ -21,12 +14,9 @@ export function dialectOfEvent(raw: unknown): Dialect | undefined {
   const obj = raw as Record<string, unknown>;
   const type = obj.type;
   if (typeof type !== 'string') return undefined;
-  if (PI_AGENT_TYPES.has(type)) return 'pi-agent';
-  if (PI_MESSAGE_TYPES.has(type)) {
-    // pi-ai's AssistantMessageEvent carries the whole message so far; the proxy form strips it.
-    if ('partial' in obj || ('message' in obj && type === 'done')) return 'pi-assistant';
-    return 'pi-proxy';
-  }
+  // pi-ai's AssistantMessageEvent carries the whole message so far; the proxy form strips it.
+  const pi = detectPiForm(raw);
+  if (pi) return pi === 'agent' ? 'pi-agent' : pi === 'assistant' ? 'pi-assistant' : 'pi-proxy';
   if (/^[A-Z][A-Z0-9_]*$/.test(type)) {
     if (LEGACY_TYPES.test(type)) return 'agentscope-legacy';
     if (LEGACY_KEYS.some((k) => k in obj) && !SNAKE_KEYS.some((k) => k in obj)) return 'agentscope-legacy';

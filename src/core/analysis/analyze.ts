@@ -1,0 +1,221 @@
+// Analysis: capture records in, the panel's/CLI's read model out. Incremental — live records are pushed as they
+// arrive and only the connections they touch are recomputed — and deterministic: the same records always give the
+// same views, so an exported capture log replays identically anywhere.
+import type { Capture, CaptureRecord, ConnectionRecord, EndRecord } from '../capture/model.ts';
+import type { Diagnostic } from '../diagnostics/types.ts';
+import { AgentScopeStream } from './agentscope-stream.ts';
+import { BodyReader, bodyKindOf, type RawEvent } from './body-reader.ts';
+import { DialectDetector, isAgentScope, isPi } from './dialect.ts';
+import { PiStream } from './pi-stream.ts';
+import { previewOf, typeOf, type EventFacts, type StreamProcessor } from './stream-processor.ts';
+import type { ConnectionState, ConnectionView, Dialect, EventView } from './types.ts';
+
+const bySeverityThenIndex = (a: Diagnostic, b: Diagnostic) => a.index - b.index;
+
+function undecidedFacts(ev: RawEvent): EventFacts {
+  return {
+    type: ev.parseError !== undefined ? '(not JSON)' : typeOf(ev.raw),
+    valid: false,
+    issues: ev.parseError !== undefined ? [{ path: '', message: ev.parseError }] : [],
+    extras: [],
+    preview: ev.parseError !== undefined ? ev.rawText.slice(0, 120) : previewOf(ev.raw, ['delta', 'data', 'text']),
+    diagnostics: [],
+  };
+}
+
+class ConnectionAnalysis {
+  record: ConnectionRecord;
+  end?: EndRecord;
+  readonly reader: BodyReader;
+  readonly detector = new DialectDetector();
+  processor?: StreamProcessor;
+  readonly events: EventView[] = [];
+  private pending: [RawEvent, number][] = [];
+  private endDiagnostics: Diagnostic[] = [];
+  evictedEvents = 0;
+  evictions = 0;
+  readonly notes: string[] = [];
+  private view?: ConnectionView;
+
+  constructor(record: ConnectionRecord) {
+    this.record = record;
+    this.reader = new BodyReader(bodyKindOf(record));
+    if (record.transport === 'eventsource') {
+      this.notes.push('EventSource: page script sees only dispatched events — comments/heartbeats, retry: fields and ' +
+        'named events nobody listens for are invisible here.');
+    }
+  }
+
+  get dialect(): Dialect {
+    return this.detector.dialect;
+  }
+
+  ingest(events: RawEvent[]): void {
+    for (const ev of events) {
+      const index = this.events.length;
+      this.events.push(this.toView(ev, index, undecidedFacts(ev)));
+      if (!this.processor) {
+        this.detector.push(ev.raw, index);
+        this.pending.push([ev, index]);
+        if (this.detector.dialect === 'unknown') continue;
+        this.processor = this.createProcessor(this.detector.dialect);
+        for (const [p, i] of this.pending) this.events[i] = this.toView(p, i, this.processor.push(p, i));
+        this.pending = [];
+      } else this.events[index] = this.toView(ev, index, this.processor.push(ev, index));
+    }
+    this.view = undefined;
+  }
+
+  finish(end: EndRecord | undefined): void {
+    if (end) this.end = end;
+    this.ingest(this.reader.end());
+    if (this.processor) this.endDiagnostics = this.processor.end(end);
+    this.view = undefined;
+  }
+
+  get ended(): boolean {
+    return this.end !== undefined;
+  }
+
+  build(): ConnectionView {
+    if (this.view) return this.view;
+    const ended = this.ended;
+    const frameDiags = this.reader.frameDiagnostics(ended).map((d) => ({ ...d, index: this.eventIndexOfFrame(d.index) }));
+    const diagnostics = [
+      ...this.streamDiagnostics(),
+      ...frameDiags,
+      ...this.events.flatMap((e) => e.diagnostics),
+      ...this.endDiagnostics,
+    ].sort(bySeverityThenIndex);
+    this.view = {
+      record: this.record,
+      ...(this.end ? { end: this.end } : {}),
+      state: this.state(),
+      dialect: this.dialect,
+      bytes: this.reader.bytes,
+      frames: this.reader.frames,
+      events: this.events,
+      replies: this.processor?.replies() ?? [],
+      diagnostics,
+      evictedEvents: this.evictedEvents,
+      notes: this.notes,
+    };
+    return this.view;
+  }
+
+  invalidate(): void {
+    this.view = undefined;
+  }
+
+  private state(): ConnectionState {
+    const s = this.end?.state;
+    if (s === undefined) return 'live';
+    return s === 'evicted-open' ? 'open' : s;
+  }
+
+  private streamDiagnostics(): Diagnostic[] {
+    const out: Diagnostic[] = [];
+    const last = Math.max(0, this.events.length - 1);
+    const status = this.record.status;
+    if (status !== undefined && (status < 200 || status > 299)) {
+      out.push({ code: 'stream.http-error', severity: 'error', index: 0, message: `HTTP ${status} ${this.record.statusText ?? ''}`.trim() });
+    }
+    if (this.end?.state === 'error') {
+      out.push({ code: 'stream.network-error', severity: 'error', index: last, message: this.end.error ?? 'network error' });
+    }
+    if (this.end?.state === 'aborted' || this.end?.state === 'cancelled') {
+      out.push({ code: 'stream.aborted', severity: 'info', index: last, message: `the page ${this.end.state === 'cancelled' ? 'cancelled its reader' : 'aborted the request'}${this.end.error ? ` (${this.end.error})` : ''}` });
+    }
+    if (this.evictions > 0) {
+      out.push({ code: 'stream.evicted', severity: 'info', index: 0, message: `evicted ${this.evictedEvents} events before this point (memory cap)` });
+    }
+    if (this.record.transport === 'eventsource') {
+      out.push({ code: 'stream.eventsource-partial-view', severity: 'info', index: 0, message: this.notes[0] });
+    }
+    if (this.ended && this.dialect === 'unknown' && this.events.length > 0) {
+      out.push({ code: 'stream.unknown-dialect', severity: 'warning', index: 0, message: `none of the ${this.events.length} events looks like AgentScope or pi` });
+    }
+    for (const e of this.events) {
+      if (e.type === '(not JSON)' && this.dialect === 'unknown') {
+        out.push({ code: 'stream.not-json', severity: 'error', index: e.index, message: e.issues[0]?.message ?? 'not JSON' });
+      }
+    }
+    return out;
+  }
+
+  private eventIndexOfFrame(frameIndex: number): number {
+    const i = this.events.findIndex((e) => e.frameIndex >= frameIndex);
+    return i === -1 ? Math.max(0, this.events.length - 1) : i;
+  }
+
+  private createProcessor(d: Dialect): StreamProcessor {
+    if (isAgentScope(d)) return new AgentScopeStream(this.record, d);
+    if (isPi(d)) return new PiStream(this.record, d);
+    throw new Error(`no processor for dialect ${d}`);
+  }
+
+  private toView(ev: RawEvent, index: number, f: EventFacts): EventView {
+    return {
+      index, frameIndex: ev.frameIndex, t: ev.t, ...(f.createdAt !== undefined ? { createdAt: f.createdAt } : {}),
+      type: f.type, raw: ev.raw, rawText: ev.rawText, valid: f.valid, issues: f.issues, extras: f.extras,
+      ...(f.replyId !== undefined ? { replyId: f.replyId } : {}), ...(f.blockId !== undefined ? { blockId: f.blockId } : {}),
+      preview: f.preview, diagnostics: f.diagnostics,
+    };
+  }
+}
+
+export class CaptureAnalyzer {
+  private readonly conns = new Map<string, ConnectionAnalysis>();
+
+  /** Apply records in arrival order; returns the ids of the connections they changed. */
+  push(records: readonly CaptureRecord[]): string[] {
+    const changed = new Set<string>();
+    for (const r of records) {
+      if (r.kind === 'notice') continue;
+      if (r.kind === 'connection') {
+        const existing = this.conns.get(r.id);
+        if (existing) {
+          existing.record = r; // a later record of the same connection carries the response head
+          existing.invalidate();
+        } else this.conns.set(r.id, new ConnectionAnalysis(r));
+        changed.add(r.id);
+        continue;
+      }
+      const c = this.conns.get(r.conn);
+      if (!c) continue; // data of a connection whose head was evicted or never seen
+      changed.add(r.conn);
+      switch (r.kind) {
+        case 'chunk':
+          c.ingest(c.reader.pushChunk(r));
+          break;
+        case 'message':
+          c.ingest(c.reader.pushMessage(r));
+          break;
+        case 'end':
+          c.finish(r);
+          break;
+        case 'evicted':
+          c.evictions++;
+          c.evictedEvents += r.messages + r.chunks;
+          c.invalidate();
+          break;
+      }
+    }
+    return [...changed];
+  }
+
+  connections(): ConnectionView[] {
+    return [...this.conns.values()].map((c) => c.build());
+  }
+
+  connection(id: string): ConnectionView | undefined {
+    return this.conns.get(id)?.build();
+  }
+}
+
+/** Analyse a whole capture. Connections still open at the end of the capture are read as far as they got. */
+export function analyzeCapture(capture: Capture): ConnectionView[] {
+  const a = new CaptureAnalyzer();
+  a.push(capture.records);
+  return a.connections();
+}

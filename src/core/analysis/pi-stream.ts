@@ -1,0 +1,158 @@
+// pi streams (proxy, AssistantMessageEvent and AgentEvent forms): events → replies with seekable histories.
+// The proxy form is reconstructed as pi-agent-core's streamProxy does (the lifecycle checker runs the same pure
+// client reducer, so each event is reduced once on ingest); the other forms carry their message in every event.
+import type { ConnectionRecord, EndRecord } from '../capture/model.ts';
+import type { Diagnostic } from '../diagnostics/types.ts';
+import { CheckpointedHistory } from '../history/seekable-history.ts';
+import { initialPiLifecycle, stepPiLifecycle, type PiLifecycleState } from '../pi/lifecycle.ts';
+import { applyPiProxyEvent, failPiClient, piStateSnapshot, type PiProxyState } from '../pi/proxy-reducer.ts';
+import { assignPiReply, initialPiReplySplit, type PiReplySplitState } from '../pi/replies.ts';
+import { validatePiEvent, type PiEventForm } from '../pi/validate.ts';
+import type { RawEvent } from './body-reader.ts';
+import type { Dialect, ReplyView, SeekableHistory } from './types.ts';
+import { mapHistory, previewOf, typeOf, type EventFacts, type StepStatus, type StreamProcessor } from './stream-processor.ts';
+
+const FORM: Record<string, PiEventForm> = { 'pi-proxy': 'proxy', 'pi-assistant': 'assistant', 'pi-agent': 'agent' };
+
+function reduceProxy(s: PiProxyState, ev: RawEvent): PiProxyState {
+  return ev.parseError !== undefined ? failPiClient(s, ev.parseError).state : applyPiProxyEvent(s, ev.raw).state;
+}
+
+/** The message an AssistantMessageEvent / AgentEvent carries, if any. */
+function carriedMessage(raw: unknown): unknown {
+  if (raw === null || typeof raw !== 'object') return undefined;
+  const o = raw as Record<string, unknown>;
+  if (o.type === 'error' && o.error && typeof o.error === 'object') return o.error;
+  return o.partial ?? o.message;
+}
+
+interface PiReply {
+  ordinal: number;
+  orphan: boolean;
+  eventIndices: number[];
+  stepStatus: StepStatus[];
+  history: CheckpointedHistory<unknown, RawEvent>;
+  diagnostics: Diagnostic[];
+  firstT: number;
+  lastT: number;
+  firstTokenT?: number;
+}
+
+export class PiStream implements StreamProcessor {
+  private readonly form: PiEventForm;
+  private lifecycle: PiLifecycleState;
+  private split: PiReplySplitState = initialPiReplySplit;
+  private readonly list: PiReply[] = [];
+  private readonly proxyHistory?: CheckpointedHistory<PiProxyState, RawEvent>;
+
+  constructor(private readonly conn: ConnectionRecord, private readonly dialect: Dialect) {
+    this.form = FORM[dialect] ?? 'proxy';
+    let body: unknown;
+    try {
+      body = conn.requestBody?.text !== undefined ? JSON.parse(conn.requestBody.text) : undefined;
+    } catch {
+      body = undefined; // a non-JSON request body: the message starts without model fields
+    }
+    this.lifecycle = initialPiLifecycle(body, this.form);
+    if (conn.status !== undefined) {
+      this.lifecycle = stepPiLifecycle(this.lifecycle, { kind: 'response', status: conn.status, statusText: conn.statusText }).state;
+    }
+    if (this.form === 'proxy') {
+      this.proxyHistory = new CheckpointedHistory<PiProxyState, RawEvent>(this.lifecycle.client, (s, e) => reduceProxy(s, e));
+    }
+  }
+
+  push(ev: RawEvent, index: number): EventFacts {
+    const raw = ev.raw;
+    const before = this.lifecycle.client;
+    const step = ev.parseError !== undefined
+      ? stepPiLifecycle(this.lifecycle, { kind: 'malformed', index, data: ev.rawText, error: ev.parseError })
+      : stepPiLifecycle(this.lifecycle, { kind: 'event', index, raw });
+    this.lifecycle = step.state;
+    const v = ev.parseError === undefined ? validatePiEvent(raw, this.form) : undefined;
+    const a = assignPiReply(this.split, index, raw, this.form);
+    this.split = a.state;
+    let replyId: string | undefined;
+    if (a.assignment.reply !== undefined) {
+      const reply = this.replyFor(a.assignment.reply, !!a.assignment.orphan, ev.t);
+      replyId = this.replyId(reply.ordinal);
+      reply.eventIndices.push(index);
+      reply.diagnostics.push(...step.diagnostics);
+      reply.lastT = ev.t;
+      const type = typeOf(raw);
+      if (reply.firstTokenT === undefined && /_delta$|^message_update$/.test(type)) reply.firstTokenT = ev.t;
+      if (this.proxyHistory) {
+        const after = this.lifecycle.client;
+        this.proxyHistory.pushComputed(ev, after);
+        reply.stepStatus.push(step.diagnostics.some((d) => d.severity === 'error') ? 'error'
+          : after.message !== before.message ? 'changed' : 'unchanged');
+      } else {
+        const prev = reply.history.last;
+        const next = reply.history.push(ev);
+        reply.stepStatus.push(ev.parseError !== undefined ? 'invalid' : next !== prev ? 'changed' : 'unchanged');
+      }
+    }
+    const obj = raw !== null && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
+    const blockId = typeof obj.contentIndex === 'number' ? `#${obj.contentIndex}`
+      : typeof obj.toolCallId === 'string' ? obj.toolCallId : typeof obj.id === 'string' ? obj.id : undefined;
+    return {
+      type: ev.parseError !== undefined ? '(not JSON)' : typeOf(raw),
+      valid: v?.ok ?? false,
+      issues: v && !v.ok ? v.issues : ev.parseError !== undefined ? [{ path: '', message: ev.parseError }] : [],
+      extras: v && v.ok ? v.extras : [],
+      ...(replyId !== undefined ? { replyId } : {}),
+      ...(blockId !== undefined ? { blockId } : {}),
+      preview: ev.parseError !== undefined ? ev.rawText.slice(0, 120)
+        : previewOf(raw, ['delta', 'errorMessage', 'toolName', 'reason']),
+      diagnostics: step.diagnostics,
+    };
+  }
+
+  end(end: EndRecord | undefined): Diagnostic[] {
+    const step = stepPiLifecycle(this.lifecycle, {
+      kind: 'end', ...(end ? { endState: end.state } : {}), ...(end?.error !== undefined ? { error: end.error } : {}),
+    });
+    this.lifecycle = step.state;
+    const diags = step.diagnostics;
+    const last = this.list.at(-1);
+    if (last) last.diagnostics.push(...diags);
+    return diags;
+  }
+
+  replies(): ReplyView[] {
+    return this.list.map((r) => {
+      const history: SeekableHistory = this.proxyHistory ? mapHistory(this.proxyHistory, piStateSnapshot) : r.history;
+      const final = history.length > 0 ? (history.at(history.length - 1) as Record<string, unknown> | undefined) : undefined;
+      return {
+        id: this.replyId(r.ordinal),
+        dialect: this.dialect,
+        role: 'assistant',
+        eventIndices: r.eventIndices,
+        history,
+        stepStatus: r.stepStatus,
+        ...(typeof final?.stopReason === 'string' ? { finishedReason: final.stopReason } : {}),
+        ...(final?.usage !== undefined ? { usage: final.usage } : {}),
+        ...(r.firstTokenT !== undefined ? { timeToFirstTokenMs: r.firstTokenT - r.firstT } : {}),
+        durationMs: r.lastT - r.firstT,
+        ...(r.orphan ? { orphan: true } : {}),
+        diagnostics: r.diagnostics,
+      };
+    });
+  }
+
+  private replyId(ordinal: number): string {
+    return `${this.conn.id}#${ordinal}`;
+  }
+
+  private replyFor(ordinal: number, orphan: boolean, t: number): PiReply {
+    let r = this.list[ordinal];
+    if (!r) {
+      r = {
+        ordinal, orphan, eventIndices: [], stepStatus: [], diagnostics: [], firstT: t, lastT: t,
+        history: new CheckpointedHistory<unknown, RawEvent>(undefined, (s, e) => carriedMessage(e.raw) ?? s),
+      };
+      this.list[ordinal] = r;
+    }
+    return r;
+  }
+}
