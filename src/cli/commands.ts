@@ -84,11 +84,15 @@ function loadConnections(bytes: Uint8Array, path: string): ConnectionView[] {
 
 function conformance(bytes: Uint8Array, path: string): string {
   const c = decodeJson(bytes, path);
-  if (typeof c !== 'object' || c === null || !Array.isArray((c as { events?: unknown }).events) && !('raw' in c)) {
-    throw new CliError(`${path}: not a conformance case (expected an object with "events" or "raw")`);
+  if (typeof c !== 'object' || c === null || Array.isArray(c)) {
+    throw new CliError(`${path}: not a conformance case (expected a JSON object with "reply"/"client" and "events")`);
   }
-  const out = 'client' in c ? runPiCase(c) : runAgentScopeCase(c);
-  return JSON.stringify(out, null, 1);
+  try {
+    return JSON.stringify('client' in c ? runPiCase(c) : runAgentScopeCase(c), null, 1);
+  } catch (err) {
+    // The runners throw only for malformed cases; say what is wrong with the file in one line.
+    throw new CliError(`${path}: not a valid conformance case: ${(err as Error).message}`);
+  }
 }
 
 function replay(conns: ConnectionView[], steps: boolean, replyId: string | undefined): string {
