@@ -1,0 +1,226 @@
+// zod schemas of AgentScope's message content: the six content blocks, their sources, tool-call/result states,
+// Usage, ErrorInfo, the finished reasons and Msg itself (agentscope/message/_block.py, _base.py, types/_reply.py at
+// the mirrored commit). Two forms per block:
+//  - the stored form (`TextBlockSchema`, …): what a Msg holds — every field present;
+//  - the wire form (`TextBlockInput`, …): what an event may carry. pydantic fills `id`/`created_at` from factories
+//    (random ids, the wall clock); we leave them absent so parsing stays deterministic, and `append-event.ts` fills
+//    them from an injectable clock/id generator when a block enters a message.
+// Validation follows pydantic in JSON mode ("lax"): see `pyInt`/`pyBool`. Unknown keys are stripped (pydantic's
+// default `extra="ignore"`) — `schema.ts` reports them — except on ThinkingBlock, which is `extra="allow"`.
+import { z } from 'zod';
+import { pyAnyUrl } from './py-compat.ts';
+
+/** pydantic lax `int` in JSON mode: ints, floats without fraction, bools, numeric strings (trimmed, `_`, `.0`). */
+export const pyInt = z.unknown().transform((v, ctx): number => {
+  const fail = (message: string) => {
+    ctx.addIssue({ code: 'custom', message, input: v });
+    return z.NEVER;
+  };
+  if (v === undefined) return fail('Field required');
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  if (typeof v === 'number') {
+    if (!Number.isFinite(v)) return fail('Input should be a finite number');
+    if (!Number.isInteger(v)) return fail('Input should be a valid integer, got a number with a fractional part');
+    if (Math.abs(v) > 9.223372036854776e18) return fail('Unable to parse input string as an integer, exceeded maximum size');
+    return v;
+  }
+  if (typeof v === 'string') {
+    let s = v.trim();
+    const dot = s.lastIndexOf('.');
+    if (dot >= 0 && /^0*$/.test(s.slice(dot + 1))) s = s.slice(0, dot);
+    // Python int(): optional sign, digits with single underscores between them.
+    if (/^[+-]?\d+(_\d+)*$/.test(s)) return Number(s.replace(/_/g, ''));
+    return fail('Input should be a valid integer, unable to parse string as an integer');
+  }
+  return fail('Input should be a valid integer');
+});
+
+const TRUE_STRINGS = new Set(['1', 'on', 't', 'true', 'y', 'yes']);
+const FALSE_STRINGS = new Set(['0', 'off', 'f', 'false', 'n', 'no']);
+
+/** pydantic lax `bool` in JSON mode: bools, 0/1 (int or float), and a fixed set of case-insensitive strings. */
+export const pyBool = z.unknown().transform((v, ctx): boolean => {
+  if (typeof v === 'boolean') return v;
+  if (typeof v === 'number' && (v === 0 || v === 1)) return v === 1;
+  if (typeof v === 'string') {
+    const s = v.toLowerCase();
+    if (TRUE_STRINGS.has(s)) return true;
+    if (FALSE_STRINGS.has(s)) return false;
+  }
+  ctx.addIssue({
+    code: 'custom',
+    input: v,
+    message: v === undefined ? 'Field required' : 'Input should be a valid boolean, unable to interpret input',
+  });
+  return z.NEVER;
+});
+
+/** pydantic `AnyUrl`: validated and normalised (WHATWG); the stored value is `str(url)`. */
+export const pyUrl = z.string().transform((v, ctx): string => {
+  const r = pyAnyUrl(v);
+  if (r.ok) return r.url;
+  ctx.addIssue({ code: 'custom', message: r.message, input: v });
+  return z.NEVER;
+});
+
+/** A JSON object (`dict` / `Dict[str, Any]`): arrays and scalars are rejected. */
+export const JsonObject = z.record(z.string(), z.unknown());
+
+export const ToolCallState = z.enum(['pending', 'asking', 'allowed', 'submitted', 'finished']);
+export const ToolResultState = z.enum(['success', 'error', 'interrupted', 'denied', 'running']);
+export const ReplyFinishedReason = z.enum(['completed', 'interrupted', 'exceed_max_iters', 'error']);
+/** The model call's reason (agentscope.model.FinishedReason) — a different, smaller enum. */
+export const ModelFinishedReason = z.enum(['interrupted', 'completed']);
+export const ErrorType = z.enum([
+  'authentication',
+  'permission',
+  'rate_limit',
+  'invalid_request',
+  'upstream',
+  'connection',
+  'internal',
+  'setup',
+  'unknown',
+]);
+export const PermissionBehavior = z.enum(['allow', 'deny', 'ask', 'passthrough']);
+export const Role = z.enum(['user', 'assistant', 'system']);
+export const ContentBlockType = z.enum(['text', 'thinking', 'hint', 'tool_call', 'tool_result', 'data']);
+
+export const ErrorInfoSchema = z.object({ type: ErrorType.default('unknown'), message: z.string() });
+
+export const UsageSchema = z.object({
+  input_tokens: pyInt,
+  output_tokens: pyInt,
+  cache_input_tokens: pyInt.default(0),
+  cache_creation_input_tokens: pyInt.default(0),
+});
+
+/** PermissionRule: note `rule_content` is required although it may be null. */
+export const PermissionRuleSchema = z.object({
+  tool_name: z.string(),
+  rule_content: z.string().nullable(),
+  behavior: PermissionBehavior,
+  source: z.string(),
+});
+
+export const Base64SourceSchema = z.object({
+  type: z.literal('base64').default('base64'),
+  data: z.string(),
+  media_type: z.string(),
+});
+export const URLSourceSchema = z.object({ type: z.literal('url').default('url'), url: pyUrl, media_type: z.string() });
+/** pydantic's smart union: a source without `type` is tried as base64 first, like the reference's order. */
+export const SourceSchema = z.union([Base64SourceSchema, URLSourceSchema]);
+
+const stamp = { id: z.string(), created_at: z.string(), finished_at: z.string().nullable() };
+const wireStamp = {
+  id: z.string().optional(),
+  created_at: z.string().optional(),
+  finished_at: z.string().nullable().default(null),
+};
+
+export const TextBlockSchema = z.object({ type: z.literal('text'), text: z.string(), ...stamp });
+export const TextBlockInput = TextBlockSchema.extend({ type: z.literal('text').default('text'), ...wireStamp });
+
+export const ThinkingBlockSchema = z.looseObject({ type: z.literal('thinking'), thinking: z.string(), ...stamp });
+
+export const DataBlockSchema = z.object({
+  type: z.literal('data'),
+  source: SourceSchema,
+  name: z.string().nullable(),
+  ...stamp,
+});
+export const DataBlockInput = DataBlockSchema.extend({
+  type: z.literal('data').default('data'),
+  name: z.string().nullable().default(null),
+  ...wireStamp,
+});
+
+/** A list element of a hint or a tool-result output. */
+export const MediaBlockInput = z.union([TextBlockInput, DataBlockInput]);
+export const MediaBlockSchema = z.union([TextBlockSchema, DataBlockSchema]);
+
+export const HintBlockSchema = z.object({
+  type: z.literal('hint'),
+  hint: z.union([z.string(), z.array(MediaBlockSchema)]),
+  source: z.string().nullable(),
+  ...stamp,
+});
+
+export const ToolCallBlockSchema = z.object({
+  type: z.literal('tool_call'),
+  name: z.string(),
+  input: z.string(),
+  state: ToolCallState,
+  suggested_rules: z.array(PermissionRuleSchema),
+  ...stamp,
+});
+export const ToolCallBlockInput = ToolCallBlockSchema.extend({
+  type: z.literal('tool_call').default('tool_call'),
+  state: ToolCallState.default('pending'),
+  suggested_rules: z.array(PermissionRuleSchema).default([]),
+  ...wireStamp,
+  id: z.string(),
+});
+
+export const ToolResultBlockSchema = z.object({
+  type: z.literal('tool_result'),
+  name: z.string(),
+  output: z.union([z.string(), z.array(MediaBlockSchema)]),
+  state: ToolResultState,
+  metadata: JsonObject,
+  ...stamp,
+});
+export const ToolResultBlockInput = ToolResultBlockSchema.extend({
+  type: z.literal('tool_result').default('tool_result'),
+  output: z.union([z.string(), z.array(MediaBlockInput)]),
+  state: ToolResultState.default('running'),
+  metadata: JsonObject.default({}),
+  ...wireStamp,
+  id: z.string(),
+});
+
+export const ContentBlockSchema = z.discriminatedUnion('type', [
+  TextBlockSchema,
+  ThinkingBlockSchema,
+  HintBlockSchema,
+  ToolCallBlockSchema,
+  ToolResultBlockSchema,
+  DataBlockSchema,
+]);
+
+/** The stored message (what `Msg.model_dump(mode="json")` produces). */
+export const MsgSchema = z.object({
+  name: z.string(),
+  content: z.array(ContentBlockSchema),
+  role: Role,
+  id: z.string(),
+  metadata: JsonObject,
+  created_at: z.string(),
+  usage: UsageSchema.nullable(),
+  finished_at: z.string().nullable(),
+  finished_reason: ReplyFinishedReason.nullable(),
+  structured_output: JsonObject.nullable(),
+  error: ErrorInfoSchema.nullable(),
+});
+
+export type TextBlock = z.infer<typeof TextBlockSchema>;
+export type ThinkingBlock = z.infer<typeof ThinkingBlockSchema>;
+export type DataBlock = z.infer<typeof DataBlockSchema>;
+export type HintBlock = z.infer<typeof HintBlockSchema>;
+export type ToolCallBlock = z.infer<typeof ToolCallBlockSchema>;
+export type ToolResultBlock = z.infer<typeof ToolResultBlockSchema>;
+export type MediaBlock = z.infer<typeof MediaBlockSchema>;
+export type ContentBlock = z.infer<typeof ContentBlockSchema>;
+export type ContentBlockTypeName = z.infer<typeof ContentBlockType>;
+export type Base64Source = z.infer<typeof Base64SourceSchema>;
+export type URLSource = z.infer<typeof URLSourceSchema>;
+export type PermissionRule = z.infer<typeof PermissionRuleSchema>;
+export type Usage = z.infer<typeof UsageSchema>;
+export type ErrorInfo = z.infer<typeof ErrorInfoSchema>;
+export type Msg = z.infer<typeof MsgSchema>;
+export type TextBlockIn = z.infer<typeof TextBlockInput>;
+export type DataBlockIn = z.infer<typeof DataBlockInput>;
+export type MediaBlockIn = z.infer<typeof MediaBlockInput>;
+export type ToolCallBlockIn = z.infer<typeof ToolCallBlockInput>;
+export type ToolResultBlockIn = z.infer<typeof ToolResultBlockInput>;

@@ -1,0 +1,154 @@
+// Small re-implementations of Python / pydantic behaviour that the reference's append_event depends on.
+// Each one is observable in the reconstructed message, so "close enough" is not good enough.
+
+/** Error raised where the Python reference raises; `pyType` is the Python exception class name. */
+export class PyError extends Error {
+  constructor(
+    readonly pyType: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'PyError';
+  }
+  /** `Type: message`, as the conformance `errors` list spells it. */
+  get text(): string {
+    return `${this.pyType}: ${this.message}`;
+  }
+}
+
+const B64_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+const B64_VALUE = new Int16Array(128).fill(-1);
+for (let i = 0; i < B64_ALPHABET.length; i++) B64_VALUE[B64_ALPHABET.charCodeAt(i)] = i;
+
+/**
+ * `base64.b64decode(s)` of CPython 3.11+ (non-validating `binascii.a2b_base64`): characters outside the alphabet are
+ * skipped, `=` before the third character of a quad is ignored, a complete pad sequence ends decoding (later data
+ * is dropped), and a dangling quad raises. Throws PyError where Python raises.
+ */
+export function pyB64Decode(s: string): Uint8Array {
+  for (let i = 0; i < s.length; i++) {
+    if (s.charCodeAt(i) > 0x7f) throw new PyError('ValueError', 'string argument should contain only ASCII characters');
+  }
+  const out: number[] = [];
+  let quadPos = 0;
+  let left = 0;
+  let pads = 0;
+  let done = false;
+  for (let i = 0; i < s.length && !done; i++) {
+    const code = s.charCodeAt(i);
+    if (code === 0x3d /* = */) {
+      // Only counts once two data characters of the quad are in; then 4 - quadPos pads end the input.
+      if (quadPos >= 2 && quadPos + ++pads >= 4) done = true;
+      continue;
+    }
+    const v = B64_VALUE[code];
+    if (v < 0) continue; // junk and whitespace are discarded
+    pads = 0;
+    switch (quadPos) {
+      case 0:
+        quadPos = 1;
+        left = v;
+        break;
+      case 1:
+        quadPos = 2;
+        out.push(((left << 2) | (v >> 4)) & 0xff);
+        left = v & 0x0f;
+        break;
+      case 2:
+        quadPos = 3;
+        out.push(((left << 4) | (v >> 2)) & 0xff);
+        left = v & 0x03;
+        break;
+      default:
+        quadPos = 0;
+        out.push(((left << 6) | v) & 0xff);
+        left = 0;
+    }
+  }
+  if (!done && quadPos !== 0) {
+    if (quadPos === 1) {
+      const chars = Math.floor(out.length / 3) * 4 + 1;
+      throw new PyError(
+        'binascii.Error',
+        `Invalid base64-encoded string: number of data characters (${chars}) cannot be 1 more than a multiple of 4`,
+      );
+    }
+    throw new PyError('binascii.Error', 'Incorrect padding');
+  }
+  return Uint8Array.from(out);
+}
+
+/** `base64.b64encode(b).decode('ascii')`: canonical alphabet and padding. */
+export function pyB64Encode(bytes: Uint8Array): string {
+  let out = '';
+  let i = 0;
+  for (; i + 2 < bytes.length; i += 3) {
+    const n = (bytes[i] << 16) | (bytes[i + 1] << 8) | bytes[i + 2];
+    out += B64_ALPHABET[n >> 18] + B64_ALPHABET[(n >> 12) & 63] + B64_ALPHABET[(n >> 6) & 63] + B64_ALPHABET[n & 63];
+  }
+  const rest = bytes.length - i;
+  if (rest === 1) {
+    const n = bytes[i] << 16;
+    out += B64_ALPHABET[n >> 18] + B64_ALPHABET[(n >> 12) & 63] + '==';
+  } else if (rest === 2) {
+    const n = (bytes[i] << 16) | (bytes[i + 1] << 8);
+    out += B64_ALPHABET[n >> 18] + B64_ALPHABET[(n >> 12) & 63] + B64_ALPHABET[(n >> 6) & 63] + '=';
+  }
+  return out;
+}
+
+/** The DATA_BLOCK_DELTA rule: decode both, concatenate the bytes, re-encode. Throws PyError like the reference. */
+export function pyB64Concat(existing: string, chunk: string): string {
+  const a = existing ? pyB64Decode(existing) : new Uint8Array(0);
+  const b = pyB64Decode(chunk);
+  const joined = new Uint8Array(a.length + b.length);
+  joined.set(a, 0);
+  joined.set(b, a.length);
+  return pyB64Encode(joined);
+}
+
+export type UrlResult = { ok: true; url: string } | { ok: false; message: string };
+
+/**
+ * pydantic `AnyUrl` validation + `str(url)`. pydantic-core parses with the Rust `url` crate, which implements the
+ * WHATWG URL standard — the same standard as the platform `URL` class — so `href` gives the same normalisation
+ * (lower-cased scheme/host, `/` on bare special origins, default port dropped, percent-encoding, IDNA to punycode).
+ * Any scheme is allowed and no host is required (AnyUrl), but a relative reference is an error.
+ */
+export function pyAnyUrl(input: string): UrlResult {
+  if (input.length === 0) return { ok: false, message: 'Input should be a valid URL, input is empty' };
+  let parsed: URL;
+  try {
+    parsed = new URL(input);
+  } catch {
+    const trimmed = input.trim();
+    const looksAbsolute = /^[A-Za-z][A-Za-z0-9+.-]*:/.test(trimmed);
+    return {
+      ok: false,
+      message: looksAbsolute
+        ? 'Input should be a valid URL, invalid URL'
+        : trimmed.length === 0
+          ? 'Input should be a valid URL, input is empty'
+          : 'Input should be a valid URL, relative URL without a base',
+    };
+  }
+  return { ok: true, url: parsed.href };
+}
+
+/** Python's `repr()` of a str, as the reference's log lines print ids with `%r`. */
+export function pyRepr(s: string): string {
+  const useDouble = s.includes("'") && !s.includes('"');
+  const quote = useDouble ? '"' : "'";
+  let body = '';
+  for (const ch of s) {
+    const code = ch.codePointAt(0)!;
+    if (ch === '\\') body += '\\\\';
+    else if (ch === quote) body += '\\' + quote;
+    else if (ch === '\n') body += '\\n';
+    else if (ch === '\r') body += '\\r';
+    else if (ch === '\t') body += '\\t';
+    else if (code < 0x20 || code === 0x7f) body += '\\x' + code.toString(16).padStart(2, '0');
+    else body += ch;
+  }
+  return quote + body + quote;
+}

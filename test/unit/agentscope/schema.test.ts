@@ -1,0 +1,144 @@
+// Validation as pydantic does it in JSON mode, and the Python behaviours append_event depends on.
+// Expected values below were checked against the real reference (pydantic 2.13 / CPython 3.11) — see fixtures/README.md.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { pyAnyUrl, pyB64Concat, pyB64Decode, pyB64Encode, pyRepr } from '../../../src/core/agentscope/py-compat.ts';
+import { AGENTSCOPE_EVENT_TYPES, parseWireEvent, validateEvent } from '../../../src/core/agentscope/schema.ts';
+import { AssistantMsg, SystemMsg, UserMsg, getContentBlocks, getTextContent, hasContentBlocks, MsgConstructionError } from '../../../src/core/agentscope/message.ts';
+
+const mce = (v: unknown) => validateEvent({ type: 'MODEL_CALL_END', reply_id: 'r', output_tokens: 1, input_tokens: v });
+const confirm = (v: unknown) =>
+  validateEvent({ type: 'USER_CONFIRM_RESULT', reply_id: 'r', confirm_results: [{ confirmed: v, tool_call: { id: 'a', name: 'b', input: '' } }] });
+
+describe('schema', () => {
+  it('knows the 28 event types of the reference', () => {
+    expect(AGENTSCOPE_EVENT_TYPES.length).toBe(28);
+    expect(new Set(AGENTSCOPE_EVENT_TYPES).size).toBe(28);
+  });
+
+  it('coerces ints like pydantic lax mode', () => {
+    const ok: [unknown, number][] = [[1, 1], [1.0, 1], ['5', 5], [' 7 ', 7], ['1_000', 1000], ['1.0', 1], [true, 1], [false, 0], ['+3', 3], ['-3', -3]];
+    for (const [input, want] of ok) {
+      const r = mce(input);
+      expect(r.ok && r.event.type === 'MODEL_CALL_END' && r.event.input_tokens, JSON.stringify(input)).toBe(want);
+    }
+    for (const bad of [1.5, '1e3', null, '0x10', '１２', 1e20, [], {}]) expect(mce(bad).ok, JSON.stringify(bad)).toBe(false);
+  });
+
+  it('coerces bools like pydantic lax mode', () => {
+    for (const [input, want] of [[true, true], [1, true], [0, false], [1.0, true], ['yes', true], ['Off', false], ['t', true], ['TRUE', true], ['1', true]] as const) {
+      const r = confirm(input);
+      expect(r.ok && r.event.type === 'USER_CONFIRM_RESULT' && r.event.confirm_results[0].confirmed, JSON.stringify(input)).toBe(want);
+    }
+    for (const bad of [2, ' true ', null, 'maybe']) expect(confirm(bad).ok).toBe(false);
+  });
+
+  it('accepts only strings for str fields and reports missing fields as pydantic does', () => {
+    for (const bad of [1, true, null]) expect(validateEvent({ type: 'TEXT_BLOCK_DELTA', reply_id: 'r', block_id: 'b', delta: bad }).ok).toBe(false);
+    const r = validateEvent({ type: 'USER_CONFIRM_RESULT', reply_id: 'r', confirm_results: [{ confirmed: true }] });
+    expect(r.ok ? [] : r.issues).toEqual([{ path: 'confirm_results.0.tool_call', message: 'Field required' }]);
+  });
+
+  it('parses from wire text: lone surrogate escapes are invalid, pairs and NaN metadata are fine', () => {
+    const delta = (d: string) => `{"type":"TEXT_BLOCK_DELTA","reply_id":"r","block_id":"b","delta":"${d}"}`;
+    expect(parseWireEvent(delta('\\ud83d\\ude00')).ok).toBe(true);
+    for (const lone of ['\\ud83d', '\\ude00', '\\ud83dx', '\\ud83d\\u0041']) {
+      const r = parseWireEvent(delta(lone));
+      expect(r.ok, lone).toBe(false);
+      expect(!r.ok && r.reason).toBe('json');
+    }
+    expect(parseWireEvent(delta('\\\\ud83d')).ok).toBe(true); // an escaped backslash, not an escape
+    const nan = parseWireEvent('{"type":"TEXT_BLOCK_DELTA","reply_id":"r","block_id":"b","delta":"NaN","metadata":{"a":NaN,"b":-Infinity}}');
+    expect(nan.ok && nan.event.metadata).toEqual({ a: null, b: null });
+    expect(nan.ok && nan.event.type === 'TEXT_BLOCK_DELTA' && nan.event.delta).toBe('NaN');
+    expect(parseWireEvent('[1]').ok).toBe(false);
+  });
+
+  it('reports extra fields at any depth the schema knows', () => {
+    const r = validateEvent({
+      type: 'EXTERNAL_EXECUTION_RESULT',
+      reply_id: 'r',
+      junk: 1,
+      metadata: { free: 'form' },
+      execution_results: [{ id: 'c', name: 't', output: [{ type: 'text', text: 'x', color: 'red' }], extra: true }],
+    });
+    expect(r.ok && r.extras.sort()).toEqual(['execution_results.0.extra', 'execution_results.0.output.0.color', 'junk']);
+  });
+
+  it('enforces exactly one of data/url and validates nested URLs at validation time', () => {
+    const dd = (f: object) => validateEvent({ type: 'TOOL_RESULT_DATA_DELTA', reply_id: 'r', tool_call_id: 'c', media_type: 'm', ...f });
+    expect(dd({}).ok).toBe(false);
+    expect(dd({ data: 'x', url: 'https://x.org' }).ok).toBe(false);
+    expect(dd({ data: 'x', url: null }).ok).toBe(true);
+    expect(dd({ url: 'not a url' }).ok).toBe(true); // a plain str here: append_event raises later
+    const hint = (url: string) => validateEvent({ type: 'HINT_BLOCK', reply_id: 'r', block_id: 'h', hint: [{ type: 'data', source: { type: 'url', url, media_type: 'm' } }] });
+    expect(hint('not a url').ok).toBe(false);
+    const good = hint('HTTPS://Example.COM');
+    expect(good.ok && good.event.type === 'HINT_BLOCK' && Array.isArray(good.event.hint) && good.event.hint[0]).toMatchObject({ source: { url: 'https://example.com/' } });
+  });
+});
+
+describe('Python behaviours', () => {
+  it('b64decode is lenient like CPython and raises where it raises', () => {
+    const dec = (s: string) => Buffer.from(pyB64Decode(s)).toString('latin1');
+    expect(dec('YW\nJj')).toBe('abc');
+    expect(dec('*Z2hp')).toBe('ghi');
+    expect(dec('====')).toBe('');
+    expect(dec('YQ===')).toBe('a');
+    expect(dec('YQ==YQ==')).toBe('a');
+    expect(() => pyB64Decode('YQ')).toThrow('Incorrect padding');
+    expect(() => pyB64Decode('PD8-Pz8_')).toThrow('Incorrect padding');
+    expect(() => pyB64Decode('Y')).toThrow('number of data characters (1)');
+    expect(() => pyB64Decode('YWJjY')).toThrow('number of data characters (5)');
+    expect(() => pyB64Decode('é')).toThrow('only ASCII');
+    expect(pyB64Concat('YQ==', 'YmM=')).toBe('YWJj');
+  });
+
+  it('b64 encode/decode agree with Node Buffer on canonical input', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 64 }), (bytes) => {
+        const enc = pyB64Encode(bytes);
+        expect(enc).toBe(Buffer.from(bytes).toString('base64'));
+        expect(Buffer.from(pyB64Decode(enc)).equals(Buffer.from(bytes))).toBe(true);
+      }),
+    );
+  });
+
+  it('normalises URLs like pydantic AnyUrl', () => {
+    expect(pyAnyUrl('https://example.com')).toEqual({ ok: true, url: 'https://example.com/' });
+    expect(pyAnyUrl('HTTPS://Example.COM:443/Path/../Img.PNG?q=a b#frag')).toEqual({ ok: true, url: 'https://example.com/Img.PNG?q=a%20b#frag' });
+    expect(pyAnyUrl('https://例子.测试/路径')).toEqual({ ok: true, url: 'https://xn--fsqu00a.xn--0zwm56d/%E8%B7%AF%E5%BE%84' });
+    expect(pyAnyUrl('not a url')).toEqual({ ok: false, message: 'Input should be a valid URL, relative URL without a base' });
+    expect(pyAnyUrl('')).toEqual({ ok: false, message: 'Input should be a valid URL, input is empty' });
+  });
+
+  it('repr quotes like Python', () => {
+    expect(pyRepr('a')).toBe("'a'");
+    expect(pyRepr("o'q")).toBe(`"o'q"`);
+    expect(pyRepr(`a'b"c`)).toBe(`'a\\'b"c'`);
+  });
+});
+
+describe('message helpers', () => {
+  const clock = { now: () => 'T', newId: () => 'ID' };
+  it('factories enforce role constraints and finished_at defaults', () => {
+    expect(UserMsg('u', 'hi', { clock, created_at: 'C' })).toMatchObject({ role: 'user', finished_at: 'C', content: [{ type: 'text', text: 'hi', id: 'ID' }] });
+    expect(AssistantMsg('a', 'x', { clock }).finished_at).toBeNull();
+    expect(SystemMsg('s', [], { clock }).finished_at).toBe('T');
+    const call = { type: 'tool_call' as const, id: 'c', name: 'n', input: '', state: 'pending' as const, suggested_rules: [], created_at: 'T', finished_at: null };
+    expect(() => UserMsg('u', [call as never])).toThrow(MsgConstructionError);
+    expect(() => SystemMsg('s', [call as never])).toThrow('System message can only contain text blocks.');
+    expect(() => AssistantMsg('a', [{ type: 'bogus' } as never])).toThrow(MsgConstructionError);
+  });
+
+  it('get/has content blocks and text content', () => {
+    const msg = AssistantMsg('a', [], { clock });
+    expect(getTextContent(msg)).toBeNull();
+    expect(hasContentBlocks(msg)).toBe(false);
+    const two = { ...msg, content: [...UserMsg('u', 'a', { clock }).content, ...UserMsg('u', 'b', { clock }).content] };
+    expect(getTextContent(two, '|')).toBe('a|b');
+    expect(getContentBlocks(two, 'text').length).toBe(2);
+    expect(getContentBlocks(two, ['data', 'hint'])).toEqual([]);
+    expect(hasContentBlocks(two, ['data', 'text'])).toBe(true);
+  });
+});
