@@ -1,0 +1,111 @@
+// `npm run viewer` — the Replyscope panel as a standalone viewer (no extension), served from the built extension
+// (dist/panel/index.html) on 127.0.0.1, with a capture preloaded through the panel's `?load=` parameter: the demo
+// agent's recorded session by default, or a file you name.
+//
+//   npm run viewer [-- FILE] [--port N] [--build]
+//     FILE     a capture log, HAR, NDJSON/JSON events or raw SSE text to open instead of the demo sample
+//     --port   default 8766 (0 = any free port)
+//     --build  run `npm run build` first (also done automatically when dist/panel is missing)
+
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { recordDemoCapture } from '../src/demo/record-capture.ts';
+import { writeCaptureLog, CAPTURE_LOG_EXTENSION } from '../src/core/capture/capture-log.ts';
+
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const DIST = path.join(REPO_ROOT, 'dist');
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json', '.map': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png',
+};
+
+interface ViewerOptions { file?: string; port: number; build: boolean }
+
+function parseArgs(argv: string[]): ViewerOptions {
+  const opts: ViewerOptions = { port: Number(process.env.PORT ?? 8766), build: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--port') opts.port = Number(argv[++i]);
+    else if (a.startsWith('--port=')) opts.port = Number(a.slice(7));
+    else if (a === '--build') opts.build = true;
+    else if (a.startsWith('-')) throw new Error(`unknown option ${a} (usage: npm run viewer -- [FILE] [--port N] [--build])`);
+    else if (opts.file) throw new Error('only one file can be preloaded; open more from the viewer (Import…)');
+    else opts.file = a;
+  }
+  if (!Number.isInteger(opts.port) || opts.port < 0 || opts.port > 65535) throw new Error('--port must be an integer 0–65535');
+  return opts;
+}
+
+async function main(): Promise<void> {
+  const opts = parseArgs(process.argv.slice(2));
+  if (opts.build || !existsSync(path.join(DIST, 'panel', 'index.html'))) {
+    console.log('Building (npm run build)…');
+    const built = spawnSync('npm', ['run', 'build', '--silent'], { cwd: REPO_ROOT, stdio: 'inherit' });
+    if (built.status !== 0) throw new Error('npm run build failed');
+  }
+
+  // The one preloaded file, served under a name that keeps its extension (the viewer sniffs by name and content).
+  let preload: { route: string; body: Buffer | string };
+  if (opts.file) {
+    const body = await readFile(opts.file).catch((err: Error) => {
+      throw new Error(`cannot read ${opts.file}: ${err.message}`);
+    });
+    preload = { route: `/preload/${encodeURIComponent(path.basename(opts.file))}`, body };
+  } else {
+    preload = { route: `/preload/replyscope-demo${CAPTURE_LOG_EXTENSION}`, body: writeCaptureLog(await recordDemoCapture()) };
+  }
+
+  const server = createServer((req, res) => {
+    serve(req, res, preload).catch((err: Error) => {
+      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' });
+      res.end(`viewer: ${err.message}`);
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, '127.0.0.1', resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}/panel/index.html?load=${encodeURIComponent(preload.route)}`;
+  console.log(`Replyscope viewer: ${url}`);
+  console.log(`(${opts.file ? `preloading ${opts.file}` : 'preloading a capture recorded from the demo agent'}; Ctrl-C stops)`);
+  const stop = () => {
+    server.closeAllConnections();
+    server.close(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+async function serve(req: IncomingMessage, res: ServerResponse, preload: { route: string; body: Buffer | string }): Promise<void> {
+  const pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://viewer.invalid').pathname);
+  if (pathname === '/favicon.ico') {
+    res.writeHead(204).end();
+    return;
+  }
+  if (pathname === '/') {
+    res.writeHead(302, { Location: `/panel/index.html?load=${encodeURIComponent(preload.route)}` }).end();
+    return;
+  }
+  if (pathname === decodeURIComponent(preload.route)) {
+    res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Cache-Control': 'no-store' }).end(preload.body);
+    return;
+  }
+  // Static files of the built extension; never outside dist/.
+  const file = path.resolve(DIST, '.' + pathname);
+  if (!file.startsWith(DIST + path.sep) || !existsSync(file)) {
+    res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
+    return;
+  }
+  res.writeHead(200, { 'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream' }).end(await readFile(file));
+}
+
+main().catch((err: unknown) => {
+  console.error(`npm run viewer failed: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});
