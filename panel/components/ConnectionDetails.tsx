@@ -1,0 +1,53 @@
+// Request/response details of the selected connection (DevTools "Headers"): where the prompt and pi's model live.
+import { formatBytes, formatMs } from '../lib/format.ts';
+import { prettyJsonText } from '../lib/partial-json-view.ts';
+import type { PanelStore } from '../store/store.ts';
+import { connectionDuration } from './ConnectionList.tsx';
+
+function Headers({ title, headers }: { title: string; headers: [string, string][] | undefined }) {
+  if (!headers?.length) return null;
+  return (
+    <div class="section">
+      <h4>{title}</h4>
+      <div class="kv mono" style={{ padding: 0 }}>
+        {headers.flatMap(([k, v], i) => [
+          <span class="k" key={`k${i}`}>{k}</span>,
+          <span key={`v${i}`}>{v}</span>,
+        ])}
+      </div>
+    </div>
+  );
+}
+
+export function ConnectionDetails({ store }: { store: PanelStore }) {
+  const c = store.selectedConnection.value;
+  if (!c) return null;
+  const r = c.record;
+  const body = r.requestBody;
+  return (
+    <div data-testid="connection-details">
+      <div class="kv">
+        <span class="k">URL</span>
+        <span class="mono" style={{ wordBreak: 'break-all' }}>{r.url}</span>
+        <span class="k">Transport</span>
+        <span>{r.transport}{r.isSubframe ? ` · subframe ${r.frameUrl}` : ''}</span>
+        <span class="k">Status</span>
+        <span>{r.status ?? '—'} {r.statusText ?? ''}</span>
+        <span class="k">End</span>
+        <span class={`state-${c.state}`}>{c.state}{c.end?.error ? ` — ${c.end.error}` : ''}</span>
+        <span class="k">Received</span>
+        <span>{formatBytes(c.bytes)} · {c.frames.length} frames · {c.events.length} events · {formatMs(connectionDuration(c))}</span>
+        {c.evictedEvents ? (<><span class="k">Evicted</span><span class="warn">{c.evictedEvents} oldest events (memory cap)</span></>) : null}
+      </div>
+      {c.notes.map((n, i) => <div key={i} class="section warn">{n}</div>)}
+      <Headers title="Request headers" headers={r.requestHeaders} />
+      {body ? (
+        <div class="section">
+          <h4>Request body · {formatBytes(body.size)}{body.truncated ? ' (truncated)' : ''}</h4>
+          <pre>{body.text !== undefined ? prettyJsonText(body.text).text : `(binary, ${body.base64?.length ?? 0} base64 chars)`}</pre>
+        </div>
+      ) : null}
+      <Headers title="Response headers" headers={r.responseHeaders} />
+    </div>
+  );
+}

@@ -1,0 +1,86 @@
+// The connections table: one row per captured stream, DevTools Network style.
+import type { ConnectionView } from '../../src/core/analysis/types.ts';
+import { formatBytes, formatMs, shortUrl } from '../lib/format.ts';
+import { filterConnections } from '../store/filters.ts';
+import type { PanelStore } from '../store/store.ts';
+
+export function connectionDuration(c: ConnectionView): number | undefined {
+  const last = c.end?.t ?? (c.events.length ? c.events[c.events.length - 1].t : undefined);
+  return last !== undefined && Number.isFinite(last) && Number.isFinite(c.record.startTime) ? last - c.record.startTime : undefined;
+}
+
+export function ConnectionList({ store }: { store: PanelStore }) {
+  const all = store.connections.value;
+  const f = store.filters;
+  const list = filterConnections(all, f.urlText.value, f.errorsOnly.value);
+  const selected = store.selectedConnId.value;
+
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
+    e.preventDefault();
+    const i = list.findIndex((c) => c.record.id === selected);
+    const next = list[Math.max(0, Math.min(list.length - 1, i + (e.key === 'ArrowDown' ? 1 : -1)))];
+    if (next) store.selectConnection(next.record.id);
+  };
+
+  return (
+    <div class="scroll" tabIndex={0} onKeyDown={onKeyDown} aria-label="Connections" data-testid="connections">
+      <table class="grid">
+        <colgroup>
+          <col />
+          <col style={{ width: '58px' }} />
+          <col style={{ width: '50px' }} />
+          <col style={{ width: '92px' }} />
+          <col style={{ width: '52px' }} />
+          <col style={{ width: '40px' }} />
+          <col style={{ width: '72px' }} />
+          <col style={{ width: '62px' }} />
+          <col style={{ width: '58px' }} />
+        </colgroup>
+        <thead>
+          <tr>
+            <th>Name</th>
+            <th>Method</th>
+            <th>Status</th>
+            <th>Dialect</th>
+            <th class="num">Events</th>
+            <th class="num">Diag</th>
+            <th>State</th>
+            <th class="num">Size</th>
+            <th class="num">Time</th>
+          </tr>
+        </thead>
+        <tbody>
+          {list.map((c) => {
+            const errors = c.diagnostics.filter((d) => d.severity === 'error').length;
+            const status = c.record.status;
+            return (
+              <tr
+                key={c.record.id}
+                class="row"
+                aria-selected={c.record.id === selected}
+                onClick={() => store.selectConnection(c.record.id)}
+                title={`${c.record.method} ${c.record.url}\ntransport: ${c.record.transport}${c.record.isSubframe ? `\nframe: ${c.record.frameUrl}` : ''}`}
+                data-conn={c.record.id}
+              >
+                <td>
+                  {c.record.isSubframe ? <span class="dim">⧉ </span> : null}
+                  {shortUrl(c.record.url)}
+                </td>
+                <td>{c.record.method}</td>
+                <td class={status !== undefined && status >= 400 ? 'err' : ''}>{status ?? '—'}</td>
+                <td>{c.dialect}</td>
+                <td class="num">{c.events.length}</td>
+                <td class={`num ${errors ? 'err' : c.diagnostics.length ? 'warn' : 'dim'}`}>{c.diagnostics.length || ''}</td>
+                <td class={`state-${c.state}`}>{c.state}</td>
+                <td class="num">{formatBytes(c.bytes)}</td>
+                <td class="num">{formatMs(connectionDuration(c))}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      {all.length > 0 && list.length === 0 ? <div class="empty">No connection matches the filter.</div> : null}
+    </div>
+  );
+}

@@ -1,0 +1,75 @@
+// All diagnostics of the selected connection (or of every connection), grouped by code, with the catalogue's
+// explanation and — where docs and reference code disagree — what the reference actually does. Each occurrence
+// is a button that selects the connection and seeks the scrubber to the event.
+import type { Diagnostic, Severity } from '../../src/core/diagnostics/types.ts';
+import type { ConnectionView } from '../../src/core/analysis/types.ts';
+import { diagnosticDoc } from '../core-bridge.ts';
+import { eventByIndex, type PanelStore } from '../store/store.ts';
+
+interface Group {
+  code: string;
+  severity: Severity;
+  items: { conn: ConnectionView; d: Diagnostic }[];
+}
+
+const RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
+
+export function groupDiagnostics(conns: readonly ConnectionView[]): Group[] {
+  const groups = new Map<string, Group>();
+  for (const conn of conns) {
+    for (const d of conn.diagnostics) {
+      let g = groups.get(d.code);
+      if (!g) groups.set(d.code, (g = { code: d.code, severity: d.severity, items: [] }));
+      if (RANK[d.severity] < RANK[g.severity]) g.severity = d.severity;
+      g.items.push({ conn, d });
+    }
+  }
+  return [...groups.values()].sort((a, b) => RANK[a.severity] - RANK[b.severity] || a.code.localeCompare(b.code));
+}
+
+export function DiagnosticsView({ store, scope }: { store: PanelStore; scope: 'connection' | 'all' }) {
+  const sel = store.selectedConnection.value;
+  const conns = scope === 'all' ? store.connections.value : sel ? [sel] : [];
+  const groups = groupDiagnostics(conns);
+  if (conns.length === 0) return <div class="empty">{scope === 'all' ? 'Nothing captured yet.' : 'Select a connection to see its diagnostics.'}</div>;
+  if (groups.length === 0) return <div class="empty"><strong>No diagnostics</strong>Every event validated and every sequence followed the protocol.</div>;
+  return (
+    <div class="scroll" data-testid="diagnostics">
+      {groups.map((g) => {
+        const doc = diagnosticDoc(g.code);
+        return (
+          <section class="diag-group" key={g.code} data-code={g.code}>
+            <h3>
+              <span class={`badge ${g.severity}`}>{g.severity}</span>
+              <span class="mono">{g.code}</span>
+              {doc ? <span>{doc.title}</span> : null}
+              <span class="dim">× {g.items.length}</span>
+            </h3>
+            {doc ? <p>{doc.explanation}</p> : <p class="faint">No catalogue entry for this code.</p>}
+            {doc?.reference ? <p class="ref">Reference behaviour: {doc.reference}</p> : null}
+            {g.items.slice(0, 200).map(({ conn, d }, i) => {
+              const ev = eventByIndex(conn, d.index);
+              return (
+                <button
+                  key={i}
+                  class="diag-item"
+                  data-testid="diag-occurrence"
+                  onClick={() => {
+                    if (store.selectedConnId.value !== conn.record.id) store.selectConnection(conn.record.id);
+                    store.selectEvent(d.index);
+                  }}
+                >
+                  <span class="mono dim">#{d.index}</span>
+                  <span class="mono">{ev?.type ?? ''}</span>
+                  <span>{d.message}</span>
+                  {scope === 'all' ? <span class="dim">{conn.record.url}</span> : null}
+                </button>
+              );
+            })}
+            {g.items.length > 200 ? <div class="dim">… and {g.items.length - 200} more</div> : null}
+          </section>
+        );
+      })}
+    </div>
+  );
+}

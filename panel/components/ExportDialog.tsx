@@ -1,0 +1,83 @@
+// Export: capture log (all or selected connection), HAR, one reply's events (a test fixture), reconstructed
+// messages, diagnostics report — each optionally redacted (headers, request bodies, text content).
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { buildExport, download, type ExportKind } from '../store/export.ts';
+import type { PanelStore } from '../store/store.ts';
+
+const KINDS: [ExportKind, string][] = [
+  ['capture-log', 'Capture log (.replyscope.ndjson)'],
+  ['har', 'HAR 1.2'],
+  ['reply-events', 'Events of the selected reply (JSON)'],
+  ['messages', 'Reconstructed messages (JSON)'],
+  ['diagnostics', 'Diagnostics report (JSON)'],
+];
+
+export function ExportDialog({ store, onClose }: { store: PanelStore; onClose: () => void }) {
+  const [kind, setKind] = useState<ExportKind>('capture-log');
+  const [scope, setScope] = useState<'all' | 'selected'>('all');
+  const [redaction, setRedaction] = useState({ headers: false, requestBodies: false, textContent: false });
+  const [error, setError] = useState<string | undefined>(undefined);
+  const conn = store.selectedConnId.value;
+  const reply = store.selectedReplyId.value;
+  const dialog = useRef<HTMLDivElement>(null);
+
+  // Keyboard: focus lands in the dialog, Escape closes it.
+  useEffect(() => {
+    dialog.current?.querySelector<HTMLInputElement>('input:checked')?.focus();
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
+
+  const run = () => {
+    try {
+      const file = buildExport(store.capture(), {
+        kind,
+        connections: scope === 'selected' && conn ? [conn] : undefined,
+        reply: conn && reply ? { connection: conn, reply } : undefined,
+        redaction,
+      });
+      download(file);
+      onClose();
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  };
+  const toggle = (k: keyof typeof redaction) => (e: Event) =>
+    setRedaction({ ...redaction, [k]: (e.currentTarget as HTMLInputElement).checked });
+
+  return (
+    <div class="modal-back" onClick={(e) => e.target === e.currentTarget && onClose()}>
+      <div class="modal" role="dialog" aria-modal="true" aria-label="Export" data-testid="export-dialog" ref={dialog}>
+        <h2>Export</h2>
+        <fieldset>
+          <legend>Format</legend>
+          {KINDS.map(([k, label]) => (
+            <label key={k}>
+              <input type="radio" name="kind" value={k} checked={kind === k} disabled={k === 'reply-events' && !reply} onChange={() => setKind(k)} />
+              {label}
+            </label>
+          ))}
+        </fieldset>
+        {kind !== 'reply-events' ? (
+          <fieldset>
+            <legend>Connections</legend>
+            <label><input type="radio" name="scope" checked={scope === 'all'} onChange={() => setScope('all')} />All</label>
+            <label><input type="radio" name="scope" checked={scope === 'selected'} disabled={!conn} onChange={() => setScope('selected')} />Selected connection only</label>
+          </fieldset>
+        ) : null}
+        <fieldset>
+          <legend>Redact</legend>
+          <label><input type="checkbox" checked={redaction.headers} onChange={toggle('headers')} />Header values</label>
+          <label><input type="checkbox" checked={redaction.requestBodies} onChange={toggle('requestBodies')} />Request bodies</label>
+          <label><input type="checkbox" checked={redaction.textContent} onChange={toggle('textContent')} />Text content of events</label>
+        </fieldset>
+        {error ? <div class="error-box">{error}</div> : null}
+        <div class="actions">
+          <button onClick={onClose}>Cancel</button>
+          <button class="primary" onClick={run} data-testid="export-go">Export</button>
+        </div>
+      </div>
+    </div>
+  );
+}

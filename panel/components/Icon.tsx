@@ -1,0 +1,24 @@
+// Small inline SVG icons (static shapes of our own; fonts in DevTools hosts often lack media-control glyphs).
+const PATHS = {
+  first: 'M3 3h2v10H3zM13 3v10L6 8z',
+  prev: 'M12 3v10L5 8z',
+  play: 'M4 3v10l9-5z',
+  pause: 'M4 3h3v10H4zM9 3h3v10H9z',
+  next: 'M4 3v10l7-5z',
+  last: 'M11 3h2v10h-2zM3 3v10l7-5z',
+  zoomIn: 'M7 2h2v5h5v2H9v5H7V9H2V7h5z',
+  zoomOut: 'M2 7h12v2H2z',
+  tool: 'M10.5 1.5a3.5 3.5 0 0 0-3.3 4.7L1.8 11.6a1.4 1.4 0 0 0 2 2l5.4-5.4a3.5 3.5 0 0 0 4.6-4.4l-2 2-1.7-.4-.4-1.7 2-2a3.5 3.5 0 0 0-1.2-.2z',
+  warnPrev: 'M8 1.5 15 14H1zM7.3 6v4h1.4V6zm0 5v1.4h1.4V11z',
+  clear: 'M8 1.5a6.5 6.5 0 1 0 0 13 6.5 6.5 0 0 0 0-13zm0 1.6a4.9 4.9 0 0 1 3.9 7.8L5.1 4.1A4.9 4.9 0 0 1 8 3.1zM4 5.2l6.8 6.8A4.9 4.9 0 0 1 4 5.2z',
+} as const;
+
+export type IconName = keyof typeof PATHS;
+
+export function Icon({ name, size = 12 }: { name: IconName; size?: number }) {
+  return (
+    <svg width={size} height={size} viewBox="0 0 16 16" aria-hidden="true" class="icon">
+      <path d={PATHS[name]} fill="currentColor" />
+    </svg>
+  );
+}

@@ -1,0 +1,71 @@
+// Replies of the selected connection: one row per reply (AgentScope reply_id, pi message/turn).
+import { formatMs, formatUsage } from '../lib/format.ts';
+import type { PanelStore } from '../store/store.ts';
+import { ConnectionDetails } from './ConnectionDetails.tsx';
+
+export function ReplyList({ store }: { store: PanelStore }) {
+  const conn = store.selectedConnection.value;
+  if (!conn) return <div class="empty">Select a connection.</div>;
+  if (conn.replies.length === 0) {
+    return (
+      <div class="scroll">
+        <div class="empty">No replies in this stream{conn.events.length ? ' (its events name no reply)' : ' yet'}.</div>
+        <ConnectionDetails store={store} />
+      </div>
+    );
+  }
+  const selected = store.selectedReplyId.value;
+  return (
+    <div class="scroll" data-testid="replies">
+      <table class="grid">
+        <colgroup>
+          <col />
+          <col style={{ width: '74px' }} />
+          <col style={{ width: '88px' }} />
+          <col style={{ width: '58px' }} />
+          <col style={{ width: '62px' }} />
+          <col style={{ width: '36px' }} />
+        </colgroup>
+        <thead>
+          <tr>
+            <th>Reply</th>
+            <th>Finished</th>
+            <th>Usage</th>
+            <th class="num" title="Time to first token">TTFT</th>
+            <th class="num">Duration</th>
+            <th class="num">Diag</th>
+          </tr>
+        </thead>
+        <tbody>
+          {conn.replies.map((r) => {
+            const errors = r.diagnostics.some((d) => d.severity === 'error');
+            return (
+              <tr
+                key={r.id}
+                class="row"
+                aria-selected={r.id === selected}
+                onClick={() => store.selectReply(r.id)}
+                title={`${r.id}\n${r.eventIndices.length} events · ${r.dialect}${r.orphan ? '\nnever started in this stream' : ''}`}
+                data-reply={r.id}
+              >
+                <td>
+                  {r.name ? <b>{r.name} </b> : null}
+                  <span class="dim">{r.id}</span>
+                  {r.orphan ? <span class="warn"> (orphan)</span> : null}
+                </td>
+                <td class={r.finishedReason && r.finishedReason !== 'completed' && r.finishedReason !== 'stop' ? 'warn' : ''}>
+                  {r.finishedReason ?? <span class="dim">streaming</span>}
+                </td>
+                <td title={formatUsage(r.usage)}>{formatUsage(r.usage, true)}</td>
+                <td class="num">{formatMs(r.timeToFirstTokenMs)}</td>
+                <td class="num">{formatMs(r.durationMs)}</td>
+                <td class={`num ${errors ? 'err' : 'warn'}`}>{r.diagnostics.length || ''}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      <ConnectionDetails store={store} />
+    </div>
+  );
+}

@@ -1,0 +1,88 @@
+// Two panes and a draggable (and keyboard-movable) divider. The first pane has the fixed size, the second grows.
+import type { ComponentChildren } from 'preact';
+import { useRef, useState } from 'preact/hooks';
+
+interface Props {
+  direction: 'row' | 'column';
+  /** Initial size of the first pane in px. */
+  initial: number;
+  min?: number;
+  /** Remembered across reloads under this key (localStorage, when available). */
+  storageKey?: string;
+  label: string;
+  children: [ComponentChildren, ComponentChildren];
+}
+
+function load(key: string | undefined, fallback: number): number {
+  if (!key) return fallback;
+  try {
+    const v = Number(localStorage.getItem(`replyscope.split.${key}`));
+    return Number.isFinite(v) && v > 0 ? v : fallback;
+  } catch {
+    return fallback; // storage can be unavailable (opaque origins, disabled storage)
+  }
+}
+
+export function SplitPane({ direction, initial, min = 60, storageKey, label, children }: Props) {
+  const [size, setSize] = useState(() => load(storageKey, initial));
+  const root = useRef<HTMLDivElement>(null);
+  const horizontal = direction === 'row';
+
+  const commit = (v: number) => {
+    const box = root.current?.getBoundingClientRect();
+    const total = box ? (horizontal ? box.width : box.height) : Infinity;
+    const next = Math.max(min, Math.min(v, total - min));
+    setSize(next);
+    if (storageKey) {
+      try {
+        localStorage.setItem(`replyscope.split.${storageKey}`, String(Math.round(next)));
+      } catch {
+        /* not persisted: fine */
+      }
+    }
+  };
+
+  const onPointerDown = (e: PointerEvent) => {
+    const target = e.currentTarget as HTMLElement;
+    target.setPointerCapture(e.pointerId);
+    const start = horizontal ? e.clientX : e.clientY;
+    const from = size;
+    const move = (ev: PointerEvent) => commit(from + (horizontal ? ev.clientX : ev.clientY) - start);
+    const up = () => {
+      target.removeEventListener('pointermove', move);
+      target.removeEventListener('pointerup', up);
+    };
+    target.addEventListener('pointermove', move);
+    target.addEventListener('pointerup', up);
+  };
+
+  const onKeyDown = (e: KeyboardEvent) => {
+    const delta = e.shiftKey ? 50 : 10;
+    const dec = horizontal ? 'ArrowLeft' : 'ArrowUp';
+    const inc = horizontal ? 'ArrowRight' : 'ArrowDown';
+    if (e.key === dec || e.key === inc) {
+      e.preventDefault();
+      e.stopPropagation();
+      commit(size + (e.key === inc ? delta : -delta));
+    }
+  };
+
+  return (
+    <div class={`split ${direction}`} ref={root}>
+      <div class="pane" style={horizontal ? { width: `${size}px` } : { height: `${size}px` }}>
+        {children[0]}
+      </div>
+      <div
+        class="divider"
+        role="separator"
+        aria-label={label}
+        aria-orientation={horizontal ? 'vertical' : 'horizontal'}
+        aria-valuenow={Math.round(size)}
+        tabIndex={0}
+        onPointerDown={onPointerDown}
+        onKeyDown={onKeyDown}
+      />
+      <div class="pane grow">{children[1]}</div>
+    </div>
+  );
+}

@@ -1,0 +1,151 @@
+// What the scrubber shows at step k: the bubble (or the message JSON, or the diff against step k−1), and next to
+// it the event of step k — raw frame, parsed event, schema issues, lifecycle diagnostics.
+import type { ConnectionView, EventView, ReplyView } from '../../src/core/analysis/types.ts';
+import { appendedIn, diffJson, touchedBlocks, type JsonChange } from '../lib/json-diff.ts';
+import { prettyValue } from '../lib/partial-json-view.ts';
+import { truncate } from '../lib/format.ts';
+import type { DetailTab, PanelStore } from '../store/store.ts';
+import { MessageBubble } from './MessageBubble.tsx';
+import { SplitPane } from './SplitPane.tsx';
+
+interface StepState {
+  message: unknown;
+  changes: JsonChange[];
+  error?: string;
+}
+
+/** history.at(k) and at(k−1): two checkpointed seeks, never a replay from the start. */
+export function stepState(reply: ReplyView, k: number): StepState {
+  try {
+    const message = reply.history.at(k);
+    const prev = k > reply.history.evictedBefore ? reply.history.at(k - 1) : k === 0 ? reply.history.initial : undefined;
+    return { message, changes: prev === undefined ? [] : diffJson(prev, message) };
+  } catch (err) {
+    return { message: undefined, changes: [], error: (err as Error).message };
+  }
+}
+
+function ChangeList({ changes }: { changes: JsonChange[] }) {
+  if (changes.length === 0) return <div class="dim section">This event did not change the message.</div>;
+  return (
+    <div class="section mono" data-testid="diff">
+      {changes.map((c, i) => (
+        <div key={i}>
+          <span class="dim">{c.path || '/'} </span>
+          {c.op === 'append' ? (
+            <span class="diff-append">+= {JSON.stringify(c.appended)}</span>
+          ) : c.op === 'add' ? (
+            <span class="diff-add">+ {truncate(prettyValue(c.value), 2000)}</span>
+          ) : c.op === 'remove' ? (
+            <span class="diff-remove">− {truncate(prettyValue(c.value), 2000)}</span>
+          ) : (
+            <>
+              <span class="diff-remove">{truncate(prettyValue(c.from), 500)}</span> →{' '}
+              <span class="diff-add">{truncate(prettyValue(c.value), 2000)}</span>
+            </>
+          )}
+        </div>
+      ))}
+    </div>
+  );
+}
+
+export function EventDetail({ conn, event }: { conn: ConnectionView; event: EventView | undefined }) {
+  if (!event) return <div class="empty">Select an event.</div>;
+  const frame = conn.frames.find((f) => f.index === event.frameIndex);
+  return (
+    <div class="scroll" data-testid="event-detail">
+      <div class="kv">
+        <span class="k">event</span>
+        <span>
+          #{event.index} <b>{event.type}</b> {event.valid ? <span class="ok">valid</span> : <span class="err">invalid</span>}
+        </span>
+        {event.replyId ? (<><span class="k">reply</span><span class="mono">{event.replyId}</span></>) : null}
+        {event.blockId ? (<><span class="k">block</span><span class="mono">{event.blockId}</span></>) : null}
+        {event.extras.length ? (<><span class="k">unknown fields</span><span class="warn mono">{event.extras.join(', ')}</span></>) : null}
+      </div>
+      {event.issues.length ? (
+        <div class="section">
+          <h4>Schema issues</h4>
+          {event.issues.map((iss, i) => (
+            <div key={i} class="issue mono">
+              {iss.path || '(root)'}: {iss.message}
+            </div>
+          ))}
+        </div>
+      ) : null}
+      {event.diagnostics.length ? (
+        <div class="section">
+          <h4>Diagnostics</h4>
+          {event.diagnostics.map((d, i) => (
+            <div key={i} class={d.severity === 'error' ? 'err' : d.severity === 'warning' ? 'warn' : 'dim'}>
+              <span class="mono">{d.code}</span> {d.message}
+            </div>
+          ))}
+        </div>
+      ) : null}
+      {frame?.clientNote ? (
+        <div class="section">
+          <h4>Client reading</h4>
+          <div class="warn">{frame.clientNote}</div>
+        </div>
+      ) : null}
+      <div class="section">
+        <h4>Raw frame{frame ? ` #${frame.index} (${frame.kind}${frame.event ? `, event: ${frame.event}` : ''}${frame.id ? `, id: ${frame.id}` : ''})` : ''}</h4>
+        <pre data-testid="raw-frame">{frame ? frame.data : event.rawText}</pre>
+      </div>
+      <div class="section">
+        <h4>Parsed event</h4>
+        <pre>{event.raw === undefined ? '(not JSON)' : prettyValue(event.raw)}</pre>
+      </div>
+    </div>
+  );
+}
+
+export function StepDetail({ store }: { store: PanelStore }) {
+  const conn = store.selectedConnection.value;
+  const reply = store.selectedReply.value;
+  const k = store.step.value;
+  const tab = store.detailTab.value;
+  void store.revision.value; // re-read the history when the reply grows
+  if (!conn) return <div class="empty">Select a connection.</div>;
+  const event = store.selectedEventView.value;
+  const eventOfStep = reply ? reply.eventIndices[k] : undefined;
+  const state = reply && event?.index === eventOfStep ? stepState(reply, k) : undefined;
+  const touched = state ? touchedBlocks(state.changes) : [];
+  const appended = new Map(touched.map((i) => [i, appendedIn(state!.changes, i)]));
+  const tabs: [DetailTab, string][] = [['message', 'Message'], ['json', 'JSON'], ['diff', 'Diff']];
+
+  const left = (
+    <>
+      <div class="tabs" role="tablist">
+        {tabs.map(([id, label]) => (
+          <button key={id} role="tab" aria-selected={tab === id} onClick={() => (store.detailTab.value = id)}>
+            {label}
+          </button>
+        ))}
+      </div>
+      <div class="scroll">
+        {!reply ? (
+          <div class="empty">This event belongs to no reply; its reconstruction is not shown.</div>
+        ) : !state ? (
+          <div class="empty">The selected event is not a step of this reply.</div>
+        ) : state.error ? (
+          <div class="empty err">{state.error}</div>
+        ) : tab === 'message' ? (
+          <MessageBubble message={state.message} touched={touched} appended={appended} />
+        ) : tab === 'json' ? (
+          <pre class="section" data-testid="message-json">{prettyValue(state.message)}</pre>
+        ) : (
+          <ChangeList changes={state.changes} />
+        )}
+      </div>
+    </>
+  );
+  return (
+    <SplitPane direction="row" initial={560} storageKey="detail" label="Resize message and event panes">
+      {left}
+      <EventDetail conn={conn} event={event} />
+    </SplitPane>
+  );
+}

@@ -1,0 +1,240 @@
+// The timeline chart (SVG): lanes from src/core/analysis/timeline.ts on a real time axis, delta ticks, waits and
+// gaps, zoom (wheel / buttons) and pan (drag), hover shows the event, click seeks the scrubber there.
+import { useComputed } from '@preact/signals';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { deriveTimeline, type Timeline as TL, type TimelineLane } from '../../src/core/analysis/timeline.ts';
+import { Icon } from './Icon.tsx';
+import { formatMs, truncate } from '../lib/format.ts';
+import { eventByIndex, type PanelStore } from '../store/store.ts';
+
+const LABEL_W = 170;
+const LANE_H = 18;
+const AXIS_H = 22;
+
+const AXIS_TITLE: Record<TL['axis'], string> = {
+  arrival: 'arrival time',
+  created_at: 'event created_at (no arrival times in this capture)',
+  index: 'event index (no times in this capture)',
+};
+
+function niceStep(range: number, px: number): number {
+  const target = (range / Math.max(1, px)) * 90; // a label every ~90 px
+  const pow = 10 ** Math.floor(Math.log10(Math.max(target, 1e-9)));
+  for (const m of [1, 2, 5, 10]) if (pow * m >= target) return pow * m;
+  return pow * 10;
+}
+
+/** Events a lane knows about (span starts, ticks, ends), to find the one nearest to a pointer. */
+function laneEvents(lane: TimelineLane): { t: number; event: number }[] {
+  const out: { t: number; event: number }[] = [];
+  for (const s of lane.spans) {
+    out.push({ t: s.start, event: s.startEvent });
+    for (const tk of s.ticks) out.push(tk);
+    if (s.endEvent !== undefined) out.push({ t: s.end, event: s.endEvent });
+  }
+  return out;
+}
+
+export function Timeline({ store }: { store: PanelStore }) {
+  const box = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState(800);
+  const [view, setView] = useState<[number, number] | undefined>(undefined);
+  const dragRef = useRef<{ startX: number; v0: number } | undefined>(undefined);
+  const [hover, setHover] = useState<{ x: number; y: number; text: string } | undefined>(undefined);
+  const conn = store.selectedConnection.value;
+  const tl = useComputed(() => {
+    void store.revision.value;
+    const c = store.selectedConnection.value;
+    return c ? deriveTimeline(c.events) : undefined;
+  }).value;
+
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const ro = new ResizeObserver(() => setWidth(el.clientWidth));
+    ro.observe(el);
+    setWidth(el.clientWidth);
+    return () => ro.disconnect();
+  }, [conn?.record.id]);
+  useEffect(() => setView(undefined), [conn?.record.id]);
+
+  if (!conn || !tl) return <div class="empty">Select a connection to see its timeline.</div>;
+  if (tl.lanes.length === 0) return <div class="empty">No block events to chart in this stream.</div>;
+
+  const full: [number, number] = [tl.start, tl.end > tl.start ? tl.end : tl.start + 1];
+  const [v0, v1] = view ?? full;
+  const plotW = Math.max(50, width - LABEL_W - 8);
+  const x = (t: number) => LABEL_W + ((t - v0) / (v1 - v0)) * plotW;
+  const tAt = (px: number) => v0 + ((px - LABEL_W) / plotW) * (v1 - v0);
+  const origin = tl.axis === 'arrival' ? conn.record.startTime : tl.start;
+  const height = AXIS_H + tl.lanes.length * LANE_H + 6;
+  const selected = store.selectedEvent.value;
+  const selPos = selected === undefined ? undefined : tl.times[conn.events.findIndex((e) => e.index === selected)];
+
+  const zoom = (factor: number, at = (v0 + v1) / 2) => {
+    const span = Math.max((full[1] - full[0]) / 1e6, (v1 - v0) * factor);
+    let a = at - (at - v0) * (span / (v1 - v0));
+    a = Math.max(full[0], Math.min(a, full[1] - span));
+    setView(span >= full[1] - full[0] ? undefined : [a, a + span]);
+  };
+  const pan = (dt: number) => {
+    const span = v1 - v0;
+    const a = Math.max(full[0], Math.min(v0 + dt, full[1] - span));
+    setView([a, a + span]);
+  };
+
+  const laneAt = (py: number) => tl.lanes[Math.floor((py - AXIS_H) / LANE_H)];
+  const nearest = (px: number, py: number) => {
+    const lane = laneAt(py);
+    if (!lane || px < LABEL_W) return undefined;
+    const t = tAt(px);
+    let best: { t: number; event: number } | undefined;
+    for (const c of laneEvents(lane)) if (!best || Math.abs(c.t - t) < Math.abs(best.t - t)) best = c;
+    return best;
+  };
+  const local = (e: MouseEvent) => {
+    const r = (e.currentTarget as SVGSVGElement).getBoundingClientRect();
+    return [e.clientX - r.left, e.clientY - r.top] as const;
+  };
+
+  const onPointerDown = (e: PointerEvent) => {
+    dragRef.current = { startX: e.clientX, v0 };
+    (e.currentTarget as Element).setPointerCapture(e.pointerId);
+  };
+  const onPointerMove = (e: PointerEvent) => {
+    const [px, py] = local(e);
+    const drag = dragRef.current;
+    if (drag && Math.abs(e.clientX - drag.startX) > 3) {
+      const dt = -((e.clientX - drag.startX) / plotW) * (v1 - v0);
+      const span = v1 - v0;
+      const a = Math.max(full[0], Math.min(drag.v0 + dt, full[1] - span));
+      setView([a, a + span]);
+      return;
+    }
+    const hit = nearest(px, py);
+    const ev = hit && eventByIndex(conn, hit.event);
+    setHover(
+      ev
+        ? { x: px + 12, y: py + 12, text: `#${ev.index} ${ev.type}${ev.blockId ? ` · ${ev.blockId}` : ''}\n${formatMs(hit!.t - origin)}${ev.preview ? `\n${truncate(ev.preview, 200)}` : ''}` }
+        : undefined,
+    );
+  };
+  const onPointerUp = (e: PointerEvent) => {
+    const drag = dragRef.current;
+    const moved = drag && Math.abs(e.clientX - drag.startX) > 3;
+    dragRef.current = undefined;
+    if (moved) return;
+    const [px, py] = local(e);
+    const hit = nearest(px, py);
+    if (hit) store.selectEvent(hit.event);
+  };
+  const onWheel = (e: WheelEvent) => {
+    e.preventDefault();
+    const [px] = local(e);
+    if (e.shiftKey || Math.abs(e.deltaX) > Math.abs(e.deltaY)) pan(((e.deltaX || e.deltaY) / plotW) * (v1 - v0));
+    else zoom(e.deltaY > 0 ? 1.25 : 0.8, px >= LABEL_W ? tAt(px) : undefined);
+  };
+
+  const step = niceStep(v1 - v0, plotW);
+  const ticks: number[] = [];
+  for (let t = Math.ceil((v0 - origin) / step) * step + origin; t <= v1 && ticks.length < 200; t += step) ticks.push(t);
+
+  return (
+    <div class="timeline" ref={box} data-testid="timeline">
+      <div class="tabs">
+        <span class="dim" style={{ padding: '4px 8px' }}>
+          axis: {AXIS_TITLE[tl.axis]}
+        </span>
+        <span class="tab-extra">
+          <button onClick={() => zoom(0.5)} aria-label="Zoom in"><Icon name="zoomIn" /></button>
+          <button onClick={() => zoom(2)} aria-label="Zoom out"><Icon name="zoomOut" /></button>
+          <button onClick={() => setView(undefined)} disabled={!view}>Fit</button>
+        </span>
+      </div>
+      <svg
+        width={width}
+        height={height}
+        role="img"
+        aria-label={`Timeline: ${tl.lanes.length} lanes`}
+        onPointerDown={onPointerDown}
+        onPointerMove={onPointerMove}
+        onPointerUp={onPointerUp}
+        onPointerLeave={() => setHover(undefined)}
+        onWheel={onWheel}
+      >
+        <defs>
+          <pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
+            <line x1="0" y1="0" x2="0" y2="6" stroke="var(--warn)" stroke-width="2" opacity="0.35" />
+          </pattern>
+          <clipPath id="plot">
+            <rect x={LABEL_W} y={0} width={plotW} height={height} />
+          </clipPath>
+        </defs>
+        {ticks.filter((t) => x(t) < LABEL_W + plotW - 30).map((t) => (
+          <g key={t}>
+            <line class="axis" x1={x(t)} x2={x(t)} y1={AXIS_H - 4} y2={height} opacity="0.5" />
+            <text class="axis-text" x={x(t) + 2} y={12}>
+              {tl.axis === 'index' ? `#${Math.round(t)}` : formatMs(t - origin)}
+            </text>
+          </g>
+        ))}
+        <g clip-path="url(#plot)">
+          {tl.waits.map((w, i) => (
+            <rect
+              key={i}
+              x={x(w.start)}
+              y={AXIS_H}
+              width={Math.max(1, x(w.end) - x(w.start))}
+              height={tl.lanes.length * LANE_H}
+              fill={w.kind === 'human' ? 'url(#hatch)' : 'var(--bg-alt)'}
+              opacity={w.kind === 'gap' ? 0.8 : 1}
+            >
+              <title>{`${w.kind === 'human' ? 'waiting for the user' : 'gap'}: ${w.label} · ${formatMs(w.end - w.start)}${w.open ? ' (unanswered)' : ''}`}</title>
+            </rect>
+          ))}
+          {tl.waits.filter((w) => w.kind === 'human' && x(w.end) - x(w.start) > 70).map((w, i) => (
+            <text key={`l${i}`} class="axis-text wait-label" x={x(w.start) + 4} y={AXIS_H + tl.lanes.length * LANE_H - 4}>
+              waiting for the user · {formatMs(w.end - w.start)}
+            </text>
+          ))}
+        </g>
+        {tl.lanes.map((lane, li) => {
+          const y = AXIS_H + li * LANE_H;
+          return (
+            <g key={lane.id} class={`kind-${lane.kind}`} data-lane={lane.id}>
+              <text class="lane-label" x={4} y={y + 13}>
+                {truncate(lane.label, 28)}
+              </text>
+              <g clip-path="url(#plot)">
+                {lane.spans.map((sp, si) => {
+                  const x0 = x(sp.start);
+                  const w = Math.max(3, x(sp.end) - x0);
+                  let lastPx = -1;
+                  return (
+                    <g key={si}>
+                      <rect x={x0} y={y + 3} width={w} height={LANE_H - 6} rx={2} fill="var(--kind)" opacity={sp.open ? 0.35 : 0.6} stroke={sp.open ? 'var(--kind)' : 'none'} stroke-dasharray={sp.open ? '3 2' : undefined} />
+                      {sp.ticks.map((tk) => {
+                        const px = Math.round(x(tk.t));
+                        if (px === lastPx || px < LABEL_W || px > LABEL_W + plotW) return null; // one tick per pixel
+                        lastPx = px;
+                        return <line key={tk.event} x1={px} x2={px} y1={y + 4} y2={y + LANE_H - 4} stroke="var(--fg)" opacity="0.45" />;
+                      })}
+                    </g>
+                  );
+                })}
+              </g>
+            </g>
+          );
+        })}
+        {selPos !== undefined && Number.isFinite(selPos) && selPos >= v0 && selPos <= v1 ? (
+          <line class="cursor" x1={x(selPos)} x2={x(selPos)} y1={AXIS_H - 4} y2={height} />
+        ) : null}
+      </svg>
+      {hover ? (
+        <div class="tl-tooltip mono" style={{ left: `${hover.x}px`, top: `${hover.y + 26}px` }}>
+          {hover.text}
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,102 @@
+// The top toolbar: record/pause, clear, preserve log (live only), URL filter, errors only, import, export.
+import { useRef } from 'preact/hooks';
+import { Icon } from './Icon.tsx';
+import type { PanelSource } from '../sources/source.ts';
+import type { PanelStore } from '../store/store.ts';
+
+export function Toolbar({ store, source, onImport, onExport }: {
+  store: PanelStore;
+  source: PanelSource;
+  onImport: (files: FileList) => void;
+  onExport: () => void;
+}) {
+  const file = useRef<HTMLInputElement>(null);
+  const paused = store.paused.value;
+  const st = store.status.value;
+  const f = store.filters;
+  return (
+    <div class="toolbar" role="toolbar" aria-label="Replyscope">
+      <button
+        onClick={() => store.setPaused(!paused)}
+        title={paused ? 'Resume recording (records held while paused are applied)' : 'Pause recording'}
+        aria-pressed={!paused}
+        aria-label={paused ? 'Resume recording' : 'Pause recording'}
+      >
+        <span class={`rec${paused ? ' paused' : ''}`} />
+      </button>
+      <button
+        title="Clear"
+        aria-label="Clear"
+        onClick={() => {
+          store.clear();
+          source.live?.clear();
+        }}
+      >
+        <Icon name="clear" />
+      </button>
+      {source.live ? (
+        <label title="Keep the capture across navigations">
+          <input
+            type="checkbox"
+            checked={store.live.value.preserveLog ?? false}
+            onChange={(e) => {
+              const on = (e.currentTarget as HTMLInputElement).checked;
+              store.live.value = { ...store.live.value, preserveLog: on }; // the extension's status confirms it
+              source.live!.setPreserveLog(on);
+            }}
+          />
+          Preserve log
+        </label>
+      ) : null}
+      {source.live?.setSiteEnabled && store.live.value.siteEnabled !== undefined ? (
+        <label title={`Capture streams on ${store.live.value.siteOrigin ?? 'this site'} (remembered per site)`}>
+          <input
+            type="checkbox"
+            checked={store.live.value.siteEnabled}
+            onChange={(e) => {
+              const on = (e.currentTarget as HTMLInputElement).checked;
+              source.live!.setSiteEnabled!(on).catch((err: Error) => (store.status.value = { text: `Could not switch capture: ${err.message}`, level: 'error' }));
+            }}
+          />
+          Capture this site
+        </label>
+      ) : null}
+      <span class="sep" />
+      <input
+        type="search"
+        placeholder="Filter URL"
+        aria-label="Filter connections by URL"
+        value={f.urlText.value}
+        onInput={(e) => (f.urlText.value = (e.currentTarget as HTMLInputElement).value)}
+      />
+      <label>
+        <input type="checkbox" checked={f.errorsOnly.value} onChange={(e) => (f.errorsOnly.value = (e.currentTarget as HTMLInputElement).checked)} />
+        Has errors
+      </label>
+      <span class="sep" />
+      <button onClick={() => file.current?.click()} title="Import a capture log, HAR, JSON/NDJSON events or raw SSE text">
+        Import…
+      </button>
+      <input
+        ref={file}
+        type="file"
+        multiple
+        hidden
+        data-testid="import-input"
+        accept=".ndjson,.jsonl,.json,.har,.txt,.sse,.log,text/*,application/json"
+        onChange={(e) => {
+          const input = e.currentTarget as HTMLInputElement;
+          if (input.files?.length) onImport(input.files);
+          input.value = '';
+        }}
+      />
+      <button onClick={onExport} disabled={store.connections.value.length === 0}>
+        Export…
+      </button>
+      <span class="spacer" />
+      {paused && store.held.value > 0 ? <span class="warn">{store.held.value} records held</span> : null}
+      {st ? <span class={`status ${st.level}`} title={st.text} data-testid="status">{st.text}</span> : null}
+      <span class="dim">{source.label}</span>
+    </div>
+  );
+}

@@ -1,0 +1,48 @@
+// Small formatting helpers shared by the views (compact DevTools-style numbers).
+
+export function formatBytes(n: number): string {
+  if (!Number.isFinite(n)) return '—';
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} kB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+}
+
+export function formatMs(ms: number | undefined): string {
+  if (ms === undefined || !Number.isFinite(ms)) return '—';
+  if (ms === 0) return '0 ms';
+  if (ms < 1) return `${ms.toFixed(2)} ms`;
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(2)} s`;
+  return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+}
+
+/** Relative time of an event against the connection start, or '—' when the event has no time. */
+export function formatRelative(t: number, origin: number): string {
+  if (!Number.isFinite(t) || !Number.isFinite(origin)) return '—';
+  const d = t - origin;
+  return d < 10_000 ? `${d.toFixed(1)} ms` : `${(d / 1000).toFixed(2)} s`;
+}
+
+/** Summarise a usage object of either protocol (AgentScope input/output_tokens, pi input/output/totalTokens). */
+export function formatUsage(usage: unknown, compact = false): string {
+  if (!usage || typeof usage !== 'object') return '—';
+  const u = usage as Record<string, unknown>;
+  const num = (k: string) => (typeof u[k] === 'number' ? (u[k] as number) : undefined);
+  const input = num('input_tokens') ?? num('input') ?? num('inputTokens');
+  const output = num('output_tokens') ?? num('output') ?? num('outputTokens');
+  if (input === undefined && output === undefined) return '—';
+  return compact ? `${input ?? '?'} → ${output ?? '?'}` : `${input ?? '?'} in / ${output ?? '?'} out`;
+}
+
+export function shortUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return u.pathname + u.search;
+  } catch {
+    return url;
+  }
+}
+
+export function truncate(s: string, n: number): string {
+  return s.length > n ? s.slice(0, n - 1) + '…' : s;
+}

@@ -1,0 +1,58 @@
+// The live source: the capture of one inspected tab, through the extension's panel connection
+// (src/extension/panel-connection.ts: a snapshot of everything captured so far, then live records).
+import type { CaptureHeader, CaptureRecord } from '../../src/core/capture/model.ts';
+import type { PanelSource, SourceSink } from './source.ts';
+
+/** The slice of `connectToTab` the panel uses (see src/extension/panel-connection.ts). */
+export interface TabConnection {
+  close(): void;
+  clear(): void;
+  setPreserveLog(on: boolean): void;
+  setSiteEnabled(on: boolean): Promise<void>;
+}
+export type ConnectToTab = (
+  tabId: number,
+  handlers: {
+    onSnapshot(records: CaptureRecord[], header?: CaptureHeader): void;
+    onRecords(records: CaptureRecord[]): void;
+    onStatus(text: string, status: { connected: boolean; preserveLog: boolean; siteEnabled: boolean; siteOrigin?: string }): void;
+  },
+) => TabConnection;
+
+export function createExtensionSource(tabId: number, connectToTab: ConnectToTab): PanelSource {
+  let conn: TabConnection | undefined;
+  // Preserve-log may be toggled before the connection exists; remember it and apply on connect.
+  let preserve = false;
+  return {
+    kind: 'extension',
+    label: `tab ${tabId}`,
+    connect(sink: SourceSink) {
+      conn = connectToTab(tabId, {
+        onSnapshot: (records, header) => sink.reset(header, records),
+        onRecords: (records) => sink.append(records),
+        onStatus: (text, st) =>
+          sink.status(text, st.connected ? 'info' : 'error', {
+            preserveLog: st.preserveLog,
+            siteEnabled: st.siteEnabled,
+            ...(st.siteOrigin ? { siteOrigin: st.siteOrigin } : {}),
+          }),
+      });
+      if (preserve) conn.setPreserveLog(true);
+    },
+    disconnect() {
+      conn?.close();
+      conn = undefined;
+    },
+    live: {
+      clear: () => conn?.clear(),
+      setPreserveLog: (on) => {
+        preserve = on;
+        conn?.setPreserveLog(on);
+      },
+      setSiteEnabled: async (on) => {
+        if (!conn) throw new Error('Not connected to the tab yet');
+        await conn.setSiteEnabled(on);
+      },
+    },
+  };
+}

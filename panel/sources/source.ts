@@ -1,0 +1,37 @@
+// Where the panel's records come from. The app is a pure function of a source (preact-devtools' "inline shell"
+// idea): the DevTools panel and the tab hand it the extension source, the standalone viewer hands it the viewer
+// source, tests can hand it anything that implements this interface.
+import type { CaptureHeader, CaptureRecord } from '../../src/core/capture/model.ts';
+
+export interface SourceSink {
+  /** Replace everything with this capture (first snapshot, or after a navigation without "preserve log"). */
+  reset(header: CaptureHeader | undefined, records: CaptureRecord[]): void;
+  /** New records, in arrival order. May be called thousands of times a second; the store coalesces. */
+  append(records: CaptureRecord[]): void;
+  /** A one-line status for the toolbar (connection lost, snapshot received…), plus live switches' state. */
+  status(text: string, level?: 'info' | 'error', live?: LiveState): void;
+}
+
+/** State of the live capture's switches, as the extension reports it. */
+export interface LiveState {
+  preserveLog?: boolean;
+  siteEnabled?: boolean;
+  siteOrigin?: string;
+}
+
+/** Controls only a live capture has. */
+export interface LiveControls {
+  clear(): void;
+  setPreserveLog(on: boolean): void;
+  /** Capture on/off for the inspected page's site (stored by the extension). */
+  setSiteEnabled?(on: boolean): Promise<void>;
+}
+
+export interface PanelSource {
+  readonly kind: 'extension' | 'viewer';
+  /** Shown in the toolbar, e.g. "tab 12" or "viewer". */
+  readonly label: string;
+  connect(sink: SourceSink): void;
+  disconnect(): void;
+  readonly live?: LiveControls;
+}

@@ -1,0 +1,40 @@
+// The standalone viewer's source: no extension; data comes from files the user opens or drops (handled by the
+// app for both modes) and, optionally, from `?load=<url>` (same-origin or http(s)) fetched once at start — the way
+// `npm run viewer` preloads a sample capture.
+import type { PanelSource, SourceSink } from './source.ts';
+import { loadInput } from '../core-bridge.ts';
+import { safeRemoteUrl } from '../lib/safe-url.ts';
+
+export function createViewerSource(location: Location): PanelSource {
+  let aborted = new AbortController();
+  return {
+    kind: 'viewer',
+    label: 'viewer',
+    connect(sink: SourceSink) {
+      aborted = new AbortController();
+      const param = new URLSearchParams(location.search).get('load');
+      if (!param) return;
+      // Relative paths resolve against the viewer's own URL; only http(s) results are fetched.
+      const url = safeRemoteUrl(new URL(param, location.href).href);
+      if (!url) {
+        sink.status(`Not loading ${param}: only http(s) URLs can be preloaded`, 'error');
+        return;
+      }
+      const name = decodeURIComponent(new URL(url).pathname.split('/').pop() || 'capture');
+      sink.status(`Loading ${name}…`);
+      fetch(url, { signal: aborted.signal })
+        .then(async (res) => {
+          if (!res.ok) throw new Error(`HTTP ${res.status} ${res.statusText}`);
+          const capture = loadInput(new Uint8Array(await res.arrayBuffer()), name);
+          sink.reset(capture.header, capture.records);
+          sink.status(`Loaded ${name}`);
+        })
+        .catch((err: Error) => {
+          if (err.name !== 'AbortError') sink.status(`Could not load ${name}: ${err.message}`, 'error');
+        });
+    },
+    disconnect() {
+      aborted.abort();
+    },
+  };
+}

@@ -1,0 +1,105 @@
+// Export builders: pure functions from the capture (and the analyzer's read model) to file contents.
+// Redaction is applied to the raw capture first; derived exports (events, messages, diagnostics) are then computed
+// from the redacted capture, so no export leaks what the redaction removed.
+import type { ConnectionView } from '../../src/core/analysis/types.ts';
+import type { Capture, CaptureRecord } from '../../src/core/capture/model.ts';
+import { CaptureAnalyzer, diagnosticDoc, redactCapture, writeCaptureLog, writeHar, type RedactionOptions } from '../core-bridge.ts';
+
+export type ExportKind = 'capture-log' | 'har' | 'reply-events' | 'messages' | 'diagnostics';
+
+export interface ExportRequest {
+  kind: ExportKind;
+  /** Connection ids to include; undefined = all. */
+  connections?: readonly string[];
+  /** For 'reply-events': which reply of which connection. */
+  reply?: { connection: string; reply: string };
+  redaction: RedactionOptions;
+}
+
+export interface ExportFile {
+  name: string;
+  mime: string;
+  text: string;
+}
+
+export function selectConnections(capture: Capture, ids: readonly string[] | undefined): Capture {
+  if (!ids) return capture;
+  const keep = new Set(ids);
+  const records = capture.records.filter((r: CaptureRecord) =>
+    r.kind === 'connection' ? keep.has(r.id) : 'conn' in r && r.conn !== undefined ? keep.has(r.conn) : true,
+  );
+  return { header: capture.header, records };
+}
+
+const anyRedaction = (o: RedactionOptions) => Boolean(o.headers || o.requestBodies || o.textContent);
+
+function analyze(capture: Capture): ConnectionView[] {
+  const a = new CaptureAnalyzer();
+  a.push(capture.records);
+  return a.connections();
+}
+
+function lastMessage(conn: ConnectionView, replyId: string): unknown {
+  const r = conn.replies.find((x) => x.id === replyId);
+  if (!r || r.history.length === 0) return undefined;
+  return r.history.at(r.history.length - 1);
+}
+
+const stamp = () => new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
+
+export function buildExport(source: Capture, req: ExportRequest): ExportFile {
+  const ids = req.kind === 'reply-events' && req.reply ? [req.reply.connection] : req.connections;
+  let capture = selectConnections(source, ids);
+  if (anyRedaction(req.redaction)) capture = redactCapture(capture, req.redaction);
+  const json = (v: unknown) => JSON.stringify(v, null, 2) + '\n';
+  switch (req.kind) {
+    case 'capture-log':
+      return { name: `replyscope-${stamp()}.replyscope.ndjson`, mime: 'application/x-ndjson', text: writeCaptureLog(capture) };
+    case 'har':
+      return { name: `replyscope-${stamp()}.har`, mime: 'application/json', text: writeHar(capture) };
+    case 'reply-events': {
+      if (!req.reply) throw new Error('Select a reply to export its events.');
+      const conn = analyze(capture).find((c) => c.record.id === req.reply!.connection);
+      const reply = conn?.replies.find((r) => r.id === req.reply!.reply);
+      if (!conn || !reply) throw new Error(`Reply ${req.reply.reply} not found in the exported capture.`);
+      const byIndex = new Map(conn.events.map((e) => [e.index, e]));
+      const events = reply.eventIndices.map((i) => {
+        const e = byIndex.get(i);
+        // A frame that is not JSON is kept as its text so the fixture shows exactly what arrived.
+        return e ? (e.raw !== undefined ? e.raw : e.rawText) : null;
+      });
+      return { name: `reply-${safeName(reply.id)}-events.json`, mime: 'application/json', text: json(events) };
+    }
+    case 'messages': {
+      const out = analyze(capture).flatMap((c) =>
+        c.replies.map((r) => ({ connection: c.record.id, url: c.record.url, reply: r.id, dialect: r.dialect, message: lastMessage(c, r.id) })),
+      );
+      return { name: `replyscope-messages-${stamp()}.json`, mime: 'application/json', text: json(out) };
+    }
+    case 'diagnostics': {
+      const out = analyze(capture).map((c) => ({
+        connection: c.record.id,
+        url: c.record.url,
+        dialect: c.dialect,
+        diagnostics: c.diagnostics.map((d) => ({ ...d, title: diagnosticDoc(d.code)?.title })),
+      }));
+      return { name: `replyscope-diagnostics-${stamp()}.json`, mime: 'application/json', text: json(out) };
+    }
+  }
+}
+
+function safeName(s: string): string {
+  return s.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 60) || 'reply';
+}
+
+/** Save a file the browser way (a Blob URL we created, on an anchor we created; nothing captured becomes a URL). */
+export function download(file: ExportFile): void {
+  const url = URL.createObjectURL(new Blob([file.text], { type: file.mime }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = file.name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

@@ -1,0 +1,86 @@
+// Filter state and the pure predicates behind the connections list and the event list.
+import { signal } from '@preact/signals';
+import type { ConnectionView, EventView } from '../../src/core/analysis/types.ts';
+
+export function createFilters() {
+  return {
+    /** Connections: substring of the URL (case-insensitive). */
+    urlText: signal(''),
+    /** Connections: only those with error diagnostics, a failed end or an HTTP error status. */
+    errorsOnly: signal(false),
+    /** Events: substring of type, block id, preview or raw text. */
+    eventText: signal(''),
+    /** Events: only these types (empty = all). */
+    eventTypes: signal<ReadonlySet<string>>(new Set()),
+    /** Hide heartbeat/comment frames in the event list. */
+    hideHeartbeats: signal(false),
+  };
+}
+
+export type Filters = ReturnType<typeof createFilters>;
+
+export function connectionHasErrors(c: ConnectionView): boolean {
+  return (
+    c.diagnostics.some((d) => d.severity === 'error') ||
+    c.state === 'error' ||
+    c.state === 'aborted' ||
+    (c.record.status !== undefined && c.record.status >= 400)
+  );
+}
+
+export function filterConnections(list: readonly ConnectionView[], urlText: string, errorsOnly: boolean): ConnectionView[] {
+  const needle = urlText.trim().toLowerCase();
+  return list.filter(
+    (c) => (!needle || c.record.url.toLowerCase().includes(needle)) && (!errorsOnly || connectionHasErrors(c)),
+  );
+}
+
+/**
+ * One row of the event list: a protocol event, or a heartbeat/comment frame (which has no event). Heartbeats sit
+ * before the first event that follows them in the body, so the list reads in wire order.
+ */
+export type EventRow = { kind: 'event'; event: EventView } | { kind: 'heartbeat'; frameIndex: number; t: number; data: string };
+
+export function eventRows(
+  conn: ConnectionView,
+  text: string,
+  types: ReadonlySet<string>,
+  hideHeartbeats: boolean,
+): EventRow[] {
+  const needle = text.trim().toLowerCase();
+  const match = (e: EventView) =>
+    (types.size === 0 || types.has(e.type)) &&
+    (!needle ||
+      e.type.toLowerCase().includes(needle) ||
+      (e.blockId ?? '').toLowerCase().includes(needle) ||
+      e.preview.toLowerCase().includes(needle) ||
+      e.rawText.toLowerCase().includes(needle));
+  const showBeats = !hideHeartbeats && !needle && types.size === 0;
+  const rows: EventRow[] = [];
+  let f = 0;
+  const frames = conn.frames;
+  for (const e of conn.events) {
+    if (showBeats) {
+      while (f < frames.length && frames[f].index < e.frameIndex) {
+        const fr = frames[f++];
+        if (fr.heartbeat) rows.push({ kind: 'heartbeat', frameIndex: fr.index, t: fr.t, data: fr.data });
+      }
+      while (f < frames.length && frames[f].index <= e.frameIndex) f++;
+    }
+    if (match(e)) rows.push({ kind: 'event', event: e });
+  }
+  if (showBeats) {
+    for (; f < frames.length; f++) {
+      const fr = frames[f];
+      if (fr.heartbeat) rows.push({ kind: 'heartbeat', frameIndex: fr.index, t: fr.t, data: fr.data });
+    }
+  }
+  return rows;
+}
+
+/** Distinct event types of a connection, most frequent first (for the type filter). */
+export function eventTypeCounts(conn: ConnectionView): [string, number][] {
+  const counts = new Map<string, number>();
+  for (const e of conn.events) counts.set(e.type, (counts.get(e.type) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+}

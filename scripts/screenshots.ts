@@ -1,0 +1,135 @@
+// `npm run screenshots`: builds the standalone viewer, opens it in Chromium with the sample capture, and takes a
+// screenshot of each view in the light and the dark theme into docs/screenshots/.
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Page } from '@playwright/test';
+import { buildViewer } from '../panel/dev/build-viewer.ts';
+import { sampleCapture } from '../panel/dev/sample-capture.ts';
+import { serveStatic } from '../panel/dev/serve-static.ts';
+import { writeCaptureLog } from '../src/core/capture/capture-log.ts';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { launchWithExtension } from '../test/e2e/support/extension.ts';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const outDir = path.join(repo, 'docs', 'screenshots');
+const only = process.argv.slice(2);
+
+async function main(): Promise<void> {
+  const tmp = await mkdtemp(path.join(os.tmpdir(), 'replyscope-shots-'));
+  await buildViewer(tmp);
+  const server = await serveStatic(tmp, { '/sample.replyscope.ndjson': writeCaptureLog(sampleCapture()) });
+  const browser = await chromium.launch({ executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+  await mkdir(outDir, { recursive: true });
+  const written: string[] = [];
+  try {
+    for (const theme of ['light', 'dark'] as const) {
+      const context = await browser.newContext({ viewport: { width: 1400, height: 860 }, colorScheme: theme, deviceScaleFactor: 1 });
+      const page = await context.newPage();
+      page.on('pageerror', (err) => console.error(`[page error] ${err.message}`));
+      const shot = async (name: string) => {
+        if (only.length && !only.includes(name)) return;
+        const file = path.join(outDir, `${name}-${theme}.png`);
+        await page.screenshot({ path: file });
+        written.push(path.relative(repo, file));
+      };
+
+      await page.goto(`${server.url}/index.html`);
+      await page.getByTestId('empty').waitFor();
+      await shot('viewer-empty');
+
+      await page.goto(`${server.url}/index.html?load=sample.replyscope.ndjson`);
+      await page.locator('[data-conn]').first().waitFor();
+      await page.locator('[data-conn="tab1:1"]').click();
+      await seekTo(page, 'TOOL_CALL_DELTA', 6);
+      await shot('events-tool-call-streaming');
+
+      await page.keyboard.press('End');
+      await shot('bubble-final');
+
+      await page.locator('[data-tab="timeline"]').click();
+      await page.getByTestId('timeline').locator('svg[role=img]').waitFor();
+      await shot('timeline');
+
+      await page.locator('[data-conn="tab1:3"]').click();
+      await page.locator('[data-tab="diagnostics"]').click();
+      await page.getByTestId('diagnostics').waitFor();
+      await page.getByTestId('diag-occurrence').first().click();
+      await shot('diagnostics');
+
+      await page.locator('[data-conn="tab1:2"]').click();
+      await page.locator('[data-tab="events"]').click();
+      await page.keyboard.press('End');
+      await shot('pi-stream');
+
+      await page.getByRole('button', { name: 'Export…' }).click();
+      await page.getByTestId('export-dialog').waitFor();
+      await shot('export-dialog');
+      await context.close();
+    }
+  } finally {
+    await browser.close();
+    await server.close();
+    await rm(tmp, { recursive: true, force: true });
+  }
+  if (existsSync(path.join(repo, 'dist', 'manifest.json'))) await livePanelShots(written);
+  else console.log('dist/ has no built extension (npm run build): skipping the live panel screenshots');
+  console.log(`wrote ${written.length} screenshots:\n  ${written.join('\n  ')}`);
+}
+
+/** The panel as the extension shows it (panel/index.html?tabId=N in a tab) over a page that streams the sample. */
+async function livePanelShots(written: string[]): Promise<void> {
+  const body = sampleCapture()
+    .records.filter((r) => r.kind === 'chunk' && r.conn === 'tab1:1')
+    .map((r) => (r.kind === 'chunk' ? r.text ?? '' : ''))
+    .join('');
+  const server = createServer((req, res) => {
+    if (req.url === '/stream') {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(body);
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end('<!doctype html><title>demo chat</title><script>fetch("/stream").then(r=>r.text()).then(()=>document.title="done")</script>');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as { port: number }).port;
+  const ext = await launchWithExtension();
+  try {
+    const app = await ext.context.newPage();
+    await app.goto(`http://127.0.0.1:${port}/`);
+    await app.waitForFunction(() => document.title === 'done');
+    const tabId = await ext.tabIdFor(app);
+    for (const theme of ['light', 'dark'] as const) {
+      const panel = await ext.panelPage(tabId);
+      await panel.setViewportSize({ width: 1400, height: 860 });
+      await panel.emulateMedia({ colorScheme: theme });
+      await panel.locator('[data-conn]').first().click();
+      await panel.keyboard.press('End');
+      if (!only.length || only.includes('panel-live')) {
+        const file = path.join(outDir, `panel-live-${theme}.png`);
+        await panel.screenshot({ path: file });
+        written.push(path.relative(repo, file));
+      }
+      await panel.close();
+    }
+  } finally {
+    await ext.close();
+    server.closeAllConnections();
+    server.close();
+  }
+}
+
+/** Click the n-th event of a type in the event list (scrolling the virtual list until it is rendered). */
+async function seekTo(page: Page, type: string, nth: number): Promise<void> {
+  await page.getByLabel('Event type').selectOption(type);
+  await page.locator('[data-event]').nth(nth).click();
+  await page.getByLabel('Event type').selectOption('');
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,139 @@
+// The panel inside the extension (panel/index.html?tabId=N in a tab, as the devtools page opens it): a live
+// AgentScope stream from a loopback server shows up while it streams, the selection and a scrubbed-back step survive
+// live updates, the final bubble equals the core's reconstruction of what the extension captured, clear empties it.
+import { expect, test, type Page } from '@playwright/test';
+import { launchWithExtension, type ExtensionBrowser } from './support/extension.ts';
+import { startServer, writeAndWait, deferred, type TestServer } from './support/server.ts';
+import { CaptureAnalyzer } from '../../panel/core-bridge.ts';
+
+let ext: ExtensionBrowser;
+let server: TestServer;
+/** Each /stream request waits on `gate` between the two halves of its events. */
+let gate = deferred();
+
+const REPLY = 'reply-live-1';
+const BURST = 20_000;
+const words = 'Streaming straight into the Replyscope panel, one small delta at a time.'.split(/(?<= )/);
+function frames(): string[] {
+  const ev = (o: Record<string, unknown>) => `data: ${JSON.stringify({ id: `e${Math.random().toString(36).slice(2)}`, created_at: new Date().toISOString(), reply_id: REPLY, ...o })}\n\n`;
+  return [
+    ev({ type: 'REPLY_START', session_id: 's', name: 'Friday' }),
+    ev({ type: 'TEXT_BLOCK_START', block_id: 't1' }),
+    ...words.map((w) => ev({ type: 'TEXT_BLOCK_DELTA', block_id: 't1', delta: w })),
+    ev({ type: 'TEXT_BLOCK_END', block_id: 't1' }),
+    ev({ type: 'REPLY_END', session_id: 's' }),
+  ];
+}
+
+test.beforeAll(async () => {
+  ext = await launchWithExtension();
+  server = await startServer(async (req, res) => {
+    if (req.url === '/app') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(`<!doctype html><title>chat</title><button id="go" onclick="run()">go</button><pre id="out"></pre>
+<script>async function run(){const r=await fetch('/stream');const rd=r.body.getReader();const d=new TextDecoder();
+for(;;){const {done,value}=await rd.read();if(done)break;document.getElementById('out').textContent+=d.decode(value,{stream:true});}
+document.title='done';}</script>`);
+      return;
+    }
+    if (req.url === '/stream') {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
+      const all = frames();
+      const half = 6;
+      for (const f of all.slice(0, half)) await writeAndWait(res, f);
+      await gate.promise;
+      for (const f of all.slice(half)) await writeAndWait(res, f);
+      res.end();
+      return;
+    }
+    if (req.url === '/burst') {
+      // A fast stream: BURST deltas written in batches as quickly as the socket takes them.
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const ev = (o: Record<string, unknown>) => `data: ${JSON.stringify({ reply_id: 'burst', ...o })}\n\n`;
+      await writeAndWait(res, ev({ type: 'REPLY_START', session_id: 's', name: 'Burst' }) + ev({ type: 'TEXT_BLOCK_START', block_id: 'b' }));
+      for (let i = 0; i < BURST; i += 500) {
+        let batch = '';
+        for (let j = i; j < Math.min(BURST, i + 500); j++) batch += ev({ type: 'TEXT_BLOCK_DELTA', block_id: 'b', delta: `${j} ` });
+        await writeAndWait(res, batch);
+      }
+      await writeAndWait(res, ev({ type: 'TEXT_BLOCK_END', block_id: 'b' }) + ev({ type: 'REPLY_END', session_id: 's' }));
+      res.end();
+      return;
+    }
+    res.writeHead(404).end();
+  });
+});
+test.afterAll(async () => {
+  gate.resolve();
+  await server?.close();
+  await ext?.close();
+});
+
+async function bubbleText(panel: Page): Promise<string> {
+  return (await panel.getByTestId('bubble').locator('[data-block-type="text"] .block-text').allTextContents()).join('');
+}
+
+test('a live stream appears while it streams; selection and a scrubbed-back step survive updates', async () => {
+  gate = deferred();
+  const app = await ext.context.newPage();
+  await app.goto(`${server.url}/app`);
+  const tabId = await ext.tabIdFor(app);
+  await ext.watch(tabId); // the debug hook collects the same capture the panel gets, for the Node-side check
+  const panel = await ext.panelPage(tabId);
+  await expect(panel.getByTestId('empty')).toContainText('No agent streams yet');
+
+  await app.click('#go');
+  const row = panel.locator('[data-conn]').first();
+  await expect(row).toContainText('/stream');
+  await expect(row).toContainText('live');
+  await row.click();
+  // Streaming: the reply is selected and followed at its newest step.
+  await expect(panel.getByTestId('step-pos')).toHaveText(/^step 6 \/ 6\b/);
+  expect(await bubbleText(panel)).toBe(words.slice(0, 4).join(''));
+  // Scrub back to step 3 with the keyboard, then let the rest of the stream arrive.
+  await panel.keyboard.press('Home');
+  await panel.keyboard.press('ArrowRight');
+  await panel.keyboard.press('ArrowRight');
+  await expect(panel.getByTestId('step-pos')).toHaveText(/^step 3 \/ 6\b/);
+  gate.resolve();
+  await expect(app).toHaveTitle('done');
+  await expect(row).toContainText('complete');
+  const total = frames().length;
+  await expect(panel.getByTestId('step-pos')).toHaveText(new RegExp(`^step 3 / ${total}\\b`));
+  await expect(row).toHaveAttribute('aria-selected', 'true');
+
+  // The last step shows what the core reconstructs from the extension's own capture of this tab.
+  const records = await ext.records(tabId);
+  const analyzer = new CaptureAnalyzer();
+  analyzer.push(records);
+  const reply = analyzer.connections()[0].replies[0];
+  const final = reply.history.at(reply.history.length - 1) as { content: { type: string; text?: string }[] };
+  await panel.keyboard.press('End');
+  expect(await bubbleText(panel)).toBe(final.content.filter((b) => b.type === 'text').map((b) => b.text).join(''));
+  expect(await bubbleText(panel)).toBe(words.join(''));
+
+  await panel.getByRole('button', { name: 'Clear' }).click();
+  await expect(panel.getByTestId('empty')).toBeVisible();
+  await panel.close();
+  await app.close();
+});
+
+test('a fast stream (20k events written as fast as the socket takes them) arrives complete and in order', async () => {
+  const app = await ext.context.newPage();
+  await app.goto(`${server.url}/app`);
+  const tabId = await ext.tabIdFor(app);
+  const panel = await ext.panelPage(tabId);
+  await expect(panel.getByTestId('empty')).toBeVisible();
+  await app.evaluate(() => fetch('/burst').then((r) => r.text()).then(() => (document.title = 'burst done')));
+  const row = panel.locator('[data-conn]').first();
+  await row.click(); // selected while it streams: the panel follows the newest step
+  await expect(app).toHaveTitle('burst done');
+  await expect(row).toContainText('complete');
+  const total = BURST + 4;
+  await expect(row).toContainText(String(total));
+  await expect(panel.getByTestId('step-pos')).toHaveText(new RegExp(`^step ${total} / ${total}\\b`));
+  const text = await bubbleText(panel);
+  expect(text).toBe(Array.from({ length: BURST }, (_, j) => `${j} `).join(''));
+  await panel.close();
+  await app.close();
+});

@@ -1,0 +1,335 @@
+// The standalone viewer in Chromium: import files, pick a connection and reply, scrub with keys and the slider, and
+// check what the bubble shows at chosen steps against the core's reconstruction computed here in Node.
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, expect, test, type Browser, type Page } from '@playwright/test';
+import { buildViewer } from '../../panel/dev/build-viewer.ts';
+import { sampleCapture } from '../../panel/dev/sample-capture.ts';
+import { serveStatic, type StaticServer } from '../../panel/dev/serve-static.ts';
+import { CaptureAnalyzer, loadInput, writeCaptureLog, writeHar } from '../../panel/core-bridge.ts';
+import { prettyJsonText } from '../../panel/lib/partial-json-view.ts';
+import type { Capture } from '../../src/core/capture/model.ts';
+import type { ConnectionView } from '../../src/core/analysis/types.ts';
+
+let browser: Browser;
+let server: StaticServer;
+let tmp: string;
+
+test.beforeAll(async () => {
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'replyscope-viewer-'));
+  await buildViewer(tmp);
+  server = await serveStatic(tmp);
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+});
+test.afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  await rm(tmp, { recursive: true, force: true });
+});
+
+const sample = sampleCapture();
+const sampleLog = writeCaptureLog(sample);
+
+function analyze(capture: Capture): ConnectionView[] {
+  const a = new CaptureAnalyzer();
+  a.push(capture.records);
+  return a.connections();
+}
+
+type Block = Record<string, unknown>;
+const contentOf = (m: unknown) => ((m as { content?: Block[] }).content ?? []) as Block[];
+
+async function openViewer(): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
+  page.on('pageerror', (err) => {
+    throw err;
+  });
+  await page.goto(`${server.url}/index.html`);
+  await expect(page.getByTestId('empty')).toBeVisible();
+  return page;
+}
+
+async function importText(page: Page, name: string, text: string): Promise<void> {
+  await page.getByTestId('import-input').setInputFiles({ name, mimeType: 'application/octet-stream', buffer: Buffer.from(text) });
+  await expect(page.getByTestId('status')).toContainText(`Imported ${name}`);
+}
+
+/** Seek with the keyboard only: Home, then Shift+→ (10) and → (1). */
+async function gotoStep(page: Page, k: number, total: number): Promise<void> {
+  await page.keyboard.press('Home');
+  for (let i = 0; i < Math.floor(k / 10); i++) await page.keyboard.press('Shift+ArrowRight');
+  for (let i = 0; i < k % 10; i++) await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('step-pos')).toHaveText(new RegExp(`^step ${k + 1} / ${total}\\b`));
+}
+
+async function bubbleTexts(page: Page): Promise<string[]> {
+  return page.getByTestId('bubble').locator('[data-block-type="text"] .block-text').allTextContents();
+}
+
+test('import a capture log, scrub a reply with keys and the slider, bubble matches history.at(k)', async () => {
+  const page = await openViewer();
+  await importText(page, 'sample.replyscope.ndjson', sampleLog);
+  const conn = analyze(sample).find((c) => c.record.id === 'tab1:1')!;
+  const reply = conn.replies[0];
+  const n = reply.history.length;
+
+  await page.locator('[data-conn="tab1:1"]').click();
+  await expect(page.locator(`[data-reply="${reply.id}"]`)).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('step-pos')).toHaveText(new RegExp(`^step ${n} / ${n}`));
+
+  // Steps chosen by what their event does: mid text delta, mid tool-call delta (partial JSON), the final step.
+  const stepOf = (type: string, nth: number) => reply.eventIndices.findIndex((i) => conn.events[i].type === type && nth-- === 0);
+  const textStep = stepOf('TEXT_BLOCK_DELTA', 7);
+  const toolStep = stepOf('TOOL_CALL_DELTA', 5);
+  for (const k of [textStep, toolStep, n - 1]) {
+    await gotoStep(page, k, n);
+    const msg = reply.history.at(k);
+    const texts = contentOf(msg).filter((b) => b.type === 'text').map((b) => b.text as string);
+    expect(await bubbleTexts(page)).toEqual(texts);
+  }
+
+  // The tool call as it stood mid-stream: pretty-printed partial JSON of exactly the input received so far.
+  await gotoStep(page, toolStep, n);
+  const call = contentOf(reply.history.at(toolStep)).find((b) => b.type === 'tool_call')!;
+  await expect(page.locator('pre.tool-input')).toHaveText(prettyJsonText(call.input as string).text);
+  await expect(page.locator('pre.tool-input')).toHaveAttribute('data-state', 'partial');
+  // The characters this event appended are marked.
+  const delta = (conn.events[reply.eventIndices[toolStep]].raw as { delta: string }).delta;
+  await expect(page.getByTestId('bubble').locator('mark.appended')).toHaveText(delta);
+
+  // Final step: the streamed DATA_BLOCK is an image decoded from the same base64 the core reconstructed.
+  await gotoStep(page, n - 1, n);
+  const data = contentOf(reply.history.at(n - 1)).find((b) => b.type === 'data')!;
+  const source = data.source as { media_type: string; data: string };
+  await expect(page.getByTestId('bubble').locator('img').last()).toHaveAttribute('src', `data:${source.media_type};base64,${source.data}`);
+
+  // The slider: focus it and use its keys, then drag to the start.
+  const slider = page.getByTestId('step-slider');
+  await slider.focus();
+  await page.keyboard.press('Shift+ArrowLeft');
+  await expect(page.getByTestId('step-pos')).toHaveText(new RegExp(`^step ${n - 10} / ${n}`));
+  const box = (await slider.boundingBox())!;
+  await page.mouse.click(box.x + 2, box.y + box.height / 2);
+  await expect(page.getByTestId('step-pos')).toHaveText(new RegExp(`^step 1 / ${n}`));
+  expect(await bubbleTexts(page)).toEqual(contentOf(reply.history.at(0)).filter((b) => b.type === 'text').map((b) => b.text));
+  await page.close();
+});
+
+test('a diagnostic occurrence seeks the scrubber to its event', async () => {
+  const page = await openViewer();
+  await importText(page, 'sample.replyscope.ndjson', sampleLog);
+  const conn = analyze(sample).find((c) => c.record.id === 'tab1:3')!;
+  expect(conn.diagnostics.length).toBeGreaterThan(0);
+  await page.locator('[data-conn="tab1:3"]').click();
+  await page.locator('[data-tab="diagnostics"]').click();
+  const first = page.getByTestId('diag-occurrence').first();
+  const index = Number((await first.locator('span').first().textContent())!.slice(1));
+  const d = conn.diagnostics.find((x) => x.index === index)!;
+  await first.click();
+  await expect(page.getByTestId('event-detail')).toContainText(`#${index} `);
+  await expect(page.getByTestId('event-detail')).toContainText(d.code);
+  const owner = conn.replies.find((r) => r.eventIndices.includes(index));
+  if (owner) {
+    const k = owner.eventIndices.indexOf(index);
+    await expect(page.getByTestId('step-pos')).toHaveText(new RegExp(`^step ${k + 1} / ${owner.history.length}`));
+  }
+  await page.close();
+});
+
+test('export a capture log and import it back with an identical result', async () => {
+  const page = await openViewer();
+  await importText(page, 'sample.replyscope.ndjson', sampleLog);
+  await page.getByRole('button', { name: 'Export…' }).click();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-go').click()]);
+  const exported = await new Promise<string>((resolve, reject) => {
+    download.createReadStream().then((s) => {
+      const parts: Buffer[] = [];
+      s.on('data', (b: Buffer) => parts.push(b));
+      s.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
+      s.on('error', reject);
+    }, reject);
+  });
+  expect(download.suggestedFilename()).toMatch(/\.replyscope\.ndjson$/);
+  // Same records, byte for byte in content.
+  expect(loadInput(exported, 'x.replyscope.ndjson').records).toEqual(sample.records);
+
+  const again = await openViewer();
+  await importText(again, download.suggestedFilename(), exported);
+  const table = async (p: Page) => p.getByTestId('connections').innerText();
+  expect(await table(again)).toEqual(await table(page));
+  for (const id of ['tab1:1', 'tab1:2', 'tab1:3']) {
+    await page.locator(`[data-conn="${id}"]`).click();
+    await again.locator(`[data-conn="${id}"]`).click();
+    expect(await again.getByTestId('bubble').innerText()).toEqual(await page.getByTestId('bubble').innerText());
+  }
+  await page.close();
+  await again.close();
+});
+
+test('import a HAR file', async () => {
+  const page = await openViewer();
+  const har = writeHar(sample);
+  await importText(page, 'sample.har', har);
+  const conns = analyze(loadInput(har, 'sample.har'));
+  await expect(page.locator('[data-conn]')).toHaveCount(conns.length);
+  const withReply = conns.find((c) => c.replies.length > 0)!;
+  await page.locator(`[data-conn="${withReply.record.id}"]`).click();
+  const r = withReply.replies[0];
+  const texts = contentOf(r.history.at(r.history.length - 1)).filter((b) => b.type === 'text').map((b) => b.text);
+  expect(await bubbleTexts(page)).toEqual(texts);
+  await page.close();
+});
+
+test('captured strings never become markup, scripts or unsafe URLs', async () => {
+  const page = await openViewer();
+  const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="window.__pwned=3" width="8" height="8"><rect width="8" height="8"/></svg>').toString('base64');
+  const html = Buffer.from('<script>window.__pwned=4</script>').toString('base64');
+  const hostile = 'Look: <img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script> [x](javascript:alert(1))';
+  const ev = (o: Record<string, unknown>) => `data: ${JSON.stringify({ reply_id: 'r-x', created_at: '2026-03-01T09:00:00', id: `e${Math.random()}`, ...o })}\n\n`;
+  const sse = [
+    ev({ type: 'REPLY_START', session_id: 's', name: '<b>Mallory</b>' }),
+    ev({ type: 'TEXT_BLOCK_START', block_id: 't' }),
+    ev({ type: 'TEXT_BLOCK_DELTA', block_id: 't', delta: hostile }),
+    ev({ type: 'TEXT_BLOCK_END', block_id: 't' }),
+    ev({ type: 'DATA_BLOCK_START', block_id: 'svg', media_type: 'image/svg+xml' }),
+    ev({ type: 'DATA_BLOCK_DELTA', block_id: 'svg', data: svg, media_type: 'image/svg+xml' }),
+    ev({ type: 'DATA_BLOCK_END', block_id: 'svg' }),
+    ev({ type: 'DATA_BLOCK_START', block_id: 'html', media_type: 'text/html' }),
+    ev({ type: 'DATA_BLOCK_DELTA', block_id: 'html', data: html, media_type: 'text/html' }),
+    ev({ type: 'DATA_BLOCK_END', block_id: 'html' }),
+    ev({ type: 'TOOL_CALL_START', tool_call_id: 'c', tool_call_name: '<img src=x onerror=alert(1)>' }),
+    ev({ type: 'TOOL_CALL_END', tool_call_id: 'c' }),
+    ev({ type: 'TOOL_RESULT_START', tool_call_id: 'c', tool_call_name: 'x' }),
+    ev({ type: 'TOOL_RESULT_DATA_DELTA', tool_call_id: 'c', media_type: 'image/png', url: 'javascript:window.__pwned=5' }),
+    ev({ type: 'TOOL_RESULT_DATA_DELTA', tool_call_id: 'c', media_type: 'image/png', url: 'https://example.com/pic.png' }),
+    ev({ type: 'TOOL_RESULT_END', tool_call_id: 'c', state: 'success' }),
+    ev({ type: 'REPLY_END', session_id: 's' }),
+  ].join('');
+  await importText(page, 'hostile.sse', sse);
+  await page.locator('[data-conn]').first().click();
+  await page.keyboard.press('End');
+  const bubble = page.getByTestId('bubble');
+  await expect(bubble.locator('[data-block-type="text"]')).toContainText(hostile);
+  // Every view once, so every renderer has seen the strings.
+  for (const tab of ['timeline', 'diagnostics', 'events']) await page.locator(`[data-tab="${tab}"]`).click();
+  for (const tab of ['JSON', 'Diff', 'Message']) await page.getByRole('tab', { name: tab }).click();
+  const audit = await page.evaluate(() => {
+    const all = [...document.querySelectorAll('#app *')];
+    return {
+      pwned: (window as { __pwned?: unknown }).__pwned,
+      handlers: all.flatMap((el) => [...el.attributes].filter((a) => a.name.startsWith('on')).map((a) => `${el.tagName}@${a.name}`)),
+      active: all.filter((el) => ['SCRIPT', 'IFRAME', 'OBJECT', 'EMBED', 'FOREIGNOBJECT'].includes(el.tagName.toUpperCase())).length,
+      sources: all.flatMap((el) => ['src', 'href', 'xlink:href'].map((a) => el.getAttribute(a)).filter((v): v is string => v !== null)),
+    };
+  });
+  expect(audit.pwned).toBeUndefined();
+  expect(audit.handlers).toEqual([]);
+  expect(audit.active).toBe(0);
+  for (const src of audit.sources) expect(src).toMatch(/^(data:image\/(png|svg\+xml);base64,|#|url\(#)/);
+  // The SVG is shown, as an image.
+  await expect(bubble.locator(`img[src="data:image/svg+xml;base64,${svg}"]`)).toHaveCount(1);
+  // A remote image is fetched only when the user asks for it.
+  await expect(bubble.locator('img[src^="https:"]')).toHaveCount(0);
+  await bubble.getByRole('button', { name: /Load remote image · https:\/\/example\.com\/pic\.png/ }).click();
+  await expect(bubble.locator('img[src="https://example.com/pic.png"]')).toHaveCount(1);
+  await page.close();
+});
+
+test('100k events: the event list stays virtual and reaches the last row', async () => {
+  const page = await openViewer();
+  const N = 100_000;
+  const lines = ['data: {"type":"REPLY_START","reply_id":"big","session_id":"s","name":"Big","id":"e0","created_at":"2026-03-01T09:00:00"}', 'data: {"type":"TEXT_BLOCK_START","reply_id":"big","block_id":"t","id":"e1","created_at":"2026-03-01T09:00:00"}'];
+  for (let i = 2; i < N - 1; i++) lines.push(`data: {"type":"TEXT_BLOCK_DELTA","reply_id":"big","block_id":"t","delta":"w${i} ","id":"e${i}","created_at":"2026-03-01T09:00:00"}`);
+  lines.push(`data: {"type":"TEXT_BLOCK_END","reply_id":"big","block_id":"t","id":"e${N - 1}","created_at":"2026-03-01T09:00:00"}`);
+  await importText(page, 'big.sse', lines.join('\n\n') + '\n\n');
+  await page.locator('[data-conn]').first().click();
+  await expect(page.locator('[data-conn]').first()).toContainText(String(N));
+  const rows = page.getByTestId('events').locator('[data-event]');
+  expect(await rows.count()).toBeLessThan(150);
+  await page.getByTestId('events').evaluate((el) => (el.scrollTop = el.scrollHeight));
+  await expect(page.locator(`[data-event="${N - 1}"]`)).toBeVisible();
+  expect(await rows.count()).toBeLessThan(150);
+  // Seeking stays a checkpointed lookup: jump to the middle with the slider's keys and read the bubble.
+  await page.keyboard.press('Home');
+  await expect(page.getByTestId('step-pos')).toHaveText(new RegExp(`^step 1 / ${N}`));
+  await page.close();
+});
+
+test('import a pi stream as JSON events; the bubble matches the reference output', async () => {
+  const fs = await import('node:fs');
+  const dir = path.resolve(import.meta.dirname, '../../../shared/conformance/pi');
+  const caseText = fs.readFileSync(path.join(dir, 'cases/done_toolUse.json'), 'utf8');
+  const expected = JSON.parse(fs.readFileSync(path.join(dir, 'expected/done_toolUse.json'), 'utf8')).final;
+  const page = await openViewer();
+  await importText(page, 'done_toolUse.json', caseText);
+  await page.locator('[data-conn]').first().click();
+  await page.keyboard.press('End');
+  const texts = expected.content.filter((b: Block) => b.type === 'text').map((b: Block) => b.text);
+  expect(await bubbleTexts(page)).toEqual(texts);
+  const call = expected.content.find((b: Block) => b.type === 'toolCall');
+  await expect(page.getByTestId('bubble').locator('[data-block-type="tool_call"]')).toContainText(call.name);
+  await expect(page.locator('pre.tool-input')).toHaveText(JSON.stringify(call.arguments, null, 2));
+  await expect(page.getByTestId('bubble')).toContainText(expected.stopReason);
+  await page.close();
+});
+
+test('timeline: hover shows the event, a click seeks there; play at max speed reaches the end; ] jumps to a diagnostic', async () => {
+  const page = await openViewer();
+  await importText(page, 'sample.replyscope.ndjson', sampleLog);
+  const conn = analyze(sample).find((c) => c.record.id === 'tab1:1')!;
+  const reply = conn.replies[0];
+  const n = reply.history.length;
+  await page.locator('[data-conn="tab1:1"]').click();
+  await page.locator('[data-tab="timeline"]').click();
+  const lane = page.locator(`[data-lane="text:${reply.id}:txt-1"] rect`).first();
+  const box = (await lane.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await expect(page.locator('.tl-tooltip')).toContainText('txt-1');
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  const detail = page.getByTestId('event-detail');
+  await expect(detail).toContainText(/TEXT_BLOCK_(START|DELTA|END)/);
+  await expect(detail).toContainText('txt-1');
+  const shown = Number((await detail.locator('.kv span').nth(1).textContent())!.match(/#(\d+)/)![1]);
+  const k = reply.eventIndices.indexOf(shown);
+  await expect(page.getByTestId('step-pos')).toHaveText(new RegExp(`^step ${k + 1} / ${n}\\b`));
+
+  // Playback at max speed from the first step runs to the last one.
+  await page.getByLabel('Playback speed').selectOption('max');
+  await page.keyboard.press('Home');
+  await page.getByRole('button', { name: 'Play' }).click();
+  await expect(page.getByTestId('step-pos')).toHaveText(new RegExp(`^step ${n} / ${n}\\b`));
+  await expect(page.getByRole('button', { name: 'Play' })).toBeVisible();
+
+  // Diagnostics navigation in the broken stream.
+  const broken = analyze(sample).find((c) => c.record.id === 'tab1:3')!;
+  // A step "has a diagnostic" when its event carries one, is invalid, or the step was warned/invalid/error.
+  const flagged = (r: (typeof broken.replies)[number], k: number) => {
+    const e = broken.events[r.eventIndices[k]];
+    return e.diagnostics.length > 0 || !e.valid || !['changed', 'unchanged'].includes(r.stepStatus[k]);
+  };
+  const br = broken.replies.find((r) => r.eventIndices.some((_, k) => k > 0 && flagged(r, k)))!;
+  const expectedStep = br.eventIndices.findIndex((_, k) => k > 0 && flagged(br, k));
+  await page.locator('[data-conn="tab1:3"]').click();
+  await page.locator(`[data-reply="${br.id}"]`).click();
+  await page.keyboard.press('Home');
+  await page.keyboard.press(']');
+  await expect(page.getByTestId('step-pos')).toHaveText(new RegExp(`^step ${expectedStep + 1} / ${br.history.length}\\b`));
+  await page.close();
+});
+
+test('drag and drop imports a file; the viewer follows the colour scheme', async () => {
+  const context = await browser.newContext({ colorScheme: 'dark', viewport: { width: 1200, height: 800 } });
+  const page = await context.newPage();
+  await page.goto(`${server.url}/index.html`);
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  const text = sampleLog;
+  await page.evaluate((t) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([t], 'dropped.replyscope.ndjson'));
+    document.querySelector('.app')!.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, text);
+  await expect(page.getByTestId('status')).toContainText('Imported dropped.replyscope.ndjson: 3 connections');
+  await expect(page.locator('[data-conn]')).toHaveCount(3);
+  await context.close();
+});

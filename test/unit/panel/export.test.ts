@@ -1,0 +1,63 @@
+// Export builders over the real core: capture log round trip, connection selection, one reply's events as a
+// fixture, reconstructed messages, diagnostics report, and redaction reaching every format.
+import { describe, expect, it } from 'vitest';
+import { buildExport, selectConnections } from '../../../panel/store/export.ts';
+import { sampleCapture } from '../../../panel/dev/sample-capture.ts';
+import { analyzeCapture } from '../../../src/core/analysis/analyze.ts';
+import { readCaptureLog } from '../../../src/core/capture/capture-log.ts';
+import { loadInput } from '../../../src/core/capture/load-input.ts';
+
+const sample = sampleCapture();
+const none = {};
+
+describe('buildExport', () => {
+  it('writes a capture log that reads back to the same records', () => {
+    const f = buildExport(sample, { kind: 'capture-log', redaction: none });
+    expect(f.name).toMatch(/\.replyscope\.ndjson$/);
+    expect(readCaptureLog(f.text).records).toEqual(sample.records);
+  });
+
+  it('exports only the selected connections', () => {
+    const f = buildExport(sample, { kind: 'capture-log', connections: ['tab1:2'], redaction: none });
+    const recs = readCaptureLog(f.text).records;
+    expect(new Set(recs.map((r) => (r.kind === 'connection' ? r.id : 'conn' in r ? r.conn : '')))).toEqual(new Set(['tab1:2']));
+    expect(recs).toEqual(selectConnections(sample, ['tab1:2']).records);
+  });
+
+  it('exports a HAR that imports back to the same streams', () => {
+    const f = buildExport(sample, { kind: 'har', redaction: none });
+    const back = analyzeCapture(loadInput(f.text, f.name));
+    const orig = analyzeCapture(sample);
+    expect(back.map((c) => c.events.map((e) => e.rawText))).toEqual(orig.map((c) => c.events.map((e) => e.rawText)));
+  });
+
+  it("exports one reply's events, in order, as a JSON fixture", () => {
+    const conn = analyzeCapture(sample).find((c) => c.record.id === 'tab1:1')!;
+    const reply = conn.replies[0];
+    const f = buildExport(sample, { kind: 'reply-events', reply: { connection: 'tab1:1', reply: reply.id }, redaction: none });
+    expect(JSON.parse(f.text)).toEqual(reply.eventIndices.map((i) => conn.events[i].raw));
+    expect(() => buildExport(sample, { kind: 'reply-events', reply: { connection: 'tab1:1', reply: 'nope' }, redaction: none })).toThrow(/nope/);
+  });
+
+  it('exports the final message of every reply and a diagnostics report with titles', () => {
+    const conns = analyzeCapture(sample);
+    const messages = JSON.parse(buildExport(sample, { kind: 'messages', redaction: none }).text);
+    expect(messages.map((m: { reply: string }) => m.reply)).toEqual(conns.flatMap((c) => c.replies.map((r) => r.id)));
+    const first = conns[0].replies[0];
+    expect(messages[0].message).toEqual(JSON.parse(JSON.stringify(first.history.at(first.history.length - 1))));
+    const report = JSON.parse(buildExport(sample, { kind: 'diagnostics', redaction: none }).text);
+    const broken = report.find((r: { connection: string }) => r.connection === 'tab1:3');
+    expect(broken.diagnostics.length).toBe(conns[2].diagnostics.length);
+    expect(broken.diagnostics.every((d: { title?: string }) => typeof d.title === 'string')).toBe(true);
+  });
+
+  it('redacts text content in derived exports too', () => {
+    const plain = buildExport(sample, { kind: 'messages', redaction: none }).text;
+    const red = buildExport(sample, { kind: 'messages', redaction: { textContent: true } }).text;
+    expect(plain).toContain('Q3 revenue');
+    expect(red).not.toContain('Q3 revenue');
+    const log = buildExport(sample, { kind: 'capture-log', redaction: { headers: true, requestBodies: true, textContent: true } }).text;
+    expect(log).not.toContain('You are a calculator');
+    expect(log).not.toContain('EMEA');
+  });
+});

@@ -1,0 +1,79 @@
+// Pure store helpers: id remapping on import, partial JSON display, event-row building with heartbeats.
+import { describe, expect, it } from 'vitest';
+import type { CaptureRecord } from '../../../src/core/capture/model.ts';
+import type { ConnectionView, EventView, FrameView } from '../../../src/core/analysis/types.ts';
+import { remapConnectionIds } from '../../../panel/store/import-merge.ts';
+import { prettyJsonText } from '../../../panel/lib/partial-json-view.ts';
+import { eventRows, filterConnections } from '../../../panel/store/filters.ts';
+import { nextIn } from '../../../panel/store/steps.ts';
+
+describe('remapConnectionIds', () => {
+  const recs: CaptureRecord[] = [
+    { kind: 'connection', id: 'a', transport: 'import', frameUrl: '', method: 'GET', url: 'u', requestHeaders: [], startTime: 0 },
+    { kind: 'chunk', conn: 'a', t: 1, bytes: 1, text: 'x' },
+    { kind: 'notice', t: 2, level: 'info', text: 'hi' },
+    { kind: 'end', conn: 'a', t: 3, state: 'complete' },
+  ];
+  it('leaves records alone when nothing clashes', () => {
+    expect(remapConnectionIds(recs, new Set(['b']))).toEqual(recs);
+  });
+  it('renames a clashing id on every record that refers to it', () => {
+    const out = remapConnectionIds(recs, new Set(['a', 'a~2']));
+    expect(out.map((r) => (r.kind === 'connection' ? r.id : 'conn' in r ? r.conn : undefined))).toEqual(['a~3', 'a~3', undefined, 'a~3']);
+  });
+});
+
+describe('prettyJsonText', () => {
+  it('pretty-prints complete JSON', () => expect(prettyJsonText('{"a":[1,2]}')).toEqual({ text: '{\n  "a": [\n    1,\n    2\n  ]\n}', state: 'complete' }));
+  it('reads streaming JSON partially', () => {
+    const p = prettyJsonText('{"path": "reports/q3.csv", "columns": ["reg');
+    expect(p.state).toBe('partial');
+    expect(JSON.parse(p.text)).toEqual({ path: 'reports/q3.csv', columns: ['reg'] });
+  });
+  it('shows non-JSON as is', () => expect(prettyJsonText('not json')).toEqual({ text: 'not json', state: 'invalid' }));
+  it('says empty for nothing', () => expect(prettyJsonText('  ').state).toBe('empty'));
+});
+
+function conn(frames: FrameView[], events: Partial<EventView>[], extra: Partial<ConnectionView> = {}): ConnectionView {
+  return {
+    record: { kind: 'connection', id: 'c', transport: 'fetch', frameUrl: '', method: 'GET', url: 'http://x/stream', requestHeaders: [], startTime: 0 },
+    state: 'complete', dialect: 'agentscope', bytes: 0, frames, replies: [], diagnostics: [], evictedEvents: 0, notes: [],
+    events: events.map((e, i) => ({ index: i, frameIndex: i, t: NaN, type: 'T', raw: {}, rawText: '', valid: true, issues: [], extras: [], preview: '', diagnostics: [], ...e })),
+    ...extra,
+  };
+}
+
+describe('eventRows', () => {
+  const frames: FrameView[] = [
+    { index: 0, t: 0, kind: 'comment', data: '', heartbeat: true },
+    { index: 1, t: 1, kind: 'data', data: '{}', heartbeat: false },
+    { index: 2, t: 2, kind: 'comment', data: 'ping', heartbeat: true },
+    { index: 3, t: 3, kind: 'data', data: '{}', heartbeat: false },
+    { index: 4, t: 4, kind: 'comment', data: '', heartbeat: true },
+  ];
+  const c = conn(frames, [{ frameIndex: 1, type: 'TEXT_BLOCK_DELTA', preview: 'Hello' }, { frameIndex: 3, type: 'REPLY_END' }]);
+  it('interleaves heartbeats in wire order', () => {
+    expect(eventRows(c, '', new Set(), false).map((r) => (r.kind === 'event' ? r.event.type : `hb${r.frameIndex}`))).toEqual([
+      'hb0', 'TEXT_BLOCK_DELTA', 'hb2', 'REPLY_END', 'hb4',
+    ]);
+  });
+  it('hides heartbeats on request and while searching', () => {
+    expect(eventRows(c, '', new Set(), true)).toHaveLength(2);
+    expect(eventRows(c, 'hello', new Set(), false).map((r) => r.kind)).toEqual(['event']);
+    expect(eventRows(c, '', new Set(['REPLY_END']), false).map((r) => (r.kind === 'event' ? r.event.index : -1))).toEqual([1]);
+  });
+  it('filters connections by URL and errors', () => {
+    const bad = conn([], [], { state: 'error' });
+    expect(filterConnections([c, bad], 'STREAM', false)).toHaveLength(2);
+    expect(filterConnections([c, bad], '', true)).toEqual([bad]);
+    expect(filterConnections([c], 'nope', false)).toEqual([]);
+  });
+});
+
+describe('nextIn', () => {
+  it('finds the next and previous diagnostic step', () => {
+    expect(nextIn([2, 5, 9], 5, 1)).toBe(9);
+    expect(nextIn([2, 5, 9], 5, -1)).toBe(2);
+    expect(nextIn([2, 5, 9], 9, 1)).toBeUndefined();
+  });
+});

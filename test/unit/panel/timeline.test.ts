@@ -1,0 +1,109 @@
+// Lane derivation (src/core/analysis/timeline.ts) on the conformance cases' real event sequences.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { deriveTimeline, eventRole } from '../../../src/core/analysis/timeline.ts';
+import type { EventView } from '../../../src/core/analysis/types.ts';
+
+const conformance = path.resolve(__dirname, '../../../../shared/conformance');
+const load = (dir: string, name: string) =>
+  JSON.parse(readFileSync(path.join(conformance, dir, 'cases', `${name}.json`), 'utf8')) as { events: Record<string, unknown>[] };
+
+/** EventViews as analysis shapes them (only the fields the timeline reads), optionally with arrival times. */
+function views(events: Record<string, unknown>[], times?: number[]): EventView[] {
+  return events.map((raw, index) => ({
+    index,
+    frameIndex: index,
+    t: times ? times[index] : NaN,
+    createdAt: typeof raw.created_at === 'string' ? Date.parse(raw.created_at + 'Z') : undefined,
+    type: typeof raw.type === 'string' ? raw.type : '?',
+    raw,
+    rawText: JSON.stringify(raw),
+    valid: true,
+    issues: [],
+    extras: [],
+    replyId: typeof raw.reply_id === 'string' ? raw.reply_id : undefined,
+    preview: '',
+    diagnostics: [],
+  }));
+}
+
+describe('deriveTimeline — AgentScope', () => {
+  const evs = views(load('agentscope', 'confirm_allowed').events);
+  const tl = deriveTimeline(evs);
+
+  it('uses created_at when events carry no arrival time, and says so', () => {
+    expect(tl.axis).toBe('created_at');
+    expect(tl.end - tl.start).toBe((evs.length - 1) * 1000); // the case's events are one second apart
+  });
+
+  it('has one lane per block plus reply and model-call lanes, reply first', () => {
+    expect(tl.lanes.map((l) => l.id)).toEqual([
+      'reply:reply-1:',
+      'model-call:reply-1:1',
+      'text:reply-1:txt-1',
+      'tool-call:reply-1:call-bash',
+      'tool-result:reply-1:call-bash',
+    ]);
+  });
+
+  it('spans run from START to END with deltas as ticks', () => {
+    const text = tl.lanes.find((l) => l.kind === 'text')!;
+    const startIdx = evs.findIndex((e) => e.type === 'TEXT_BLOCK_START');
+    const endIdx = evs.findIndex((e) => e.type === 'TEXT_BLOCK_END');
+    expect(text.spans).toHaveLength(1);
+    expect(text.spans[0]).toMatchObject({ startEvent: startIdx, endEvent: endIdx, open: false, start: tl.times[startIdx], end: tl.times[endIdx] });
+    expect(text.spans[0].ticks.map((t) => t.event)).toEqual(
+      evs.filter((e) => e.type === 'TEXT_BLOCK_DELTA').map((e) => e.index),
+    );
+  });
+
+  it('marks the human-in-the-loop wait from REQUIRE_USER_CONFIRM to USER_CONFIRM_RESULT', () => {
+    const human = tl.waits.filter((w) => w.kind === 'human');
+    expect(human).toHaveLength(1);
+    expect(evs[human[0].startEvent].type).toBe('REQUIRE_USER_CONFIRM');
+    expect(evs[human[0].endEvent].type).toBe('USER_CONFIRM_RESULT');
+    expect(human[0].open).toBe(false);
+  });
+
+  it('opens an implicit span for a delta before its START, and a new one at the START', () => {
+    const d = views(load('agentscope', 'delta_before_start').events);
+    const lane = deriveTimeline(d).lanes.find((l) => l.kind === 'text')!;
+    const first = d.find((e) => e.type === 'TEXT_BLOCK_DELTA')!;
+    expect(lane.spans[0].startEvent).toBe(first.index);
+    expect(lane.spans.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('keeps a block that never ends open until the last event', () => {
+    const cut = evs.slice(0, evs.findIndex((e) => e.type === 'TEXT_BLOCK_END'));
+    const t = deriveTimeline(cut);
+    const span = t.lanes.find((l) => l.kind === 'text')!.spans[0];
+    expect(span.open).toBe(true);
+    expect(span.end).toBe(t.end);
+  });
+});
+
+describe('deriveTimeline — pi and axes', () => {
+  it('charts pi proxy events by content index on the index axis when nothing has a time', () => {
+    const tl = deriveTimeline(views(load('pi', 'done_toolUse').events));
+    expect(tl.axis).toBe('index');
+    expect(tl.lanes.map((l) => l.id)).toEqual(['model-call::1', 'text::0', 'tool-call::1']);
+    expect(tl.lanes[2].label).toContain('calc');
+    expect(tl.waits).toEqual([]);
+  });
+
+  it('prefers arrival times and turns long silences into gaps', () => {
+    const raw = load('agentscope', 'thinking_then_text').events;
+    const times = raw.map((_, i) => 1000 + i * 50 + (i >= 6 ? 5000 : 0));
+    const tl = deriveTimeline(views(raw, times));
+    expect(tl.axis).toBe('arrival');
+    expect(tl.waits.filter((w) => w.kind === 'gap')).toEqual([
+      { kind: 'gap', start: times[5], end: times[6], startEvent: 5, endEvent: 6, label: 'gap' },
+    ]);
+  });
+
+  it('classifies pi-agent message_update by its inner assistant event', () => {
+    const e = views([{ type: 'message_update', assistantMessageEvent: { type: 'text_delta', contentIndex: 2, delta: 'x' } }])[0];
+    expect(eventRole(e)).toMatchObject({ kind: 'text', key: '2', phase: 'delta' });
+  });
+});
