@@ -1,0 +1,188 @@
+// Every message that crosses a hop of the capture pipeline, one zod-checked union per hop:
+//
+//   page tap (MAIN world) ──MessagePort──▶ relay (isolated world) ──runtime.Port──▶ background ──▶ panel
+//
+// Receivers parse with `acceptMessage()`: anything that does not match is dropped and counted, never half-used.
+// The MAIN-world tap must stay dependency-free, so it imports only the *types* from this file (erased at build).
+import { z } from 'zod';
+import type { CaptureHeader, CaptureRecord } from '../core/capture/model.ts';
+
+const headerPairs = z.array(z.tuple([z.string(), z.string()]));
+const time = z.number(); // epoch ms, fractional; NaN is not produced by the tap
+
+const bodySchema = z.strictObject({
+  text: z.string().optional(),
+  base64: z.string().optional(),
+  size: z.number().int().nonnegative(),
+  truncated: z.boolean().optional(),
+});
+
+export const connectionRecordSchema = z.strictObject({
+  kind: z.literal('connection'),
+  id: z.string().min(1).max(200),
+  transport: z.enum(['fetch', 'eventsource', 'xhr', 'import']),
+  frameUrl: z.string(),
+  isSubframe: z.boolean().optional(),
+  method: z.string(),
+  url: z.string(),
+  requestHeaders: headerPairs,
+  requestBody: bodySchema.optional(),
+  status: z.number().int().optional(),
+  statusText: z.string().optional(),
+  responseHeaders: headerPairs.optional(),
+  startTime: time,
+  responseTime: time.optional(),
+});
+
+export const captureRecordSchema = z.discriminatedUnion('kind', [
+  connectionRecordSchema,
+  z.strictObject({
+    kind: z.literal('chunk'),
+    conn: z.string(),
+    t: time,
+    bytes: z.number().int().nonnegative(),
+    text: z.string().optional(),
+    base64: z.string().optional(),
+  }),
+  z.strictObject({
+    kind: z.literal('message'),
+    conn: z.string(),
+    t: time,
+    type: z.string(),
+    data: z.string(),
+    lastEventId: z.string(),
+  }),
+  z.strictObject({
+    kind: z.literal('end'),
+    conn: z.string(),
+    t: time,
+    state: z.enum(['complete', 'cancelled', 'aborted', 'error', 'evicted-open', 'open']),
+    error: z.string().optional(),
+  }),
+  z.strictObject({
+    kind: z.literal('evicted'),
+    conn: z.string(),
+    t: time,
+    chunks: z.number().int().nonnegative(),
+    messages: z.number().int().nonnegative(),
+    bytes: z.number().int().nonnegative(),
+  }),
+  z.strictObject({
+    kind: z.literal('notice'),
+    t: time,
+    conn: z.string().optional(),
+    level: z.enum(['info', 'warning']),
+    text: z.string(),
+  }),
+]);
+
+export const captureHeaderSchema = z.strictObject({
+  kind: z.literal('header'),
+  format: z.literal('replyscope-capture'),
+  version: z.literal(1),
+  tool: z.string(),
+  created: z.string(),
+  pageUrl: z.string().optional(),
+  browser: z.string().optional(),
+});
+
+// Compile-time proof that the schemas and the contract in model.ts describe the same shapes.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const recordsMatch: Same<z.infer<typeof captureRecordSchema>, CaptureRecord> = true;
+const headerMatches: Same<z.infer<typeof captureHeaderSchema>, CaptureHeader> = true;
+void recordsMatch;
+void headerMatches;
+
+// ── Hop 1: tap → relay (private MessagePort, batched) ──────────────────────────────────────────────
+export const tapToRelaySchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('records'), records: z.array(captureRecordSchema).max(100_000) }),
+]);
+export type TapToRelay = z.infer<typeof tapToRelaySchema>;
+
+// ── Hop 1 back: relay → tap ──────────────────────────────────────────────────────────────────────────
+export const relayToTapSchema = z.discriminatedUnion('type', [
+  z.strictObject({
+    type: z.literal('config'),
+    /** false = the user switched capture off for this site: the tap stops recording. */
+    enabled: z.boolean(),
+    /** Extra URL patterns captured whatever their content type (substring, `*` wildcards). */
+    includeUrls: z.array(z.string()),
+  }),
+]);
+export type RelayToTap = z.infer<typeof relayToTapSchema>;
+
+// ── Hop 2: relay → background (runtime.Port named 'relay') ──────────────────────────────────────────
+const documentInfo = {
+  /** Random id of this document's relay (one per page load per frame). */
+  docId: z.string().min(1).max(100),
+  frameUrl: z.string(),
+  isTop: z.boolean(),
+  /** Origin of the top-level document, the key of the per-site on/off switch. */
+  siteOrigin: z.string(),
+  siteEnabled: z.boolean(),
+};
+export const relayToBackgroundSchema = z.discriminatedUnion('type', [
+  /** First message on a new port: who I am. The background answers 'attach' or 'detach'. */
+  z.strictObject({ type: z.literal('hello'), ...documentInfo }),
+  /** Everything this document captured so far (sent when a panel attaches or after clear). */
+  z.strictObject({ type: z.literal('snapshot'), ...documentInfo, records: z.array(captureRecordSchema), dropped: z.number().int() }),
+  /** Live records, only while attached. */
+  z.strictObject({ type: z.literal('records'), docId: z.string(), records: z.array(captureRecordSchema) }),
+]);
+export type RelayToBackground = z.infer<typeof relayToBackgroundSchema>;
+export type DocumentInfo = Omit<Extract<RelayToBackground, { type: 'hello' }>, 'type'>;
+
+// ── Hop 2 back: background → relay (over the relay's port, or tabs.sendMessage to every frame) ──────
+export const backgroundToRelaySchema = z.discriminatedUnion('type', [
+  /** A panel watches this tab: (connect and) send a snapshot, then live records. */
+  z.strictObject({ type: z.literal('attach') }),
+  /** Nobody watches this tab: stop sending, let the service worker sleep. */
+  z.strictObject({ type: z.literal('detach') }),
+  /** Drop what was captured (open connections keep their connection record). */
+  z.strictObject({ type: z.literal('clear') }),
+  /** Top frame only: answer with the document URL (used by tests and the panel header). */
+  z.strictObject({ type: z.literal('ping') }),
+]);
+export type BackgroundToRelay = z.infer<typeof backgroundToRelaySchema>;
+
+// ── Hop 3: panel → background (runtime.Port named 'panel:<tabId>') ──────────────────────────────────
+export const panelToBackgroundSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('clear') }),
+  /** Ask every document of the tab for a fresh snapshot. */
+  z.strictObject({ type: z.literal('resync') }),
+]);
+export type PanelToBackground = z.infer<typeof panelToBackgroundSchema>;
+
+// ── Hop 3 back: background → panel ───────────────────────────────────────────────────────────────────
+const documentRef = { frameId: z.number().int(), ...documentInfo };
+export const backgroundToPanelSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('snapshot'), ...documentRef, records: z.array(captureRecordSchema), dropped: z.number().int() }),
+  z.strictObject({ type: z.literal('records'), docId: z.string(), records: z.array(captureRecordSchema) }),
+  /** The document unloaded (navigation, iframe removed): its relay and its memory are gone. */
+  z.strictObject({ type: z.literal('document-gone'), docId: z.string(), isTop: z.boolean() }),
+]);
+export type BackgroundToPanel = z.infer<typeof backgroundToPanelSchema>;
+
+/** Counts messages a receiver refused, per hop, so a flood of junk is visible instead of silent. */
+export class DropCounter {
+  readonly byHop = new Map<string, number>();
+  lastError = '';
+  note(hop: string, error: string): void {
+    this.byHop.set(hop, (this.byHop.get(hop) ?? 0) + 1);
+    this.lastError = `${hop}: ${error}`;
+  }
+  total(): number {
+    let n = 0;
+    for (const v of this.byHop.values()) n += v;
+    return n;
+  }
+}
+
+/** Parses `data` with `schema`; on mismatch counts a drop under `hop` and returns undefined. */
+export function acceptMessage<T>(schema: z.ZodType<T>, data: unknown, drops: DropCounter, hop: string): T | undefined {
+  const result = schema.safeParse(data);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  drops.note(hop, issue ? `${issue.path.join('.') || '(root)'}: ${issue.message}` : 'invalid');
+  return undefined;
+}

@@ -1,0 +1,165 @@
+// The panel's client for one inspected tab. Works in the DevTools panel and in a normal extension tab alike (it
+// only uses runtime.connect, storage and tabs events, which both have).
+//
+//   const conn = connectToTab(tabId, {
+//     onSnapshot(records, header) {}, // replace everything you have: records of every document of the tab, in order
+//     onRecords(records) {},          // append: live records (after a snapshot)
+//     onStatus(status) {},            // human-readable state line + details (site on/off, reconnecting, invalid msgs)
+//   });
+//   conn.clear(); conn.setPreserveLog(true); await conn.setSiteEnabled(false); await conn.setIncludeUrls(['/api/*']);
+//   conn.close();
+//
+// Guarantees: a snapshot always precedes the records appended to it; after a service-worker restart the client
+// reconnects by itself and delivers a fresh snapshot that contains everything captured meanwhile (the capture lives
+// in the pages). onSnapshot is also called when documents are dropped (navigation without preserve log, clear).
+import type { CaptureHeader, CaptureRecord } from '../core/capture/model.ts';
+import { acceptMessage, backgroundToPanelSchema, DropCounter, type PanelToBackground } from './messages.ts';
+import { setIncludeUrls as storeIncludeUrls, setSiteEnabled as storeSiteEnabled } from './settings.ts';
+import { TabCapture } from './tab-capture.ts';
+
+export interface ConnectionStatus {
+  /** One line for the status bar. */
+  text: string;
+  connected: boolean;
+  /** Top-level origin of the inspected page (the key of the per-site switch), once known. */
+  siteOrigin?: string;
+  siteEnabled: boolean;
+  preserveLog: boolean;
+  /** Messages refused by a hop (relay or this client) because they failed validation. */
+  invalidMessages: number;
+}
+
+export interface TabConnectionHandlers {
+  onSnapshot(records: CaptureRecord[], header: CaptureHeader): void;
+  onRecords(records: CaptureRecord[]): void;
+  onStatus?(text: string, status: ConnectionStatus): void;
+}
+
+export interface TabConnection {
+  close(): void;
+  clear(): void;
+  setPreserveLog(on: boolean): void;
+  /** Switches capture on/off for the inspected page's top-level origin (stored; applies to all its tabs). */
+  setSiteEnabled(on: boolean): Promise<void>;
+  setIncludeUrls(patterns: string[]): Promise<void>;
+  status(): ConnectionStatus;
+}
+
+export const TOOL_NAME = 'replyscope 0.1.0';
+const RECONNECT_DELAY_MS = 250;
+
+export function connectToTab(tabId: number, handlers: TabConnectionHandlers): TabConnection {
+  if (!Number.isInteger(tabId) || tabId < 0) throw new Error(`connectToTab: tabId must be a tab id, got ${String(tabId)}`);
+  const capture = new TabCapture();
+  const drops = new DropCounter();
+  let port: chrome.runtime.Port | undefined;
+  let closed = false;
+  let connected = false;
+  let retry: ReturnType<typeof setTimeout> | undefined;
+
+  const header = (): CaptureHeader => ({
+    kind: 'header',
+    format: 'replyscope-capture',
+    version: 1,
+    tool: TOOL_NAME,
+    created: new Date().toISOString(),
+    ...(capture.topDocument() ? { pageUrl: capture.topDocument()?.frameUrl } : {}),
+    ...(globalThis.navigator?.userAgent ? { browser: globalThis.navigator.userAgent } : {}),
+  });
+
+  const status = (): ConnectionStatus => {
+    const top = capture.topDocument();
+    const siteEnabled = top?.siteEnabled ?? true;
+    const invalid = capture.dropped() + drops.total();
+    let text = !connected
+      ? 'Disconnected from the extension — reconnecting…'
+      : top && !siteEnabled
+        ? `Capture is off for ${top.siteOrigin}`
+        : top
+          ? `Capturing ${top.siteOrigin}`
+          : 'Connected — waiting for agent streams';
+    if (invalid) text += ` · ${invalid} invalid message(s) dropped`;
+    return { text, connected, siteOrigin: top?.siteOrigin, siteEnabled, preserveLog: capture.preserveLog, invalidMessages: invalid };
+  };
+  const emitStatus = (): void => {
+    const s = status();
+    handlers.onStatus?.(s.text, s);
+  };
+  const emitSnapshot = (): void => handlers.onSnapshot(capture.records(), header());
+
+  const send = (message: PanelToBackground): void => {
+    try {
+      port?.postMessage(message);
+    } catch {
+      // disconnected; the reconnect resyncs
+    }
+  };
+
+  const connect = (): void => {
+    retry = undefined;
+    if (closed) return;
+    const p = chrome.runtime.connect({ name: `panel:${tabId}` });
+    port = p;
+    connected = true;
+    p.onMessage.addListener((raw) => {
+      const msg = acceptMessage(backgroundToPanelSchema, raw, drops, 'background→panel');
+      if (!msg) return emitStatus();
+      const change = capture.apply(msg);
+      if (!change) return;
+      if (change.kind === 'append') handlers.onRecords(change.records);
+      else {
+        emitSnapshot();
+        emitStatus();
+      }
+    });
+    p.onDisconnect.addListener(() => {
+      void chrome.runtime.lastError;
+      if (port !== p) return;
+      port = undefined;
+      connected = false;
+      if (closed) return;
+      emitStatus();
+      // The service worker stopped (or was updated): come back; the pages still hold the capture.
+      retry = setTimeout(connect, RECONNECT_DELAY_MS);
+    });
+    emitStatus();
+  };
+
+  const onTabUpdated = (id: number, info: chrome.tabs.OnUpdatedInfo): void => {
+    if (id !== tabId || info.status !== 'loading') return;
+    capture.topNavigated();
+    emitSnapshot();
+  };
+  chrome.tabs?.onUpdated?.addListener(onTabUpdated);
+
+  connect();
+
+  return {
+    close() {
+      closed = true;
+      if (retry !== undefined) clearTimeout(retry);
+      chrome.tabs?.onUpdated?.removeListener(onTabUpdated);
+      port?.disconnect();
+      port = undefined;
+    },
+    clear() {
+      capture.clear();
+      emitSnapshot();
+      send({ type: 'clear' });
+    },
+    setPreserveLog(on) {
+      capture.preserveLog = on;
+      emitStatus();
+    },
+    async setSiteEnabled(on) {
+      const origin = capture.topDocument()?.siteOrigin;
+      if (!origin) throw new Error('The inspected page has not reported its origin yet (no capture from its top frame).');
+      await storeSiteEnabled(origin, on);
+    },
+    async setIncludeUrls(patterns) {
+      await storeIncludeUrls(patterns);
+      send({ type: 'resync' });
+    },
+    status,
+  };
+}

@@ -1,0 +1,83 @@
+// Isolated-world relay (document_start, every frame, declared before the tap so it listens first).
+// Receives the tap's private port, validates every batch (zod), keeps this document's capture in a CaptureStore,
+// applies the user's settings, and talks to the background only when there is something to say.
+import type { CaptureRecord } from '../core/capture/model.ts';
+import { acceptMessage, DropCounter, tapToRelaySchema, type RelayToTap } from './messages.ts';
+import { BackgroundLink } from './relay/background-link.ts';
+import { CaptureStore } from './relay/capture-store.ts';
+import { PORT_EVENT, RELAY_READY_EVENT } from './tap/handshake.ts';
+import { DEFAULT_CAPTURE_LIMIT_BYTES, parseSettings, readSettings, SETTINGS_KEYS, type CaptureSettings } from './settings.ts';
+
+const isTop = window === window.top;
+const siteOrigin = topOrigin();
+const drops = new DropCounter();
+const store = new CaptureStore(DEFAULT_CAPTURE_LIMIT_BYTES);
+let settings: CaptureSettings | undefined;
+let tapPort: MessagePort | undefined;
+
+function topOrigin(): string {
+  if (isTop) return location.origin;
+  const ancestors = location.ancestorOrigins;
+  if (ancestors && ancestors.length > 0) return ancestors[ancestors.length - 1];
+  try {
+    return window.top?.location.origin ?? location.origin;
+  } catch {
+    return location.origin; // cross-origin parent and no ancestorOrigins (Firefox < 139): the frame's own origin
+  }
+}
+
+function siteEnabled(): boolean {
+  return !settings?.disabledSites.includes(siteOrigin);
+}
+
+const link: BackgroundLink = new BackgroundLink(
+  () => ({ frameUrl: location.href, isTop, siteOrigin, siteEnabled: siteEnabled() }),
+  (): { records: CaptureRecord[]; dropped: number } => ({ records: store.snapshot(), dropped: drops.total() + store.rejected + link.drops.total() }),
+  (now) => store.clear(now),
+);
+
+function onTapMessage(event: MessageEvent): void {
+  const msg = acceptMessage(tapToRelaySchema, event.data, drops, 'tap→relay');
+  if (!msg) return;
+  // Records that arrive before the settings are read are kept; they are dropped below if the site is off.
+  if (settings && !siteEnabled()) return;
+  const { forward } = store.add(msg.records, performance.timeOrigin + performance.now());
+  if (forward.length) link.records(forward);
+}
+
+function onPortOffer(event: Event): void {
+  if (tapPort || !(event instanceof MessageEvent) || event.ports.length !== 1) return;
+  tapPort = event.ports[0];
+  event.preventDefault(); // the receipt the tap waits for
+  event.stopImmediatePropagation();
+  window.removeEventListener(PORT_EVENT, onPortOffer, true);
+  tapPort.onmessage = onTapMessage;
+  sendConfig();
+}
+
+function sendConfig(): void {
+  if (!tapPort || !settings) return;
+  const config: RelayToTap = { type: 'config', enabled: siteEnabled(), includeUrls: settings.includeUrls };
+  tapPort.postMessage(config);
+}
+
+function applySettings(next: CaptureSettings): void {
+  const wasEnabled = settings ? siteEnabled() : true;
+  settings = next;
+  store.limitBytes = next.captureLimitBytes;
+  if (!siteEnabled() && store.size > 0) {
+    store.clear(performance.timeOrigin + performance.now(), false);
+    if (wasEnabled) link.resnapshot();
+  }
+  sendConfig();
+  link.siteChanged();
+}
+
+window.addEventListener(PORT_EVENT, onPortOffer, true);
+window.dispatchEvent(new Event(RELAY_READY_EVENT));
+
+readSettings().then(applySettings, () => applySettings(parseSettings({})));
+chrome.storage.onChanged.addListener((changes, area) => {
+  if (area !== 'local' || !Object.values(SETTINGS_KEYS).some((k) => k in changes)) return;
+  readSettings().then(applySettings, () => undefined);
+});

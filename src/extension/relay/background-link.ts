@@ -1,0 +1,149 @@
+// The relay's side of the relay ↔ background hop. Silent until it matters: no port, no service-worker wake-up, until
+// this document captures its first record (then one `hello`, so a panel already watching the tab learns of it) or a
+// panel attaches (the background broadcasts `attach` to every frame of the tab). While attached, records flow live.
+// The background detaches by disconnecting the port; so does a service-worker restart — the capture stays here, and
+// the next `attach` (the panel reconnects) gets a complete snapshot.
+import type { CaptureRecord } from '../../core/capture/model.ts';
+import { acceptMessage, backgroundToRelaySchema, DropCounter, type BackgroundToRelay, type DocumentInfo, type RelayToBackground } from '../messages.ts';
+
+/** Chrome refuses extension messages above 64 MiB; stay far below that per message. */
+const MAX_MESSAGE_CHARS = 8 * 1024 * 1024;
+
+function approxChars(rec: CaptureRecord): number {
+  switch (rec.kind) {
+    case 'chunk':
+      return 96 + (rec.text?.length ?? 0) + (rec.base64?.length ?? 0);
+    case 'message':
+      return 96 + rec.data.length;
+    case 'connection':
+      return 512 + (rec.requestBody?.text?.length ?? 0) + (rec.requestBody?.base64?.length ?? 0);
+    default:
+      return 128;
+  }
+}
+
+/** Splits records into batches that fit in one message each. */
+export function batchRecords(records: readonly CaptureRecord[], maxChars = MAX_MESSAGE_CHARS): CaptureRecord[][] {
+  const batches: CaptureRecord[][] = [];
+  let current: CaptureRecord[] = [];
+  let size = 0;
+  for (const rec of records) {
+    const n = approxChars(rec);
+    if (current.length && size + n > maxChars) {
+      batches.push(current);
+      current = [];
+      size = 0;
+    }
+    current.push(rec);
+    size += n;
+  }
+  batches.push(current);
+  return batches;
+}
+
+/** A random document id. (Not crypto.randomUUID: that exists only in secure contexts, and pages may be http.) */
+function randomId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+export class BackgroundLink {
+  readonly docId = randomId();
+  private port: chrome.runtime.Port | undefined;
+  private attached = false;
+  private announced = false;
+  readonly drops = new DropCounter();
+
+  constructor(
+    private readonly info: () => Omit<DocumentInfo, 'docId'>,
+    private readonly snapshot: () => { records: CaptureRecord[]; dropped: number },
+    private readonly clearStore: (now: number) => void,
+  ) {
+    chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
+      if (sender.id !== chrome.runtime.id || sender.tab) return false; // only our background, never another page
+      const msg = acceptMessage(backgroundToRelaySchema, message, this.drops, 'background→relay');
+      if (!msg) return false;
+      if (msg.type === 'ping') {
+        if (!this.info().isTop) return false; // only the top frame answers, so the answer is the tab's URL
+        sendResponse({ url: location.href, docId: this.docId });
+        return false;
+      }
+      this.handle(msg);
+      return false;
+    });
+  }
+
+  /** Live records from the store (already accepted). */
+  records(records: CaptureRecord[]): void {
+    if (this.attached) {
+      for (const batch of batchRecords(records)) this.post({ type: 'records', docId: this.docId, records: batch });
+    } else if (!this.announced) {
+      // First capture of this document: say hello once; the background answers `attach` if a panel watches.
+      this.announced = true;
+      this.post({ type: 'hello', docId: this.docId, ...this.info() });
+    }
+  }
+
+  /** Settings changed: a watching panel gets the new on/off state with a fresh snapshot. */
+  siteChanged(): void {
+    if (this.attached) this.sendSnapshot();
+  }
+
+  resnapshot(): void {
+    if (this.attached) this.sendSnapshot();
+  }
+
+  private handle(msg: BackgroundToRelay): void {
+    switch (msg.type) {
+      case 'attach':
+        this.attached = true;
+        this.sendSnapshot();
+        break;
+      case 'detach':
+        this.attached = false;
+        this.port?.disconnect();
+        this.port = undefined;
+        break;
+      case 'clear':
+        this.clearStore(performance.timeOrigin + performance.now());
+        if (this.attached) this.sendSnapshot();
+        break;
+      case 'ping':
+        break;
+    }
+  }
+
+  private sendSnapshot(): void {
+    const { records, dropped } = this.snapshot();
+    const [first, ...rest] = batchRecords(records);
+    this.post({ type: 'snapshot', docId: this.docId, ...this.info(), records: first ?? [], dropped });
+    for (const batch of rest) this.post({ type: 'records', docId: this.docId, records: batch });
+  }
+
+  private post(message: RelayToBackground): void {
+    try {
+      this.ensurePort().postMessage(message);
+    } catch {
+      // The extension was reloaded or updated: this content script is orphaned and can no longer report.
+      this.port = undefined;
+      this.attached = false;
+    }
+  }
+
+  private ensurePort(): chrome.runtime.Port {
+    if (this.port) return this.port;
+    const port = chrome.runtime.connect({ name: 'relay' });
+    port.onMessage.addListener((message) => {
+      const msg = acceptMessage(backgroundToRelaySchema, message, this.drops, 'background→relay');
+      if (msg) this.handle(msg);
+    });
+    port.onDisconnect.addListener(() => {
+      // Detached by the background, or the service worker stopped. Either way: quiet until the next attach.
+      if (this.port === port) this.port = undefined;
+      this.attached = false;
+      void chrome.runtime.lastError;
+    });
+    this.port = port;
+    return port;
+  }
+}

@@ -1,0 +1,193 @@
+// One document's capture, held by its relay (isolated world) — where a service-worker restart cannot lose it.
+//
+// Checks the record stream for consistency (a chunk must belong to a connection this document opened; nothing after
+// an end), and bounds memory: when the captured data exceeds the limit, the oldest chunks/messages are evicted —
+// oldest connection first, a single endless connection from its start — down to 90% of the limit, and an
+// EvictionRecord per affected connection reports it.
+// Live eviction records are increments; a snapshot carries one cumulative record per connection, placed right after
+// its connection record (so a reader learns of the gap before it sees the remaining chunks).
+import type { CaptureRecord, EvictionRecord } from '../../core/capture/model.ts';
+
+type DataRecord = Extract<CaptureRecord, { kind: 'chunk' | 'message' }>;
+
+interface ConnState {
+  order: number;
+  ended: boolean;
+  /** Indexes into `records` of this connection's chunks/messages not yet evicted, oldest first. */
+  data: number[];
+  dataHead: number;
+  evicted: { chunks: number; messages: number; bytes: number; t: number };
+}
+
+export interface AddResult {
+  /** The records to forward live: the accepted ones, then increments of eviction. */
+  forward: CaptureRecord[];
+  rejected: number;
+}
+
+function dataCost(rec: DataRecord): number {
+  if (rec.kind === 'message') return rec.data.length + rec.type.length + rec.lastEventId.length + 32;
+  return Math.max(rec.bytes, (rec.text?.length ?? 0) + (rec.base64?.length ?? 0)) + 32;
+}
+
+function fixedCost(rec: CaptureRecord): number {
+  if (rec.kind === 'connection') return 256 + rec.url.length + (rec.requestBody?.text?.length ?? 0) + (rec.requestBody?.base64?.length ?? 0);
+  if (rec.kind === 'notice') return 64 + rec.text.length;
+  return 64;
+}
+
+export class CaptureStore {
+  private records: (CaptureRecord | null)[] = [];
+  private conns = new Map<string, ConnState>();
+  private bytes = 0;
+  rejected = 0;
+
+  constructor(public limitBytes: number) {}
+
+  get size(): number {
+    return this.bytes;
+  }
+
+  add(incoming: readonly CaptureRecord[], now: number): AddResult {
+    const forward: CaptureRecord[] = [];
+    let rejected = 0;
+    for (const rec of incoming) {
+      if (this.accept(rec)) forward.push(rec);
+      else rejected += 1;
+    }
+    this.rejected += rejected;
+    if (this.bytes > this.limitBytes) forward.push(...this.evict(now));
+    return { forward, rejected };
+  }
+
+  private accept(rec: CaptureRecord): boolean {
+    if (rec.kind === 'connection') {
+      if (this.conns.has(rec.id)) return false;
+      this.conns.set(rec.id, { order: this.conns.size, ended: false, data: [], dataHead: 0, evicted: { chunks: 0, messages: 0, bytes: 0, t: 0 } });
+      this.push(rec, fixedCost(rec));
+      return true;
+    }
+    if (rec.kind === 'notice') {
+      if (rec.conn !== undefined && !this.conns.has(rec.conn)) return false;
+      this.push(rec, fixedCost(rec));
+      return true;
+    }
+    if (rec.kind === 'evicted') return false; // only this store decides what is evicted
+    const conn = this.conns.get(rec.conn);
+    if (!conn || conn.ended) return false;
+    if (rec.kind === 'end') {
+      conn.ended = true;
+      this.push(rec, fixedCost(rec));
+      return true;
+    }
+    conn.data.push(this.records.length);
+    this.push(rec, dataCost(rec));
+    return true;
+  }
+
+  private push(rec: CaptureRecord, cost: number): void {
+    this.records.push(rec);
+    this.bytes += cost;
+  }
+
+  private evict(now: number): EvictionRecord[] {
+    const target = Math.floor(this.limitBytes * 0.9);
+    const touched = new Map<string, EvictionRecord>();
+    // Connections in the order they started; the oldest with data left gives up its oldest data first.
+    const ordered = [...this.conns.entries()].sort((a, b) => a[1].order - b[1].order);
+    for (const [id, conn] of ordered) {
+      while (this.bytes > target && conn.dataHead < conn.data.length) {
+        const index = conn.data[conn.dataHead++];
+        const rec = this.records[index] as DataRecord;
+        this.records[index] = null;
+        const cost = dataCost(rec);
+        this.bytes -= cost;
+        let ev = touched.get(id);
+        if (!ev) {
+          ev = { kind: 'evicted', conn: id, t: now, chunks: 0, messages: 0, bytes: 0 };
+          touched.set(id, ev);
+        }
+        const wire = rec.kind === 'chunk' ? rec.bytes : rec.data.length;
+        if (rec.kind === 'chunk') ev.chunks += 1;
+        else ev.messages += 1;
+        ev.bytes += wire;
+        conn.evicted.chunks += rec.kind === 'chunk' ? 1 : 0;
+        conn.evicted.messages += rec.kind === 'message' ? 1 : 0;
+        conn.evicted.bytes += wire;
+        conn.evicted.t = now;
+      }
+      if (conn.dataHead > 1024 && conn.dataHead * 2 > conn.data.length) {
+        conn.data = conn.data.slice(conn.dataHead);
+        conn.dataHead = 0;
+      }
+      if (this.bytes <= target) break;
+    }
+    this.compactIfSparse();
+    return [...touched.values()];
+  }
+
+  /** Drops the null holes once they dominate, re-pointing the per-connection indexes. */
+  private compactIfSparse(): void {
+    let live = 0;
+    for (const r of this.records) if (r) live += 1;
+    if (live * 2 > this.records.length) return;
+    const remap = new Map<number, number>();
+    const next: (CaptureRecord | null)[] = [];
+    this.records.forEach((r, i) => {
+      if (!r) return;
+      remap.set(i, next.length);
+      next.push(r);
+    });
+    for (const conn of this.conns.values()) {
+      conn.data = conn.data.slice(conn.dataHead).map((i) => remap.get(i) as number);
+      conn.dataHead = 0;
+    }
+    this.records = next;
+  }
+
+  /** Everything kept, in arrival order, with one cumulative EvictionRecord after each connection that lost data. */
+  snapshot(): CaptureRecord[] {
+    const out: CaptureRecord[] = [];
+    for (const rec of this.records) {
+      if (!rec) continue;
+      out.push(rec);
+      if (rec.kind === 'connection') {
+        const ev = this.conns.get(rec.id)?.evicted;
+        if (ev && (ev.chunks || ev.messages)) out.push({ kind: 'evicted', conn: rec.id, t: ev.t, ...pick(ev) });
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Forgets everything. With `keepOpen` (the panel's Clear), connections still open keep their connection record
+   * (their next chunks need it), and what they lost is reported as evicted so a reader knows the stream does not
+   * start at the beginning. Without it (the site was switched off) nothing is kept.
+   */
+  clear(now: number, keepOpen = true): void {
+    const kept: CaptureRecord[] = [];
+    const keptConns = new Map<string, ConnState>();
+    for (const rec of this.records) {
+      if (!rec || rec.kind !== 'connection') continue;
+      const conn = this.conns.get(rec.id);
+      if (!conn || conn.ended || !keepOpen) continue;
+      const lost = { ...conn.evicted };
+      for (let i = conn.dataHead; i < conn.data.length; i++) {
+        const d = this.records[conn.data[i]] as DataRecord;
+        if (d.kind === 'chunk') lost.chunks += 1;
+        else lost.messages += 1;
+        lost.bytes += d.kind === 'chunk' ? d.bytes : d.data.length;
+      }
+      lost.t = now;
+      keptConns.set(rec.id, { order: keptConns.size, ended: false, data: [], dataHead: 0, evicted: lost });
+      kept.push(rec);
+    }
+    this.records = kept;
+    this.conns = keptConns;
+    this.bytes = kept.reduce((n, r) => n + fixedCost(r), 0);
+  }
+}
+
+function pick(ev: { chunks: number; messages: number; bytes: number }): { chunks: number; messages: number; bytes: number } {
+  return { chunks: ev.chunks, messages: ev.messages, bytes: ev.bytes };
+}

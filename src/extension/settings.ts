@@ -1,0 +1,65 @@
+// User settings of the capture, kept in storage.local (read by every relay, written by the panel client):
+// the per-site on/off switch, the URL include list, and the per-document memory cap.
+// Content scripts read storage directly, so turning a site off needs no service worker.
+import { z } from 'zod';
+
+export const SETTINGS_KEYS = {
+  disabledSites: 'replyscope.disabledSites',
+  includeUrls: 'replyscope.includeUrls',
+  captureLimitBytes: 'replyscope.captureLimitBytes',
+} as const;
+
+export const DEFAULT_CAPTURE_LIMIT_BYTES = 64 * 1024 * 1024;
+
+export interface CaptureSettings {
+  /** Top-level origins where capture is off. */
+  disabledSites: string[];
+  /** URL patterns captured whatever their content type (substring, or `*` wildcards over the whole URL). */
+  includeUrls: string[];
+  captureLimitBytes: number;
+}
+
+const settingsSchema = z.object({
+  [SETTINGS_KEYS.disabledSites]: z.array(z.string()).catch([]).default([]),
+  [SETTINGS_KEYS.includeUrls]: z.array(z.string()).catch([]).default([]),
+  [SETTINGS_KEYS.captureLimitBytes]: z.number().int().min(1024 * 1024).catch(DEFAULT_CAPTURE_LIMIT_BYTES).default(DEFAULT_CAPTURE_LIMIT_BYTES),
+});
+
+/** Storage contents → settings; malformed values fall back to defaults rather than breaking capture. */
+export function parseSettings(raw: Record<string, unknown>): CaptureSettings {
+  const parsed = settingsSchema.parse(raw);
+  return {
+    disabledSites: parsed[SETTINGS_KEYS.disabledSites],
+    includeUrls: parsed[SETTINGS_KEYS.includeUrls],
+    captureLimitBytes: parsed[SETTINGS_KEYS.captureLimitBytes],
+  };
+}
+
+type StorageArea = Pick<chrome.storage.StorageArea, 'get' | 'set'>;
+
+function localArea(): StorageArea {
+  return chrome.storage.local;
+}
+
+export async function readSettings(area: StorageArea = localArea()): Promise<CaptureSettings> {
+  const raw = (await area.get(Object.values(SETTINGS_KEYS))) as Record<string, unknown>;
+  return parseSettings(raw);
+}
+
+export async function setSiteEnabled(origin: string, enabled: boolean, area: StorageArea = localArea()): Promise<void> {
+  if (!origin || origin === 'null') throw new Error(`cannot switch capture for an opaque origin (${JSON.stringify(origin)})`);
+  const { disabledSites } = await readSettings(area);
+  const next = disabledSites.filter((o) => o !== origin);
+  if (!enabled) next.push(origin);
+  await area.set({ [SETTINGS_KEYS.disabledSites]: next });
+}
+
+export async function setIncludeUrls(patterns: string[], area: StorageArea = localArea()): Promise<void> {
+  const clean = patterns.map((p) => p.trim()).filter((p) => p.length > 0);
+  await area.set({ [SETTINGS_KEYS.includeUrls]: clean });
+}
+
+export async function setCaptureLimit(bytes: number, area: StorageArea = localArea()): Promise<void> {
+  if (!Number.isInteger(bytes) || bytes < 1024 * 1024) throw new Error(`capture limit must be an integer ≥ 1 MiB, got ${bytes}`);
+  await area.set({ [SETTINGS_KEYS.captureLimitBytes]: bytes });
+}

@@ -1,0 +1,117 @@
+// A tab's capture as a watcher sees it: the documents (frames × page loads) of the tab, each with its records,
+// assembled from the background's snapshot / records / document-gone messages. Used by the panel client and by the
+// background's debug collector.
+//
+// "Preserve log" (off by default) decides what happens to documents that went away: off — a navigation of the top
+// frame drops the documents of the page that was left (subframes that come and go within a page stay until then);
+// on — nothing is dropped until clear().
+import type { CaptureRecord } from '../core/capture/model.ts';
+import type { BackgroundToPanel } from './messages.ts';
+
+export interface DocumentCapture {
+  docId: string;
+  frameId: number;
+  frameUrl: string;
+  isTop: boolean;
+  siteOrigin: string;
+  siteEnabled: boolean;
+  records: CaptureRecord[];
+  gone: boolean;
+  /** The navigation generation the document was first seen in. */
+  generation: number;
+}
+
+export type CaptureChange =
+  | { kind: 'reset' } // the whole record list changed: re-read records()
+  | { kind: 'append'; records: CaptureRecord[] };
+
+export class TabCapture {
+  private docs = new Map<string, DocumentCapture>();
+  private generation = 0;
+  private currentTop: string | undefined;
+  preserveLog = false;
+  /** Invalid messages the relays reported (sum over the documents' last snapshots). */
+  private droppedByDoc = new Map<string, number>();
+
+  apply(message: BackgroundToPanel): CaptureChange | undefined {
+    switch (message.type) {
+      case 'snapshot': {
+        const { type: _t, records, dropped, ...info } = message;
+        const previous = this.docs.get(message.docId);
+        if (info.isTop && this.currentTop !== message.docId) this.navigated(message.docId);
+        this.docs.set(message.docId, { ...info, records: [...records], gone: false, generation: previous?.generation ?? this.generation });
+        this.droppedByDoc.set(message.docId, dropped);
+        return { kind: 'reset' };
+      }
+      case 'records': {
+        const doc = this.docs.get(message.docId);
+        if (!doc) return undefined; // a snapshot always comes first; stray records are ignored
+        doc.records.push(...message.records);
+        return { kind: 'append', records: message.records };
+      }
+      case 'document-gone': {
+        const doc = this.docs.get(message.docId);
+        if (!doc) return undefined;
+        doc.gone = true;
+        if (message.isTop && this.currentTop === message.docId) {
+          this.navigated(undefined);
+          return { kind: 'reset' };
+        }
+        if (!this.preserveLog && doc.generation < this.generation) {
+          this.docs.delete(doc.docId);
+          return { kind: 'reset' };
+        }
+        return undefined;
+      }
+    }
+  }
+
+  /**
+   * The tab started loading a new page (tabs.onUpdated status 'loading'). Needed when the top frame itself never
+   * captured anything, so no document-gone tells us about the navigation.
+   */
+  topNavigated(): CaptureChange {
+    this.navigated(this.currentTop);
+    return { kind: 'reset' };
+  }
+
+  /** The top frame has a new document (or lost its old one): the page that was left is history. */
+  private navigated(newTop: string | undefined): void {
+    this.currentTop = newTop;
+    this.generation += 1;
+    if (this.preserveLog) return;
+    for (const doc of [...this.docs.values()]) {
+      if (doc.gone && doc.generation < this.generation) this.docs.delete(doc.docId);
+    }
+  }
+
+  /** All records of all documents kept, documents in the order first seen. */
+  records(): CaptureRecord[] {
+    const out: CaptureRecord[] = [];
+    for (const doc of this.docs.values()) for (const r of doc.records) out.push(r);
+    return out;
+  }
+
+  documents(): DocumentCapture[] {
+    return [...this.docs.values()];
+  }
+
+  topDocument(): DocumentCapture | undefined {
+    return this.currentTop ? this.docs.get(this.currentTop) : undefined;
+  }
+
+  dropped(): number {
+    let n = 0;
+    for (const v of this.droppedByDoc.values()) n += v;
+    return n;
+  }
+
+  /** Forgets all records and the documents that are gone; live documents stay known (origin, site switch). */
+  clear(): void {
+    for (const doc of [...this.docs.values()]) {
+      if (doc.gone) this.docs.delete(doc.docId);
+      else doc.records = [];
+    }
+    this.droppedByDoc.clear();
+  }
+}

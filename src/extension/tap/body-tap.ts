@@ -1,0 +1,135 @@
+// The heart of the fetch tap: a pull-based byte stream in front of the real body.
+//
+// Why not `response.clone()` / `tee()`: a tee branch that keeps reading (1) keeps the connection — and the agent —
+// alive after the page cancelled or aborted, and (2) buffers the whole stream when the page reads slowly, removing
+// the backpressure the server relies on. Here the real reader is read only when the page pulls (highWaterMark 0),
+// each chunk is recorded on its way through, and cancel() is forwarded, so the network sees exactly what it would
+// see without the extension. A source error (abort, network) errors the page's stream at once, like a native body.
+import type { EndState } from '../../core/capture/model.ts';
+import { natives } from './natives.ts';
+
+export interface BodyTapHooks {
+  /** Called with each chunk before the page gets it (the buffer is transferred to the page right after). */
+  onChunk(chunk: Uint8Array): void;
+  /** Called exactly once, when the body ends for whatever reason. */
+  onEnd(state: EndState, error?: string): void;
+}
+
+export function describeError(err: unknown): string {
+  if (err && typeof err === 'object' && 'name' in err && 'message' in err) {
+    return `${String((err as Error).name)}: ${String((err as Error).message)}`;
+  }
+  return String(err);
+}
+
+function endStateOf(err: unknown, signal: AbortSignal | null | undefined): EndState {
+  if (signal?.aborted) return 'aborted';
+  if (err && typeof err === 'object' && (err as { name?: unknown }).name === 'AbortError') return 'aborted';
+  return 'error';
+}
+
+/** Wraps `source` (the real response body); the returned byte stream is what the page reads. */
+export function tapBody(
+  source: ReadableStream<Uint8Array>,
+  hooks: BodyTapHooks,
+  signal?: AbortSignal | null,
+): ReadableStream<Uint8Array> {
+  const reader = source.getReader();
+  let finished = false;
+  const finish = (state: EndState, error?: string): void => {
+    if (finished) return;
+    finished = true;
+    hooks.onEnd(state, error);
+  };
+
+  return new natives.ReadableStream({
+    type: 'bytes',
+    start(controller) {
+      reader.closed.then(undefined, (err: unknown) => {
+        if (finished) return;
+        finish(endStateOf(err, signal), describeError(err));
+        try {
+          controller.error(err);
+        } catch {
+          // already closed/errored: nothing to mirror
+        }
+      });
+    },
+    async pull(controller) {
+      // Loop over empty reads: a pull that enqueues nothing would leave the page's read() pending forever.
+      for (;;) {
+        let result: ReadableStreamReadResult<Uint8Array>;
+        try {
+          result = await reader.read();
+        } catch (err) {
+          finish(endStateOf(err, signal), describeError(err));
+          throw err; // errors the page's stream with the very same reason
+        }
+        if (result.done) {
+          finish('complete');
+          controller.close();
+          controller.byobRequest?.respond(0); // settles a pending BYOB read on a closed byte stream
+          return;
+        }
+        const chunk = result.value;
+        if (chunk.byteLength === 0) continue;
+        hooks.onChunk(chunk);
+        controller.enqueue(chunk as Uint8Array<ArrayBuffer>);
+        return;
+      }
+    },
+    cancel(reason) {
+      finish('cancelled', reason === undefined ? undefined : describeError(reason));
+      return reader.cancel(reason);
+    },
+  }, { highWaterMark: 0 });
+}
+
+/**
+ * Makes `response` (the page's object: same identity, url, redirected, type, headers, status) serve its body from
+ * `body`. The body members are delegated to a native Response built around `body`, so locking, `bodyUsed`,
+ * text()/json()/arrayBuffer()/blob()/formData()/bytes() and their errors are the browser's own.
+ */
+export function serveBodyFrom(response: Response, body: ReadableStream<Uint8Array>): Response {
+  const inner = new natives.Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+  decorate(response, inner, response);
+  return response;
+}
+
+type BodyMethod = 'arrayBuffer' | 'blob' | 'bytes' | 'formData' | 'json' | 'text';
+const BODY_METHODS: BodyMethod[] = ['arrayBuffer', 'blob', 'bytes', 'formData', 'json', 'text'];
+
+function hidden(target: object, key: string, descriptor: PropertyDescriptor): void {
+  natives.defineProperty(target, key, { configurable: true, enumerable: false, ...descriptor });
+}
+
+/** Points `target`'s body members at `inner`; `meta` supplies url/redirected/type for clones. */
+function decorate(target: Response, inner: Response, meta: Response): void {
+  const proto = natives.Response.prototype as unknown as Record<string, (...args: unknown[]) => unknown>;
+  hidden(target, 'body', { get: () => inner.body });
+  hidden(target, 'bodyUsed', { get: () => inner.bodyUsed });
+  for (const name of BODY_METHODS) {
+    const native = proto[name];
+    if (typeof native !== 'function') continue; // e.g. bytes() in older browsers: keep feature detection honest
+    const method = { [name]: () => natives.apply(native, inner, []) }[name];
+    hidden(target, name, { value: method, writable: true });
+  }
+  const nativeClone = proto.clone;
+  const url = meta.url;
+  const redirected = meta.redirected;
+  const type = meta.type;
+  // A native clone tees *our* stream, so a clone behaves like a clone of the original body would; it only needs
+  // the original's url/redirected/type, which a constructed Response cannot carry.
+  const decorateCopy = (copy: Response): Response => {
+    hidden(copy, 'url', { get: () => url });
+    hidden(copy, 'redirected', { get: () => redirected });
+    hidden(copy, 'type', { get: () => type });
+    hidden(copy, 'clone', { writable: true, value: { clone: () => decorateCopy(natives.apply(nativeClone, copy, []) as Response) }.clone });
+    return copy;
+  };
+  hidden(target, 'clone', { writable: true, value: { clone: () => decorateCopy(natives.apply(nativeClone, inner, []) as Response) }.clone });
+}

@@ -1,0 +1,89 @@
+// The tap's outbox: numbers connections, batches records by time and size, and posts them to the relay over the
+// private MessagePort. Timers, not requestAnimationFrame: background tabs and iframes must keep flowing.
+// Before the relay's port arrives (only if the relay started after the tap) records wait in a bounded buffer.
+import type { CaptureRecord } from '../../core/capture/model.ts';
+import type { RelayToTap, TapToRelay } from '../messages.ts';
+import { natives, postOn, randomToken } from './natives.ts';
+
+const FLUSH_DELAY_MS = 40;
+const FLUSH_BYTES = 256 * 1024;
+const MAX_BUFFER_WITHOUT_PORT = 4096;
+
+export interface TapConfig {
+  enabled: boolean;
+  includeUrls: string[];
+}
+
+export class TapEmitter {
+  private readonly token = randomToken();
+  private counter = 0;
+  private pending: CaptureRecord[] = [];
+  private pendingBytes = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private port: MessagePort | undefined;
+  /** Until the relay says otherwise, record (the relay drops everything if the site is switched off). */
+  config: TapConfig = { enabled: true, includeUrls: [] };
+  readonly isSubframe: boolean;
+
+  constructor() {
+    let sub = false;
+    try {
+      sub = window.top !== window;
+    } catch {
+      sub = true;
+    }
+    this.isSubframe = sub;
+  }
+
+  attachPort(port: MessagePort): void {
+    this.port = port;
+    natives.apply(natives.addEventListener, port, ['message', (event: MessageEvent) => this.onRelayMessage(event.data)]);
+    natives.apply(natives.portStart, port, []);
+    if (this.pending.length) this.schedule();
+  }
+
+  get connected(): boolean {
+    return this.port !== undefined;
+  }
+
+  /** A new connection id, unique within the tab: `<frame token>:<counter>`. */
+  nextId(): string {
+    this.counter += 1;
+    return `${this.token}:${this.counter}`;
+  }
+
+  emit(record: CaptureRecord, approxBytes = 64): void {
+    if (!this.port && this.pending.length >= MAX_BUFFER_WITHOUT_PORT) return; // no relay in this frame
+    this.pending.push(record);
+    this.pendingBytes += approxBytes;
+    if (this.pendingBytes >= FLUSH_BYTES) this.flush();
+    else this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.timer !== undefined || !this.port) return;
+    this.timer = natives.setTimeout(() => {
+      this.timer = undefined;
+      this.flush();
+    }, FLUSH_DELAY_MS);
+  }
+
+  flush(): void {
+    if (!this.port || this.pending.length === 0) return;
+    if (this.timer !== undefined) {
+      natives.clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    const message: TapToRelay = { type: 'records', records: this.pending };
+    this.pending = [];
+    this.pendingBytes = 0;
+    postOn(this.port, message);
+  }
+
+  private onRelayMessage(data: unknown): void {
+    // The relay is trusted (only it holds the other end), but keep the shape check cheap and explicit.
+    const msg = data as RelayToTap | null;
+    if (!msg || msg.type !== 'config' || typeof msg.enabled !== 'boolean' || !Array.isArray(msg.includeUrls)) return;
+    this.config = { enabled: msg.enabled, includeUrls: msg.includeUrls.filter((u) => typeof u === 'string') };
+  }
+}

@@ -1,0 +1,113 @@
+// EventSource, tapped. Page script never sees the raw bytes of an EventSource — only the events it dispatches — so
+// that is what is recorded: `message`, and each named event as soon as the page listens for it (our listener is
+// added first, so it runs before the page's). Comments, `retry:` and events nobody listens to are invisible; a notice
+// says so. Each (re)connection is its own ConnectionRecord: the browser reconnects on its own after the body ends.
+import type { ConnectionRecord } from '../../core/capture/model.ts';
+import type { TapEmitter } from './emitter.ts';
+import { mimic, natives, now } from './natives.ts';
+
+const INVISIBLE_NOTICE =
+  'EventSource: only events dispatched to the page are captured — comments/heartbeats, retry: fields and events ' +
+  'without a listener are invisible (use fetch for a byte-exact capture).';
+
+interface SourceState {
+  conn: string | undefined;
+  startTime: number;
+  listened: Set<string>;
+  frameUrl: string;
+}
+
+export function installEventSourceTap(emitter: TapEmitter): void {
+  const Native = globalThis.EventSource;
+  if (typeof Native !== 'function') return;
+  const states = new WeakMap<EventSource, SourceState>();
+  const nativeAdd = natives.addEventListener;
+
+  const record = (source: EventSource, event: MessageEvent): void => {
+    const state = states.get(source);
+    if (!state?.conn) return;
+    emitter.emit(
+      {
+        kind: 'message',
+        conn: state.conn,
+        t: now(),
+        type: event.type,
+        data: typeof event.data === 'string' ? event.data : String(event.data),
+        lastEventId: event.lastEventId,
+      },
+      typeof event.data === 'string' ? event.data.length : 16,
+    );
+  };
+
+  const end = (source: EventSource, state: 'complete' | 'cancelled' | 'error', error?: string): void => {
+    const s = states.get(source);
+    if (!s?.conn) return;
+    emitter.emit({ kind: 'end', conn: s.conn, t: now(), state, ...(error ? { error } : {}) });
+    s.conn = undefined;
+    s.startTime = now(); // a reconnect starts now
+  };
+
+  const listenFor = (source: EventSource, type: string): void => {
+    const s = states.get(source);
+    if (!s || s.listened.has(type)) return;
+    s.listened.add(type);
+    natives.apply(nativeAdd, source, [type, (event: Event) => record(source, event as MessageEvent)]);
+  };
+
+  const onOpen = (source: EventSource): void => {
+    const s = states.get(source);
+    if (!s || !emitter.config.enabled) return;
+    if (s.conn) end(source, 'complete');
+    const id = emitter.nextId();
+    s.conn = id;
+    const connection: ConnectionRecord = {
+      kind: 'connection',
+      id,
+      transport: 'eventsource',
+      frameUrl: s.frameUrl,
+      ...(emitter.isSubframe ? { isSubframe: true } : {}),
+      method: 'GET',
+      url: source.url,
+      requestHeaders: [['accept', 'text/event-stream']],
+      status: 200, // EventSource only opens on 200 + text/event-stream
+      startTime: s.startTime,
+      responseTime: now(),
+    };
+    emitter.emit(connection, 256);
+    emitter.emit({ kind: 'notice', t: now(), conn: id, level: 'info', text: INVISIBLE_NOTICE });
+  };
+
+  const onError = (source: EventSource): void => {
+    if (source.readyState === Native.CLOSED) end(source, 'error', 'EventSource failed (closed by the browser)');
+    // CONNECTING after OPEN: the body ended (or broke) and the browser reconnects; a new connection follows on open.
+    else end(source, 'complete');
+  };
+
+  class EventSource extends Native {
+    constructor(url: string | URL, init?: EventSourceInit) {
+      super(url, init);
+      if (!emitter.config.enabled) return;
+      states.set(this, { conn: undefined, startTime: now(), listened: new Set(), frameUrl: location.href });
+      natives.apply(nativeAdd, this, ['open', () => onOpen(this)]);
+      natives.apply(nativeAdd, this, ['error', () => onError(this)]);
+      listenFor(this, 'message');
+    }
+
+    // Arguments pass through untouched, so the browser validates them exactly as it would.
+    override addEventListener(...args: unknown[]): void {
+      const type = args[0];
+      if (typeof type === 'string' && type !== 'open' && type !== 'error') listenFor(this, type);
+      natives.apply(nativeAdd, this, args);
+    }
+
+    override close(): void {
+      if (this.readyState !== Native.CLOSED) end(this, 'cancelled', undefined);
+      super.close();
+    }
+  }
+  mimic(EventSource.prototype.addEventListener, EventTarget.prototype.addEventListener);
+  mimic(EventSource.prototype.close, Native.prototype.close);
+  natives.defineProperty(EventSource.prototype, 'addEventListener', { enumerable: true });
+  natives.defineProperty(EventSource.prototype, 'close', { enumerable: true });
+  globalThis.EventSource = mimic(EventSource, Native) as typeof globalThis.EventSource;
+}

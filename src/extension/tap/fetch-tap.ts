@@ -1,0 +1,124 @@
+// window.fetch, tapped. Non-streaming responses are returned untouched (the only cost is a header lookup);
+// streaming ones get their body served through `tapBody` and recorded chunk by chunk.
+import type { BodyRecord, ConnectionRecord } from '../../core/capture/model.ts';
+import { Utf8ChunkEncoder } from '../../core/frames/utf8-chunks.ts';
+import { tapBody, serveBodyFrom } from './body-tap.ts';
+import type { TapEmitter } from './emitter.ts';
+import { mimic, natives, now } from './natives.ts';
+import { deferBody, deferRequestBody, headerPairs, isStreamResponse, maskHeaders } from './request-info.ts';
+import type { DeferredBody } from './request-info.ts';
+
+interface RequestFacts {
+  method: string;
+  url: string;
+  headers: [string, string][];
+  body: DeferredBody | undefined;
+  signal: AbortSignal | null | undefined;
+  frameUrl: string;
+}
+
+/** Reads what the page asked for, without consuming anything the request still needs. Never throws. */
+function requestFacts(input: unknown, init: RequestInit | undefined): RequestFacts {
+  const facts: RequestFacts = { method: 'GET', url: '', headers: [], body: undefined, signal: undefined, frameUrl: location.href };
+  try {
+    const isRequest = input instanceof natives.Request;
+    const request = isRequest ? (input as Request) : undefined;
+    facts.url = request ? request.url : new URL(String(input), document.baseURI).href;
+    facts.method = String(init?.method ?? request?.method ?? 'GET').toUpperCase();
+    facts.headers = maskHeaders(init?.headers !== undefined ? headerPairs(init.headers) : request ? headerPairs(request.headers) : []);
+    facts.signal = init?.signal ?? request?.signal;
+    if (facts.method !== 'GET' && facts.method !== 'HEAD') {
+      if (init && init.body !== undefined) facts.body = deferBody(init.body);
+      else if (request) facts.body = deferRequestBody(request);
+    }
+  } catch {
+    // Whatever fetch itself makes of odd input, the tap must not add an exception of its own.
+  }
+  return facts;
+}
+
+export function installFetchTap(emitter: TapEmitter): void {
+  const original = globalThis.fetch;
+  if (typeof original !== 'function') return;
+
+  const tapped = {
+    async fetch(this: unknown, input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+      const startTime = now();
+      // Pass the page's own arguments through untouched (and `this`, so illegal invocations still throw).
+      const args = arguments;
+      const facts = emitter.config.enabled ? requestFacts(input, init) : undefined;
+      const response = (await natives.apply(original, this, args)) as Response;
+      // A Response can only be rebuilt around a body for statuses 200–599 (opaque responses have no body anyway).
+      if (!facts || !emitter.config.enabled || response.body === null || response.status < 200 || response.status > 599) {
+        return response;
+      }
+      let contentType: string | null = null;
+      try {
+        contentType = response.headers.get('content-type');
+      } catch {
+        return response;
+      }
+      if (!isStreamResponse(contentType, response.url || facts.url, emitter.config.includeUrls)) return response;
+      let requestBody: BodyRecord | undefined;
+      try {
+        requestBody = await facts.body?.();
+      } catch {
+        requestBody = undefined; // an unreadable body must not break the page's response
+      }
+      return recordStream(emitter, facts, requestBody, response, startTime);
+    },
+  }.fetch;
+
+  globalThis.fetch = mimic(tapped, original) as typeof fetch;
+}
+
+function recordStream(
+  emitter: TapEmitter,
+  facts: RequestFacts,
+  requestBody: BodyRecord | undefined,
+  response: Response,
+  startTime: number,
+): Response {
+  const id = emitter.nextId();
+  const connection: ConnectionRecord = {
+    kind: 'connection',
+    id,
+    transport: 'fetch',
+    frameUrl: facts.frameUrl,
+    ...(emitter.isSubframe ? { isSubframe: true } : {}),
+    method: facts.method,
+    url: facts.url,
+    requestHeaders: facts.headers,
+    ...(requestBody ? { requestBody } : {}),
+    status: response.status,
+    statusText: response.statusText,
+    responseHeaders: maskHeaders(headerIterable(response.headers)),
+    startTime,
+    responseTime: now(),
+  };
+  emitter.emit(connection, 512);
+  const encoder = new Utf8ChunkEncoder();
+  const body = tapBody(
+    response.body as ReadableStream<Uint8Array>,
+    {
+      onChunk(chunk) {
+        const t = now();
+        emitter.emit({ kind: 'chunk', conn: id, t, ...encoder.push(chunk) }, chunk.byteLength);
+      },
+      onEnd(state, error) {
+        const t = now();
+        const tail = encoder.flush();
+        if (tail) emitter.emit({ kind: 'chunk', conn: id, t, ...tail }, 8);
+        emitter.emit({ kind: 'end', conn: id, t, state, ...(error ? { error } : {}) });
+      },
+    },
+    facts.signal,
+  );
+  return serveBodyFrom(response, body);
+}
+
+function headerIterable(headers: Headers): [string, string][] {
+  const out: [string, string][] = [];
+  headers.forEach((value, name) => out.push([name, value]));
+  return out;
+}

@@ -1,0 +1,38 @@
+// MAIN-world entry (document_start, every frame). Built as one classic IIFE with no imports (crx standaloneFiles):
+// it must patch fetch/EventSource/XMLHttpRequest before the page's first script runs, so nothing here may be async.
+// No zod, no extension APIs, no globals left behind.
+import { TapEmitter } from './emitter.ts';
+import { installEventSourceTap } from './eventsource-tap.ts';
+import { installFetchTap } from './fetch-tap.ts';
+import { PORT_EVENT, RELAY_READY_EVENT } from './handshake.ts';
+import { natives } from './natives.ts';
+import { installXhrTap } from './xhr-tap.ts';
+
+function handOverPort(emitter: TapEmitter): void {
+  const channel = new natives.MessageChannel();
+  const offer = (): boolean => {
+    const event = new natives.MessageEvent(PORT_EVENT, { ports: [channel.port2], cancelable: true });
+    // dispatchEvent returns false when the relay called preventDefault(): it has the port.
+    return !natives.apply(natives.dispatchEvent, window, [event]);
+  };
+  if (offer()) {
+    emitter.attachPort(channel.port1);
+    return;
+  }
+  const onReady = (): void => {
+    if (!offer()) return;
+    natives.apply(natives.removeEventListener, window, [RELAY_READY_EVENT, onReady]);
+    emitter.attachPort(channel.port1);
+  };
+  natives.apply(natives.addEventListener, window, [RELAY_READY_EVENT, onReady]);
+}
+
+function install(): void {
+  const emitter = new TapEmitter();
+  handOverPort(emitter);
+  installFetchTap(emitter);
+  installEventSourceTap(emitter);
+  installXhrTap(emitter);
+}
+
+install();

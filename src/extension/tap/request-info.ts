@@ -1,0 +1,155 @@
+// What the tap keeps about a request: which responses count as agent streams, headers with secrets masked,
+// and the request body (the prompt, pi's `model`) up to a cap. Dependency-free (runs in the page's MAIN world).
+import type { BodyRecord } from '../../core/capture/model.ts';
+import { bytesToBase64 } from '../../core/frames/utf8-chunks.ts';
+import { natives } from './natives.ts';
+
+export const STREAM_CONTENT_TYPES = new Set([
+  'text/event-stream',
+  'application/x-ndjson',
+  'application/jsonl',
+  'application/stream+json',
+]);
+
+export const REQUEST_BODY_CAP = 1024 * 1024;
+export const MASK = '•••';
+
+/** Headers whose values are credentials: the name is kept (it matters for debugging), the value is not. */
+const SECRET_HEADERS = new Set(['cookie', 'authorization', 'proxy-authorization', 'set-cookie', 'x-api-key', 'api-key']);
+
+/** Media type without parameters, lower-cased ("Text/Event-Stream; charset=utf-8" → "text/event-stream"). */
+export function mediaType(contentType: string | null | undefined): string {
+  if (!contentType) return '';
+  return contentType.split(';')[0].trim().toLowerCase();
+}
+
+/** Include-list pattern: `*` matches any run of characters; a pattern without `*` matches as a substring. */
+export function urlMatches(url: string, patterns: readonly string[]): boolean {
+  for (const pattern of patterns) {
+    if (!pattern) continue;
+    if (!pattern.includes('*')) {
+      if (url.includes(pattern)) return true;
+      continue;
+    }
+    const parts = pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'));
+    if (new RegExp(`^${parts.join('.*')}$`).test(url)) return true;
+  }
+  return false;
+}
+
+export function isStreamResponse(contentType: string | null, url: string, includeUrls: readonly string[]): boolean {
+  return STREAM_CONTENT_TYPES.has(mediaType(contentType)) || urlMatches(url, includeUrls);
+}
+
+export function maskHeaders(pairs: Iterable<[string, string]>): [string, string][] {
+  const out: [string, string][] = [];
+  for (const [name, value] of pairs) out.push([name, SECRET_HEADERS.has(name.toLowerCase()) ? MASK : value]);
+  return out;
+}
+
+/** Header pairs from anything `fetch` accepts as `headers` (Headers, array of pairs, record). */
+export function headerPairs(init: HeadersInit | undefined | null): [string, string][] {
+  if (!init) return [];
+  try {
+    const out: [string, string][] = [];
+    new natives.Headers(init).forEach((value, name) => out.push([name, value]));
+    return out;
+  } catch {
+    return [];
+  }
+}
+
+function textBody(text: string): BodyRecord {
+  const size = new natives.TextEncoder().encode(text).length;
+  if (size <= REQUEST_BODY_CAP) return { text, size };
+  // Cut at a character boundary below the cap (UTF-16 index ≈ bytes / 3 is always below it).
+  let cut = text.slice(0, REQUEST_BODY_CAP);
+  while (new natives.TextEncoder().encode(cut).length > REQUEST_BODY_CAP) cut = cut.slice(0, Math.floor(cut.length * 0.9));
+  return { text: cut, size, truncated: true };
+}
+
+export function bytesBody(bytes: Uint8Array): BodyRecord {
+  const size = bytes.length;
+  const kept = size > REQUEST_BODY_CAP ? bytes.subarray(0, REQUEST_BODY_CAP) : bytes;
+  let record: BodyRecord;
+  try {
+    const text = new natives.TextDecoder('utf-8', { fatal: true }).decode(kept);
+    record = { text, size };
+  } catch {
+    // A cut through a multi-byte character at the cap, or genuinely binary: keep the raw bytes.
+    record = { base64: bytesToBase64(kept), size };
+  }
+  if (kept !== bytes) record.truncated = true;
+  return record;
+}
+
+/**
+ * Captures a request body synchronously where that is free (strings, buffers, URLSearchParams) and asynchronously
+ * for Blobs/FormData/Request bodies. Streams are not read (that would consume the upload): they are reported as such.
+ */
+export function captureBody(body: unknown): BodyRecord | Promise<BodyRecord | undefined> | undefined {
+  if (body === undefined || body === null) return undefined;
+  if (typeof body === 'string') return textBody(body);
+  if (body instanceof URLSearchParams) return textBody(body.toString());
+  if (body instanceof ArrayBuffer) {
+    return withSize(body.byteLength, new Uint8Array(body, 0, Math.min(body.byteLength, REQUEST_BODY_CAP)).slice());
+  }
+  if (ArrayBuffer.isView(body)) {
+    const view = new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
+    return withSize(view.length, view.subarray(0, REQUEST_BODY_CAP).slice());
+  }
+  if (typeof Blob !== 'undefined' && body instanceof Blob) {
+    return body.slice(0, REQUEST_BODY_CAP).arrayBuffer().then((buf) => withSize(body.size, new Uint8Array(buf)));
+  }
+  if (typeof FormData !== 'undefined' && body instanceof FormData) {
+    const lines: string[] = [];
+    body.forEach((value, name) => {
+      lines.push(typeof value === 'string' ? `${name}=${value}` : `${name}=<file ${value.name || 'blob'}, ${value.size} bytes>`);
+    });
+    return textBody(lines.join('\n'));
+  }
+  if (body instanceof natives.ReadableStream) return { text: '<ReadableStream body: not captured>', size: 0, truncated: true };
+  return undefined;
+}
+
+/** A body record for `kept` bytes out of `size` in total. */
+function withSize(size: number, kept: Uint8Array): BodyRecord {
+  const record = bytesBody(kept);
+  record.size = size;
+  if (size > kept.length) record.truncated = true;
+  return record;
+}
+
+/** A request body, worked out only if the response turns out to be a stream (most requests never need it). */
+export type DeferredBody = () => BodyRecord | Promise<BodyRecord | undefined> | undefined;
+
+/**
+ * Takes now only what cannot wait — a copy of the first MiB of a buffer the page may reuse — and leaves the rest
+ * (encoding, size, reading Blobs) for later. Strings, Blobs and URLSearchParams are immutable.
+ */
+export function deferBody(body: unknown): DeferredBody | undefined {
+  if (body === undefined || body === null) return undefined;
+  if (body instanceof ArrayBuffer || ArrayBuffer.isView(body)) {
+    const view = body instanceof ArrayBuffer ? new Uint8Array(body) : new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
+    const size = view.length;
+    const head = view.slice(0, REQUEST_BODY_CAP);
+    return () => withSize(size, head);
+  }
+  return () => captureBody(body);
+}
+
+/** The body of a Request object: a clone must be taken before the request is sent; it is read only if needed. */
+export function deferRequestBody(request: Request): DeferredBody | undefined {
+  if (request.body === null || request.bodyUsed) return undefined;
+  let copy: Request;
+  try {
+    copy = request.clone();
+  } catch {
+    return undefined;
+  }
+  return () =>
+    copy.arrayBuffer().then(
+      (buf) => withSize(buf.byteLength, new Uint8Array(buf, 0, Math.min(buf.byteLength, REQUEST_BODY_CAP))),
+      () => undefined,
+    );
+}

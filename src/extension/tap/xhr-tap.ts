@@ -1,0 +1,180 @@
+// XMLHttpRequest, tapped through its prototype (the constructor stays the browser's own). When the response head
+// says "stream", the growing responseText is diffed on every readystatechange/progress and each new piece becomes a
+// chunk. XHR already decoded the bytes, so chunks are text and `bytes` is their UTF-8 length.
+import type { BodyRecord, ConnectionRecord } from '../../core/capture/model.ts';
+import { bytesToBase64, utf8Length } from '../../core/frames/utf8-chunks.ts';
+import type { TapEmitter } from './emitter.ts';
+import { mimic, natives, now } from './natives.ts';
+import { deferBody, isStreamResponse, maskHeaders, type DeferredBody } from './request-info.ts';
+
+interface XhrState {
+  method: string;
+  url: string;
+  headers: [string, string][];
+  body: DeferredBody | undefined;
+  /** The request body worked out, once the response head said "stream" (async for Blobs). */
+  bodyRecord: BodyRecord | undefined;
+  startTime: number;
+  frameUrl: string;
+  conn: string | undefined;
+  seen: number;
+  done: boolean;
+}
+
+function parseHeaderBlock(block: string): [string, string][] {
+  const out: [string, string][] = [];
+  for (const line of block.split('\r\n')) {
+    const colon = line.indexOf(':');
+    if (colon > 0) out.push([line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim()]);
+  }
+  return out;
+}
+
+export function installXhrTap(emitter: TapEmitter): void {
+  const Xhr = globalThis.XMLHttpRequest;
+  if (typeof Xhr !== 'function') return;
+  const proto = Xhr.prototype;
+  const nativeOpen = proto.open;
+  const nativeSend = proto.send;
+  const nativeSetHeader = proto.setRequestHeader;
+  const states = new WeakMap<XMLHttpRequest, XhrState>();
+  const listening = new WeakSet<XMLHttpRequest>();
+
+  const pullText = (xhr: XMLHttpRequest, s: XhrState): void => {
+    if (!s.conn || (xhr.responseType !== '' && xhr.responseType !== 'text')) return;
+    const text = xhr.responseText;
+    if (text.length <= s.seen) return;
+    const piece = text.slice(s.seen);
+    s.seen = text.length;
+    emitter.emit({ kind: 'chunk', conn: s.conn, t: now(), bytes: utf8Length(piece), text: piece }, piece.length);
+  };
+
+  const finish = (xhr: XMLHttpRequest, s: XhrState, state: 'complete' | 'cancelled' | 'error', error?: string): void => {
+    if (!s.conn || s.done) return;
+    if (state === 'complete') {
+      pullText(xhr, s);
+      if (xhr.responseType === 'arraybuffer' && xhr.response instanceof ArrayBuffer) {
+        const bytes = new Uint8Array(xhr.response);
+        emitter.emit({ kind: 'chunk', conn: s.conn, t: now(), bytes: bytes.length, base64: bytesToBase64(bytes) }, bytes.length);
+      }
+    }
+    s.done = true;
+    emitter.emit({ kind: 'end', conn: s.conn, t: now(), state, ...(error ? { error } : {}) });
+  };
+
+  const onHeaders = (xhr: XMLHttpRequest, s: XhrState): void => {
+    const url = xhr.responseURL || s.url;
+    if (!emitter.config.enabled || !isStreamResponse(xhr.getResponseHeader('content-type'), url, emitter.config.includeUrls)) return;
+    if (!s.bodyRecord && s.body) {
+      const worked = s.body();
+      if (!(worked instanceof Promise)) s.bodyRecord = worked;
+    }
+    const id = emitter.nextId();
+    s.conn = id;
+    const connection: ConnectionRecord = {
+      kind: 'connection',
+      id,
+      transport: 'xhr',
+      frameUrl: s.frameUrl,
+      ...(emitter.isSubframe ? { isSubframe: true } : {}),
+      method: s.method,
+      url: s.url,
+      requestHeaders: maskHeaders(s.headers),
+      ...(s.bodyRecord ? { requestBody: s.bodyRecord } : {}),
+      status: xhr.status,
+      statusText: xhr.statusText,
+      responseHeaders: maskHeaders(parseHeaderBlock(xhr.getAllResponseHeaders())),
+      startTime: s.startTime,
+      responseTime: now(),
+    };
+    emitter.emit(connection, 512);
+    if (xhr.responseType !== '' && xhr.responseType !== 'text' && xhr.responseType !== 'arraybuffer') {
+      emitter.emit({ kind: 'notice', t: now(), conn: id, level: 'warning', text: `XHR responseType "${xhr.responseType}": body not captured.` });
+    }
+  };
+
+  const add = (xhr: XMLHttpRequest, type: string, fn: () => void): void => natives.apply(natives.addEventListener, xhr, [type, fn]);
+
+  // Every request gets one listener (to see the response head); only streams get the rest.
+  const listen = (xhr: XMLHttpRequest): void => {
+    if (listening.has(xhr)) return;
+    listening.add(xhr);
+    add(xhr, 'readystatechange', () => {
+      const s = states.get(xhr);
+      if (!s) return;
+      if (xhr.readyState === 2 && !s.conn && !s.done) {
+        onHeaders(xhr, s);
+        if (s.conn) followStream(xhr);
+      } else if (xhr.readyState >= 3) pullText(xhr, s);
+    });
+  };
+
+  const following = new WeakSet<XMLHttpRequest>();
+  const followStream = (xhr: XMLHttpRequest): void => {
+    if (following.has(xhr)) return;
+    following.add(xhr);
+    const on = (type: string, fn: (s: XhrState) => void): void =>
+      add(xhr, type, () => {
+        const s = states.get(xhr);
+        if (s) fn(s);
+      });
+    on('progress', (s) => pullText(xhr, s));
+    on('load', (s) => finish(xhr, s, 'complete'));
+    on('error', (s) => finish(xhr, s, 'error', 'NetworkError: XMLHttpRequest failed'));
+    on('timeout', (s) => finish(xhr, s, 'error', 'TimeoutError: XMLHttpRequest timed out'));
+    on('abort', (s) => finish(xhr, s, 'cancelled'));
+  };
+
+  const patched = {
+    open(this: XMLHttpRequest, method: string, url: string | URL): void {
+      const result = natives.apply(nativeOpen, this, arguments as unknown as unknown[]) as void;
+      // Reached only when the browser accepted the arguments; a re-open starts a fresh request.
+      const previous = states.get(this);
+      if (previous?.conn && !previous.done) finish(this, previous, 'cancelled');
+      let resolved = String(url);
+      try {
+        resolved = new URL(String(url), document.baseURI).href;
+      } catch {
+        // keep the page's string
+      }
+      states.set(this, {
+        method: String(method).toUpperCase(),
+        url: resolved,
+        headers: [],
+        body: undefined,
+        bodyRecord: undefined,
+        startTime: now(),
+        frameUrl: location.href,
+        conn: undefined,
+        seen: 0,
+        done: false,
+      });
+      return result;
+    },
+    setRequestHeader(this: XMLHttpRequest, name: string, value: string): void {
+      natives.apply(nativeSetHeader, this, arguments as unknown as unknown[]);
+      states.get(this)?.headers.push([String(name), String(value)]);
+    },
+    send(this: XMLHttpRequest, body?: Document | XMLHttpRequestBodyInit | null): void {
+      const s = states.get(this);
+      if (s && emitter.config.enabled) {
+        s.startTime = now();
+        try {
+          s.body = s.method === 'GET' || s.method === 'HEAD' ? undefined : deferBody(body);
+          // A Blob is read asynchronously: start now so it is ready when the response head arrives.
+          if (typeof Blob !== 'undefined' && body instanceof Blob && s.body) {
+            const pending = s.body();
+            if (pending instanceof Promise) pending.then((b) => (s.bodyRecord = b), () => undefined);
+          }
+        } catch {
+          // never add an exception of our own
+        }
+        listen(this);
+      }
+      natives.apply(nativeSend, this, arguments as unknown as unknown[]);
+    },
+  };
+  proto.open = mimic(patched.open, nativeOpen) as typeof proto.open;
+  proto.setRequestHeader = mimic(patched.setRequestHeader, nativeSetHeader);
+  proto.send = mimic(patched.send, nativeSend);
+}

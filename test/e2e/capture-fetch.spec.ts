@@ -1,0 +1,267 @@
+// fetch streams in real Chromium with the built extension: the page gets exactly the server's bytes, the capture
+// holds exactly the server's bytes, and the end state matches what happened.
+import { expect, test, type Page } from '@playwright/test';
+import { defaultPieces, startAgentServer, type AgentServer } from './support/agent-server.ts';
+import { waitForCapture } from './support/capture.ts';
+import { launchWithExtension, type ExtensionBrowser } from './support/extension.ts';
+
+let ext: ExtensionBrowser;
+let server: AgentServer;
+let page: Page;
+let tabId: number;
+
+test.beforeAll(async () => {
+  ext = await launchWithExtension();
+  server = await startAgentServer();
+  page = await ext.context.newPage();
+  await page.goto(`${server.url}/app`);
+  tabId = await ext.tabIdFor(page);
+  await ext.watch(tabId);
+});
+
+test.afterAll(async () => {
+  await ext?.close();
+  await server?.close();
+});
+
+interface ReadResult {
+  bytes: string; // base64
+  error?: string;
+  status: number;
+}
+
+/** Reads a fetch body in the page the way an agent UI does (reader loop), optionally aborting or cancelling. */
+function readInPage(
+  url: string,
+  opts: { init?: RequestInit; abortAfter?: number; cancelAfter?: number } = {},
+): Promise<ReadResult> {
+  return page.evaluate(async ({ url, opts }) => {
+    const ctrl = new AbortController();
+    const res = await fetch(url, { ...opts.init, signal: ctrl.signal });
+    const reader = res.body!.getReader();
+    const parts: number[] = [];
+    let error: string | undefined;
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        for (const b of value) parts.push(b);
+        if (opts.abortAfter && parts.length >= opts.abortAfter) ctrl.abort();
+        if (opts.cancelAfter && parts.length >= opts.cancelAfter) {
+          await reader.cancel('page has enough');
+          break;
+        }
+      }
+    } catch (e) {
+      error = `${(e as Error).name}: ${(e as Error).message}`;
+    }
+    let bin = '';
+    for (const b of parts) bin += String.fromCharCode(b);
+    return { bytes: btoa(bin), error, status: res.status };
+  }, { url, opts });
+}
+
+const b64 = (buf: Buffer): string => buf.toString('base64');
+
+test('GET stream with heartbeats and UTF-8 split across chunks: page and capture get the server bytes', async () => {
+  const id = 'get-basic';
+  const result = await readInPage(`/stream?id=${id}`);
+  const sent = Buffer.concat(server.log(id).sent);
+  expect(result.error).toBeUndefined();
+  expect(result.bytes).toBe(b64(sent));
+  const cap = await waitForCapture(ext, tabId, `id=${id}`);
+  expect(cap.bytes.equals(sent)).toBe(true);
+  expect(cap.end?.state).toBe('complete');
+  expect(cap.connection.method).toBe('GET');
+  expect(cap.connection.status).toBe(200);
+  expect(cap.connection.transport).toBe('fetch');
+  expect(cap.connection.responseHeaders).toContainEqual(['content-type', 'text/event-stream; charset=utf-8']);
+  // Each chunk carries its own arrival time, in order, and the byte counts add up to the body.
+  const times = cap.chunks.map((c) => c.t);
+  expect([...times].sort((a, b) => a - b)).toEqual(times);
+  expect(cap.chunks.reduce((n, c) => n + c.bytes, 0)).toBe(sent.length);
+});
+
+test('a long-lived stream shows up while still open, then completes', async () => {
+  const id = 'long-lived';
+  const reading = readInPage(`/stream?id=${id}&stopAfter=2&then=hold`);
+  const log = await server.arrived(id);
+  // Wire byte counts, not payload: the second piece ends inside a character, whose first byte the capture carries
+  // into the record of the piece that completes it.
+  const wire = (c: { chunks: { bytes: number }[] }): number => c.chunks.reduce((n, ch) => n + ch.bytes, 0);
+  const open = await waitForCapture(ext, tabId, `id=${id}`, (c) => log.sent.length === 2 && wire(c) === log.written);
+  expect(open.end).toBeUndefined();
+  expect(open.bytes.equals(Buffer.concat(log.sent).subarray(0, open.bytes.length))).toBe(true);
+  server.release(id);
+  const result = await reading;
+  const sent = Buffer.concat(server.log(id).sent);
+  expect(result.bytes).toBe(b64(sent));
+  const done = await waitForCapture(ext, tabId, `id=${id}`);
+  expect(done.bytes.equals(sent)).toBe(true);
+  expect(done.end?.state).toBe('complete');
+});
+
+test('POST with a JSON body: body captured, secrets masked in the capture but sent unchanged', async () => {
+  const id = 'post-json';
+  const body = JSON.stringify({ model: 'gpt-test', messages: [{ role: 'user', content: 'Grüße 👋' }] });
+  const result = await readInPage(`/stream?id=${id}`, {
+    init: { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer sk-secret', 'x-trace': 't1' }, body },
+  });
+  const log = server.log(id);
+  expect(log.body).toBe(body);
+  expect(log.headers.authorization).toBe('Bearer sk-secret');
+  expect(result.bytes).toBe(b64(Buffer.concat(log.sent)));
+  const cap = await waitForCapture(ext, tabId, `id=${id}`);
+  expect(cap.connection.method).toBe('POST');
+  expect(cap.connection.requestBody).toEqual({ text: body, size: Buffer.byteLength(body) });
+  expect(cap.connection.requestHeaders).toContainEqual(['authorization', '•••']);
+  expect(cap.connection.requestHeaders).toContainEqual(['x-trace', 't1']);
+  expect(cap.bytes.equals(Buffer.concat(log.sent))).toBe(true);
+});
+
+test('CRLF line endings and gzip-compressed bodies are captured as the page reads them', async () => {
+  for (const variant of ['crlf=1', 'gzip=1', 'gzip=1&crlf=1']) {
+    const id = `variant-${variant.replace(/[=&]/g, "")}`;
+    const result = await readInPage(`/stream?id=${id}&${variant}`);
+    const sent = Buffer.concat(server.log(id).sent);
+    expect(result.bytes, variant).toBe(b64(sent));
+    const cap = await waitForCapture(ext, tabId, `id=${id}`);
+    expect(cap.bytes.equals(sent), variant).toBe(true);
+    expect(cap.end?.state).toBe('complete');
+  }
+});
+
+test('the page aborts mid-stream: AbortError for the page, "aborted" in the capture, the server sees the close', async () => {
+  const id = 'abort';
+  const before = defaultPieces().slice(0, 3);
+  const reading = readInPage(`/stream?id=${id}&stopAfter=3&then=hold`, { abortAfter: Buffer.concat(before).length });
+  const result = await reading;
+  expect(result.error).toMatch(/^AbortError/);
+  const log = server.log(id);
+  await log.closedPromise;
+  expect(log.clientClosed).toBe(true);
+  expect(result.bytes).toBe(b64(Buffer.concat(log.sent)));
+  const cap = await waitForCapture(ext, tabId, `id=${id}`);
+  expect(cap.end?.state).toBe('aborted');
+  expect(cap.bytes.equals(Buffer.concat(log.sent))).toBe(true);
+});
+
+test('the page cancels its reader: "cancelled" in the capture and the server sees the connection close', async () => {
+  const id = 'cancel';
+  const first = defaultPieces()[0];
+  const result = await readInPage(`/stream?id=${id}&stopAfter=3&then=hold`, { cancelAfter: first.length });
+  expect(result.error).toBeUndefined();
+  const log = server.log(id);
+  await log.closedPromise; // without the forwarded cancel this would hang until the hold is released
+  expect(log.clientClosed).toBe(true);
+  expect(log.finished).toBe(false);
+  const cap = await waitForCapture(ext, tabId, `id=${id}`);
+  expect(cap.end?.state).toBe('cancelled');
+  expect(Buffer.from(result.bytes, 'base64').equals(cap.bytes)).toBe(true);
+});
+
+test('a server error mid-stream: the page gets the network error, the capture says "error" with the bytes before it', async () => {
+  const id = 'server-error';
+  const reading = readInPage(`/stream?id=${id}&stopAfter=3&then=destroy&wait=1`);
+  const log = await server.arrived(id);
+  // The tap reads only when the page pulls, so once the capture has every sent byte, the page has read them too.
+  await waitForCapture(ext, tabId, `id=${id}`, (c) => log.sent.length === 3 && c.chunks.reduce((n, ch) => n + ch.bytes, 0) === log.written);
+  server.release(id);
+  const result = await reading;
+  expect(result.error).toMatch(/^TypeError/);
+  const sent = Buffer.concat(log.sent);
+  expect(result.bytes).toBe(b64(sent));
+  const cap = await waitForCapture(ext, tabId, `id=${id}`);
+  expect(cap.end?.state).toBe('error');
+  expect(cap.end?.error).toMatch(/TypeError/);
+  expect(cap.bytes.equals(sent)).toBe(true);
+});
+
+test('non-stream responses are not captured, NDJSON is', async () => {
+  const plain = await page.evaluate(async () => (await fetch('/plain')).json());
+  expect(plain).toEqual({ ok: true });
+  const id = 'ndjson';
+  const result = await readInPage(`/stream?id=${id}&type=application/x-ndjson`);
+  expect(result.bytes).toBe(b64(Buffer.concat(server.log(id).sent)));
+  const cap = await waitForCapture(ext, tabId, `id=${id}`);
+  expect(cap.end?.state).toBe('complete');
+  const records = await ext.records(tabId);
+  expect(records.some((r) => r.kind === 'connection' && r.url.endsWith('/plain'))).toBe(false);
+});
+
+test('Response semantics are the browser’s own: same observations for a tapped and an untapped response', async () => {
+  // The same probe runs on a stream the tap wraps (text/event-stream) and one it leaves alone (text/plain).
+  const probe = (type: string, id: string): Promise<Record<string, unknown>> =>
+    page.evaluate(async ({ type, id }) => {
+      const url = `/stream?id=${id}&type=${encodeURIComponent(type)}`;
+      const out: Record<string, unknown> = {};
+      const res = await fetch(url);
+      out.instanceOf = res instanceof Response;
+      out.url = res.url.replace(/id=[^&]+/, 'id=*').replace(/type=[^&]+/, 'type=*');
+      out.redirected = res.redirected;
+      out.type = res.type;
+      out.ok = res.ok;
+      out.status = res.status;
+      out.bodyUsedBefore = res.bodyUsed;
+      out.bodyIsStream = res.body instanceof ReadableStream;
+      out.ownKeys = Object.keys(res);
+      const copy = res.clone();
+      out.cloneInstanceOf = copy instanceof Response;
+      out.cloneUrlSame = copy.url === res.url;
+      out.cloneType = copy.type;
+      out.text = await res.text();
+      out.bodyUsedAfter = res.bodyUsed;
+      out.locked = res.body?.locked;
+      out.secondRead = await res.text().then(() => 'resolved', (e: Error) => e.name);
+      out.cloneBytes = Array.from(new Uint8Array(await copy.arrayBuffer())).length;
+      out.cloneUsed = copy.bodyUsed;
+      out.cloneAgain = (() => {
+        try {
+          copy.clone();
+          return 'cloned';
+        } catch (e) {
+          return (e as Error).name;
+        }
+      })();
+      // BYOB readers work on fetch bodies; they must on the tapped one too.
+      const byobRes = await fetch(url.replace(`id=${id}`, `id=${id}-byob`));
+      const byob = byobRes.body!.getReader({ mode: 'byob' });
+      let total = 0;
+      for (;;) {
+        const { done, value } = await byob.read(new Uint8Array(64));
+        if (done) break;
+        total += value.byteLength;
+      }
+      out.byobTotal = total;
+      out.fetchName = fetch.name;
+      out.fetchLength = fetch.length;
+      return out;
+    }, { type, id });
+  const tapped = await probe('text/event-stream', 'sem-tapped');
+  const untapped = await probe('text/plain', 'sem-untapped');
+  expect(tapped).toEqual(untapped);
+  expect(tapped.text).toBe(Buffer.concat(server.log('sem-tapped').sent).toString('utf8'));
+  // And the tapped one really was captured (so the comparison above is not trivially between two untapped ones).
+  const cap = await waitForCapture(ext, tabId, 'id=sem-tapped&');
+  expect(cap.end?.state).toBe('complete');
+  expect(cap.bytes.equals(Buffer.concat(server.log('sem-tapped').sent))).toBe(true);
+});
+
+test('a URL on the include list is captured whatever its content type', async () => {
+  const setInclude = (list: string[]): Promise<void> =>
+    ext.debug(async (_d, l: string[]) => {
+      await chrome.storage.local.set({ 'replyscope.includeUrls': l });
+    }, list);
+  await setInclude(['*/stream?id=included-*']);
+  try {
+    await page.reload();
+    const id = 'included-plain';
+    const result = await readInPage(`/stream?id=${id}&type=text/plain`);
+    expect(result.bytes).toBe(b64(Buffer.concat(server.log(id).sent)));
+    const cap = await waitForCapture(ext, tabId, `id=${id}`);
+    expect(cap.bytes.equals(Buffer.concat(server.log(id).sent))).toBe(true);
+    expect(cap.connection.responseHeaders).toContainEqual(['content-type', 'text/plain']);
+  } finally {
+    await setInclude([]);
+  }
+});

@@ -1,0 +1,112 @@
+// The page cannot see or feed the capture: the tap is in place before the page's first script, hands its port to
+// the relay before any page listener exists, leaves no global behind, and look-alike messages get nowhere.
+// Also: the per-site switch.
+import { chromium, expect, test, type Page } from '@playwright/test';
+import { startAgentServer, type AgentServer } from './support/agent-server.ts';
+import { connectionsMatching, waitForCapture } from './support/capture.ts';
+import { CHROMIUM, launchWithExtension, type ExtensionBrowser } from './support/extension.ts';
+
+let ext: ExtensionBrowser;
+let server: AgentServer;
+let page: Page;
+let tabId: number;
+
+test.beforeAll(async () => {
+  ext = await launchWithExtension();
+  server = await startAgentServer();
+  page = await ext.context.newPage();
+  await page.goto(`${server.url}/app`);
+  tabId = await ext.tabIdFor(page);
+  await ext.watch(tabId);
+});
+
+test.afterAll(async () => {
+  await ext?.close();
+  await server?.close();
+});
+
+async function streamInPage(id: string): Promise<void> {
+  await page.evaluate(async (url) => {
+    await (await fetch(url)).text();
+  }, `/stream?id=${id}`);
+}
+
+test('the tap is installed before the first inline <head> script, keeping name and length', async () => {
+  const first = await page.evaluate(() => (window as unknown as { __firstScript: unknown }).__firstScript);
+  expect(first).toEqual({ fetchName: 'fetch', fetchLength: 1, esName: 'EventSource', xhrOpenLength: 2, tapped: true, looksNative: true });
+});
+
+test('the port handshake happened before any page listener: no listener ever saw a port', async () => {
+  await streamInPage('order-probe');
+  await waitForCapture(ext, tabId, 'id=order-probe');
+  // The first inline script listened (capture phase) for 'message' and both handshake event names.
+  expect(await page.evaluate(() => (window as unknown as { __leakedPorts: string[] }).__leakedPorts)).toEqual([]);
+});
+
+test('look-alike messages and forged handshakes from the page get nothing into the capture', async () => {
+  const fake = {
+    type: 'records',
+    records: [{ kind: 'connection', id: 'evil:1', transport: 'fetch', frameUrl: 'x', method: 'GET', url: 'https://evil.example/fake', requestHeaders: [], startTime: 1 }],
+  };
+  const outcome = await page.evaluate((fake) => {
+    const results: string[] = [];
+    // 1. window.postMessage look-alikes (what a naive relay would listen to).
+    window.postMessage(fake, '*');
+    window.postMessage({ source: 'replyscope', ...fake }, '*');
+    // 2. A forged port offer: a page-made channel pretending to be the tap.
+    const channel = new MessageChannel();
+    const accepted = !window.dispatchEvent(new MessageEvent('replyscope:tap-port', { ports: [channel.port2], cancelable: true }));
+    results.push(accepted ? 'offer accepted' : 'offer ignored');
+    channel.port1.postMessage(fake);
+    // 3. A forged "relay ready", hoping the tap hands its port to the page.
+    let stolen = false;
+    window.addEventListener('replyscope:tap-port', (e) => {
+      if ((e as MessageEvent).ports.length) stolen = true;
+    });
+    window.dispatchEvent(new Event('replyscope:relay-ready'));
+    results.push(stolen ? 'port stolen' : 'no port');
+    return results;
+  }, fake);
+  expect(outcome).toEqual(['offer ignored', 'no port']);
+  // A real stream after the attempts still flows, and nothing from the page made it in.
+  await streamInPage('after-forgery');
+  await waitForCapture(ext, tabId, 'id=after-forgery');
+  const records = await ext.records(tabId);
+  expect(connectionsMatching(records, 'evil.example')).toEqual([]);
+  expect(records.some((r) => 'conn' in r && r.conn === 'evil:1')).toBe(false);
+});
+
+test('no global is added to the page (compared with Chromium without the extension)', async () => {
+  const names = (p: Page): Promise<string[]> =>
+    p.evaluate(() => [...Object.getOwnPropertyNames(window), ...Object.getOwnPropertySymbols(window).map(String)].sort());
+  const plainBrowser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+  try {
+    const plain = await plainBrowser.newPage();
+    await plain.goto(`${server.url}/app`);
+    const withExtension = await ext.context.newPage();
+    await withExtension.goto(`${server.url}/app`);
+    expect(await names(withExtension)).toEqual(await names(plain));
+    await withExtension.close();
+  } finally {
+    await plainBrowser.close();
+  }
+});
+
+test('per-site switch: off stops capturing this origin, on resumes', async () => {
+  const origin = server.url;
+  const setDisabled = (list: string[]): Promise<void> =>
+    ext.debug(async (_d, l: string[]) => {
+      await chrome.storage.local.set({ 'replyscope.disabledSites': l });
+    }, list);
+  await setDisabled([origin]);
+  await page.reload();
+  await streamInPage('while-off');
+  // The watcher knows the reloaded page (it reports itself switched off) — so the silence below is not a dead pipe.
+  await expect.poll(async () => (await ext.debug((d, id: number) => d.documents(id), tabId)).some((doc) => doc.isTop && !doc.siteEnabled)).toBe(true);
+  expect(connectionsMatching(await ext.records(tabId), 'id=while-off')).toEqual([]);
+  await setDisabled([]);
+  await page.reload();
+  await streamInPage('while-on');
+  await waitForCapture(ext, tabId, 'id=while-on');
+  expect(connectionsMatching(await ext.records(tabId), 'id=while-off')).toEqual([]);
+});

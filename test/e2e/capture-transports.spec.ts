@@ -1,0 +1,150 @@
+// EventSource and XMLHttpRequest streams in real Chromium with the built extension.
+import { expect, test, type Page } from '@playwright/test';
+import { defaultPieces, startAgentServer, type AgentServer } from './support/agent-server.ts';
+import { connectionsMatching, captured, waitForCapture } from './support/capture.ts';
+import { launchWithExtension, type ExtensionBrowser } from './support/extension.ts';
+
+let ext: ExtensionBrowser;
+let server: AgentServer;
+let page: Page;
+let tabId: number;
+
+test.beforeAll(async () => {
+  ext = await launchWithExtension();
+  server = await startAgentServer();
+  page = await ext.context.newPage();
+  await page.goto(`${server.url}/app`);
+  tabId = await ext.tabIdFor(page);
+  await ext.watch(tabId);
+});
+
+test.afterAll(async () => {
+  await ext?.close();
+  await server?.close();
+});
+
+test('EventSource: every dispatched event is captured with lastEventId; a reconnect is a new connection', async () => {
+  const seen = await page.evaluate(
+    () =>
+      new Promise<{ type: string; data: string; lastEventId: string }[]>((resolve, reject) => {
+        const es = new EventSource('/es?id=es1');
+        const got: { type: string; data: string; lastEventId: string }[] = [];
+        const note = (e: MessageEvent): void => void got.push({ type: e.type, data: e.data, lastEventId: e.lastEventId });
+        es.onmessage = note;
+        es.addEventListener('agent', note as EventListener);
+        es.addEventListener('done', ((e: MessageEvent) => {
+          note(e);
+          es.close();
+          resolve(got);
+        }) as EventListener);
+        setTimeout(() => reject(new Error(`stuck: ${JSON.stringify(got)}`)), 20_000);
+      }),
+  );
+  const conns = server.eventSourceLog('es1');
+  expect(conns).toHaveLength(2);
+  expect(conns[1].lastEventId).toBe('3');
+  // What the server sent, minus the event type nobody listened for, is what the page saw…
+  const expected = conns.flatMap((c) => c.events).filter((e) => e.type !== 'ignored-by-page');
+  expect(seen.map(({ type, data }) => ({ type, data }))).toEqual(expected.map(({ type, data }) => ({ type, data })));
+  // …and exactly what the capture holds, split over two connections.
+  let caps: ReturnType<typeof captured>[] = [];
+  await expect
+    .poll(async () => {
+      const records = await ext.records(tabId);
+      caps = connectionsMatching(records, '/es?id=es1').map((c) => captured(records, c));
+      return caps.map((c) => c.end?.state ?? 'open');
+    })
+    .toEqual(['complete', 'cancelled']);
+  expect(caps.every((c) => c.connection.transport === 'eventsource')).toBe(true);
+  const capturedEvents = caps.flatMap((c) => c.messages.map(({ type, data, lastEventId }) => ({ type, data, lastEventId })));
+  expect(capturedEvents).toEqual(seen);
+  expect(caps[0].records.some((r) => r.kind === 'notice' && /comments|retry/.test(r.text))).toBe(true);
+});
+
+test('EventSource keeps its identity: name, length, constants, instanceof', async () => {
+  const facts = await page.evaluate(() => {
+    const es = new EventSource('/es?id=es-identity');
+    const out = {
+      name: EventSource.name,
+      length: EventSource.length,
+      constants: [EventSource.CONNECTING, EventSource.OPEN, EventSource.CLOSED],
+      instanceOf: es instanceof EventSource && es instanceof EventTarget,
+      withCredentials: es.withCredentials,
+      addLength: es.addEventListener.length,
+      noNew: (() => {
+        try {
+          (EventSource as unknown as () => void)();
+          return 'called';
+        } catch (e) {
+          return (e as Error).name;
+        }
+      })(),
+    };
+    es.close();
+    return out;
+  });
+  expect(facts).toEqual({ name: 'EventSource', length: 1, constants: [0, 1, 2], instanceOf: true, withCredentials: false, addLength: 2, noNew: 'TypeError' });
+});
+
+interface XhrResult {
+  text: string;
+  progressEvents: number;
+  status: number;
+  error?: string;
+}
+
+function xhrInPage(url: string, opts: { method?: string; body?: string; headers?: Record<string, string>; abortAfter?: number } = {}): Promise<XhrResult> {
+  return page.evaluate(
+    ({ url, opts }) =>
+      new Promise<XhrResult>((resolve) => {
+        const xhr = new XMLHttpRequest();
+        let progressEvents = 0;
+        xhr.open(opts.method ?? 'GET', url);
+        for (const [k, v] of Object.entries(opts.headers ?? {})) xhr.setRequestHeader(k, v);
+        xhr.onprogress = () => {
+          progressEvents += 1;
+          if (opts.abortAfter && xhr.responseText.length >= opts.abortAfter) xhr.abort();
+        };
+        xhr.onload = () => resolve({ text: xhr.responseText, progressEvents, status: xhr.status });
+        xhr.onabort = () => resolve({ text: xhr.responseText, progressEvents, status: xhr.status, error: 'abort' });
+        xhr.onerror = () => resolve({ text: xhr.responseText, progressEvents, status: xhr.status, error: 'error' });
+        xhr.send(opts.body ?? null);
+      }),
+    { url, opts },
+  );
+}
+
+test('XHR stream: incremental responseText is captured byte-exact', async () => {
+  const id = 'xhr-get';
+  const result = await xhrInPage(`/stream?id=${id}`);
+  const sent = Buffer.concat(server.log(id).sent);
+  expect(result.text).toBe(sent.toString('utf8'));
+  const cap = await waitForCapture(ext, tabId, `id=${id}`);
+  expect(cap.connection.transport).toBe('xhr');
+  expect(cap.bytes.equals(sent)).toBe(true);
+  expect(cap.end?.state).toBe('complete');
+});
+
+test('XHR POST: body and masked headers captured; page abort mid-stream ends as cancelled', async () => {
+  const id = 'xhr-post';
+  const body = JSON.stringify({ prompt: 'Hallo 🌍' });
+  const result = await xhrInPage(`/stream?id=${id}&crlf=1`, { method: 'POST', body, headers: { 'content-type': 'application/json', Authorization: 'Bearer xyz' } });
+  expect(server.log(id).body).toBe(body);
+  const sent = Buffer.concat(server.log(id).sent);
+  expect(result.text).toBe(sent.toString('utf8'));
+  const cap = await waitForCapture(ext, tabId, `id=${id}`);
+  expect(cap.connection.requestBody?.text).toBe(body);
+  expect(cap.connection.requestHeaders).toContainEqual(['Authorization', '•••']);
+  expect(cap.bytes.equals(sent)).toBe(true);
+
+  const abortId = 'xhr-abort';
+  const first = defaultPieces()[0].toString('utf8');
+  const aborted = await xhrInPage(`/stream?id=${abortId}&stopAfter=2&then=hold`, { abortAfter: first.length });
+  expect(aborted.error).toBe('abort');
+  await server.log(abortId).closedPromise;
+  expect(server.log(abortId).clientClosed).toBe(true);
+  const abortCap = await waitForCapture(ext, tabId, `id=${abortId}`);
+  expect(abortCap.end?.state).toBe('cancelled');
+  expect(Buffer.concat(server.log(abortId).sent).subarray(0, abortCap.bytes.length).equals(abortCap.bytes)).toBe(true);
+  expect(abortCap.bytes.length).toBeGreaterThanOrEqual(Buffer.byteLength(first));
+});

@@ -1,0 +1,135 @@
+// The panel client against a fake chrome.runtime/storage/tabs (the real ones are exercised by the e2e specs).
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { CaptureHeader, CaptureRecord } from '../../../src/core/capture/model.ts';
+import type { BackgroundToPanel } from '../../../src/extension/messages.ts';
+import { connectToTab } from '../../../src/extension/panel-connection.ts';
+
+type Listener<A extends unknown[]> = (...args: A) => void;
+class FakeEvent<A extends unknown[]> {
+  listeners: Listener<A>[] = [];
+  addListener(l: Listener<A>): void {
+    this.listeners.push(l);
+  }
+  removeListener(l: Listener<A>): void {
+    this.listeners = this.listeners.filter((x) => x !== l);
+  }
+  hasListener(l: Listener<A>): boolean {
+    return this.listeners.includes(l);
+  }
+  fire(...args: A): void {
+    for (const l of [...this.listeners]) l(...args);
+  }
+}
+
+class FakePort {
+  sent: unknown[] = [];
+  onMessage = new FakeEvent<[unknown]>();
+  onDisconnect = new FakeEvent<[]>();
+  constructor(public name: string) {}
+  postMessage(m: unknown): void {
+    this.sent.push(m);
+  }
+  disconnect(): void {}
+}
+
+let ports: FakePort[];
+let storage: Record<string, unknown>;
+const tabsUpdated = new FakeEvent<[number, { status?: string }]>();
+
+beforeEach(() => {
+  ports = [];
+  storage = {};
+  vi.useFakeTimers();
+  (globalThis as unknown as { chrome: unknown }).chrome = {
+    runtime: {
+      connect: ({ name }: { name: string }) => {
+        const p = new FakePort(name);
+        ports.push(p);
+        return p;
+      },
+      lastError: undefined,
+    },
+    tabs: { onUpdated: tabsUpdated },
+    storage: {
+      local: {
+        get: async (keys: string[]) => Object.fromEntries(keys.filter((k) => k in storage).map((k) => [k, storage[k]])),
+        set: async (items: Record<string, unknown>) => void Object.assign(storage, items),
+      },
+    },
+  };
+});
+afterEach(() => {
+  vi.useRealTimers();
+  delete (globalThis as unknown as { chrome?: unknown }).chrome;
+});
+
+const notice = (text: string): CaptureRecord => ({ kind: 'notice', t: 1, level: 'info', text });
+const snap = (records: CaptureRecord[], docId = 'top'): BackgroundToPanel => ({
+  type: 'snapshot', docId, frameId: 0, frameUrl: 'https://chat.test/app', isTop: true, siteOrigin: 'https://chat.test', siteEnabled: true, records, dropped: 0,
+});
+
+function client() {
+  const calls: { snapshots: CaptureRecord[][]; headers: CaptureHeader[]; appended: CaptureRecord[][]; status: string[] } = {
+    snapshots: [], headers: [], appended: [], status: [],
+  };
+  const conn = connectToTab(42, {
+    onSnapshot: (r, h) => {
+      calls.snapshots.push(r);
+      calls.headers.push(h);
+    },
+    onRecords: (r) => void calls.appended.push(r),
+    onStatus: (t) => void calls.status.push(t),
+  });
+  return { conn, calls };
+}
+
+describe('connectToTab', () => {
+  it('rejects a bad tab id with a clear error', () => {
+    expect(() => connectToTab(-1, { onSnapshot() {}, onRecords() {} })).toThrow(/tabId must be a tab id/);
+  });
+
+  it('connects as panel:<tabId>, delivers snapshots and live records, drops invalid messages', () => {
+    const { calls } = client();
+    expect(ports.map((p) => p.name)).toEqual(['panel:42']);
+    ports[0].onMessage.fire(snap([notice('a')]));
+    ports[0].onMessage.fire({ type: 'records', docId: 'top', records: [notice('b')] });
+    ports[0].onMessage.fire({ type: 'records', docId: 'top', records: [{ kind: 'chunk', conn: 'x' }] }); // invalid
+    expect(calls.snapshots.at(-1)).toEqual([notice('a')]);
+    expect(calls.headers.at(-1)).toMatchObject({ kind: 'header', format: 'replyscope-capture', version: 1, pageUrl: 'https://chat.test/app' });
+    expect(calls.appended).toEqual([[notice('b')]]);
+    expect(calls.status.at(-1)).toMatch(/1 invalid message/);
+  });
+
+  it('reconnects after the service worker goes away and takes the fresh snapshot', () => {
+    const { calls } = client();
+    ports[0].onMessage.fire(snap([notice('a')]));
+    ports[0].onDisconnect.fire();
+    expect(calls.status.at(-1)).toMatch(/reconnecting/);
+    vi.runOnlyPendingTimers();
+    expect(ports).toHaveLength(2);
+    ports[1].onMessage.fire(snap([notice('a'), notice('b while away')]));
+    expect(calls.snapshots.at(-1)).toEqual([notice('a'), notice('b while away')]);
+  });
+
+  it('clear, preserve log, site switch and include list', async () => {
+    const { conn, calls } = client();
+    await expect(conn.setSiteEnabled(false)).rejects.toThrow(/has not reported its origin/);
+    ports[0].onMessage.fire(snap([notice('a')]));
+    conn.clear();
+    expect(calls.snapshots.at(-1)).toEqual([]);
+    expect(ports[0].sent).toContainEqual({ type: 'clear' });
+    conn.setPreserveLog(true);
+    expect(conn.status().preserveLog).toBe(true);
+    await conn.setSiteEnabled(false);
+    expect(storage['replyscope.disabledSites']).toEqual(['https://chat.test']);
+    await conn.setSiteEnabled(true);
+    expect(storage['replyscope.disabledSites']).toEqual([]);
+    await conn.setIncludeUrls([' /api/chat* ', '']);
+    expect(storage['replyscope.includeUrls']).toEqual(['/api/chat*']);
+    expect(ports[0].sent).toContainEqual({ type: 'resync' });
+    conn.close();
+    ports[0].onDisconnect.fire();
+    vi.runOnlyPendingTimers();
+    expect(ports).toHaveLength(1); // closed: no reconnect
+  });
+});
