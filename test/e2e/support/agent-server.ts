@@ -85,7 +85,7 @@ export function agentEvents(replyId: string, text: string[], eol = '\n'): string
     ev({ type: 'TEXT_BLOCK_START', block_id: 'b1' }),
     ...text.map((delta) => ev({ type: 'TEXT_BLOCK_DELTA', block_id: 'b1', delta })),
     ev({ type: 'TEXT_BLOCK_END', block_id: 'b1' }),
-    ev({ type: 'REPLY_END' }),
+    ev({ type: 'REPLY_END', session_id: 's1' }),
   ];
 }
 
