@@ -6,85 +6,17 @@
 // The MAIN-world tap must stay dependency-free, so it imports only the *types* from this file (erased at build).
 import { z } from 'zod';
 import type { CaptureHeader, CaptureRecord } from '../core/capture/model.ts';
+import {
+  chunkSchema, connectionSchema, endSchema, evictedSchema, headerSchema, messageSchema, noticeSchema,
+} from '../core/capture/schemas.ts';
 
-const headerPairs = z.array(z.tuple([z.string(), z.string()]));
-const time = z.number(); // epoch ms, fractional; NaN is not produced by the tap
-
-const bodySchema = z.strictObject({
-  text: z.string().optional(),
-  base64: z.string().optional(),
-  size: z.number().int().nonnegative(),
-  truncated: z.boolean().optional(),
-});
-
-export const connectionRecordSchema = z.strictObject({
-  kind: z.literal('connection'),
-  id: z.string().min(1).max(200),
-  transport: z.enum(['fetch', 'eventsource', 'xhr', 'import']),
-  frameUrl: z.string(),
-  isSubframe: z.boolean().optional(),
-  method: z.string(),
-  url: z.string(),
-  requestHeaders: headerPairs,
-  requestBody: bodySchema.optional(),
-  status: z.number().int().optional(),
-  statusText: z.string().optional(),
-  responseHeaders: headerPairs.optional(),
-  startTime: time,
-  responseTime: time.optional(),
-});
-
+// The record shapes are the capture log's (one source of truth: src/core/capture/schemas.ts), so what crosses a hop
+// is exactly what a capture log may hold.
+export const connectionRecordSchema = connectionSchema;
 export const captureRecordSchema = z.discriminatedUnion('kind', [
-  connectionRecordSchema,
-  z.strictObject({
-    kind: z.literal('chunk'),
-    conn: z.string(),
-    t: time,
-    bytes: z.number().int().nonnegative(),
-    text: z.string().optional(),
-    base64: z.string().optional(),
-  }),
-  z.strictObject({
-    kind: z.literal('message'),
-    conn: z.string(),
-    t: time,
-    type: z.string(),
-    data: z.string(),
-    lastEventId: z.string(),
-  }),
-  z.strictObject({
-    kind: z.literal('end'),
-    conn: z.string(),
-    t: time,
-    state: z.enum(['complete', 'cancelled', 'aborted', 'error', 'evicted-open', 'open']),
-    error: z.string().optional(),
-  }),
-  z.strictObject({
-    kind: z.literal('evicted'),
-    conn: z.string(),
-    t: time,
-    chunks: z.number().int().nonnegative(),
-    messages: z.number().int().nonnegative(),
-    bytes: z.number().int().nonnegative(),
-  }),
-  z.strictObject({
-    kind: z.literal('notice'),
-    t: time,
-    conn: z.string().optional(),
-    level: z.enum(['info', 'warning']),
-    text: z.string(),
-  }),
+  connectionSchema, chunkSchema, messageSchema, endSchema, evictedSchema, noticeSchema,
 ]);
-
-export const captureHeaderSchema = z.strictObject({
-  kind: z.literal('header'),
-  format: z.literal('replyscope-capture'),
-  version: z.literal(1),
-  tool: z.string(),
-  created: z.string(),
-  pageUrl: z.string().optional(),
-  browser: z.string().optional(),
-});
+export const captureHeaderSchema = headerSchema;
 
 // Compile-time proof that the schemas and the contract in model.ts describe the same shapes.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
