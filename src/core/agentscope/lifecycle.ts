@@ -8,7 +8,7 @@
 // The outcome, when given, is still honoured: every `warned`/`error` status surfaces at its index.
 import type { Diagnostic, Severity } from '../diagnostics/types.ts';
 import type { ApplyOutcome } from './append-event.ts';
-import type { ToolCallBlock } from './blocks.ts';
+import type { Msg, ToolCallBlock } from './blocks.ts';
 
 type ToolCallState = ToolCallBlock['state'];
 import type { AgentEvent, ValidationResult } from './schema.ts';
@@ -78,6 +78,39 @@ export class AgentScopeLifecycle {
     this.checkEvent(event, index, add);
     this.ensureOutcome(outcome, out, add);
     return out;
+  }
+
+  /**
+   * Continue from a reply whose earlier events were evicted (memory cap): its blocks are taken from the message the
+   * evicted events built, so later deltas/ends find them. `at` stands for the evicted positions (the first event
+   * after the eviction point); a block counts as ended when its message block has `finished_at`.
+   */
+  seedReply(id: string, msg: Msg, options: { ended: boolean; at: number }): void {
+    const { at } = options;
+    const r: ReplyState = { id, start: at, ended: options.ended ? at : null, last: at, blocks: new Map(), results: new Map(), early: new Map() };
+    for (const b of msg.content) {
+      const end = b.finished_at !== null ? at : null;
+      const put = (kind: Kind, extra: Partial<BlockState> = {}) => {
+        if (!r.blocks.has(key(kind, b.id))) r.blocks.set(key(kind, b.id), { kind, start: at, end, ...extra });
+      };
+      if (b.type === 'text' || b.type === 'thinking') put(b.type);
+      else if (b.type === 'data') put('data', { mediaType: b.source.media_type });
+      else if (b.type === 'tool_call') put('tool_call', { input: b.input, callState: b.state });
+      else if (b.type === 'tool_result') {
+        if (!r.results.has(b.id)) r.results.set(b.id, at);
+        put('tool_result', { end: end ?? (b.state === 'running' ? null : at) });
+      }
+    }
+    for (const [k, b] of r.blocks) {
+      if (b.kind === 'tool_call' && r.results.has(k.slice(k.indexOf('\u0000') + 1))) b.answered = at;
+    }
+    this.replies.set(id, r);
+  }
+
+  /** Continue the created_at order check from the latest time of evicted events (`at` stands for their positions). */
+  seedClock(createdAt: string, at: number): void {
+    const t = Date.parse(createdAt);
+    if (!Number.isNaN(t)) this.lastCreatedAt = { t, index: at };
   }
 
   /** End-of-stream diagnostics: replies never ended, blocks never closed, tool calls never answered. */

@@ -72,15 +72,37 @@ export class AgentScopeReplies {
     return { kind: 'reply', replyId: event.reply_id, created, orphan: group.orphan, outcome };
   }
 
-  private create(event: Exclude<AgentEvent, { type: 'CUSTOM' }>, ctx: ApplyContext): ReplyGroup {
-    const start = event.type === 'REPLY_START' ? (event as AgentEventOf<'REPLY_START'>) : undefined;
-    const base = AssistantMsg(start?.name ?? '', [], {
-      id: event.reply_id,
-      created_at: event.created_at ?? ctx.eventTime,
-      clock: ctx.now && ctx.newId ? { now: ctx.now, newId: ctx.newId } : undefined,
-    });
-    // The web UI takes the role from REPLY_START as is; role/content constraints are not re-checked afterwards.
-    const initial: Msg = start && start.role !== 'assistant' ? { ...base, role: start.role } : base;
-    return { id: event.reply_id, orphan: !start, initial, msg: initial, eventIndices: [], outcomes: [] };
+  /**
+   * Start a reply from a message derived elsewhere (the state at a memory-cap eviction point): later events apply
+   * to `msg` as if the evicted ones had been pushed. `endedAt` marks a reply whose REPLY_END was evicted.
+   */
+  seed(id: string, msg: Msg, options: { orphan?: boolean; endedAt?: number } = {}): ReplyGroup {
+    if (this.groups.has(id)) throw new Error(`seed: reply ${id} already exists`);
+    const group: ReplyGroup = { id, orphan: !!options.orphan, initial: msg, msg, eventIndices: [], outcomes: [] };
+    if (options.endedAt !== undefined) group.endedAt = options.endedAt;
+    this.groups.set(id, group);
+    this.order.push(group);
+    return group;
   }
+
+  private create(event: Exclude<AgentEvent, { type: 'CUSTOM' }>, ctx: ApplyContext): ReplyGroup {
+    const { initial, orphan } = initialReplyMessage(event, ctx);
+    return { id: event.reply_id, orphan, initial, msg: initial, eventIndices: [], outcomes: [] };
+  }
+}
+
+/**
+ * The message a reply starts from, created by its first event: the web UI's AssistantMsg with id = reply_id, name
+ * and role from REPLY_START (an orphan — first event not a REPLY_START — gets an empty name and role assistant).
+ */
+export function initialReplyMessage(event: Exclude<AgentEvent, { type: 'CUSTOM' }>, ctx: ApplyContext): { initial: Msg; orphan: boolean } {
+  const start = event.type === 'REPLY_START' ? (event as AgentEventOf<'REPLY_START'>) : undefined;
+  const base = AssistantMsg(start?.name ?? '', [], {
+    id: event.reply_id,
+    created_at: event.created_at ?? ctx.eventTime,
+    clock: ctx.now && ctx.newId ? { now: ctx.now, newId: ctx.newId } : undefined,
+  });
+  // The web UI takes the role from REPLY_START as is; role/content constraints are not re-checked afterwards.
+  const initial: Msg = start && start.role !== 'assistant' ? { ...base, role: start.role } : base;
+  return { initial, orphan: !start };
 }

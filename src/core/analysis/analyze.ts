@@ -1,11 +1,12 @@
 // Analysis: capture records in, the panel's/CLI's read model out. Incremental — live records are pushed as they
 // arrive and only the connections they touch are recomputed — and deterministic: the same records always give the
 // same views, so an exported capture log replays identically anywhere.
-import type { Capture, CaptureRecord, ConnectionRecord, EndRecord } from '../capture/model.ts';
+import type { Capture, CaptureRecord, ConnectionRecord, EndRecord, EvictionDerived, EvictionRecord } from '../capture/model.ts';
 import type { Diagnostic } from '../diagnostics/types.ts';
 import { AgentScopeStream } from './agentscope-stream.ts';
 import { BodyReader, bodyKindOf, type RawEvent } from './body-reader.ts';
 import { DialectDetector, isAgentScope, isPi } from './dialect.ts';
+import { AnalysedEvent } from './event-view.ts';
 import { PiStream } from './pi-stream.ts';
 import { previewOf, typeOf, type EventFacts, type StreamProcessor } from './stream-processor.ts';
 import type { ConnectionState, ConnectionView, Dialect, EventView } from './types.ts';
@@ -34,6 +35,11 @@ class ConnectionAnalysis {
   private endDiagnostics: Diagnostic[] = [];
   evictedEvents = 0;
   evictions = 0;
+  /** The latest eviction record seen before any data: the head the remaining data continues from. */
+  private headEviction?: EvictionRecord;
+  private sawData = false;
+  /** The dialect the evicted events spoke (from their digest), before any remaining event could tell. */
+  private seededDialect?: Dialect;
   readonly notes: string[] = [];
   private view?: ConnectionView;
 
@@ -47,23 +53,72 @@ class ConnectionAnalysis {
   }
 
   get dialect(): Dialect {
-    return this.detector.dialect;
+    return this.seededDialect ?? this.detector.dialect;
+  }
+
+  /**
+   * Called before the first data record. When the connection's head was evicted, continue from its digest: the
+   * client's unfinished line, the dialect and (AgentScope) each reply's message at the eviction point. Without a
+   * digest (older logs) the readers skip to the first frame boundary instead of reading half a line as garbage.
+   */
+  beforeData(): void {
+    if (this.sawData) return;
+    this.sawData = true;
+    const ev = this.headEviction;
+    if (!ev) return;
+    const d = ev.derived;
+    if (!d) {
+      this.reader.resync();
+      return;
+    }
+    const dialect = d.dialect as Dialect | undefined;
+    if (dialect !== undefined && (isAgentScope(dialect) || isPi(dialect))) {
+      this.seededDialect = dialect;
+      this.processor = this.createProcessor(dialect, d);
+    }
+    this.ingest(this.reader.seed(d.carry, ev.t));
+  }
+
+  /** Evictions after data was read (live increments) change no reading: the analysis already has those events. */
+  noteEviction(r: EvictionRecord): void {
+    if (!this.sawData) this.headEviction = r;
   }
 
   ingest(events: RawEvent[]): void {
     for (const ev of events) {
       const index = this.events.length;
-      this.events.push(this.toView(ev, index, undecidedFacts(ev)));
-      if (!this.processor) {
-        this.detector.push(ev.raw, index);
-        this.pending.push([ev, index]);
-        if (this.detector.dialect === 'unknown') continue;
-        this.processor = this.createProcessor(this.detector.dialect);
-        for (const [p, i] of this.pending) this.events[i] = this.toView(p, i, this.processor.push(p, i));
-        this.pending = [];
-      } else this.events[index] = this.toView(ev, index, this.processor.push(ev, index));
+      if (this.processor) {
+        this.events.push(new AnalysedEvent(ev, index, this.process(ev, index)));
+        continue;
+      }
+      this.events.push(new AnalysedEvent(ev, index, undecidedFacts(ev)));
+      this.detector.push(ev.raw, index);
+      this.pending.push([ev, index]);
+      if (this.detector.dialect === 'unknown') continue;
+      this.processor = this.createProcessor(this.detector.dialect);
+      for (const [p, i] of this.pending) this.events[i] = new AnalysedEvent(p, i, this.process(p, i));
+      this.pending = [];
+    }
+    // Events whose spec frame completed only now (a chunk ended between their line and the frame's blank line).
+    for (const ev of this.reader.takeResolved()) {
+      const view = this.events[ev.seq];
+      if (view) view.frameIndex = ev.frameIndex;
     }
     this.view = undefined;
+  }
+
+  /**
+   * One event through the dialect processor. A processor that throws (e.g. a recursive walk over a value nested
+   * 10,000 deep overflows the stack) fails that event only — as an error diagnostic — instead of the whole capture.
+   * Processors change no state before they can throw, so later events are analysed as if this one were invalid.
+   */
+  private process(ev: RawEvent, index: number): EventFacts {
+    try {
+      return (this.processor as StreamProcessor).push(ev, index);
+    } catch (err) {
+      const message = `Replyscope could not analyse this event: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`;
+      return { ...undecidedFacts(ev), issues: [{ path: '', message }], diagnostics: [{ code: 'analysis.event-failed', severity: 'error', index, message }] };
+    }
   }
 
   finish(end: EndRecord | undefined): void {
@@ -80,12 +135,16 @@ class ConnectionAnalysis {
   build(): ConnectionView {
     if (this.view) return this.view;
     const ended = this.ended;
-    const frameDiags = this.reader.frameDiagnostics(ended).map((d) => ({ ...d, index: this.eventIndexOfFrame(d.index) }));
+    // Both clients read SSE alike; name the one this stream is for (pi streams were told "the AgentScope client").
+    const clientName = isPi(this.dialect) ? "pi-agent-core's streamProxy" : undefined;
+    const frameDiags = this.reader.frameDiagnostics(ended, clientName).map((d) => ({ ...d, index: this.eventIndexOfFrame(d.index) }));
+    const { replies, failure } = this.safeReplies();
     const diagnostics = [
       ...this.streamDiagnostics(),
       ...frameDiags,
       ...this.events.flatMap((e) => e.diagnostics),
       ...this.endDiagnostics,
+      ...failure,
     ].sort(bySeverityThenIndex);
     this.view = {
       record: this.record,
@@ -95,12 +154,22 @@ class ConnectionAnalysis {
       bytes: this.reader.bytes,
       frames: this.reader.frames,
       events: this.events,
-      replies: this.processor?.replies() ?? [],
+      replies,
       diagnostics,
       evictedEvents: this.evictedEvents,
       notes: this.notes,
     };
     return this.view;
+  }
+
+  /** The processor's replies; when building them throws, the connection still shows its events and says why. */
+  private safeReplies(): { replies: ConnectionView['replies']; failure: Diagnostic[] } {
+    try {
+      return { replies: this.processor?.replies() ?? [], failure: [] };
+    } catch (err) {
+      const message = `Replyscope could not reconstruct the replies: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`;
+      return { replies: [], failure: [{ code: 'analysis.event-failed', severity: 'error', index: Math.max(0, this.events.length - 1), message }] };
+    }
   }
 
   invalidate(): void {
@@ -148,19 +217,10 @@ class ConnectionAnalysis {
     return i === -1 ? Math.max(0, this.events.length - 1) : i;
   }
 
-  private createProcessor(d: Dialect): StreamProcessor {
-    if (isAgentScope(d)) return new AgentScopeStream(this.record, d);
-    if (isPi(d)) return new PiStream(this.record, d);
+  private createProcessor(d: Dialect, evicted?: EvictionDerived): StreamProcessor {
+    if (isAgentScope(d)) return new AgentScopeStream(this.record, d, evicted);
+    if (isPi(d)) return new PiStream(this.record, d, evicted);
     throw new Error(`no processor for dialect ${d}`);
-  }
-
-  private toView(ev: RawEvent, index: number, f: EventFacts): EventView {
-    return {
-      index, frameIndex: ev.frameIndex, t: ev.t, ...(f.createdAt !== undefined ? { createdAt: f.createdAt } : {}),
-      type: f.type, raw: ev.raw, rawText: ev.rawText, valid: f.valid, issues: f.issues, extras: f.extras,
-      ...(f.replyId !== undefined ? { replyId: f.replyId } : {}), ...(f.blockId !== undefined ? { blockId: f.blockId } : {}),
-      preview: f.preview, diagnostics: f.diagnostics,
-    };
   }
 }
 
@@ -186,17 +246,22 @@ export class CaptureAnalyzer {
       changed.add(r.conn);
       switch (r.kind) {
         case 'chunk':
+          c.beforeData();
           c.ingest(c.reader.pushChunk(r));
           break;
         case 'message':
+          c.beforeData();
           c.ingest(c.reader.pushMessage(r));
           break;
         case 'end':
+          c.beforeData();
           c.finish(r);
           break;
         case 'evicted':
           c.evictions++;
-          c.evictedEvents += r.messages + r.chunks;
+          // A digest counts the client events exactly (cumulative); older logs only know records.
+          c.evictedEvents = r.derived ? r.derived.events : c.evictedEvents + r.messages + r.chunks;
+          c.noteEviction(r);
           c.invalidate();
           break;
       }

@@ -12,6 +12,9 @@ import type { FrameView } from './types.ts';
 
 /** One event as the client reads it, before any protocol interpretation. */
 export interface RawEvent {
+  /** Position in the reader's event sequence (the connection event index the analysis gives it). */
+  seq: number;
+  /** The spec frame holding it; -1 until that frame completes (then the reader lists it in `takeResolved`). */
   frameIndex: number;
   t: number;
   rawText: string;
@@ -32,41 +35,72 @@ export function bodyKindOf(rec: ConnectionRecord): BodyKind {
   return isNdjsonContentType(header(rec.responseHeaders, 'content-type')) ? 'ndjson' : 'sse';
 }
 
-function parse(rawText: string): { raw: unknown; parseError?: string } {
-  try {
-    return { raw: JSON.parse(rawText) };
-  } catch (err) {
-    return { raw: undefined, parseError: (err as Error).message };
-  }
-}
-
 export class BodyReader {
   readonly kind: BodyKind;
   readonly frames: FrameView[] = [];
-  readonly events: RawEvent[] = [];
+  /** Events read so far. The events themselves are not kept (their parsed JSON is the biggest thing a reader holds). */
+  eventCount = 0;
   bytes = 0;
   private text = new PageTextDecoder();
   private sse?: SseSpecDecoder;
   private client?: AgentScopeClientReader;
   private ndjson?: NdjsonDecoder;
-  /** Client events whose spec frame has not completed yet: [event index, offset of its line]. */
-  private unmapped: [number, number][] = [];
+  /** Client events whose spec frame has not completed yet, with the offset of their line. */
+  private unmapped: [RawEvent, number][] = [];
+  /** Events returned earlier whose frame completed since the last `takeResolved`. */
+  private resolved: RawEvent[] = [];
   private specTail?: SpecTail;
   private clientTail?: { unread: string; start: number };
-  private comparison?: { frames: number; ended: boolean; diagnostics: Diagnostic[] };
+  private comparison?: { bytes: number; frames: number; ended: boolean; clientName?: string; diagnostics: Diagnostic[] };
+  /** After an eviction nothing was derived from: text is dropped up to the first frame boundary (see `resync`). */
+  private resyncing?: { tail: string };
 
   constructor(kind: BodyKind) {
     this.kind = kind;
     if (kind === 'sse') {
       this.sse = new SseSpecDecoder();
-      this.client = new AgentScopeClientReader();
+      // The reader parses each event line itself (below) and tells the client model which ones fail.
+      this.client = new AgentScopeClientReader({ parseLater: true });
     } else if (kind === 'ndjson') this.ndjson = new NdjsonDecoder();
   }
 
   /** Feed one chunk; returns the raw events it completed. */
   pushChunk(chunk: ChunkRecord): RawEvent[] {
     this.bytes += chunk.bytes;
-    return this.pushText(this.text.push(chunk), chunk.t);
+    const text = this.text.push(chunk);
+    return this.pushText(this.resyncing ? this.skipToBoundary(text) : text, chunk.t);
+  }
+
+  /**
+   * The body's head was evicted and digested: continue the client's unfinished line (`carry`, the text after the
+   * last "\n" of the evicted part) so the first remaining chunk reads exactly as it would have. Call before any data.
+   */
+  seed(carry: string, t: number): RawEvent[] {
+    if (this.bytes > 0 || this.frames.length > 0) throw new Error('BodyReader.seed: the reader has already read data');
+    return this.pushText(carry, t);
+  }
+
+  /**
+   * The body's head was evicted and nothing was derived from it (older logs): drop text up to the first frame
+   * boundary (a blank line; NDJSON: a line end) instead of reading the middle of a line as garbage.
+   */
+  resync(): void {
+    if (this.bytes > 0 || this.frames.length > 0) throw new Error('BodyReader.resync: the reader has already read data');
+    if (this.kind !== 'eventsource') this.resyncing = { tail: '' };
+  }
+
+  /** The part of `text` after the first frame boundary since `resync` ('' while none was seen yet). */
+  private skipToBoundary(text: string): string {
+    const r = this.resyncing as { tail: string };
+    // The tail keeps the last characters of skipped text so a boundary split across chunks is still found.
+    const s = r.tail + text;
+    const m = this.kind === 'ndjson' ? /\n/.exec(s) : /(?:\r\n|\r(?!\n)|\n)(?:\r\n|\r|\n)/.exec(s);
+    if (!m) {
+      r.tail = s.slice(-3);
+      return '';
+    }
+    this.resyncing = undefined;
+    return s.slice(m.index + m[0].length);
   }
 
   /** Feed one EventSource message: the browser already did the SSE reading. */
@@ -79,9 +113,7 @@ export class BodyReader {
       ...(msg.lastEventId ? { id: msg.lastEventId } : {}),
     });
     if (msg.data === '') return [];
-    const ev: RawEvent = { frameIndex: index, t: msg.t, rawText: msg.data, ...parse(msg.data) };
-    this.events.push(ev);
-    return [ev];
+    return [this.event(index, msg.t, msg.data)];
   }
 
   /** End of body: flush what the readers held back. */
@@ -97,13 +129,22 @@ export class BodyReader {
     return out;
   }
 
+  /** Events returned by earlier pushes whose spec frame has completed since (their `frameIndex` is now set). */
+  takeResolved(): RawEvent[] {
+    if (this.resolved.length === 0) return this.resolved;
+    const out = this.resolved;
+    this.resolved = [];
+    return out;
+  }
+
   /** Diagnostics where the client reading and the spec reading disagree (`index` = frame index). */
-  frameDiagnostics(ended: boolean): Diagnostic[] {
+  frameDiagnostics(ended: boolean, clientName?: string): Diagnostic[] {
     if (!this.sse || !this.client) return [];
     const c = this.comparison;
-    if (c && c.frames === this.frames.length && c.ended === ended) return c.diagnostics;
+    // Keyed on bytes too: a chunk can add ignored lines or client lines without completing a frame.
+    if (c && c.bytes === this.bytes && c.frames === this.frames.length && c.ended === ended && c.clientName === clientName) return c.diagnostics;
     const cmp = compareWithAgentScopeClient(this.sse.frames, ended ? this.specTail : undefined, this.client,
-      ended ? this.clientTail : undefined);
+      ended ? this.clientTail : undefined, clientName);
     for (const [i, note] of cmp.notes) if (this.frames[i]) this.frames[i] = { ...this.frames[i], clientNote: note };
     const diagnostics = [
       ...this.sse.problems.map((p) => ({
@@ -112,7 +153,7 @@ export class BodyReader {
       })),
       ...cmp.diagnostics,
     ];
-    this.comparison = { frames: this.frames.length, ended, diagnostics };
+    this.comparison = { bytes: this.bytes, frames: this.frames.length, ended, clientName, diagnostics };
     return diagnostics;
   }
 
@@ -128,25 +169,34 @@ export class BodyReader {
       this.frames.push(f);
       // Client lines that lie inside this frame now know their frame.
       while (this.unmapped.length > 0 && this.unmapped[0][1] < f.end) {
-        const [ei] = this.unmapped.shift() as [number, number];
-        this.events[ei].frameIndex = f.index;
+        const [ev] = this.unmapped.shift() as [RawEvent, number];
+        ev.frameIndex = f.index;
+        this.resolved.push(ev);
       }
     }
     for (const line of this.client.push(text, t)) {
       if (line.kind !== 'event' || line.json === undefined) continue;
-      const ev: RawEvent = { frameIndex: this.frameAt(line.start), t: line.t, rawText: line.json, ...parse(line.json) };
-      if (ev.frameIndex === -1) this.unmapped.push([this.events.length, line.start]);
-      this.events.push(ev);
+      const ev = this.event(this.frameAt(line.start), line.t, line.json);
+      if (ev.parseError !== undefined) this.client.parseFailed(line, ev.parseError);
+      if (ev.frameIndex === -1) this.unmapped.push([ev, line.start]);
       out.push(ev);
     }
     return out;
   }
 
+  private event(frameIndex: number, t: number, rawText: string): RawEvent {
+    const ev: RawEvent = { seq: this.eventCount++, frameIndex, t, rawText, raw: undefined };
+    try {
+      ev.raw = JSON.parse(rawText);
+    } catch (err) {
+      ev.parseError = (err as Error).message;
+    }
+    return ev;
+  }
+
   private addNdjsonFrame(f: FrameView): RawEvent {
     this.frames.push(f);
-    const ev: RawEvent = { frameIndex: f.index, t: f.t, rawText: f.data, ...parse(f.data) };
-    this.events.push(ev);
-    return ev;
+    return this.event(f.index, f.t, f.data);
   }
 
   private frameAtOrEnd(offset: number): number {

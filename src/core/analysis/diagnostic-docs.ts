@@ -3,6 +3,15 @@ import type { DiagnosticDoc } from '../diagnostics/types.ts';
 
 export const ANALYSIS_DIAGNOSTIC_DOCS: DiagnosticDoc[] = [
   {
+    code: 'analysis.event-failed',
+    severity: 'error',
+    title: 'Replyscope could not analyse this event',
+    explanation:
+      'Analysing the event threw inside Replyscope (for example a JSON value nested thousands of levels deep ' +
+      'overflows a recursive check). The event is shown as invalid and the rest of the stream is analysed as if it ' +
+      'were absent; the message names the failure. Please report it with the capture.',
+  },
+  {
     code: 'stream.not-json',
     severity: 'error',
     title: 'Frame data is not JSON',

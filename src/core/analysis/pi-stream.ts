@@ -1,7 +1,7 @@
 // pi streams (proxy, AssistantMessageEvent and AgentEvent forms): events → replies with seekable histories.
 // The proxy form is reconstructed as pi-agent-core's streamProxy does (the lifecycle checker runs the same pure
 // client reducer, so each event is reduced once on ingest); the other forms carry their message in every event.
-import type { ConnectionRecord, EndRecord } from '../capture/model.ts';
+import type { ConnectionRecord, EndRecord, EvictionDerived } from '../capture/model.ts';
 import type { Diagnostic } from '../diagnostics/types.ts';
 import { CheckpointedHistory } from '../history/seekable-history.ts';
 import { initialPiLifecycle, stepPiLifecycle, type PiLifecycleState } from '../pi/lifecycle.ts';
@@ -9,6 +9,7 @@ import { applyPiProxyEvent, failPiClient, piStateSnapshot, type PiProxyState } f
 import { assignPiReply, initialPiReplySplit, type PiReplySplitState } from '../pi/replies.ts';
 import { validatePiEvent, type PiEventForm } from '../pi/validate.ts';
 import type { RawEvent } from './body-reader.ts';
+import { decodePiState } from './eviction-digest.ts';
 import type { Dialect, ReplyView, SeekableHistory } from './types.ts';
 import { mapHistory, previewOf, typeOf, type EventFacts, type StepStatus, type StreamProcessor } from './stream-processor.ts';
 
@@ -45,7 +46,8 @@ export class PiStream implements StreamProcessor {
   private readonly list: PiReply[] = [];
   private readonly proxyHistory?: CheckpointedHistory<PiProxyState, RawEvent>;
 
-  constructor(private readonly conn: ConnectionRecord, private readonly dialect: Dialect) {
+  /** `evicted`: the digest of the connection's evicted head; a derived proxy client state is the starting state. */
+  constructor(private readonly conn: ConnectionRecord, private readonly dialect: Dialect, evicted?: EvictionDerived) {
     this.form = FORM[dialect] ?? 'proxy';
     let body: unknown;
     try {
@@ -56,6 +58,13 @@ export class PiStream implements StreamProcessor {
     this.lifecycle = initialPiLifecycle(body, this.form);
     if (conn.status !== undefined) {
       this.lifecycle = stepPiLifecycle(this.lifecycle, { kind: 'response', status: conn.status, statusText: conn.statusText }).state;
+    }
+    if (this.form === 'proxy' && evicted?.pi?.derived && evicted.pi.state !== undefined) {
+      try {
+        this.lifecycle = { ...this.lifecycle, client: decodePiState(evicted.pi.state), events: evicted.events };
+      } catch {
+        // A digest edited into something else: continue from the request's initial state, as without one.
+      }
     }
     if (this.form === 'proxy') {
       this.proxyHistory = new CheckpointedHistory<PiProxyState, RawEvent>(this.lifecycle.client, (s, e) => reduceProxy(s, e));

@@ -100,6 +100,49 @@ export interface EvictionRecord {
   chunks: number;
   messages: number;
   bytes: number;
+  /**
+   * What the evicted records amount to, so analysis continues from the eviction point instead of from nothing
+   * (like redux-devtools merging old actions into a base state). Absent in older logs and when nothing was digested.
+   */
+  derived?: EvictionDerived;
+}
+
+/** The digest of a connection's evicted records (built by src/core/analysis/eviction-digest.ts). JSON only. */
+export interface EvictionDerived {
+  /** Client events read from the evicted records (data lines, NDJSON lines, EventSource messages with data). */
+  events: number;
+  /** The client's unfinished line at the eviction point (text after the last "\n" of the evicted body). */
+  carry: string;
+  /** The protocol the evicted events spoke (an analysis Dialect name), when one was recognised. */
+  dialect?: string;
+  /** AgentScope: every reply seen so far with its message after the last evicted event. */
+  replies: EvictedReply[];
+  /** pi proxy streams: the client state after the last evicted event, when it could be derived. */
+  pi?: EvictedPiState;
+  /** AgentScope: the latest `created_at` among the evicted events (the lifecycle's clock-order check continues from it). */
+  lastCreatedAt?: string;
+  /** Why the replies could not be derived (then only `events`/`carry` hold). */
+  incomplete?: string;
+}
+
+export interface EvictedReply {
+  id: string;
+  name: string;
+  role: string;
+  /** The AgentScope Msg (model_dump JSON) after the reply's last evicted event. */
+  message: Record<string, unknown>;
+  /** The reply was never started by a REPLY_START (its events named an unknown reply). */
+  orphan?: boolean;
+  /** Its latest REPLY_END came after its latest REPLY_START. */
+  ended?: boolean;
+}
+
+export interface EvictedPiState {
+  derived: boolean;
+  /** JSON encoding of the pi proxy client state (owned by analysis) when `derived`. */
+  state?: unknown;
+  /** Why it is not derived. */
+  reason?: string;
 }
 
 /** Free-form notes the tap wants the user to see (e.g. "Worker fetches are not visible"). */

@@ -8,7 +8,7 @@
 //   turns letters and digits into "x" and keeps punctuation and length, so partial JSON (streamed tool arguments)
 //   keeps its shape. Chunk times are kept at line granularity (a line goes to the chunk that completed it).
 // A notice record at the head of the capture says what was redacted.
-import type { BodyRecord, Capture, CaptureRecord, ChunkRecord, ConnectionRecord } from './model.ts';
+import type { BodyRecord, Capture, CaptureRecord, ChunkRecord, ConnectionRecord, EvictionDerived } from './model.ts';
 import { chunkTexts } from '../frames/read-body.ts';
 import { utf8Length } from '../frames/utf8-chunks.ts';
 
@@ -98,6 +98,21 @@ function redactChunks(chunks: ChunkRecord[], ended: boolean): ChunkRecord[] {
   return out;
 }
 
+/**
+ * What an eviction kept derived holds the same text as the stream: mask the messages like JSON events, and the
+ * unfinished line like the line it continues (its "data: " prefix stays, so the client still reads that line).
+ */
+function redactDerived(d: EvictionDerived): EvictionDerived {
+  const carry = d.carry.startsWith('data: ') ? 'data: ' + maskText(d.carry.slice(6)) : maskText(d.carry);
+  return {
+    ...d,
+    carry,
+    replies: d.replies.map((r) => ({ ...r, message: redactJson(r.message) as Record<string, unknown> })),
+    // The pi client state is an encoding analysis owns: rather than risk a half-masked state, drop it.
+    ...(d.pi ? { pi: { derived: false, reason: 'removed by redaction' } } : {}),
+  };
+}
+
 function redactBody(body: BodyRecord): BodyRecord {
   if (body.text !== undefined) {
     const text = redactValueText(body.text);
@@ -159,6 +174,7 @@ export function redactCapture(capture: Capture, options: RedactOptions, now: num
       while (list.length > 0 && list[0].t <= r.t) records.push(list.shift() as ChunkRecord);
       if (Number.isNaN(r.t)) while (list.length > 0) records.push(list.shift() as ChunkRecord);
     } else if (r.kind === 'message' && options.textContent) records.push({ ...r, data: redactValueText(r.data) });
+    else if (r.kind === 'evicted' && r.derived && options.textContent) records.push({ ...r, derived: redactDerived(r.derived) });
     else records.push(r);
   }
   for (const list of pending.values()) records.push(...list);

@@ -79,6 +79,26 @@ export const evictedSchema = z.strictObject({
   chunks: nonNegInt,
   messages: nonNegInt,
   bytes: nonNegInt,
+  derived: z
+    .strictObject({
+      events: nonNegInt,
+      carry: z.string(),
+      dialect: z.string().optional(),
+      replies: z.array(
+        z.strictObject({
+          id: z.string(),
+          name: z.string(),
+          role: z.string(),
+          message: z.record(z.string(), z.unknown()),
+          orphan: z.boolean().optional(),
+          ended: z.boolean().optional(),
+        }),
+      ),
+      pi: z.strictObject({ derived: z.boolean(), state: z.unknown().optional(), reason: z.string().optional() }).optional(),
+      lastCreatedAt: z.string().optional(),
+      incomplete: z.string().optional(),
+    })
+    .optional(),
 });
 
 export const noticeSchema = z.strictObject({

@@ -37,6 +37,22 @@ export class AgentScopeClientReader {
   private offset = 0;
   private first = true;
 
+  /**
+   * `parseLater`: do not JSON.parse event lines here; the caller parses each yielded event line (in order) and calls
+   * `parseFailed` for the ones that throw. A reader that parses anyway (the analysis does, to use the value) then
+   * pays for one parse per event instead of two.
+   */
+  constructor(private readonly options: { parseLater?: boolean } = {}) {}
+
+  /** With `parseLater`: the caller's JSON.parse of `line.json` threw `message` (the client stops reading there). */
+  parseFailed(line: ClientLine, message: string): void {
+    if (this.stoppedAt !== undefined) return;
+    const at = this.lines.lastIndexOf(line);
+    if (at === -1) throw new Error('parseFailed: the line was not read by this reader');
+    line.error = message;
+    this.stoppedAt = at;
+  }
+
   push(text: string, t: number): ClientLine[] {
     const before = this.lines.length;
     let from = 0;
@@ -66,30 +82,29 @@ export class AgentScopeClientReader {
   }
 
   private classify(line: string, start: number, end: number, t: number): void {
-    const innerCR = line.slice(0, -1).includes('\r') || undefined;
-    const base = { start, end, t, ...(innerCR ? { innerCR } : {}) };
+    // A CR anywhere but at the very end of the line (one class of line object per kind keeps this hot path lean).
+    const cr = line.indexOf('\r');
+    const innerCR = cr !== -1 && cr < line.length - 1;
+    let rec: ClientLine;
     if (line.startsWith('data: ')) {
       const json = line.slice(6).trim();
-      if (json === '') {
-        this.lines.push({ kind: 'empty-data', ...base });
-        return;
-      }
-      const rec: ClientLine = { kind: 'event', json, ...base };
-      if (this.stoppedAt === undefined) {
-        try {
-          JSON.parse(json);
-        } catch (e) {
-          rec.error = e instanceof Error ? e.message : String(e);
-          this.stoppedAt = this.lines.length;
+      if (json === '') rec = { kind: 'empty-data', start, end, t };
+      else {
+        rec = { kind: 'event', start, end, t, json };
+        if (this.stoppedAt === undefined && !this.options.parseLater) {
+          try {
+            JSON.parse(json);
+          } catch (e) {
+            rec.error = e instanceof Error ? e.message : String(e);
+            this.stoppedAt = this.lines.length;
+          }
         }
       }
-      this.lines.push(rec);
-    } else if (line.startsWith('data:')) {
-      this.lines.push({ kind: 'data-no-space', ...base });
-    } else if (innerCR) {
-      this.lines.push({ kind: 'ignored', ...base });
-    }
-    // other ignored lines (comments, event:, id:, blank) are not kept: they cannot explain a disagreement
+    } else if (line.startsWith('data:')) rec = { kind: 'data-no-space', start, end, t };
+    else if (innerCR) rec = { kind: 'ignored', start, end, t };
+    else return; // other ignored lines (comments, event:, id:, blank) are not kept: they cannot explain a disagreement
+    if (innerCR) rec.innerCR = true;
+    this.lines.push(rec);
   }
 }
 

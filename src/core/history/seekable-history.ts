@@ -44,6 +44,14 @@ export class CheckpointedHistory<M, E> implements SeekableHistory<M> {
     return this.offset;
   }
 
+  /**
+   * The events of the retained steps (step `evictedBefore + i` is `steps[i]`), read-only: the history's own array,
+   * so a caller that needs the same list (e.g. a reply's event indices) does not keep a second copy.
+   */
+  get steps(): readonly E[] {
+    return this.events;
+  }
+
   /** The message after the last step (or the initial message). */
   get last(): M {
     return this.latest;

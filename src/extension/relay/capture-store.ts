@@ -6,13 +6,20 @@
 // EvictionRecord per affected connection reports it.
 // Live eviction records are increments; a snapshot carries one cumulative record per connection, placed right after
 // its connection record (so a reader learns of the gap before it sees the remaining chunks).
-import type { CaptureRecord, EvictionRecord } from '../../core/capture/model.ts';
+// What was evicted stays *derived*: each evicted record of a connection goes, in order, through that connection's
+// EvictionDigest (created at its first eviction — nothing runs before), and the eviction records carry the digest
+// (the client's unfinished line, the events read, every reply's message so far) so analysis continues from there.
+import type { CaptureRecord, ConnectionRecord, EvictionDerived, EvictionRecord } from '../../core/capture/model.ts';
+import { EvictionDigest } from '../../core/analysis/eviction-digest.ts';
 
 type DataRecord = Extract<CaptureRecord, { kind: 'chunk' | 'message' }>;
 
 interface ConnState {
+  record: ConnectionRecord;
   order: number;
   ended: boolean;
+  /** Digest of everything evicted so far; `null` once a record could not be digested (then nothing is derived). */
+  digest?: EvictionDigest | null;
   /** Indexes into `records` of this connection's chunks/messages not yet evicted, oldest first. */
   data: number[];
   dataHead: number;
@@ -63,7 +70,7 @@ export class CaptureStore {
   private accept(rec: CaptureRecord): boolean {
     if (rec.kind === 'connection') {
       if (this.conns.has(rec.id)) return false;
-      this.conns.set(rec.id, { order: this.conns.size, ended: false, data: [], dataHead: 0, evicted: { chunks: 0, messages: 0, bytes: 0, t: 0 } });
+      this.conns.set(rec.id, { record: rec, order: this.conns.size, ended: false, data: [], dataHead: 0, evicted: { chunks: 0, messages: 0, bytes: 0, t: 0 } });
       this.push(rec, fixedCost(rec));
       return true;
     }
@@ -100,6 +107,7 @@ export class CaptureStore {
         const index = conn.data[conn.dataHead++];
         const rec = this.records[index] as DataRecord;
         this.records[index] = null;
+        digestInto(conn, rec);
         const cost = dataCost(rec);
         this.bytes -= cost;
         let ev = touched.get(id);
@@ -123,6 +131,10 @@ export class CaptureStore {
       if (this.bytes <= target) break;
     }
     this.compactIfSparse();
+    for (const ev of touched.values()) {
+      const derived = derivedOf(this.conns.get(ev.conn));
+      if (derived) ev.derived = derived;
+    }
     return [...touched.values()];
   }
 
@@ -152,8 +164,12 @@ export class CaptureStore {
       if (!rec) continue;
       out.push(rec);
       if (rec.kind === 'connection') {
-        const ev = this.conns.get(rec.id)?.evicted;
-        if (ev && (ev.chunks || ev.messages)) out.push({ kind: 'evicted', conn: rec.id, t: ev.t, ...pick(ev) });
+        const conn = this.conns.get(rec.id);
+        const ev = conn?.evicted;
+        if (ev && (ev.chunks || ev.messages)) {
+          const derived = derivedOf(conn);
+          out.push({ kind: 'evicted', conn: rec.id, t: ev.t, ...pick(ev), ...(derived ? { derived } : {}) });
+        }
       }
     }
     return out;
@@ -174,18 +190,33 @@ export class CaptureStore {
       const lost = { ...conn.evicted };
       for (let i = conn.dataHead; i < conn.data.length; i++) {
         const d = this.records[conn.data[i]] as DataRecord;
+        digestInto(conn, d); // what Clear drops is evicted too: the rest of the stream continues from its digest
         if (d.kind === 'chunk') lost.chunks += 1;
         else lost.messages += 1;
         lost.bytes += d.kind === 'chunk' ? d.bytes : d.data.length;
       }
       lost.t = now;
-      keptConns.set(rec.id, { order: keptConns.size, ended: false, data: [], dataHead: 0, evicted: lost });
+      keptConns.set(rec.id, { record: rec, order: keptConns.size, ended: false, data: [], dataHead: 0, evicted: lost, digest: conn.digest });
       kept.push(rec);
     }
     this.records = kept;
     this.conns = keptConns;
     this.bytes = kept.reduce((n, r) => n + fixedCost(r), 0);
   }
+}
+
+/** Feeds one evicted record to its connection's digest; a record the digest rejects stops deriving (never guesses). */
+function digestInto(conn: ConnState, rec: DataRecord): void {
+  if (conn.digest === null) return;
+  try {
+    (conn.digest ??= new EvictionDigest(conn.record)).push(rec);
+  } catch {
+    conn.digest = null;
+  }
+}
+
+function derivedOf(conn: ConnState | undefined): EvictionDerived | undefined {
+  return conn?.digest ? conn.digest.derived() : undefined;
 }
 
 function pick(ev: { chunks: number; messages: number; bytes: number }): { chunks: number; messages: number; bytes: number } {

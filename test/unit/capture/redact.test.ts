@@ -78,3 +78,27 @@ describe('redaction', () => {
     expect(redactCapture(c, {})).toBe(c);
   });
 });
+
+describe('redaction of what an eviction kept derived', () => {
+  it('masks the derived messages and the unfinished line, keeping ids and the data: prefix', () => {
+    const secret = 'my secret prompt 4242';
+    const capture = {
+      header: { kind: 'header' as const, format: 'replyscope-capture' as const, version: 1 as const, tool: 't', created: '' },
+      records: [
+        { kind: 'connection' as const, id: 'c', transport: 'fetch' as const, frameUrl: '', method: 'GET', url: 'http://x/s', requestHeaders: [], startTime: 0 },
+        { kind: 'evicted' as const, conn: 'c', t: 1, chunks: 3, messages: 0, bytes: 100, derived: {
+          events: 3, carry: `data: {"type":"TEXT_BLOCK_DELTA","delta":"${secret}`, dialect: 'agentscope',
+          replies: [{ id: 'r1', name: 'Friday', role: 'assistant', message: { id: 'r1', role: 'assistant', content: [{ type: 'text', id: 'b1', text: secret }] } }],
+        } },
+      ],
+    };
+    const out = redactCapture(capture, { headers: false, requestBodies: false, textContent: true });
+    const text = JSON.stringify(out.records);
+    expect(text).not.toContain('secret');
+    expect(text).not.toContain('4242');
+    const ev = out.records.find((r) => r.kind === 'evicted') as any;
+    expect(ev.derived.carry.startsWith('data: ')).toBe(true);
+    expect(ev.derived.replies[0].message.content[0].id).toBe('b1');
+    expect(ev.derived.replies[0].message.content[0].type).toBe('text');
+  });
+});

@@ -1,0 +1,309 @@
+// What a connection's evicted records amount to. When the memory cap evicts the oldest chunks/messages of a
+// connection, their digest keeps just enough to continue the analysis from the eviction point — the client's
+// unfinished line, the number of events read, and (AgentScope) every reply's message so far; (pi proxy) the client
+// state — like redux-devtools merging old actions into a base state. Memory is O(replies), not O(events): events
+// are applied and forgotten.
+//
+// The digest must agree byte for byte with a full analysis of the same records, so it reads the body exactly as
+// BodyReader does (both clients split on "\n" and parse lines starting "data: "), validates and applies events
+// exactly as AgentScopeStream does (same validation, same deterministic clock from `contextFor` with the connection
+// event index), and starts replies as AgentScopeReplies does.
+import type {
+  ChunkRecord, ConnectionRecord, EvictedPiState, EvictedReply, EvictionDerived, MessageRecord,
+} from '../capture/model.ts';
+import { applyEvent } from '../agentscope/append-event.ts';
+import type { Msg } from '../agentscope/blocks.ts';
+import { normaliseLegacyEvent } from '../agentscope/legacy.ts';
+import { initialReplyMessage } from '../agentscope/replies.ts';
+import { validateEvent } from '../agentscope/schema.ts';
+import { PageTextDecoder } from '../frames/utf8-chunks.ts';
+import { initialPiLifecycle, stepPiLifecycle, type PiLifecycleState } from '../pi/lifecycle.ts';
+import type { PiProxyState } from '../pi/proxy-reducer.ts';
+import { contextFor, validateWire } from './agentscope-stream.ts';
+import { bodyKindOf, type BodyKind } from './body-reader.ts';
+import { DialectDetector, isAgentScope } from './dialect.ts';
+
+/** Events kept (as text) while no event has told the protocol yet; beyond this the replies are not derived. */
+const MAX_PENDING_EVENTS = 256;
+const MAX_PENDING_CHARS = 1 << 20;
+
+interface DigestReply {
+  id: string;
+  msg: Msg;
+  orphan: boolean;
+  ended: boolean;
+}
+
+export class EvictionDigest {
+  private readonly kind: BodyKind;
+  private readonly text = new PageTextDecoder();
+  private readonly detector = new DialectDetector();
+  private carry = '';
+  private first = true;
+  private events = 0;
+  private readonly replies = new Map<string, DigestReply>();
+  private pending: { index: number; t: number; text: string }[] = [];
+  private pendingChars = 0;
+  private incomplete?: string;
+  private pi?: PiLifecycleState;
+  /** The latest created_at of a valid event, as the lifecycle's clock check keeps it (string and parsed). */
+  private clock?: { text: string; t: number };
+
+  constructor(private readonly conn: ConnectionRecord) {
+    this.kind = bodyKindOf(conn);
+  }
+
+  /** Number of client events read so far. */
+  get eventCount(): number {
+    return this.events;
+  }
+
+  /** Feed the next evicted record of this connection (all of them, in order). */
+  push(rec: ChunkRecord | MessageRecord): void {
+    if (rec.conn !== this.conn.id) throw new Error(`EvictionDigest of ${this.conn.id} fed a record of ${rec.conn}`);
+    if (rec.kind === 'message') {
+      if (this.kind !== 'eventsource') throw new Error(`EvictionDigest: EventSource message on a ${this.kind} connection`);
+      if (rec.data !== '') this.event(rec.data, rec.t);
+      return;
+    }
+    if (this.kind === 'eventsource') throw new Error('EvictionDigest: body chunk on an EventSource connection');
+    this.lines(this.text.push(rec), rec.t);
+  }
+
+  /** The JSON-serialisable digest (a fresh object; the digest keeps going). */
+  derived(): EvictionDerived {
+    const dialect = this.detector.dialect;
+    const out: EvictionDerived = { events: this.events, carry: this.carry, replies: [] };
+    if (dialect !== 'unknown') out.dialect = dialect;
+    for (const r of this.replies.values()) {
+      const rep: EvictedReply = { id: r.id, name: r.msg.name, role: r.msg.role, message: r.msg as unknown as Record<string, unknown> };
+      if (r.orphan) rep.orphan = true;
+      if (r.ended) rep.ended = true;
+      out.replies.push(rep);
+    }
+    if (dialect === 'pi-proxy') out.pi = this.piDerived();
+    if (this.clock) out.lastCreatedAt = this.clock.text;
+    // Events held while the protocol is unknown are applied by the analysis once a later event tells it: not derived.
+    const incomplete = this.incomplete ?? (this.pending.length > 0 ? `${this.pending.length} evicted events named no known protocol yet` : undefined);
+    if (incomplete !== undefined) out.incomplete = incomplete;
+    return out;
+  }
+
+  /** Splits decoded text into the lines the client reads ("\n" only; a leading BOM is stripped like TextDecoder). */
+  private lines(text: string, t: number): void {
+    if (text === '') return;
+    let from = 0;
+    if (this.first) {
+      this.first = false;
+      if (text.charCodeAt(0) === 0xfeff) from = 1;
+    }
+    let seg = from;
+    for (let nl = text.indexOf('\n', from); nl !== -1; nl = text.indexOf('\n', seg)) {
+      const line = this.carry + text.slice(seg, nl);
+      this.carry = '';
+      seg = nl + 1;
+      this.line(line, t);
+    }
+    this.carry += text.slice(seg);
+  }
+
+  private line(line: string, t: number): void {
+    if (this.kind === 'ndjson') {
+      // NdjsonDecoder: a CR before the LF is dropped; blank lines are not records.
+      const data = line.endsWith('\r') ? line.slice(0, -1) : line;
+      if (data.trim() !== '') this.event(data, t);
+      return;
+    }
+    if (!line.startsWith('data: ')) return;
+    const json = line.slice(6).trim();
+    if (json !== '') this.event(json, t);
+  }
+
+  /** One client event (connection event index = events read before it). */
+  private event(text: string, t: number): void {
+    const index = this.events++;
+    let raw: unknown;
+    let parsed = true;
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      parsed = false;
+    }
+    if (this.detector.dialect === 'unknown') {
+      if (parsed) this.detector.push(raw, index);
+      if (this.detector.dialect === 'unknown') {
+        this.hold(index, t, text);
+        return;
+      }
+      const held = this.pending;
+      this.pending = [];
+      this.pendingChars = 0;
+      for (const p of held) this.apply(p.index, p.t, p.text, tryParse(p.text));
+    }
+    this.apply(index, t, text, parsed ? { raw } : undefined);
+  }
+
+  private hold(index: number, t: number, text: string): void {
+    if (this.incomplete !== undefined) return;
+    this.pendingChars += text.length;
+    this.pending.push({ index, t, text });
+    if (this.pending.length > MAX_PENDING_EVENTS || this.pendingChars > MAX_PENDING_CHARS) {
+      this.pending = [];
+      this.pendingChars = 0;
+      this.incomplete = `no event among the first ${MAX_PENDING_EVENTS} evicted ones named a known protocol`;
+    }
+  }
+
+  private apply(index: number, t: number, text: string, json: { raw: unknown } | undefined): void {
+    const dialect = this.detector.dialect;
+    if (isAgentScope(dialect)) this.applyAgentScope(index, t, text, json);
+    else if (dialect === 'pi-proxy') this.applyPi(index, text, json);
+    // pi AssistantMessageEvent / AgentEvent forms carry the whole message in every event: nothing to keep.
+  }
+
+  /** As AgentScopeStream.push: invalid events change nothing; CUSTOM belongs to no reply. */
+  private applyAgentScope(index: number, t: number, text: string, json: { raw: unknown } | undefined): void {
+    if (!json) return;
+    const norm = normaliseLegacyEvent(json.raw);
+    const v = norm.legacy ? validateEvent(norm.raw) : validateWire(text, norm.raw);
+    if (!v.ok) return;
+    const event = v.event;
+    this.tick(event.created_at);
+    if (event.type === 'CUSTOM') return;
+    const ctx = contextFor(index, t);
+    let r = this.replies.get(event.reply_id);
+    if (!r) {
+      const { initial, orphan } = initialReplyMessage(event, ctx);
+      r = { id: event.reply_id, msg: initial, orphan, ended: false };
+      this.replies.set(r.id, r);
+    } else if (event.type === 'REPLY_START' && r.orphan) r.orphan = false;
+    r.msg = applyEvent(r.msg, event, ctx).msg;
+    if (event.type === 'REPLY_START') r.ended = false;
+    else if (event.type === 'REPLY_END') r.ended = true;
+  }
+
+  /** As AgentScopeLifecycle's clock check: the latest time, with ties and earlier times not replacing it. */
+  private tick(createdAt: string | undefined): void {
+    if (!createdAt) return;
+    const t = Date.parse(createdAt);
+    if (!Number.isNaN(t) && (!this.clock || t >= this.clock.t)) this.clock = { text: createdAt, t };
+  }
+
+  /** As PiStream.push for the proxy form: the client state comes out of the same lifecycle steps. */
+  private applyPi(index: number, text: string, json: { raw: unknown } | undefined): void {
+    if (!this.pi) {
+      let body: unknown;
+      try {
+        body = this.conn.requestBody?.text !== undefined ? JSON.parse(this.conn.requestBody.text) : undefined;
+      } catch {
+        body = undefined;
+      }
+      this.pi = initialPiLifecycle(body, 'proxy');
+      if (this.conn.status !== undefined) {
+        this.pi = stepPiLifecycle(this.pi, { kind: 'response', status: this.conn.status, statusText: this.conn.statusText }).state;
+      }
+    }
+    this.pi = json
+      ? stepPiLifecycle(this.pi, { kind: 'event', index, raw: json.raw }).state
+      : stepPiLifecycle(this.pi, { kind: 'malformed', index, data: text, error: parseErrorOf(text) }).state;
+  }
+
+  private piDerived(): EvictedPiState {
+    if (!this.pi) return { derived: false, reason: 'no pi event was evicted' };
+    const encoded = encodePiState(this.pi.client);
+    if (typeof encoded === 'string') return { derived: false, reason: encoded };
+    return { derived: true, state: encoded };
+  }
+}
+
+function tryParse(text: string): { raw: unknown } | undefined {
+  try {
+    return { raw: JSON.parse(text) };
+  } catch {
+    return undefined;
+  }
+}
+
+function parseErrorOf(text: string): string {
+  try {
+    JSON.parse(text);
+    return '';
+  } catch (err) {
+    return (err as Error).message;
+  }
+}
+
+/**
+ * The pi client state as plain JSON (its content is a Map of blocks by index), or why it cannot be. The reference
+ * applies JavaScript coercions to unvalidated JSON, so a block can hold `undefined` (a key that exists, e.g. an
+ * absent textSignature) or a non-finite number: those are written as `{"$js": "undefined" | "NaN" | …}` in place,
+ * so decoding restores the very same object (same keys, same order). Anything else not JSON — or a genuine
+ * `{"$js": …}` object, which would be ambiguous — reports the state as not derived rather than altering it.
+ */
+export function encodePiState(s: PiProxyState): Record<string, unknown> | string {
+  const { content, ...message } = s.message;
+  const value = {
+    message: { ...message, content: { items: [...content.items.entries()], length: content.length, hidden: content.hidden } },
+    settled: s.settled,
+    stopped: s.stopped,
+    steps: s.steps,
+  };
+  const out = toJson(value, 'state');
+  return typeof out === 'object' && 'problem' in out ? out.problem : (out.value as Record<string, unknown>);
+}
+
+/** Inverse of encodePiState. */
+export function decodePiState(json: unknown): PiProxyState {
+  const v = fromJson(json) as {
+    message: Record<string, unknown> & { content: { items: [number, unknown][]; length: number; hidden: Record<string, unknown> } };
+    settled: boolean; stopped: boolean; steps: number;
+  };
+  const c = v.message.content;
+  return {
+    message: { ...v.message, content: { items: new Map(c.items), length: c.length, hidden: c.hidden } } as unknown as PiProxyState['message'],
+    settled: v.settled,
+    stopped: v.stopped,
+    steps: v.steps,
+  };
+}
+
+const JS_VALUES: Record<string, unknown> = { undefined, NaN: Number.NaN, Infinity: Number.POSITIVE_INFINITY, '-Infinity': Number.NEGATIVE_INFINITY };
+const isJsMarker = (v: object): boolean => {
+  const keys = Object.keys(v);
+  return keys.length === 1 && keys[0] === '$js';
+};
+
+function toJson(v: unknown, path: string): { value: unknown } | { problem: string } {
+  if (v === undefined) return { value: { $js: 'undefined' } };
+  if (v === null || typeof v === 'string' || typeof v === 'boolean') return { value: v };
+  if (typeof v === 'number') return { value: Number.isFinite(v) ? v : { $js: String(v) } };
+  if (Array.isArray(v)) {
+    const out: unknown[] = [];
+    for (let i = 0; i < v.length; i++) {
+      const x = toJson(v[i], `${path}[${i}]`);
+      if ('problem' in x) return x;
+      out.push(x.value);
+    }
+    return { value: out };
+  }
+  if (typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) {
+    if (isJsMarker(v)) return { problem: `${path} is an object {"$js": …}, which the encoding reserves` };
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) {
+      const e = toJson(x, `${path}.${k}`);
+      if ('problem' in e) return e;
+      out[k] = e.value;
+    }
+    return { value: out };
+  }
+  return { problem: `${path} is a ${typeof v}, which JSON cannot hold` };
+}
+
+function fromJson(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(fromJson);
+  if (v === null || typeof v !== 'object') return v;
+  if (isJsMarker(v)) return JS_VALUES[(v as { $js: string }).$js];
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) out[k] = fromJson(x);
+  return out;
+}

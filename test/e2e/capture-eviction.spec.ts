@@ -1,0 +1,103 @@
+// Eviction keeps what was evicted derived: with a small capture cap, a long AgentScope session streams past it, and
+// a panel opened only afterwards (so it gets the relay's post-eviction snapshot) still shows the last reply's
+// final text exactly as the page read it, and says how many events were evicted before that point.
+import { expect, test, type Page } from '@playwright/test';
+import { launchWithExtension, type ExtensionBrowser } from './support/extension.ts';
+import { startServer, writeAndWait, type TestServer } from './support/server.ts';
+
+let ext: ExtensionBrowser;
+let server: TestServer;
+
+const LIMIT = 1024 * 1024; // the smallest cap the settings accept
+// Two short replies, then one long enough that the cap cuts into its middle.
+const REPLIES = [{ id: 'r-short-1', deltas: 300 }, { id: 'r-short-2', deltas: 300 }, { id: 'r-long', deltas: 16_000 }];
+
+function* sessionFrames(): Generator<string> {
+  const ev = (o: Record<string, unknown>) => `data: ${JSON.stringify(o)}\n\n`;
+  for (const { id, deltas } of REPLIES) {
+    yield ev({ type: 'REPLY_START', reply_id: id, session_id: 's', name: 'Friday' });
+    yield ev({ type: 'TEXT_BLOCK_START', reply_id: id, block_id: `${id}-t` });
+    for (let i = 0; i < deltas; i++) yield ev({ type: 'TEXT_BLOCK_DELTA', reply_id: id, block_id: `${id}-t`, delta: `${id}:${i} ünï😀 ` });
+    yield ev({ type: 'TEXT_BLOCK_END', reply_id: id, block_id: `${id}-t` });
+    yield ev({ type: 'REPLY_END', reply_id: id, session_id: 's' });
+  }
+}
+
+// The page reads the stream the way the AgentScope web UI does and keeps each reply's text.
+const APP = `<!doctype html><title>chat</title><script>
+window.__texts = {};
+async function run() {
+  const r = await fetch('/session'); const rd = r.body.getReader(); const d = new TextDecoder(); let buf = '';
+  for (;;) { const { done, value } = await rd.read(); if (done) break; buf += d.decode(value, { stream: true });
+    const lines = buf.split('\\n'); buf = lines.pop();
+    for (const l of lines) { if (!l.startsWith('data: ')) continue; const e = JSON.parse(l.slice(6).trim());
+      if (e.type === 'TEXT_BLOCK_DELTA') window.__texts[e.reply_id] = (window.__texts[e.reply_id] || '') + e.delta; } }
+  document.title = 'done';
+}
+</script>`;
+
+test.beforeAll(async () => {
+  ext = await launchWithExtension();
+  await ext.debug(async (_d, limit: number) => {
+    await chrome.storage.local.set({ 'replyscope.captureLimitBytes': limit });
+  }, LIMIT);
+  server = await startServer(async (req, res) => {
+    if (req.url === '/app') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(APP);
+      return;
+    }
+    if (req.url === '/session') {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
+      // Batches of frames cut at arbitrary byte offsets (mid-line, mid-character), as a network would.
+      let pending = Buffer.alloc(0);
+      for (const f of sessionFrames()) {
+        pending = Buffer.concat([pending, Buffer.from(f)]);
+        if (pending.length > 20_011) {
+          await writeAndWait(res, pending.subarray(0, 20_011));
+          pending = pending.subarray(20_011);
+        }
+      }
+      await writeAndWait(res, pending);
+      res.end();
+      return;
+    }
+    res.writeHead(404).end();
+  });
+});
+
+test.afterAll(async () => {
+  await server?.close();
+  await ext?.close();
+});
+
+async function bubbleText(panel: Page): Promise<string> {
+  return (await panel.getByTestId('bubble').locator('[data-block-type="text"] .block-text').allTextContents()).join('');
+}
+
+test('a panel opened after eviction continues the evicted reply from its derived state', async () => {
+  const app = await ext.context.newPage();
+  await app.goto(`${server.url}/app`);
+  const tabId = await ext.tabIdFor(app);
+  await app.evaluate(() => void (window as unknown as { run: () => Promise<void> }).run());
+  await expect(app).toHaveTitle('done', { timeout: 60_000 });
+  const texts = await app.evaluate(() => (window as unknown as { __texts: Record<string, string> }).__texts);
+  expect(texts['r-long'].endsWith(`r-long:${REPLIES[2].deltas - 1} ünï😀 `)).toBe(true);
+
+  // Opened only now: the panel's analysis starts from the relay's snapshot, whose head was evicted.
+  const panel = await ext.panelPage(tabId);
+  const row = panel.locator('[data-conn]').first();
+  await expect(row).toContainText('complete');
+  await row.click();
+  const evicted = panel.getByText('Evicted', { exact: true }).locator('xpath=following-sibling::*[1]');
+  await expect(evicted).toHaveText(/^\d+ oldest events \(memory cap\)$/);
+  const n = Number((await evicted.textContent())?.match(/^\d+/)?.[0]);
+  expect(n).toBeGreaterThan(REPLIES[0].deltas + REPLIES[1].deltas); // the short replies and the long one's head
+  // Only the long reply still has events; its remaining steps continue from the derived message.
+  const shortEvents = REPLIES[0].deltas + 4 + REPLIES[1].deltas + 4;
+  const kept = REPLIES[2].deltas + 4 - (n - shortEvents);
+  await panel.keyboard.press('End');
+  await expect(panel.getByTestId('step-pos')).toHaveText(new RegExp(`^step ${kept} / ${kept}\\b`));
+  expect(await bubbleText(panel)).toBe(texts['r-long']);
+  await panel.close();
+  await app.close();
+});

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { analyzeCapture } from '../../../src/core/analysis/analyze.ts';
+import type { CaptureRecord, ConnectionRecord, EvictionRecord } from '../../../src/core/capture/model.ts';
+import { parseRecord } from '../../../src/core/capture/schemas.ts';
+import { CaptureStore } from '../../../src/extension/relay/capture-store.ts';
+import { captureOf, cut, sseBody } from '../analysis/support.ts';
+
+// The relay digests what it evicts, so a panel opened after an eviction still reconstructs every reply exactly.
+
+const HEADER = { kind: 'header', format: 'replyscope-capture', version: 1, tool: 't', created: '' } as const;
+
+/** A session of `n` replies, each a long text streamed in small deltas (with multi-byte characters). */
+function session(n: number): unknown[] {
+  const out: unknown[] = [];
+  for (let r = 0; r < n; r++) {
+    const reply_id = `r${r}`;
+    out.push({ type: 'REPLY_START', reply_id, session_id: 's', name: 'Friday', role: 'assistant' });
+    out.push({ type: 'TEXT_BLOCK_START', reply_id, block_id: `b${r}` });
+    for (let i = 0; i < 150; i++) out.push({ type: 'TEXT_BLOCK_DELTA', reply_id, block_id: `b${r}`, delta: `word ${r}.${i} ünï 🙂 ` });
+    out.push({ type: 'TEXT_BLOCK_END', reply_id, block_id: `b${r}` });
+    out.push({ type: 'TOOL_RESULT_START', reply_id, tool_call_id: `t${r}`, tool_call_name: 'lookup' });
+    out.push({ type: 'TOOL_RESULT_DATA_DELTA', reply_id, tool_call_id: `t${r}`, media_type: 'text/plain', data: 'aGk=' });
+    out.push({ type: 'REPLY_END', reply_id, session_id: 's' });
+  }
+  return out;
+}
+
+const finals = (records: CaptureRecord[]) =>
+  Object.fromEntries(analyzeCapture({ header: HEADER, records })[0].replies.map((r) => [r.id, r.history.at(r.history.length - 1)]));
+
+describe('CaptureStore eviction keeps the evicted part derived', () => {
+  it('a snapshot after eviction analyses to the same final messages as the whole stream', () => {
+    const body = new TextEncoder().encode(sseBody(session(6)));
+    const cuts = Array.from({ length: 120 }, (_, i) => Math.floor((i * body.length) / 120) + (i % 7));
+    const records = captureOf(cut(body, cuts), { id: 'a', state: 'open' });
+    const store = new CaptureStore(16 * 1024);
+    const live: EvictionRecord[] = [];
+    records.forEach((r, i) => {
+      for (const f of store.add([r], i).forward) if (f.kind === 'evicted') live.push(f);
+    });
+    const snap = store.snapshot();
+    const ev = snap[1] as EvictionRecord;
+    expect(ev.kind).toBe('evicted');
+    expect(ev.derived?.events).toBeGreaterThan(100);
+    // Each live increment carries the cumulative digest, and all of them survive the log's strict schema.
+    expect(live.at(-1)?.derived).toEqual(ev.derived);
+    for (const e of [...live, ev]) expect(parseRecord(JSON.parse(JSON.stringify(e)))).toEqual(JSON.parse(JSON.stringify(e)));
+
+    const view = analyzeCapture({ header: HEADER, records: snap })[0];
+    expect(view.evictedEvents).toBe(ev.derived?.events);
+    expect(view.diagnostics.map((d) => d.code)).not.toContain('as.foreign-reply-id');
+    expect(view.events.some((e) => e.type === '(not JSON)')).toBe(false);
+    const whole = finals(records);
+    const part = finals(snap);
+    expect(Object.keys(part).length).toBeGreaterThan(0);
+    for (const [id, msg] of Object.entries(part)) expect(msg).toEqual(whole[id]);
+    // Replies evicted entirely are in the digest, with their final message.
+    for (const r of ev.derived?.replies ?? []) if (!(r.id in part)) expect(r.message).toEqual(whole[r.id]);
+  });
+
+  it('digests nothing while under the cap', () => {
+    const store = new CaptureStore(1 << 20);
+    const conn: ConnectionRecord = { kind: 'connection', id: 'c', transport: 'fetch', frameUrl: 'https://a/', method: 'GET', url: 'https://a/s', requestHeaders: [], startTime: 0 };
+    store.add([conn, { kind: 'chunk', conn: 'c', t: 1, bytes: 9, text: 'data: 1\n\n' }], 1);
+    expect(store.snapshot().some((r) => r.kind === 'evicted')).toBe(false);
+  });
+});
