@@ -116,7 +116,8 @@ function replay(conns: ConnectionView[], steps: boolean, replyId: string | undef
   if (replyId !== undefined && !out.some((c) => c.replies.length > 0)) {
     throw new CliError(`no reply with id "${replyId}"`, 1);
   }
-  return JSON.stringify(out, null, 2);
+  // With every step, indentation would grow with depth × steps: one compact line keeps the output linear.
+  return steps ? JSON.stringify(out) : JSON.stringify(out, null, 2);
 }
 
 function formatDiagnostic(c: ConnectionView, d: Diagnostic): string {

@@ -5,7 +5,7 @@
 // "Preserve log" (off by default) decides what happens to documents that went away: off — a navigation of the top
 // frame drops the documents of the page that was left (subframes that come and go within a page stay until then);
 // on — nothing is dropped until clear().
-import type { CaptureRecord } from '../core/capture/model.ts';
+import type { CaptureRecord, EvictionRecord } from '../core/capture/model.ts';
 import type { BackgroundToPanel } from './messages.ts';
 
 export interface DocumentCapture {
@@ -46,7 +46,10 @@ export class TabCapture {
       case 'records': {
         const doc = this.docs.get(message.docId);
         if (!doc) return undefined; // a snapshot always comes first; stray records are ignored
-        doc.records.push(...message.records);
+        for (const r of message.records) {
+          if (r.kind === 'evicted') evictFrom(doc, r);
+          else doc.records.push(r);
+        }
         return { kind: 'append', records: message.records };
       }
       case 'document-gone': {
@@ -114,4 +117,39 @@ export class TabCapture {
     }
     this.droppedByDoc.clear();
   }
+}
+
+/**
+ * A live eviction increment: the relay dropped the oldest `chunks`/`messages` of a connection. The watcher drops the
+ * same records, so its memory stays bounded like the relay's, and keeps one cumulative eviction record right after
+ * the connection record — the shape of a snapshot, so a later export reads exactly like the relay's own capture.
+ */
+function evictFrom(doc: DocumentCapture, ev: EvictionRecord): void {
+  let chunks = ev.chunks;
+  let messages = ev.messages;
+  let previous: EvictionRecord | undefined;
+  doc.records = doc.records.filter((r) => {
+    if (r.kind === 'evicted' && r.conn === ev.conn) {
+      previous = r;
+      return false;
+    }
+    if (r.kind === 'chunk' && r.conn === ev.conn && chunks > 0) {
+      chunks--;
+      return false;
+    }
+    if (r.kind === 'message' && r.conn === ev.conn && messages > 0) {
+      messages--;
+      return false;
+    }
+    return true;
+  });
+  const merged: EvictionRecord = {
+    kind: 'evicted', conn: ev.conn, t: ev.t,
+    chunks: (previous?.chunks ?? 0) + ev.chunks,
+    messages: (previous?.messages ?? 0) + ev.messages,
+    bytes: (previous?.bytes ?? 0) + ev.bytes,
+    ...(ev.derived ? { derived: ev.derived } : previous?.derived ? { derived: previous.derived } : {}),
+  };
+  const at = doc.records.findIndex((r) => r.kind === 'connection' && r.id === ev.conn);
+  doc.records.splice(at + 1, 0, merged);
 }

@@ -44,7 +44,13 @@ export function notFound(type: keyof typeof BLOCK_LABEL, id: string): Step {
 }
 
 export function findBlock(msg: Msg, type: ContentBlock['type'], id: string): number {
-  return msg.content.findIndex((b) => b.type === type && b.id === id);
+  // A plain loop: this runs for every delta (findIndex allocated a closure per call).
+  const content = msg.content;
+  for (let i = 0; i < content.length; i++) {
+    const b = content[i];
+    if (b.type === type && b.id === id) return i;
+  }
+  return -1;
 }
 
 export function withBlock(msg: Msg, index: number, block: ContentBlock): Msg {

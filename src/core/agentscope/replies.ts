@@ -53,7 +53,9 @@ export class AgentScopeReplies {
       this.customIndices.push(index);
       return { kind: 'custom', name: event.name };
     }
-    const context = { ...this.ctx, ...ctx };
+    // Merge only when both contexts say something: the spread cost an object per event and evaluated every getter
+    // of `ctx` (the analysis' apply context computes its timestamps lazily).
+    const context = ctx === undefined ? this.ctx : Object.keys(this.ctx).length === 0 ? ctx : { ...this.ctx, ...ctx };
     let group = this.groups.get(event.reply_id);
     const created = !group;
     if (!group) {

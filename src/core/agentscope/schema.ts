@@ -262,14 +262,20 @@ export function parseWireEvent(text: string): ValidationResult {
  * Walks input and output side by side, so it reaches any depth the schema knows. Free-form objects (metadata,
  * value) are copied whole by the schema and so never report.
  */
-export function findExtras(input: unknown, output: unknown, prefix = ''): string[] {
+const MAX_EXTRAS_DEPTH = 32;
+
+export function findExtras(input: unknown, output: unknown, prefix = '', depth = 0): string[] {
+  // No AgentScope schema nests deeper than a few levels: below that everything is free-form data (metadata, tool
+  // input) the schema copies whole, so there is nothing to report — and a hostile 10,000-deep value must not
+  // overflow the stack.
+  if (depth > MAX_EXTRAS_DEPTH) return [];
   const extras: string[] = [];
   if (Array.isArray(input) && Array.isArray(output)) {
-    input.forEach((item, i) => extras.push(...findExtras(item, output[i], `${prefix}${i}.`)));
+    input.forEach((item, i) => extras.push(...findExtras(item, output[i], `${prefix}${i}.`, depth + 1)));
   } else if (isPlainObject(input) && isPlainObject(output)) {
     for (const key of Object.keys(input)) {
       if (!Object.prototype.hasOwnProperty.call(output, key)) extras.push(prefix + key);
-      else extras.push(...findExtras(input[key], output[key], `${prefix}${key}.`));
+      else extras.push(...findExtras(input[key], output[key], `${prefix}${key}.`, depth + 1));
     }
   }
   return extras;

@@ -14,6 +14,8 @@ export type WireJsonResult = { ok: true; value: unknown } | { ok: false; message
 export function parseWireJson(text: string): WireJsonResult {
   const surrogate = findLoneSurrogate(text);
   if (surrogate) return { ok: false, message: surrogate };
+  const tooDeep = findRecursionLimit(text);
+  if (tooDeep) return { ok: false, message: tooDeep };
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch (err) {
@@ -29,6 +31,35 @@ export function parseWireJson(text: string): WireJsonResult {
     }
     return { ok: false, message: `Invalid JSON: ${(err as Error).message}` };
   }
+}
+
+/** jiter's nesting limit: 200 containers deep parse, the 201st is "recursion limit exceeded" (checked on pydantic 2.13). */
+export const WIRE_RECURSION_LIMIT = 200;
+
+/**
+ * The reference's JSON parser refuses documents nested deeper than WIRE_RECURSION_LIMIT; JSON.parse does not.
+ * Returns pydantic's message (with its 1-based column) or null. Texts too short to nest that deep are skipped.
+ */
+export function findRecursionLimit(text: string): string | null {
+  if (text.length <= WIRE_RECURSION_LIMIT * 2) return null;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > WIRE_RECURSION_LIMIT) {
+        const before = text.slice(0, i);
+        const line = before.split('\n').length;
+        const column = i - before.lastIndexOf('\n');
+        return `Invalid JSON: recursion limit exceeded at line ${line} column ${column}`;
+      }
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return null;
 }
 
 function isHigh(code: number): boolean {

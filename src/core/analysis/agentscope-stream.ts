@@ -9,7 +9,7 @@ import { normaliseLegacyEvent } from '../agentscope/legacy.ts';
 import { AgentScopeLifecycle } from '../agentscope/lifecycle.ts';
 import { AgentScopeReplies } from '../agentscope/replies.ts';
 import { AGENTSCOPE_EVENT_TYPES, MsgSchema, validateEvent, type AgentEvent, type ValidationResult } from '../agentscope/schema.ts';
-import { findLoneSurrogate } from '../agentscope/wire-json.ts';
+import { findLoneSurrogate, findRecursionLimit } from '../agentscope/wire-json.ts';
 import { fastValidateAgentScope } from './agentscope-fast-validate.ts';
 import type { RawEvent } from './body-reader.ts';
 import { NO_STRINGS } from './event-view.ts';
@@ -51,6 +51,7 @@ let lastIso = '';
  * time and generated ids derive from the event index, so replaying from a checkpoint gives the same message.
  */
 export function contextFor(index: number, t: number): ApplyContext {
+  // A plain literal (an accessor for a lazy eventTime made creation slower than the cached formatting it saved).
   let n = 0;
   const time = isoOf(t);
   return { now: () => time, newId: () => `gen-${index}-${n++}`, eventTime: time };
@@ -77,8 +78,8 @@ function wireProblem(text: string): ValidationResult | undefined {
   // Lone surrogates can only come from a `\u` escape or a JS string that is not well-formed (both rare): the native
   // check spares the character-by-character scan, which emoji (valid surrogate pairs) would otherwise trigger.
   const wellFormed = (text as string & { isWellFormed?: () => boolean }).isWellFormed?.() ?? false; // ES2024
-  const surrogate = text.includes('\\u') || !wellFormed ? findLoneSurrogate(text) : null;
-  return surrogate ? { ok: false, reason: 'json', issues: [{ path: '', message: surrogate }] } : undefined;
+  const problem = (text.includes('\\u') || !wellFormed ? findLoneSurrogate(text) : null) ?? findRecursionLimit(text);
+  return problem ? { ok: false, reason: 'json', issues: [{ path: '', message: problem }] } : undefined;
 }
 
 /** Validate a (non-legacy) event from its wire text and the reader's parse of it, exactly as `parseWireEvent(text)`. */

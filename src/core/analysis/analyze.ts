@@ -80,6 +80,10 @@ class ConnectionAnalysis {
   }
 
   /** Evictions after data was read (live increments) change no reading: the analysis already has those events. */
+  get hasData(): boolean {
+    return this.sawData;
+  }
+
   noteEviction(r: EvictionRecord): void {
     if (!this.sawData) this.headEviction = r;
   }
@@ -258,6 +262,8 @@ export class CaptureAnalyzer {
           c.finish(r);
           break;
         case 'evicted':
+          // Evicted after this analyzer read it (a live panel): nothing is missing here, only in the page's store.
+          if (c.hasData) break;
           c.evictions++;
           // A digest counts the client events exactly (cumulative); older logs only know records.
           c.evictedEvents = r.derived ? r.derived.events : c.evictedEvents + r.messages + r.chunks;

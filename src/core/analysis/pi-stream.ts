@@ -41,6 +41,8 @@ interface PiReply {
 
 export class PiStream implements StreamProcessor {
   private readonly form: PiEventForm;
+  /** Diagnostics of the response head, reported with the first event (or at the end when no event came). */
+  private headDiagnostics: Diagnostic[] = [];
   private lifecycle: PiLifecycleState;
   private split: PiReplySplitState = initialPiReplySplit;
   private readonly list: PiReply[] = [];
@@ -57,7 +59,9 @@ export class PiStream implements StreamProcessor {
     }
     this.lifecycle = initialPiLifecycle(body, this.form);
     if (conn.status !== undefined) {
-      this.lifecycle = stepPiLifecycle(this.lifecycle, { kind: 'response', status: conn.status, statusText: conn.statusText }).state;
+      const head = stepPiLifecycle(this.lifecycle, { kind: 'response', status: conn.status, statusText: conn.statusText });
+      this.lifecycle = head.state;
+      this.headDiagnostics = head.diagnostics;
     }
     if (this.form === 'proxy' && evicted?.pi?.derived && evicted.pi.state !== undefined) {
       try {
@@ -78,6 +82,8 @@ export class PiStream implements StreamProcessor {
       ? stepPiLifecycle(this.lifecycle, { kind: 'malformed', index, data: ev.rawText, error: ev.parseError })
       : stepPiLifecycle(this.lifecycle, { kind: 'event', index, raw });
     this.lifecycle = step.state;
+    // The response head's verdict (e.g. a non-2xx status failing the client) is told at the first event.
+    const stepDiagnostics = this.headDiagnostics.length ? [...this.takeHead(), ...step.diagnostics] : step.diagnostics;
     const v = ev.parseError === undefined ? validatePiEvent(raw, this.form) : undefined;
     const a = assignPiReply(this.split, index, raw, this.form);
     this.split = a.state;
@@ -86,14 +92,14 @@ export class PiStream implements StreamProcessor {
       const reply = this.replyFor(a.assignment.reply, !!a.assignment.orphan, ev.t);
       replyId = this.replyId(reply.ordinal);
       reply.eventIndices.push(index);
-      reply.diagnostics.push(...step.diagnostics);
+      reply.diagnostics.push(...stepDiagnostics);
       reply.lastT = ev.t;
       const type = typeOf(raw);
       if (reply.firstTokenT === undefined && /_delta$|^message_update$/.test(type)) reply.firstTokenT = ev.t;
       if (this.proxyHistory) {
         const after = this.lifecycle.client;
         this.proxyHistory.pushComputed(ev, after);
-        reply.stepStatus.push(step.diagnostics.some((d) => d.severity === 'error') ? 'error'
+        reply.stepStatus.push(stepDiagnostics.some((d) => d.severity === 'error') ? 'error'
           : after.message !== before.message ? 'changed' : 'unchanged');
       } else {
         const prev = reply.history.last;
@@ -113,8 +119,14 @@ export class PiStream implements StreamProcessor {
       ...(blockId !== undefined ? { blockId } : {}),
       preview: ev.parseError !== undefined ? ev.rawText.slice(0, 120)
         : previewOf(raw, ['delta', 'errorMessage', 'toolName', 'reason']),
-      diagnostics: step.diagnostics,
+      diagnostics: stepDiagnostics,
     };
+  }
+
+  private takeHead(): Diagnostic[] {
+    const head = this.headDiagnostics;
+    this.headDiagnostics = [];
+    return head;
   }
 
   end(end: EndRecord | undefined): Diagnostic[] {
@@ -122,7 +134,7 @@ export class PiStream implements StreamProcessor {
       kind: 'end', ...(end ? { endState: end.state } : {}), ...(end?.error !== undefined ? { error: end.error } : {}),
     });
     this.lifecycle = step.state;
-    const diags = step.diagnostics;
+    const diags = [...this.takeHead(), ...step.diagnostics];
     const last = this.list.at(-1);
     if (last) last.diagnostics.push(...diags);
     return diags;

@@ -11,6 +11,7 @@ import { checkPiAgentEvent, checkPiAssistantEvent, initialPiMessageCheck, type P
 import { applyPiProxyEvent, failPiClient, initialPiState, type PiProxyState } from './proxy-reducer.ts';
 import { parseStreamingJson, repairJsonStrings } from './streaming-json.ts';
 import { detectPiForm, validatePiEvent, type PiEventForm } from './validate.ts';
+import { PI_AGENT_EVENT_TYPES } from './schema.ts';
 import { checkAgentSequence, initialAgentSequence, type AgentSequenceState } from './agent-sequence.ts';
 
 export type PiLifecycleInput =
@@ -168,6 +169,10 @@ function onClientEvent(state: PiLifecycleState, raw: unknown, index: number, for
 
 function onAgentEvent(state: PiLifecycleState, raw: unknown, index: number): PiLifecycleStep {
   const out = validationDiagnostics('agent', raw, index);
+  const type = raw !== null && typeof raw === 'object' ? (raw as Record<string, unknown>).type : undefined;
+  if (!(PI_AGENT_EVENT_TYPES as readonly unknown[]).includes(type)) {
+    out.push(d(C.unknownEventType, 'warning', index, `${JSON.stringify(type) ?? 'an event without a type'} is not a pi-agent-core AgentEvent type: an agent loop's subscribers ignore it`));
+  }
   const seq = checkAgentSequence(state.agent, raw, index);
   const r = checkPiAgentEvent(state.check, raw);
   for (const mm of r.mismatches) out.push(d(C.partialMismatch, 'warning', index, `${mm.path}: ${mm.message}`));

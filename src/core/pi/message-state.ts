@@ -141,8 +141,26 @@ function toPlain(message: PiMessageState): Record<string, unknown> {
 
 /** A JSON round trip of any value (the snapshot rule of the conformance output). */
 export function jsonRoundTrip<T = unknown>(value: unknown): T {
-  const text = JSON.stringify(value);
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch (err) {
+    if (!(err instanceof RangeError)) throw err;
+    // A hostile, absurdly deep value (the client holds it; JSON cannot show it): cut it where it gets too deep.
+    text = JSON.stringify(truncateDepth(value, 0));
+  }
   return (text === undefined ? undefined : JSON.parse(text)) as T;
+}
+
+const MAX_SNAPSHOT_DEPTH = 1000;
+
+function truncateDepth(value: unknown, depth: number): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (depth >= MAX_SNAPSHOT_DEPTH) return `[nested deeper than ${MAX_SNAPSHOT_DEPTH} levels: not shown]`;
+  if (Array.isArray(value)) return value.map((v) => truncateDepth(v, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = truncateDepth(v, depth + 1);
+  return out;
 }
 
 /** The message as JSON: what the reference's shared object looked like at this step. */

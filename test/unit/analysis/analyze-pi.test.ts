@@ -45,3 +45,12 @@ describe('analysis of pi proxy streams reproduces streamProxy', () => {
     expect(conn.diagnostics.map((d) => d.code)).toContain('pi.no-terminal');
   });
 });
+
+describe('the response head of a pi stream', () => {
+  it('a 2xx answer the client refuses (204) is explained at the first event', () => {
+    const withEvent = captureOf([new TextEncoder().encode(sseBody([{ type: 'start' }]))], { requestBody: { model: { api: 'a', provider: 'p', id: 'm' } } });
+    (withEvent[0] as { status?: number }).status = 204;
+    const [view] = analyzeCapture({ header: { kind: 'header', format: 'replyscope-capture', version: 1, tool: 't', created: '' }, records: withEvent });
+    expect(view.diagnostics.some((d) => d.code.startsWith('pi.') && d.severity === 'error' && d.index === 0)).toBe(true);
+  });
+});

@@ -1,0 +1,129 @@
+// Regressions found by the protocol fuzz, pinned as exact inputs. The first block checks the whole pipeline (the
+// containment in analysis keeps one hostile event from losing the capture); the second names the root causes in the
+// protocol cores, where a recursive walk overflows the stack on a value JSON.parse reads without complaint.
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../../src/cli/commands.ts';
+import { CaptureAnalyzer, analyzeCapture } from '../../../src/core/analysis/analyze.ts';
+import type { ConnectionView } from '../../../src/core/analysis/types.ts';
+import { validateEvent } from '../../../src/core/agentscope/schema.ts';
+import { applyPiProxyEvent, initialPiState, piStateSnapshot } from '../../../src/core/pi/proxy-reducer.ts';
+import { captureOf, prototypeFingerprint } from '../../fuzz/pipeline-checks.ts';
+import { recordsFor } from '../../fuzz/wire.ts';
+
+const enc = new TextEncoder();
+const DEEP = 10_000;
+const deepObject = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+
+function analyse(lines: string[]): ConnectionView {
+  const body = enc.encode(lines.map((l) => `data: ${l}\n\n`).join(''));
+  return analyzeCapture(captureOf(recordsFor([body], { contentType: 'text/event-stream', endState: 'complete' })))[0];
+}
+
+const AS = {
+  start: '{"type":"REPLY_START","reply_id":"r","session_id":"s","name":"n"}',
+  block: '{"type":"TEXT_BLOCK_START","reply_id":"r","block_id":"b"}',
+  delta: (d: string) => JSON.stringify({ type: 'TEXT_BLOCK_DELTA', reply_id: 'r', block_id: 'b', delta: d }),
+};
+
+describe('hostile inputs through the whole pipeline', () => {
+  it('an AgentScope event nested 10,000 deep fails alone: diagnosed, and the rest of the reply is rebuilt', () => {
+    const v = analyse([AS.start, AS.block, `{"type":"TEXT_BLOCK_DELTA","reply_id":"r","block_id":"b","delta":"x","metadata":${deepObject(DEEP)}}`, AS.delta('ok')]);
+    expect(v.events).toHaveLength(4);
+    expect(v.events[2].valid).toBe(false);
+    expect(v.diagnostics.some((d) => d.index === 2 && d.severity === 'error')).toBe(true);
+    const reply = v.replies[0];
+    expect((reply.history.at(reply.history.length - 1) as { content: { text: string }[] }).content[0].text).toBe('ok');
+  });
+
+  it('a pi done whose usage is nested 10,000 deep keeps the connection readable, with a diagnostic', () => {
+    const v = analyse(['{"type":"start"}', '{"type":"text_start","contentIndex":0}', '{"type":"text_delta","contentIndex":0,"delta":"hi"}', `{"type":"done","reason":"stop","usage":${deepObject(DEEP)}}`]);
+    expect(v.events.map((e) => e.type)).toEqual(['start', 'text_start', 'text_delta', 'done']);
+    // pi's client (JSON.parse) takes such a value; the schema does not: a diagnostic, and the snapshot still builds.
+    expect(v.diagnostics.some((d) => d.index === 3 && d.code !== 'analysis.event-failed')).toBe(true);
+    const h = v.replies[0].history;
+    expect(() => h.at(h.length - 1)).not.toThrow();
+  });
+
+  it('validate exits 1 with diagnostics (not an internal error) on a deeply nested event', async () => {
+    const body = enc.encode(`data: ${AS.start}\n\ndata: {"type":"TEXT_BLOCK_START","reply_id":"r","block_id":"b","metadata":${deepObject(DEEP)}}\n\n`);
+    const r = await runCli(['validate', '--json', 'deep.sse'], () => body);
+    expect(r.exitCode).toBe(1);
+    // pydantic's JSON parser stops at 200 levels: the reference rejects the event, and so does the validator.
+    expect((JSON.parse(r.stdout) as { code: string }[]).map((d) => d.code)).toContain('as.invalid-event');
+  });
+
+  it('__proto__ / constructor keys are reported as extras and pollute nothing', () => {
+    const before = prototypeFingerprint();
+    const v = analyse([AS.start, '{"type":"TEXT_BLOCK_START","reply_id":"r","block_id":"b","__proto__":{"polluted":1},"metadata":{"constructor":{"prototype":{"polluted":1}},"__proto__":{"polluted":1}}}', AS.delta('t')]);
+    expect(v.events[1].extras).toContain('__proto__');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(prototypeFingerprint()).toBe(before);
+    const final = v.replies[0].history.at(2) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(final)).toBe(Object.prototype);
+    expect(final.polluted).toBeUndefined();
+  });
+
+  it('event types named like Object.prototype members are unknown types, not lookups into Object.prototype', () => {
+    const types = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'];
+    const v = analyse([AS.start, ...types.map((type) => JSON.stringify({ type, reply_id: 'r', name: 'x' })), AS.block, AS.delta('ok')]);
+    for (let i = 1; i <= types.length; i++) {
+      expect(v.events[i].valid).toBe(false);
+      expect(v.diagnostics.filter((d) => d.index === i).map((d) => d.code)).not.toContain('analysis.event-failed');
+      expect(v.diagnostics.some((d) => d.index === i)).toBe(true);
+    }
+    expect((v.replies[0].history.at(v.replies[0].history.length - 1) as { content: { text: string }[] }).content[0].text).toBe('ok');
+  });
+
+  it('a lone-surrogate escape makes the AgentScope event invalid (as pydantic does) and is diagnosed', () => {
+    const v = analyse([AS.start, AS.block, '{"type":"TEXT_BLOCK_DELTA","reply_id":"r","block_id":"b","delta":"a\\ud800"}', AS.delta('b')]);
+    expect(v.events[2].valid).toBe(false);
+    expect(v.diagnostics.some((d) => d.index === 2)).toBe(true);
+    expect((v.replies[0].history.at(3) as { content: { text: string }[] }).content[0].text).toBe('b');
+  });
+
+  it("pi streams' client-reading diagnostics name pi's client, not the AgentScope web UI", () => {
+    const v = analyse(['{"type":"start"}', '{"type":"text_start","contentIndex":0}', '{not json', '{"type":"done","reason":"stop","usage":{}}']);
+    const json = v.diagnostics.find((d) => d.code === 'sse.client-json-error');
+    expect(json?.message).toMatch(/streamProxy/);
+    expect(json?.message).not.toMatch(/AgentScope/);
+  });
+
+  it('live analysis (record by record) reports lines that arrive without completing a frame, like batch analysis', () => {
+    const records = recordsFor([enc.encode('foo: 1\n'), enc.encode('bar: 2\n')], { contentType: 'text/event-stream', endState: 'open' });
+    const live = new CaptureAnalyzer();
+    for (const r of records) {
+      live.push([r]);
+      live.connections(); // the panel reads the view after every push
+    }
+    const codes = (v: ConnectionView) => v.diagnostics.map((d) => `${d.code}@${d.index}`);
+    expect(codes(live.connections()[0])).toEqual(codes(analyzeCapture(captureOf(records))[0]));
+    expect(codes(live.connections()[0]).filter((c) => c.startsWith('sse.ignored-line'))).toHaveLength(2);
+  });
+
+  it('pi agent-event streams: an event whose type is not an AgentEvent is invalid and diagnosed', () => {
+    const v = analyse([
+      '{"type":"agent_start"}',
+      '{"type":"TEXT_BLOCK_DELTA","reply_id":"r","block_id":"b","delta":"x"}',
+      '{"type":"agent_end","messages":[]}',
+    ]);
+    expect(v.dialect).toBe('pi-agent');
+    expect(v.events[1].valid).toBe(false);
+    expect(v.diagnostics.filter((d) => d.index === 1).map((d) => d.code)).not.toEqual([]);
+  });
+});
+
+// Root causes (owners: src/core/agentscope/schema.ts, src/core/pi/message-state.ts). JSON.parse reads these values;
+// the recursive walks after it do not. Until fixed, analysis contains them as `analysis.event-failed`.
+describe('protocol cores on deeply nested values', () => {
+  it('AgentScope validateEvent does not overflow on 10,000-deep metadata (findExtras recursion)', () => {
+    const raw = JSON.parse(`{"type":"TEXT_BLOCK_START","reply_id":"r","block_id":"b","metadata":${deepObject(DEEP)}}`);
+    expect(() => validateEvent(raw)).not.toThrow();
+  });
+
+  it('pi snapshot does not overflow after a done with 10,000-deep usage (jsonRoundTrip recursion)', () => {
+    let s = initialPiState(undefined);
+    s = applyPiProxyEvent(s, { type: 'start' }).state;
+    s = applyPiProxyEvent(s, JSON.parse(`{"type":"done","reason":"stop","usage":${deepObject(DEEP)}}`)).state;
+    expect(() => piStateSnapshot(s)).not.toThrow();
+  });
+});
