@@ -2,11 +2,12 @@
 // viewer (and in tests with any source). `createPanelApp(source, root)` mounts it and returns the store.
 import { batch } from '@preact/signals';
 import { render } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { ConnectionList } from './components/ConnectionList.tsx';
 import { DiagnosticsView } from './components/DiagnosticsView.tsx';
 import { EventList, EventToolbar } from './components/EventList.tsx';
 import { ExportDialog } from './components/ExportDialog.tsx';
+import { KeyboardHelp } from './components/KeyboardHelp.tsx';
 import { ReplyList } from './components/ReplyList.tsx';
 import { Scrubber, scrubberKey } from './components/Scrubber.tsx';
 import { SplitPane } from './components/SplitPane.tsx';
@@ -17,14 +18,21 @@ import { loadInput } from './core-bridge.ts';
 import type { PanelSource } from './sources/source.ts';
 import { createPanelStore, type MainView, type PanelStore } from './store/store.ts';
 
-/** Read files, sniff their format in the core, add them to the store. Errors become one status line each. */
+/**
+ * Read files, sniff their format in the core, add them to the store. The records are analysed in slices between
+ * frames (the toolbar shows the progress), so a big file does not freeze the page. Errors become one status line.
+ */
 export async function importFiles(store: PanelStore, files: Iterable<File>): Promise<void> {
   for (const file of files) {
     try {
-      const capture = loadInput(new Uint8Array(await file.arrayBuffer()), file.name);
+      store.status.value = { text: `Reading ${file.name}…`, level: 'info' };
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      await nextFrame(); // let the status paint before parsing
+      const capture = loadInput(bytes, file.name);
       const before = new Set(store.connections.value.map((c) => c.record.id));
+      store.status.value = { text: `Importing ${file.name}…`, level: 'info' };
       store.importCapture(capture);
-      store.flushNow();
+      await store.whenIdle();
       const added = store.connections.value.filter((c) => !before.has(c.record.id));
       store.status.value = { text: `Imported ${file.name}: ${added.length} connection${added.length === 1 ? '' : 's'}`, level: 'info' };
       if (added.length && !store.selectedConnId.value) store.selectConnection(added[0].record.id);
@@ -32,6 +40,23 @@ export async function importFiles(store: PanelStore, files: Iterable<File>): Pro
       store.status.value = { text: `Could not import ${file.name}: ${(err as Error).message}`, level: 'error' };
     }
   }
+}
+
+function nextFrame(): Promise<void> {
+  return new Promise((resolve) => {
+    if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => setTimeout(resolve, 0));
+    else setTimeout(resolve, 0);
+  });
+}
+
+/** Height of the connections pane showing `rows` rows: pane title + table header + rows + a little air. */
+function connectionsHeight(rows: number): number {
+  return 24 + 21 + 20 * Math.max(1, rows) + 10;
+}
+
+/** The event list / timeline gets about two fifths of the window by default (the step detail the rest). */
+function mainListHeight(): number {
+  return Math.max(250, Math.round((typeof innerHeight === 'number' ? innerHeight : 700) * 0.38));
 }
 
 const isTextEntry = (t: EventTarget | null) =>
@@ -89,17 +114,39 @@ function MainTabs({ store }: { store: PanelStore }) {
 }
 
 export function App({ store, source }: { store: PanelStore; source: PanelSource }) {
-  const [exporting, setExporting] = useState(false);
+  const [exporting, setExportingState] = useState(false);
+  const [help, setHelpState] = useState(false);
   const [dropping, setDropping] = useState(false);
+  // Whether a dialog is open, readable by the one key listener at once: a listener re-registered by an effect
+  // would only learn about a closed dialog after the next paint, and lose the keys pressed meanwhile.
+  const modal = useRef({ exporting: false, help: false });
+  const setExporting = (on: boolean) => {
+    modal.current.exporting = on;
+    setExportingState(on);
+  };
+  const setHelp = (on: boolean) => {
+    modal.current.help = on;
+    setHelpState(on);
+  };
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.defaultPrevented || isTextEntry(e.target) || exporting) return;
+      if (modal.current.help && (e.key === 'Escape' || e.key === '?')) {
+        e.preventDefault();
+        setHelp(false);
+        return;
+      }
+      if (e.defaultPrevented || isTextEntry(e.target) || modal.current.exporting || modal.current.help) return;
+      if (e.key === '?' && !e.ctrlKey && !e.metaKey && !e.altKey) {
+        e.preventDefault();
+        setHelp(true);
+        return;
+      }
       if (scrubberKey(store, e)) e.preventDefault();
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
-  }, [exporting]);
+  }, []);
 
   const onDrop = (e: DragEvent) => {
     e.preventDefault();
@@ -119,11 +166,17 @@ export function App({ store, source }: { store: PanelStore; source: PanelSource 
       onDragLeave={(e) => e.relatedTarget === null && setDropping(false)}
       onDrop={onDrop}
     >
-      <Toolbar store={store} source={source} onImport={(files) => void importFiles(store, files)} onExport={() => setExporting(true)} />
+      <Toolbar store={store} source={source} onImport={(files) => void importFiles(store, files)} onExport={() => setExporting(true)} onHelp={() => setHelp(true)} />
       {empty ? (
         <EmptyState source={source} onOpen={() => document.querySelector<HTMLInputElement>('[data-testid="import-input"]')?.click()} />
       ) : (
-        <SplitPane direction="column" initial={150} storageKey="connections" label="Resize connection list">
+        <SplitPane
+          direction="column"
+          initial={150}
+          auto={connectionsHeight(store.connections.value.length)}
+          storageKey="connections"
+          label="Resize connection list"
+        >
           <>
             <div class="pane-title">
               Connections <span class="count">{store.connections.value.length}</span>
@@ -137,7 +190,7 @@ export function App({ store, source }: { store: PanelStore; source: PanelSource 
               </div>
               <ReplyList store={store} />
             </>
-            <SplitPane direction="column" initial={250} storageKey="main" label="Resize event list and step detail">
+            <SplitPane direction="column" initial={mainListHeight()} storageKey="main" label="Resize event list and step detail">
               <MainTabs store={store} />
               <>
                 <Scrubber store={store} />
@@ -148,6 +201,7 @@ export function App({ store, source }: { store: PanelStore; source: PanelSource 
         </SplitPane>
       )}
       {exporting ? <ExportDialog store={store} onClose={() => setExporting(false)} /> : null}
+      {help ? <KeyboardHelp onClose={() => setHelp(false)} /> : null}
     </div>
   );
 }

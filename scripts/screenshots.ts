@@ -67,6 +67,12 @@ async function main(): Promise<void> {
       await page.getByRole('button', { name: 'Export…' }).click();
       await page.getByTestId('export-dialog').waitFor();
       await shot('export-dialog');
+
+      await page.keyboard.press('Escape');
+      await page.getByTestId('export-dialog').waitFor({ state: 'detached' });
+      await page.keyboard.press('?');
+      await page.getByTestId('keyboard-help').waitFor();
+      await shot('keyboard-help');
       await context.close();
     }
   } finally {

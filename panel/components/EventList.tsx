@@ -1,13 +1,14 @@
-// The event list: virtualized (only visible rows exist in the DOM), so 100k+ events scroll without jank.
+// The event list: windowed (only visible rows exist in the DOM), so 100k+ events scroll without jank, and
+// incremental (rows come from the store's EventRowIndex; memoised rows re-render only when they change).
 // Columns: index, relative time, type (colour per block kind), block/tool-call id, preview, validation status.
-import { useComputed } from '@preact/signals';
-import { useEffect, useRef } from 'preact/hooks';
+import { memo } from 'preact/compat';
+import { useEffect } from 'preact/hooks';
 import { eventRole } from '../../src/core/analysis/timeline.ts';
 import type { EventView } from '../../src/core/analysis/types.ts';
 import { formatRelative, truncate } from '../lib/format.ts';
-import { eventRows, eventTypeCounts, type EventRow } from '../store/filters.ts';
+import type { EventRow } from '../store/filters.ts';
 import type { PanelStore } from '../store/store.ts';
-import { useVirtualizer } from './useVirtualizer.ts';
+import { useRowWindow } from './useRowWindow.ts';
 
 const ROW = 20;
 
@@ -25,9 +26,8 @@ export function kindClass(e: EventView): string {
 }
 
 export function EventToolbar({ store }: { store: PanelStore }) {
-  const conn = store.selectedConnection.value;
   const f = store.filters;
-  const types = conn ? eventTypeCounts(conn) : [];
+  const types = store.eventTypes.value;
   const chosen = [...f.eventTypes.value][0] ?? '';
   return (
     <>
@@ -65,46 +65,106 @@ export function EventToolbar({ store }: { store: PanelStore }) {
   );
 }
 
+interface RowProps {
+  row: EventRow;
+  top: number;
+  odd: boolean;
+  selected: boolean;
+  origin: number;
+  onSelect: (index: number) => void;
+}
+
+/** One row; memoised, so a seek re-renders the two rows whose selection changed and a flush only the new ones. */
+const Row = memo(function Row({ row, top, odd, selected, origin, onSelect }: RowProps) {
+  if (row.kind === 'heartbeat') {
+    return (
+      <div class={`vrow heartbeat${odd ? ' odd' : ''}`} style={{ top: `${top}px` }}>
+        <span class="num">·</span>
+        <span class="num">{formatRelative(row.t, origin)}</span>
+        <span>heartbeat</span>
+        <span />
+        <span>{truncate(row.data ? `: ${row.data}` : ':', 200)}</span>
+        <span />
+      </div>
+    );
+  }
+  const e = row.event;
+  const st = statusOf(e);
+  return (
+    <div
+      class={`vrow${odd ? ' odd' : ''}${st.cls === 'err' ? ' has-error' : ''}`}
+      style={{ top: `${top}px` }}
+      aria-selected={selected}
+      onClick={() => onSelect(e.index)}
+      data-event={e.index}
+    >
+      <span class="num">{e.index}</span>
+      <span class="num">{formatRelative(e.t, origin)}</span>
+      <span class={`type-cell ${kindClass(e)}`} title={e.type}>
+        {e.type}
+      </span>
+      <span title={e.blockId}>{e.blockId ?? ''}</span>
+      <span class="mono" title={truncate(e.preview, 500)}>
+        {truncate(e.preview, 300)}
+      </span>
+      <span class={`status-cell ${st.cls}`}>{st.text}</span>
+    </div>
+  );
+});
+
 export function EventList({ store }: { store: PanelStore }) {
-  const scrollRef = useRef<HTMLDivElement>(null);
-  const rows = useComputed<EventRow[]>(() => {
-    void store.revision.value; // the analyzer appends to a connection's event array in place
-    const conn = store.selectedConnection.value;
-    const f = store.filters;
-    return conn ? eventRows(conn, f.eventText.value, f.eventTypes.value, f.hideHeartbeats.value) : [];
-  }).value;
+  const rows = store.eventRows.value;
   const conn = store.selectedConnection.value;
   const selected = store.selectedEvent.value;
-  const v = useVirtualizer({
-    count: rows.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW,
-    paddingStart: ROW, // room for the sticky header row
-  });
+  const count = rows?.count ?? 0;
+  const win = useRowWindow(count, ROW, ROW);
+  const selectedRow = selected === undefined || !rows ? -1 : rows.rowOfEvent(selected);
 
-  // Keep the selected event visible when it moves (scrubbing, following a live reply, diagnostics jumps); new rows
-  // alone do not scroll, so a user reading elsewhere in the list is not pulled back.
+  // Keep the selected event visible when it moves (scrubbing, following a live reply, diagnostics jumps) or the
+  // filters change the rows around it; new rows alone do not scroll, so a user reading elsewhere is not pulled back.
+  const f = store.filters;
   useEffect(() => {
-    if (selected === undefined) return;
-    const i = rows.findIndex((r) => r.kind === 'event' && r.event.index === selected);
-    if (i >= 0) v.scrollToIndex(i, { align: 'auto' });
-  }, [selected]);
+    if (selectedRow >= 0) win.reveal(selectedRow);
+  }, [selected, selectedRow >= 0, win.ready, f.eventText.value, f.eventTypes.value, f.hideHeartbeats.value]);
 
-  if (!conn) return <div class="empty">Select a connection to see its events.</div>;
+  if (!conn || !rows) return <div class="empty">Select a connection to see its events.</div>;
   if (conn.events.length === 0 && conn.frames.length === 0) return <div class="empty">No events in this stream yet.</div>;
   const origin = conn.record.startTime;
 
   const onKeyDown = (e: KeyboardEvent) => {
     if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
     e.preventDefault();
-    const eventsOnly = rows.filter((r): r is Extract<EventRow, { kind: 'event' }> => r.kind === 'event');
-    const i = eventsOnly.findIndex((r) => r.event.index === selected);
-    const next = eventsOnly[Math.max(0, Math.min(eventsOnly.length - 1, i + (e.key === 'ArrowDown' ? 1 : -1)))];
-    if (next) store.selectEvent(next.event.index);
+    const dir = e.key === 'ArrowDown' ? 1 : -1;
+    // Walk from the selected row to the next event row (heartbeat rows are not selectable).
+    let i = selectedRow < 0 ? (dir > 0 ? -1 : count) : selectedRow;
+    for (i += dir; i >= 0 && i < count; i += dir) {
+      const r = rows.at(i);
+      if (r?.kind === 'event') {
+        store.selectEvent(r.event.index);
+        return;
+      }
+    }
   };
 
+  const items = [];
+  for (let i = win.start; i < win.end; i++) {
+    const row = rows.at(i);
+    if (!row) continue;
+    items.push(
+      <Row
+        key={row.kind === 'event' ? `e${row.event.index}` : `f${row.frameIndex}`}
+        row={row}
+        top={i * ROW}
+        odd={i % 2 === 1}
+        selected={row.kind === 'event' && row.event.index === selected}
+        origin={origin}
+        onSelect={store.selectEvent}
+      />,
+    );
+  }
+
   return (
-    <div class="vlist" ref={scrollRef} tabIndex={0} onKeyDown={onKeyDown} aria-label="Events" data-testid="events">
+    <div class="vlist" ref={win.ref} tabIndex={0} onKeyDown={onKeyDown} aria-label="Events" data-testid="events">
       <div class="vhead" role="row">
         <span class="num">#</span>
         <span class="num">Time</span>
@@ -113,47 +173,8 @@ export function EventList({ store }: { store: PanelStore }) {
         <span>Data</span>
         <span>Status</span>
       </div>
-      <div class="vlist-inner" style={{ height: `${v.getTotalSize() - ROW}px` }}>
-        {v.getVirtualItems().map((item) => {
-          const row = rows[item.index];
-          const top = item.start - ROW;
-          if (!row) return null;
-          if (row.kind === 'heartbeat') {
-            return (
-              <div key={`f${row.frameIndex}`} class={`vrow heartbeat${item.index % 2 ? ' odd' : ''}`} style={{ top: `${top}px` }}>
-                <span class="num">·</span>
-                <span class="num">{formatRelative(row.t, origin)}</span>
-                <span>heartbeat</span>
-                <span />
-                <span>{truncate(row.data ? `: ${row.data}` : ':', 200)}</span>
-                <span />
-              </div>
-            );
-          }
-          const e = row.event;
-          const st = statusOf(e);
-          return (
-            <div
-              key={`e${e.index}`}
-              class={`vrow${item.index % 2 ? ' odd' : ''}${st.cls === 'err' ? ' has-error' : ''}`}
-              style={{ top: `${top}px` }}
-              aria-selected={e.index === selected}
-              onClick={() => store.selectEvent(e.index)}
-              data-event={e.index}
-            >
-              <span class="num">{e.index}</span>
-              <span class="num">{formatRelative(e.t, origin)}</span>
-              <span class={`type-cell ${kindClass(e)}`} title={e.type}>
-                {e.type}
-              </span>
-              <span title={e.blockId}>{e.blockId ?? ''}</span>
-              <span class="mono" title={truncate(e.preview, 500)}>
-                {truncate(e.preview, 300)}
-              </span>
-              <span class={`status-cell ${st.cls}`}>{st.text}</span>
-            </div>
-          );
-        })}
+      <div class="vlist-inner" style={{ height: `${count * ROW}px` }}>
+        {items}
       </div>
     </div>
   );

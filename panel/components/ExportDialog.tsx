@@ -1,6 +1,6 @@
 // Export: capture log (all or selected connection), HAR, one reply's events (a test fixture), reconstructed
 // messages, diagnostics report — each optionally redacted (headers, request bodies, text content).
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { buildExport, download, type ExportKind } from '../store/export.ts';
 import type { PanelStore } from '../store/store.ts';
 
@@ -21,8 +21,9 @@ export function ExportDialog({ store, onClose }: { store: PanelStore; onClose: (
   const reply = store.selectedReplyId.value;
   const dialog = useRef<HTMLDivElement>(null);
 
-  // Keyboard: focus lands in the dialog, Escape closes it.
-  useEffect(() => {
+  // Keyboard: focus lands in the dialog, Escape closes it (listening from the first commit: a listener added after
+  // the next paint would miss an Escape pressed right away).
+  useLayoutEffect(() => {
     dialog.current?.querySelector<HTMLInputElement>('input:checked')?.focus();
     const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
     document.addEventListener('keydown', onKey);

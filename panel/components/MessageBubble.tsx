@@ -2,6 +2,7 @@
 // Renders AgentScope Msg blocks (text, thinking, data, tool_call, tool_result, hint) and pi AssistantMessage blocks
 // (text, thinking, toolCall, image). Everything captured is rendered as text nodes — markdown stays text, nothing
 // becomes HTML — and only validated data: URLs (built here) or explicitly clicked http(s) URLs become media sources.
+import { memo } from 'preact/compat';
 import { useState } from 'preact/hooks';
 import { Icon } from './Icon.tsx';
 import { formatUsage } from '../lib/format.ts';
@@ -96,7 +97,11 @@ function ToolInput({ raw, appended }: { raw: unknown; appended?: string }) {
   );
 }
 
-function Block({ block, appended, touched }: { block: unknown; appended?: ReadonlyMap<string, string>; touched: boolean }) {
+/**
+ * One content block. Memoised: consecutive steps share the blocks an event did not touch (the reducer copies only
+ * what changes), so a seek re-renders the touched block instead of every block of a long message.
+ */
+const Block = memo(function Block({ block, appended, touched }: { block: unknown; appended?: ReadonlyMap<string, string>; touched: boolean }) {
   if (block === null || block === undefined) return <div class="block dim">(empty slot)</div>;
   if (!isObj(block)) return <pre class="block">{prettyValue(block)}</pre>;
   const type = s(block.type) ?? '?';
@@ -195,7 +200,7 @@ function Block({ block, appended, touched }: { block: unknown; appended?: Readon
         </div>
       );
   }
-}
+});
 
 /** Blocks inside tool results and hints (text or data). */
 function NestedBlock({ block, appended }: { block: unknown; appended?: string }) {

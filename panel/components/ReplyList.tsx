@@ -1,7 +1,51 @@
 // Replies of the selected connection: one row per reply (AgentScope reply_id, pi message/turn).
+import { memo } from 'preact/compat';
+import type { ReplyView } from '../../src/core/analysis/types.ts';
 import { formatMs, formatUsage } from '../lib/format.ts';
 import type { PanelStore } from '../store/store.ts';
 import { ConnectionDetails } from './ConnectionDetails.tsx';
+
+interface RowProps {
+  r: ReplyView;
+  selected: boolean;
+  onSelect: (id: string) => void;
+}
+
+/**
+ * The analyzer hands out a new ReplyView for every reply each time the connection changes, so rows are compared on
+ * what they show: a flush re-renders the streaming reply's row, not every finished one above it.
+ */
+const sameRow = (a: RowProps, b: RowProps) =>
+  a.selected === b.selected && a.onSelect === b.onSelect && a.r.id === b.r.id && a.r.name === b.r.name &&
+  a.r.eventIndices.length === b.r.eventIndices.length && a.r.finishedReason === b.r.finishedReason &&
+  a.r.usage === b.r.usage && a.r.timeToFirstTokenMs === b.r.timeToFirstTokenMs && a.r.durationMs === b.r.durationMs &&
+  a.r.diagnostics.length === b.r.diagnostics.length && a.r.orphan === b.r.orphan;
+
+const ReplyRow = memo(function ReplyRow({ r, selected, onSelect }: RowProps) {
+  const errors = r.diagnostics.some((d) => d.severity === 'error');
+  return (
+    <tr
+      class="row"
+      aria-selected={selected}
+      onClick={() => onSelect(r.id)}
+      title={`${r.id}\n${r.eventIndices.length} events · ${r.dialect}${r.orphan ? '\nnever started in this stream' : ''}`}
+      data-reply={r.id}
+    >
+      <td>
+        {r.name ? <b>{r.name} </b> : null}
+        <span class="dim">{r.id}</span>
+        {r.orphan ? <span class="warn"> (orphan)</span> : null}
+      </td>
+      <td class={r.finishedReason && r.finishedReason !== 'completed' && r.finishedReason !== 'stop' ? 'warn' : ''}>
+        {r.finishedReason ?? <span class="dim">streaming</span>}
+      </td>
+      <td title={formatUsage(r.usage)}>{formatUsage(r.usage, true)}</td>
+      <td class="num">{formatMs(r.timeToFirstTokenMs)}</td>
+      <td class="num">{formatMs(r.durationMs)}</td>
+      <td class={`num ${errors ? 'err' : 'warn'}`}>{r.diagnostics.length || ''}</td>
+    </tr>
+  );
+}, sameRow);
 
 export function ReplyList({ store }: { store: PanelStore }) {
   const conn = store.selectedConnection.value;
@@ -37,32 +81,9 @@ export function ReplyList({ store }: { store: PanelStore }) {
           </tr>
         </thead>
         <tbody>
-          {conn.replies.map((r) => {
-            const errors = r.diagnostics.some((d) => d.severity === 'error');
-            return (
-              <tr
-                key={r.id}
-                class="row"
-                aria-selected={r.id === selected}
-                onClick={() => store.selectReply(r.id)}
-                title={`${r.id}\n${r.eventIndices.length} events · ${r.dialect}${r.orphan ? '\nnever started in this stream' : ''}`}
-                data-reply={r.id}
-              >
-                <td>
-                  {r.name ? <b>{r.name} </b> : null}
-                  <span class="dim">{r.id}</span>
-                  {r.orphan ? <span class="warn"> (orphan)</span> : null}
-                </td>
-                <td class={r.finishedReason && r.finishedReason !== 'completed' && r.finishedReason !== 'stop' ? 'warn' : ''}>
-                  {r.finishedReason ?? <span class="dim">streaming</span>}
-                </td>
-                <td title={formatUsage(r.usage)}>{formatUsage(r.usage, true)}</td>
-                <td class="num">{formatMs(r.timeToFirstTokenMs)}</td>
-                <td class="num">{formatMs(r.durationMs)}</td>
-                <td class={`num ${errors ? 'err' : 'warn'}`}>{r.diagnostics.length || ''}</td>
-              </tr>
-            );
-          })}
+          {conn.replies.map((r) => (
+            <ReplyRow key={r.id} r={r} selected={r.id === selected} onSelect={store.selectReply} />
+          ))}
         </tbody>
       </table>
       <ConnectionDetails store={store} />

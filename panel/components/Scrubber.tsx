@@ -1,8 +1,9 @@
 // The scrubber: a slider over the steps of the selected reply, step buttons, diagnostic jumps and playback.
-// Seeking only calls history.at(k) (checkpointed in the core); nothing is replayed here.
-import { useEffect, useState } from 'preact/hooks';
+// Seeking only calls history.at(k) (checkpointed in the core); nothing is replayed here, and nothing on a seek
+// scans the reply (diagnostic steps are maintained incrementally by the store, jumps are binary searches).
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { Icon } from './Icon.tsx';
-import { diagnosticSteps, nextIn, playDelay, type Speed } from '../store/steps.ts';
+import { nextIn, playDelay, type Speed } from '../store/steps.ts';
 import type { PanelStore } from '../store/store.ts';
 
 /** Keyboard map shared by the slider and the app-wide handler. Returns true when the key was used. */
@@ -24,9 +25,16 @@ export function scrubberKey(store: PanelStore, e: KeyboardEvent): boolean {
     case 'End':
       store.seek(reply.history.length - 1);
       return true;
+    case ' ': {
+      // A focused button or checkbox gets Space as a click; only take it where it would do nothing else.
+      const t = e.target;
+      if (t instanceof HTMLElement && t.closest('button, a, summary, input, select, textarea, [role="button"]')) return false;
+      togglePlay(store);
+      return true;
+    }
     case ']':
     case '[': {
-      const to = nextIn(diagnosticSteps(conn, reply), k, e.key === ']' ? 1 : -1);
+      const to = nextIn(store.diagnosticStepList.value, k, e.key === ']' ? 1 : -1);
       if (to !== undefined) store.seek(to);
       return true;
     }
@@ -35,12 +43,36 @@ export function scrubberKey(store: PanelStore, e: KeyboardEvent): boolean {
   }
 }
 
+/** Play from the current step (from the start when at the end), or pause. */
+export function togglePlay(store: PanelStore): void {
+  const reply = store.selectedReply.value;
+  if (!reply) return;
+  if (!store.playing.value && store.step.value >= reply.history.length - 1) store.seek(reply.history.evictedBefore);
+  store.playing.value = !store.playing.value;
+}
+
 export function Scrubber({ store }: { store: PanelStore }) {
   const reply = store.selectedReply.value;
   const conn = store.selectedConnection.value;
   const k = store.step.value;
-  const [playing, setPlaying] = useState(false);
+  const playing = store.playing.value;
+  const setPlaying = (on: boolean) => (store.playing.value = on);
   const [speed, setSpeed] = useState<Speed>(1);
+  // Dragging the slider fires input events faster than frames on a fast pointer: seek once per frame, to the
+  // latest position (each seek is a history.at(k) and a render; the ones in between would never be seen).
+  const drag = useRef<{ target: number; frame: number | undefined }>({ target: 0, frame: undefined });
+  const seekSoon = (to: number) => {
+    drag.current.target = to;
+    if (drag.current.frame !== undefined) return;
+    if (typeof requestAnimationFrame !== 'function') return store.seek(to);
+    drag.current.frame = requestAnimationFrame(() => {
+      drag.current.frame = undefined;
+      store.seek(drag.current.target);
+    });
+  };
+  useEffect(() => () => {
+    if (drag.current.frame !== undefined) cancelAnimationFrame(drag.current.frame);
+  }, []);
 
   useEffect(() => {
     if (!playing || !reply || !conn) return;
@@ -67,7 +99,7 @@ export function Scrubber({ store }: { store: PanelStore }) {
   }
   const n = reply.history.length;
   const min = reply.history.evictedBefore;
-  const diags = diagnosticSteps(conn, reply);
+  const diags = store.diagnosticStepList.value;
   const prevDiag = nextIn(diags, k, -1);
   const nextDiag = nextIn(diags, k, 1);
   const eventIndex = reply.eventIndices[k];
@@ -78,12 +110,9 @@ export function Scrubber({ store }: { store: PanelStore }) {
       <button title="First step (Home)" aria-label="First step" onClick={() => store.seek(min)} disabled={k <= min}><Icon name="first" /></button>
       <button title="Previous step (←, Shift+← = 10)" aria-label="Previous step" onClick={() => store.seek(k - 1)} disabled={k <= min}><Icon name="prev" /></button>
       <button
-        title={playing ? 'Pause' : 'Play from here'}
+        title={playing ? 'Pause (Space)' : 'Play from here (Space)'}
         aria-label={playing ? 'Pause' : 'Play'}
-        onClick={() => {
-          if (!playing && k >= n - 1) store.seek(min);
-          setPlaying(!playing);
-        }}
+        onClick={() => togglePlay(store)}
       >
         <Icon name={playing ? 'pause' : 'play'} />
       </button>
@@ -104,7 +133,7 @@ export function Scrubber({ store }: { store: PanelStore }) {
         min={min}
         max={Math.max(min, n - 1)}
         value={k}
-        onInput={(e) => store.seek(Number((e.currentTarget as HTMLInputElement).value))}
+        onInput={(e) => seekSoon(Number((e.currentTarget as HTMLInputElement).value))}
         onKeyDown={(e) => {
           if (scrubberKey(store, e)) {
             e.preventDefault();

@@ -6,6 +6,12 @@ interface Props {
   direction: 'row' | 'column';
   /** Initial size of the first pane in px. */
   initial: number;
+  /**
+   * Size the first pane to its content (px) until the user resizes it — e.g. a table with three rows should not
+   * take a fixed third of the screen — capped at `autoMaxFraction` of the split.
+   */
+  auto?: number;
+  autoMaxFraction?: number;
   min?: number;
   /** Remembered across reloads under this key (localStorage, when available). */
   storageKey?: string;
@@ -23,8 +29,11 @@ function load(key: string | undefined, fallback: number): number {
   }
 }
 
-export function SplitPane({ direction, initial, min = 60, storageKey, label, children }: Props) {
-  const [size, setSize] = useState(() => load(storageKey, initial));
+export function SplitPane({ direction, initial, auto, autoMaxFraction = 0.4, min = 60, storageKey, label, children }: Props) {
+  const stored = load(storageKey, NaN);
+  const [size, setSize] = useState(() => (Number.isNaN(stored) ? initial : stored));
+  // Following the content until the user picks a size (a stored size counts as picked).
+  const [fitting, setFitting] = useState(() => auto !== undefined && Number.isNaN(stored));
   const root = useRef<HTMLDivElement>(null);
   const horizontal = direction === 'row';
 
@@ -33,6 +42,7 @@ export function SplitPane({ direction, initial, min = 60, storageKey, label, chi
     const total = box ? (horizontal ? box.width : box.height) : Infinity;
     const next = Math.max(min, Math.min(v, total - min));
     setSize(next);
+    setFitting(false);
     if (storageKey) {
       try {
         localStorage.setItem(`replyscope.split.${storageKey}`, String(Math.round(next)));
@@ -46,7 +56,7 @@ export function SplitPane({ direction, initial, min = 60, storageKey, label, chi
     const target = e.currentTarget as HTMLElement;
     target.setPointerCapture(e.pointerId);
     const start = horizontal ? e.clientX : e.clientY;
-    const from = size;
+    const from = shown();
     const move = (ev: PointerEvent) => commit(from + (horizontal ? ev.clientX : ev.clientY) - start);
     const up = () => {
       target.removeEventListener('pointermove', move);
@@ -63,13 +73,24 @@ export function SplitPane({ direction, initial, min = 60, storageKey, label, chi
     if (e.key === dec || e.key === inc) {
       e.preventDefault();
       e.stopPropagation();
-      commit(size + (e.key === inc ? delta : -delta));
+      commit(shown() + (e.key === inc ? delta : -delta));
     }
   };
 
+  const fit = fitting && auto !== undefined;
+  const px = fit ? Math.max(min, auto) : size;
+  const cap = fit ? `${Math.round(autoMaxFraction * 100)}%` : undefined;
+  /** The first pane's size as laid out (in fit mode the cap may have cut it). */
+  function shown(): number {
+    const pane = root.current?.firstElementChild;
+    if (!fit || !pane) return size;
+    const r = pane.getBoundingClientRect();
+    return horizontal ? r.width : r.height;
+  }
+
   return (
     <div class={`split ${direction}`} ref={root}>
-      <div class="pane" style={horizontal ? { width: `${size}px` } : { height: `${size}px` }}>
+      <div class="pane" style={horizontal ? { width: `${px}px`, maxWidth: cap } : { height: `${px}px`, maxHeight: cap }}>
         {children[0]}
       </div>
       <div
@@ -77,7 +98,7 @@ export function SplitPane({ direction, initial, min = 60, storageKey, label, chi
         role="separator"
         aria-label={label}
         aria-orientation={horizontal ? 'vertical' : 'horizontal'}
-        aria-valuenow={Math.round(size)}
+        aria-valuenow={Math.round(px)}
         tabIndex={0}
         onPointerDown={onPointerDown}
         onKeyDown={onKeyDown}

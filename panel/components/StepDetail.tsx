@@ -4,7 +4,7 @@ import type { ConnectionView, EventView, ReplyView } from '../../src/core/analys
 import { appendedIn, diffJson, touchedBlocks, type JsonChange } from '../lib/json-diff.ts';
 import { prettyValue } from '../lib/partial-json-view.ts';
 import { truncate } from '../lib/format.ts';
-import type { DetailTab, PanelStore } from '../store/store.ts';
+import { frameByIndex, type DetailTab, type PanelStore } from '../store/store.ts';
 import { MessageBubble } from './MessageBubble.tsx';
 import { SplitPane } from './SplitPane.tsx';
 
@@ -14,11 +14,14 @@ interface StepState {
   error?: string;
 }
 
-/** history.at(k) and at(k−1): two checkpointed seeks, never a replay from the start. */
+/**
+ * history.at(k−1) and at(k): checkpointed seeks, never a replay from the start. k−1 first: the history keeps a
+ * cursor at the last step it materialised, so stepping forward costs one event application for each.
+ */
 export function stepState(reply: ReplyView, k: number): StepState {
   try {
-    const message = reply.history.at(k);
     const prev = k > reply.history.evictedBefore ? reply.history.at(k - 1) : k === 0 ? reply.history.initial : undefined;
+    const message = reply.history.at(k);
     return { message, changes: prev === undefined ? [] : diffJson(prev, message) };
   } catch (err) {
     return { message: undefined, changes: [], error: (err as Error).message };
@@ -52,7 +55,7 @@ function ChangeList({ changes }: { changes: JsonChange[] }) {
 
 export function EventDetail({ conn, event }: { conn: ConnectionView; event: EventView | undefined }) {
   if (!event) return <div class="empty">Select an event.</div>;
-  const frame = conn.frames.find((f) => f.index === event.frameIndex);
+  const frame = frameByIndex(conn, event.frameIndex);
   return (
     <div class="scroll" data-testid="event-detail">
       <div class="kv">
@@ -107,7 +110,6 @@ export function StepDetail({ store }: { store: PanelStore }) {
   const reply = store.selectedReply.value;
   const k = store.step.value;
   const tab = store.detailTab.value;
-  void store.revision.value; // re-read the history when the reply grows
   if (!conn) return <div class="empty">Select a connection.</div>;
   const event = store.selectedEventView.value;
   const eventOfStep = reply ? reply.eventIndices[k] : undefined;

@@ -43,8 +43,7 @@ export function Timeline({ store }: { store: PanelStore }) {
   const [hover, setHover] = useState<{ x: number; y: number; text: string } | undefined>(undefined);
   const conn = store.selectedConnection.value;
   const tl = useComputed(() => {
-    void store.revision.value;
-    const c = store.selectedConnection.value;
+    const c = store.selectedConnection.value; // a new view whenever the connection changed
     return c ? deriveTimeline(c.events) : undefined;
   }).value;
 
@@ -69,7 +68,7 @@ export function Timeline({ store }: { store: PanelStore }) {
   const origin = tl.axis === 'arrival' ? conn.record.startTime : tl.start;
   const height = AXIS_H + tl.lanes.length * LANE_H + 6;
   const selected = store.selectedEvent.value;
-  const selPos = selected === undefined ? undefined : tl.times[conn.events.findIndex((e) => e.index === selected)];
+  const selPos = selected === undefined ? undefined : tl.times[selected - (conn.events[0]?.index ?? 0)];
 
   const zoom = (factor: number, at = (v0 + v1) / 2) => {
     const span = Math.max((full[1] - full[0]) / 1e6, (v1 - v0) * factor);

@@ -4,15 +4,17 @@ import { Icon } from './Icon.tsx';
 import type { PanelSource } from '../sources/source.ts';
 import type { PanelStore } from '../store/store.ts';
 
-export function Toolbar({ store, source, onImport, onExport }: {
+export function Toolbar({ store, source, onImport, onExport, onHelp }: {
   store: PanelStore;
   source: PanelSource;
   onImport: (files: FileList) => void;
   onExport: () => void;
+  onHelp: () => void;
 }) {
   const file = useRef<HTMLInputElement>(null);
   const paused = store.paused.value;
   const st = store.status.value;
+  const backlog = store.backlog.value;
   const f = store.filters;
   return (
     <div class="toolbar" role="toolbar" aria-label="Replyscope">
@@ -95,8 +97,15 @@ export function Toolbar({ store, source, onImport, onExport }: {
       </button>
       <span class="spacer" />
       {paused && store.held.value > 0 ? <span class="warn">{store.held.value} records held</span> : null}
+      {backlog ? (
+        <span class="progress" role="progressbar" aria-label="Analysing" aria-valuemin={0} aria-valuemax={backlog.total} aria-valuenow={backlog.done} data-testid="progress">
+          <span class="bar"><span style={{ width: `${Math.round((100 * backlog.done) / Math.max(1, backlog.total))}%` }} /></span>
+          Analysing {Math.round((100 * backlog.done) / Math.max(1, backlog.total))}%
+        </span>
+      ) : null}
       {st ? <span class={`status ${st.level}`} title={st.text} data-testid="status">{st.text}</span> : null}
       <span class="dim">{source.label}</span>
+      <button onClick={onHelp} title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts">?</button>
     </div>
   );
 }

@@ -1,6 +1,7 @@
 // Filter state and the pure predicates behind the connections list and the event list.
 import { signal } from '@preact/signals';
 import type { ConnectionView, EventView } from '../../src/core/analysis/types.ts';
+import { matcher } from './event-rows.ts';
 
 export function createFilters() {
   return {
@@ -41,6 +42,7 @@ export function filterConnections(list: readonly ConnectionView[], urlText: stri
  */
 export type EventRow = { kind: 'event'; event: EventView } | { kind: 'heartbeat'; frameIndex: number; t: number; data: string };
 
+/** All rows from scratch: the reference the live list's incremental `EventRowIndex` (event-rows.ts) must equal. */
 export function eventRows(
   conn: ConnectionView,
   text: string,
@@ -48,13 +50,7 @@ export function eventRows(
   hideHeartbeats: boolean,
 ): EventRow[] {
   const needle = text.trim().toLowerCase();
-  const match = (e: EventView) =>
-    (types.size === 0 || types.has(e.type)) &&
-    (!needle ||
-      e.type.toLowerCase().includes(needle) ||
-      (e.blockId ?? '').toLowerCase().includes(needle) ||
-      e.preview.toLowerCase().includes(needle) ||
-      e.rawText.toLowerCase().includes(needle));
+  const match = matcher({ text, types, hideHeartbeats });
   const showBeats = !hideHeartbeats && !needle && types.size === 0;
   const rows: EventRow[] = [];
   let f = 0;

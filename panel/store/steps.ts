@@ -4,8 +4,11 @@ import { eventByIndex } from './store.ts';
 
 /** Steps of `reply` whose event has a diagnostic, or whose step status is not a plain change. */
 export function diagnosticSteps(conn: ConnectionView, reply: ReplyView): number[] {
-  const out: number[] = [];
-  for (let k = 0; k < reply.eventIndices.length; k++) {
+  return scanDiagnosticSteps(conn, reply, 0, []);
+}
+
+function scanDiagnosticSteps(conn: ConnectionView, reply: ReplyView, from: number, out: number[]): number[] {
+  for (let k = from; k < reply.eventIndices.length; k++) {
     const st = reply.stepStatus[k];
     const e = eventByIndex(conn, reply.eventIndices[k]);
     if ((e && (e.diagnostics.length > 0 || !e.valid)) || st === 'warned' || st === 'invalid' || st === 'error') out.push(k);
@@ -13,10 +16,51 @@ export function diagnosticSteps(conn: ConnectionView, reply: ReplyView): number[
   return out;
 }
 
+/**
+ * `diagnosticSteps`, kept up to date as the reply grows: the scrubber renders on every seek, and rescanning a
+ * 100k-step reply there would make every move O(n). A reply's step arrays only grow (the analyzer appends to them
+ * and shares them between successive views), so the cache is keyed on the step array and resumes where it stopped.
+ */
+export class DiagnosticSteps {
+  private cache = new WeakMap<readonly number[], { dialect: string; scanned: number; steps: number[] }>();
+
+  of(conn: ConnectionView, reply: ReplyView): readonly number[] {
+    let c = this.cache.get(reply.eventIndices);
+    if (!c || c.dialect !== conn.dialect || c.scanned > reply.eventIndices.length) {
+      c = { dialect: conn.dialect, scanned: 0, steps: [] };
+      this.cache.set(reply.eventIndices, c);
+    }
+    if (c.scanned < reply.eventIndices.length) {
+      scanDiagnosticSteps(conn, reply, c.scanned, c.steps);
+      c.scanned = reply.eventIndices.length;
+    }
+    return c.steps;
+  }
+}
+
+/** The nearest entry of the ascending list after (dir 1) or before (dir −1) `from`: a binary search. */
 export function nextIn(sorted: readonly number[], from: number, dir: 1 | -1): number | undefined {
-  if (dir > 0) return sorted.find((k) => k > from);
-  for (let i = sorted.length - 1; i >= 0; i--) if (sorted[i] < from) return sorted[i];
-  return undefined;
+  // lo = first position whose value is > from (dir 1) or >= from (dir −1).
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (dir > 0 ? sorted[mid] <= from : sorted[mid] < from) lo = mid + 1;
+    else hi = mid;
+  }
+  return dir > 0 ? sorted[lo] : lo > 0 ? sorted[lo - 1] : undefined;
+}
+
+/** Position of `value` in an ascending list, or -1. */
+export function indexInSorted(sorted: readonly number[], value: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid] < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return sorted[lo] === value ? lo : -1;
 }
 
 export type Speed = 1 | 4 | 'max';

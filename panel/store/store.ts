@@ -1,14 +1,18 @@
 // The panel's state: raw records (source of truth) + the core analyzer's read model + the user's selection.
-// All live input goes through one entry (`ingest`) that only queues; a flush per animation frame (or timer, when the
+// All input goes through one entry (`ingest`) that only queues; a flush per animation frame (or timer, when the
 // panel is hidden and rAF does not fire) pushes the queue into the analyzer and writes every signal inside one
-// `batch()`, so thousands of events per second cost one render per frame.
+// `batch()`, so thousands of events per second cost one render per frame. A flush works for a bounded time and
+// leaves the rest for the next frame, so a big import or snapshot is analysed in slices while the page stays
+// responsive (`backlog` drives the progress indicator).
 import { batch, computed, signal } from '@preact/signals';
-import type { Capture, CaptureHeader, CaptureRecord } from '../../src/core/capture/model.ts';
+import type { Capture, CaptureHeader, CaptureRecord, ChunkRecord } from '../../src/core/capture/model.ts';
 import type { LiveState } from '../sources/source.ts';
-import type { ConnectionView, EventView, ReplyView } from '../../src/core/analysis/types.ts';
+import type { ConnectionView, EventView, FrameView, ReplyView } from '../../src/core/analysis/types.ts';
 import { CaptureAnalyzer } from '../core-bridge.ts';
+import { EventRowIndex, TypeCounter, type RowsSnapshot } from './event-rows.ts';
 import { createFilters } from './filters.ts';
 import { remapConnectionIds } from './import-merge.ts';
+import { DiagnosticSteps, indexInSorted } from './steps.ts';
 
 export type MainView = 'events' | 'timeline' | 'diagnostics';
 export type DetailTab = 'message' | 'json' | 'diff' | 'event';
@@ -16,7 +20,43 @@ export type DetailTab = 'message' | 'json' | 'diff' | 'event';
 export interface StoreOptions {
   /** Schedules a flush; defaults to rAF with a timer fallback. Tests pass a synchronous scheduler. */
   schedule?: (flush: () => void) => void;
+  /** Analysis time one flush may spend before it yields to the page (ms). */
+  sliceMs?: number;
+  /** Clock for the slice budget (tests pass a fake one). */
+  now?: () => number;
 }
+
+/** Records pushed into the analyzer between two clock checks. */
+export const SLICE_RECORDS = 16;
+/** Chunks longer than this (UTF-16 units) are analysed in pieces of this size. */
+const PIECE_CHARS = 16 * 1024;
+
+/**
+ * Cut a chunk's text into pieces for analysis. The body readers are chunk-boundary independent (frames and events
+ * do not depend on where reads ended), so the pieces read exactly like the whole. Cuts avoid splitting a surrogate
+ * pair; byte counts add up to the original's (the last piece takes the remainder, which includes any bytes of a
+ * character the original completed from an earlier chunk).
+ */
+export function splitChunk(r: ChunkRecord, size: number): ChunkRecord[] {
+  const whole = r.text;
+  if (whole === undefined || whole.length <= size) return [r];
+  const out: ChunkRecord[] = [];
+  const utf8 = new TextEncoder();
+  let bytes = 0;
+  for (let i = 0; i < whole.length;) {
+    let end = Math.min(whole.length, i + Math.max(2, size));
+    const last = whole.charCodeAt(end - 1);
+    if (end < whole.length && last >= 0xd800 && last <= 0xdbff) end--; // keep a surrogate pair together
+    const text = whole.slice(i, end);
+    i = end;
+    const n = i < whole.length ? utf8.encode(text).length : r.bytes - bytes;
+    bytes += n;
+    out.push({ ...r, text, bytes: n });
+  }
+  return out;
+}
+/** While a backlog is worked off, views are refreshed at most this often (each refresh rebuilds what changed). */
+const BACKLOG_REFRESH_MS = 250;
 
 function defaultSchedule(flush: () => void): void {
   let done = false;
@@ -32,10 +72,21 @@ function defaultSchedule(flush: () => void): void {
 
 export function createPanelStore(options: StoreOptions = {}) {
   const schedule = options.schedule ?? defaultSchedule;
+  const sliceMs = options.sliceMs ?? 10;
+  const now = options.now ?? (() => performance.now());
   let analyzer = new CaptureAnalyzer();
+  /** Every record received, as received (export writes these). */
   let records: CaptureRecord[] = [];
+  /** What the analyzer has still to read: the same records, huge chunks cut in pieces (see splitChunk). */
   let pending: CaptureRecord[] = [];
+  /** Position in `pending` up to which records were analysed (a backlog is consumed across several flushes). */
+  let pendingDone = 0;
   let flushScheduled = false;
+  /** Analysed records not yet published to the views. */
+  let stale = false;
+  let lastRefresh = -Infinity;
+  let refreshGap = 0;
+  let idleWaiters: (() => void)[] = [];
 
   const header = signal<CaptureHeader | undefined>(undefined);
   /** Bumped on every analyzer change: the read model is recomputed from it (views may be mutated in place). */
@@ -43,6 +94,8 @@ export function createPanelStore(options: StoreOptions = {}) {
   const paused = signal(false);
   const held = signal(0);
   const status = signal<{ text: string; level: 'info' | 'error' } | undefined>(undefined);
+  /** Records queued vs analysed while a big batch (import, snapshot) is worked off in slices; undefined when idle. */
+  const backlog = signal<{ done: number; total: number } | undefined>(undefined);
   /** The live capture's switches as last reported by the extension (empty in the viewer). */
   const live = signal<LiveState>({});
 
@@ -54,6 +107,8 @@ export function createPanelStore(options: StoreOptions = {}) {
   const selectedEvent = signal<number | undefined>(undefined);
   /** Keep the scrubber at the newest step while the selected reply streams. */
   const follow = signal(true);
+  /** The scrubber is playing the selected reply (Space / the play button). */
+  const playing = signal(false);
   const view = signal<MainView>('events');
   const detailTab = signal<DetailTab>('message');
   const filters = createFilters();
@@ -77,18 +132,89 @@ export function createPanelStore(options: StoreOptions = {}) {
     return eventByIndex(conn, i);
   });
 
-  function flush(): void {
+  // Derived per selection, each maintained incrementally (see event-rows.ts, steps.ts): a flush costs what arrived,
+  // a seek costs history.at(k).
+  const rowIndex = new EventRowIndex();
+  const typeCounter = new TypeCounter();
+  const diagSteps = new DiagnosticSteps();
+  const eventRows = computed<RowsSnapshot | undefined>(() => {
+    const conn = selectedConnection.value;
+    const f = filters;
+    return conn ? rowIndex.update(conn, { text: f.eventText.value, types: f.eventTypes.value, hideHeartbeats: f.hideHeartbeats.value }) : undefined;
+  });
+  const eventTypes = computed<[string, number][]>(() => {
+    const conn = selectedConnection.value;
+    return conn ? typeCounter.update(conn) : [];
+  });
+  /** Steps of the selected reply that carry diagnostics (for [ ] and the scrubber's jump buttons). */
+  const diagnosticStepList = computed<readonly number[]>(() => {
+    const conn = selectedConnection.value;
+    const reply = selectedReply.value;
+    return conn && reply ? diagSteps.of(conn, reply) : [];
+  });
+
+  /**
+   * Analyse queued records for at most `budgetMs`, then publish. Whatever is left is analysed in the next frames.
+   * Publishing (the analyzer rebuilding the views of changed connections, then the render) can cost more than the
+   * analysis itself on a long live connection, so views refresh at most every `refreshGap` ms — three times what the
+   * last refresh cost — leaving frames free for input; and every BACKLOG_REFRESH_MS while a big batch is worked off.
+   */
+  function flush(budgetMs = sliceMs): void {
     flushScheduled = false;
-    if (pending.length === 0 || paused.value) return;
-    const batchRecords = pending;
-    pending = [];
+    if (paused.value) return;
+    const start = now();
+    while (pendingDone < pending.length) {
+      const slice = pending.slice(pendingDone, pendingDone + SLICE_RECORDS);
+      pendingDone += slice.length;
+      analyzer.push(slice);
+      stale = true;
+      if (now() - start >= budgetMs) break;
+    }
+    if (!stale) return;
+    const drained = pendingDone === pending.length;
+    const total = pending.length;
+    const done = pendingDone;
+    if (drained) {
+      pending = [];
+      pendingDone = 0;
+    }
+    const gap = drained ? refreshGap : Math.max(refreshGap, BACKLOG_REFRESH_MS);
+    const due = budgetMs === Infinity || now() - lastRefresh >= gap;
     batch(() => {
-      records.push(...batchRecords);
-      analyzer.push(batchRecords);
-      revision.value++;
       held.value = 0;
+      backlog.value = drained ? undefined : { done, total };
+      if (!due) return;
+      const t0 = now();
+      revision.value++;
+      void connections.value; // rebuild the changed views now, to time it
       keepFollowing();
+      lastRefresh = now();
+      refreshGap = Math.min(BACKLOG_REFRESH_MS, 3 * (lastRefresh - t0));
+      stale = false;
     });
+    if (stale || !drained) requestFlush();
+    else {
+      const waiters = idleWaiters;
+      idleWaiters = [];
+      for (const w of waiters) w();
+    }
+  }
+
+  function requestFlush(): void {
+    if (flushScheduled) return;
+    flushScheduled = true;
+    schedule(flush);
+  }
+
+  /** Resolves once everything queued so far has been analysed and published. */
+  function whenIdle(): Promise<void> {
+    if (pending.length === pendingDone && !stale && !paused.value) return Promise.resolve();
+    return new Promise((resolve) => idleWaiters.push(resolve));
+  }
+
+  /** Analyse everything queued right now, in one go (tests, and callers that need the result synchronously). */
+  function flushAll(): void {
+    flush(Infinity);
   }
 
   /** After new data: a followed reply jumps to its newest step; a first connection gets selected in the viewer. */
@@ -99,20 +225,25 @@ export function createPanelStore(options: StoreOptions = {}) {
 
   function queue(recs: CaptureRecord[]): void {
     if (recs.length === 0) return;
-    for (const r of recs) pending.push(r);
+    for (const r of recs) {
+      records.push(r);
+      // Analysis units: a huge chunk (a whole imported SSE body is one) is cut so it, too, is analysed in slices.
+      if (r.kind === 'chunk') for (const p of splitChunk(r, PIECE_CHARS)) pending.push(p);
+      else pending.push(r);
+    }
     if (paused.value) {
-      held.value = pending.length;
+      held.value += recs.length;
       return;
     }
-    if (!flushScheduled) {
-      flushScheduled = true;
-      schedule(flush);
-    }
+    requestFlush();
   }
 
   function reset(h: CaptureHeader | undefined, recs: CaptureRecord[]): void {
     pending = [];
+    pendingDone = 0;
+    stale = false;
     batch(() => {
+      backlog.value = undefined;
       analyzer = new CaptureAnalyzer();
       records = [];
       header.value = h;
@@ -147,6 +278,7 @@ export function createPanelStore(options: StoreOptions = {}) {
 
   function selectReply(id: string | undefined, at: 'start' | 'end' = 'end'): void {
     batch(() => {
+      if (id !== selectedReplyId.value) playing.value = false;
       selectedReplyId.value = id;
       const reply = selectedReply.value;
       if (!reply) return;
@@ -160,12 +292,11 @@ export function createPanelStore(options: StoreOptions = {}) {
     const conn = selectedConnection.value;
     if (!conn) return;
     batch(() => {
-      const owner = conn.replies.find((r) => r.eventIndices.includes(index));
+      const owner = replyOfEvent(conn, index);
       if (owner) {
-        selectedReplyId.value = owner.id;
-        const k = owner.eventIndices.indexOf(index);
-        if (k >= owner.history.evictedBefore) {
-          seek(k);
+        selectedReplyId.value = owner.reply.id;
+        if (owner.step >= owner.reply.history.evictedBefore) {
+          seek(owner.step);
           return;
         }
       }
@@ -175,10 +306,7 @@ export function createPanelStore(options: StoreOptions = {}) {
 
   function setPaused(on: boolean): void {
     paused.value = on;
-    if (!on && pending.length > 0 && !flushScheduled) {
-      flushScheduled = true;
-      schedule(flush);
-    }
+    if (!on && pending.length > pendingDone) requestFlush();
   }
 
   function clear(): void {
@@ -192,14 +320,14 @@ export function createPanelStore(options: StoreOptions = {}) {
 
   /** Add an imported capture next to what is there (connection ids that clash are renamed, nothing replaced). */
   function importCapture(capture: Capture): void {
-    const known = new Set(records.filter((r) => r.kind === 'connection').map((r) => (r as { id: string }).id));
-    for (const r of pending) if (r.kind === 'connection') known.add(r.id);
+    const known = new Set<string>();
+    for (const r of records) if (r.kind === 'connection') known.add(r.id);
     const recs = remapConnectionIds(capture.records, known);
     if (!header.value) header.value = capture.header;
     queue(recs);
   }
 
-  /** Every record the store holds (flushed and queued), in arrival order: what "export capture log" writes. */
+  /** Every record the store holds (analysed or queued), as received, in arrival order: what export writes. */
   function capture(): Capture {
     return {
       header: header.value ?? {
@@ -209,7 +337,7 @@ export function createPanelStore(options: StoreOptions = {}) {
         tool: 'replyscope-panel',
         created: new Date().toISOString(),
       },
-      records: [...records, ...pending],
+      records: [...records],
     };
   }
 
@@ -219,12 +347,14 @@ export function createPanelStore(options: StoreOptions = {}) {
     paused,
     held,
     status,
+    backlog,
     live,
     selectedConnId,
     selectedReplyId,
     step,
     selectedEvent,
     follow,
+    playing,
     view,
     detailTab,
     filters,
@@ -232,9 +362,13 @@ export function createPanelStore(options: StoreOptions = {}) {
     selectedConnection,
     selectedReply,
     selectedEventView,
+    eventRows,
+    eventTypes,
+    diagnosticStepList,
     ingest: queue,
     reset,
-    flushNow: flush,
+    flushNow: flushAll,
+    whenIdle,
     seek,
     selectConnection,
     selectReply,
@@ -247,6 +381,32 @@ export function createPanelStore(options: StoreOptions = {}) {
 }
 
 export type PanelStore = ReturnType<typeof createPanelStore>;
+
+/** The reply an event belongs to and its step there (events name their reply; no scan over all replies). */
+export function replyOfEvent(conn: ConnectionView, index: number): { reply: ReplyView; step: number } | undefined {
+  const e = eventByIndex(conn, index);
+  const candidates = e?.replyId !== undefined ? conn.replies.filter((r) => r.id === e.replyId) : conn.replies;
+  for (const reply of candidates) {
+    const step = indexInSorted(reply.eventIndices, index);
+    if (step >= 0) return { reply, step };
+  }
+  return undefined;
+}
+
+/** Frame lookup by frame index (frames are dense and in order; binary search when they are not). */
+export function frameByIndex(conn: ConnectionView, index: number): FrameView | undefined {
+  const frames = conn.frames;
+  const guess = frames[index - (frames[0]?.index ?? 0)];
+  if (guess && guess.index === index) return guess;
+  let lo = 0;
+  let hi = frames.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (frames[mid].index < index) lo = mid + 1;
+    else hi = mid;
+  }
+  return frames[lo]?.index === index ? frames[lo] : undefined;
+}
 
 /** Event lookup by connection event index (indices are dense from `evictedEvents`, but do not assume it). */
 export function eventByIndex(conn: ConnectionView, index: number): EventView | undefined {

@@ -1,18 +1,23 @@
 // The panel store over the real analyzer: live records coalesced per flush, selection and follow mode surviving
 // live updates, pause holding records (never dropping them), import next to existing data, clear.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { CaptureAnalyzer } from '../../../panel/core-bridge.ts';
 import type { CaptureRecord } from '../../../src/core/capture/model.ts';
-import { createPanelStore } from '../../../panel/store/store.ts';
+import { createPanelStore, SLICE_RECORDS } from '../../../panel/store/store.ts';
 import { sampleCapture } from '../../../panel/dev/sample-capture.ts';
 
-/** A store whose flushes run only when the test says so (the browser uses rAF). */
-function manualStore() {
+/**
+ * A store whose flushes run only when the test says so (the browser uses rAF). Its clock advances `tick` ms per
+ * reading: 0 = analysis never exhausts a flush's time budget (one flush does everything).
+ */
+function manualStore(tick = 0, sliceMs = 10) {
   const queued: (() => void)[] = [];
-  const store = createPanelStore({ schedule: (f) => queued.push(f) });
+  let clock = 0;
+  const store = createPanelStore({ schedule: (f) => queued.push(f), sliceMs, now: () => (clock += tick) });
   const flush = () => {
     while (queued.length) queued.shift()!();
   };
-  return { store, flush, queued };
+  return { store, flush, queued, advance: (ms: number) => (clock += ms) };
 }
 
 const sample = sampleCapture();
@@ -103,4 +108,96 @@ describe('panel store', () => {
     expect(store.selectedConnection.value).toBeUndefined();
     expect(store.capture().records).toEqual([]);
   });
+
+  it('works off a big batch in bounded slices, with progress, to the same result as one pass', () => {
+    // Each clock reading advances 1 ms and a flush may spend 3 ms: a few slices per flush, many flushes.
+    const { store, queued } = manualStore(1, 3);
+    const many = Array.from({ length: 6 }, (_, i) => sample.records.map((r) => renameConn(r, `~${i}`))).flat();
+    store.ingest(many);
+    const progress: number[] = [];
+    let flushes = 0;
+    while (queued.length) {
+      queued.shift()!();
+      flushes++;
+      if (store.backlog.value) progress.push(store.backlog.value.done);
+    }
+    expect(flushes).toBeGreaterThanOrEqual(Math.ceil(many.length / (3 * SLICE_RECORDS)));
+    const steps = progress.map((d, i) => d - (progress[i - 1] ?? 0));
+    expect(steps.every((n) => n >= SLICE_RECORDS && n <= 3 * SLICE_RECORDS)).toBe(true);
+    expect(progress.length).toBe(flushes - 1);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+    expect(progress.every((d) => d < many.length)).toBe(true);
+    expect(store.backlog.value).toBeUndefined();
+    expect(store.capture().records).toEqual(many);
+    const once = manualStore();
+    once.store.ingest(many);
+    once.flush();
+    const shape = (s: typeof store) => s.connections.value.map((c) => [c.record.id, c.events.length, c.replies.length, c.diagnostics.length]);
+    expect(shape(store)).toEqual(shape(once.store));
+  });
+
+  it('records queued during a backlog are analysed after it, in order; whenIdle waits for all of it', async () => {
+    const { store, queued } = manualStore(1, 1); // one slice per flush
+    const first = sample.records.map((r) => renameConn(r, '~a'));
+    const second = sample.records.map((r) => renameConn(r, '~b'));
+    store.ingest(first);
+    let idle = false;
+    void store.whenIdle().then(() => (idle = true));
+    queued.shift()!();
+    expect(store.backlog.value).toBeDefined();
+    store.ingest(second);
+    while (queued.length) queued.shift()!();
+    await Promise.resolve();
+    expect(idle).toBe(true);
+    expect(store.capture().records).toEqual([...first, ...second]);
+    expect(store.connections.value.map((c) => c.record.id)).toEqual([...new Set([...first, ...second].flatMap((r) => (r.kind === 'connection' ? [r.id] : [])))]);
+  });
+
+  it('spaces view refreshes by what the last one cost, and still publishes everything', async () => {
+    // The fake clock moves 1 ms per reading, and rebuilding the views "costs" 50 ms: the next refresh may come
+    // 150 ms later, about 30 one-record flushes on.
+    const { store, queued, advance } = manualStore(1, 1000);
+    const build = CaptureAnalyzer.prototype.connections;
+    const spy = vi.spyOn(CaptureAnalyzer.prototype, 'connections').mockImplementation(function (this: CaptureAnalyzer) {
+      advance(50);
+      return build.call(this);
+    });
+    const recs = ofConn('tab1:1');
+    let flushes = 0;
+    const revs = new Set<number>();
+    for (const r of recs) {
+      store.ingest([r]); // one record per frame, one flush per frame
+      queued.shift()?.();
+      flushes++;
+      revs.add(store.revision.value);
+    }
+    expect(revs.size).toBeLessThan(flushes / 10);
+    expect(revs.size).toBeGreaterThan(1);
+    let idle = false;
+    void store.whenIdle().then(() => (idle = true));
+    while (queued.length) queued.shift()!();
+    await Promise.resolve();
+    expect(idle).toBe(true);
+    spy.mockRestore();
+    const once = manualStore();
+    once.store.ingest(recs);
+    once.flush();
+    expect(store.connections.value[0].events.map((e) => e.rawText)).toEqual(once.store.connections.value[0].events.map((e) => e.rawText));
+  });
+
+  it('a reset in the middle of a backlog drops the rest of the old capture', () => {
+    const { store, queued } = manualStore(1, 1);
+    store.ingest(sample.records);
+    queued.shift()!();
+    expect(store.backlog.value).toBeDefined();
+    store.reset(sample.header, ofConn('tab1:2'));
+    while (queued.length) queued.shift()!();
+    expect(store.connections.value.map((c) => c.record.id)).toEqual(['tab1:2']);
+    expect(store.capture().records).toEqual(ofConn('tab1:2'));
+  });
 });
+
+function renameConn(r: CaptureRecord, suffix: string): CaptureRecord {
+  if (r.kind === 'connection') return { ...r, id: r.id + suffix };
+  return 'conn' in r ? { ...r, conn: r.conn + suffix } : r;
+}
