@@ -1,0 +1,71 @@
+// The `?` overlay: every keyboard shortcut of the panel in one place. Escape, `?` again (handled by the app's key
+// listener, which knows at once that the overlay is open), Close or a click outside closes it.
+import { Fragment } from 'preact';
+import { useEffect, useRef } from 'preact/hooks';
+
+/** Shortcut groups as shown; keys are rendered as <kbd>. Kept next to the handlers' documentation (Scrubber.tsx). */
+export const SHORTCUTS: { group: string; items: [keys: string[], what: string][] }[] = [
+  {
+    group: 'Scrubber (selected reply)',
+    items: [
+      [['←', '→'], 'previous / next step'],
+      [['Shift+←', 'Shift+→'], '10 steps back / forward'],
+      [['Home', 'End'], 'first / last step'],
+      [['[', ']'], 'previous / next step with a diagnostic'],
+      [['Space'], 'play / pause'],
+    ],
+  },
+  {
+    group: 'Lists',
+    items: [
+      [['↑', '↓'], 'previous / next row of the focused list (connections, events)'],
+      [['Tab'], 'move between toolbar, lists and panes'],
+      [['↑', '↓', '←', '→'], 'on a divider: resize the panes (Shift = larger steps)'],
+    ],
+  },
+  {
+    group: 'Panel',
+    items: [
+      [['?'], 'show / hide this help'],
+      [['Esc'], 'close this help or the export dialog'],
+    ],
+  },
+];
+
+export function KeyboardHelp({ onClose }: { onClose: () => void }) {
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => box.current?.focus(), []);
+  return (
+    <div class="modal-back" onClick={(e) => e.target === e.currentTarget && onClose()}>
+      <div class="modal help" role="dialog" aria-modal="true" aria-label="Keyboard shortcuts" tabIndex={-1} ref={box} data-testid="keyboard-help">
+        <h2>Keyboard shortcuts</h2>
+        {/* One table for all groups, so the key column lines up across them. */}
+        <table>
+          {SHORTCUTS.map((g) => (
+            <tbody key={g.group}>
+              <tr>
+                <th colSpan={2} scope="colgroup">{g.group}</th>
+              </tr>
+              {g.items.map(([keys, what]) => (
+                <tr key={what}>
+                  <td class="keys">
+                    {keys.map((k, i) => (
+                      <Fragment key={k}>
+                        {i > 0 ? ' ' : null}
+                        <kbd>{k}</kbd>
+                      </Fragment>
+                    ))}
+                  </td>
+                  <td>{what}</td>
+                </tr>
+              ))}
+            </tbody>
+          ))}
+        </table>
+        <div class="actions">
+          <button class="primary" onClick={onClose}>Close</button>
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,193 @@
+// The viewer's performance behaviour, asserted structurally (no timings): a big import is analysed in slices while
+// the page keeps producing frames and shows progress; a seek changes only what it must in the DOM (two event rows,
+// the touched bubble block); live records append rows without touching the existing ones. Plus the `?` overlay
+// and Space for play/pause.
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, expect, test, type Browser, type Page } from '@playwright/test';
+import { buildViewer } from '../../panel/dev/build-viewer.ts';
+import { sampleCapture } from '../../panel/dev/sample-capture.ts';
+import { serveStatic, type StaticServer } from '../../panel/dev/serve-static.ts';
+import { CaptureAnalyzer, writeCaptureLog } from '../../panel/core-bridge.ts';
+
+let browser: Browser;
+let server: StaticServer;
+let tmp: string;
+
+test.beforeAll(async () => {
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'replyscope-viewer-perf-'));
+  await buildViewer(tmp);
+  server = await serveStatic(tmp);
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+});
+test.afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  await rm(tmp, { recursive: true, force: true });
+});
+
+const sample = sampleCapture();
+
+async function openViewer(): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
+  page.on('pageerror', (err) => {
+    throw err;
+  });
+  await page.goto(`${server.url}/index.html`);
+  await expect(page.getByTestId('empty')).toBeVisible();
+  return page;
+}
+
+/** An SSE body of one AgentScope reply with `n` events: one text block streamed delta by delta. */
+function bigStream(n: number): string {
+  const ev = (i: number, type: string, extra: string) =>
+    `data: {"type":"${type}","reply_id":"big","id":"e${i}","created_at":"2026-03-01T09:00:00"${extra}}\n\n`;
+  const out = [ev(0, 'REPLY_START', ',"session_id":"s","name":"Big"'), ev(1, 'TEXT_BLOCK_START', ',"block_id":"t"')];
+  for (let i = 2; i < n - 1; i++) out.push(ev(i, 'TEXT_BLOCK_DELTA', `,"block_id":"t","delta":"w${i} "`));
+  out.push(ev(n - 1, 'TEXT_BLOCK_END', ',"block_id":"t"'));
+  return out.join('');
+}
+
+test('a big import is analysed in slices: progress shows and frames keep coming until it is done', async () => {
+  const page = await openViewer();
+  // Sample the progress bar on every animation frame: frames only run between slices if the import yields.
+  await page.evaluate(() => {
+    const w = window as unknown as { progressSeen: number[] };
+    w.progressSeen = [];
+    const tick = () => {
+      const bar = document.querySelector('[data-testid="progress"]');
+      if (bar) w.progressSeen.push(Number(bar.getAttribute('aria-valuenow')));
+      requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+  const N = 100_000;
+  await page.getByTestId('import-input').setInputFiles({ name: 'big.sse', mimeType: 'text/event-stream', buffer: Buffer.from(bigStream(N)) });
+  await expect(page.getByTestId('status')).toContainText('Imported big.sse: 1 connection', { timeout: 60_000 });
+  await expect(page.getByTestId('progress')).toHaveCount(0);
+  const seen = await page.evaluate(() => (window as unknown as { progressSeen: number[] }).progressSeen);
+  expect(new Set(seen).size).toBeGreaterThan(3); // several slices, each followed by a rendered frame
+  expect(seen).toEqual([...seen].sort((a, b) => a - b)); // progress only moves forward
+  await expect(page.locator('[data-conn]').first()).toContainText(String(N));
+  await page.close();
+});
+
+/** Record which elements under `selector` change (attributes, text, children) until `collect` is called. */
+async function watchMutations(page: Page, selector: string): Promise<() => Promise<{ rows: string[]; added: number }>> {
+  await page.evaluate((sel) => {
+    const w = window as unknown as { mutated: Set<Element>; added: number; mo: MutationObserver };
+    w.mutated = new Set();
+    w.added = 0;
+    w.mo = new MutationObserver((list) => {
+      for (const m of list) {
+        const el = m.target instanceof Element ? m.target : m.target.parentElement;
+        const row = el?.closest('[data-event], [data-block-type]');
+        if (row) w.mutated.add(row);
+        if (m.type === 'childList') w.added += m.addedNodes.length;
+      }
+    });
+    w.mo.observe(document.querySelector(sel)!, { subtree: true, attributes: true, characterData: true, childList: true });
+  }, selector);
+  return () =>
+    page.evaluate(() => {
+      const w = window as unknown as { mutated: Set<Element>; added: number; mo: MutationObserver };
+      w.mo.disconnect();
+      return {
+        rows: [...w.mutated].map((e) => e.getAttribute('data-event') ?? `${e.getAttribute('data-block-type')}#${[...e.parentElement!.children].indexOf(e)}`),
+        added: w.added,
+      };
+    });
+}
+
+test('a seek changes two event rows and only the bubble block the event touched', async () => {
+  const page = await openViewer();
+  await page.getByTestId('import-input').setInputFiles({ name: 's.ndjson', mimeType: 'application/x-ndjson', buffer: Buffer.from(writeCaptureLog(sample)) });
+  await page.locator('[data-conn="tab1:1"]').click();
+  // Park on the last text delta of the reply (the bubble has several blocks by then), then step once forward.
+  const list = page.getByTestId('events');
+  await page.getByLabel('Event type').selectOption('TEXT_BLOCK_DELTA');
+  const analyzer = new CaptureAnalyzer();
+  analyzer.push(sample.records);
+  const lastDelta = analyzer.connection('tab1:1')!.events.filter((e) => e.type === 'TEXT_BLOCK_DELTA').at(-1)!.index;
+  await list.evaluate((el) => (el.scrollTop = el.scrollHeight)); // the list renders only what is on screen
+  await page.locator(`[data-event="${lastDelta}"]`).click();
+  await page.getByLabel('Event type').selectOption('');
+  const from = Number(await page.locator('.vrow[aria-selected="true"]').getAttribute('data-event'));
+  // Scroll the selected row to the top, so the next rows are on screen: stepping then scrolls nothing, adds no row.
+  await list.evaluate((el, top) => (el.scrollTop = top), from * 20);
+  await expect(page.locator(`.vrow[data-event="${from + 1}"]`)).toBeInViewport();
+  await page.locator('[data-testid="bubble"] .bubble-head').click();
+  const rowsCollect = await watchMutations(page, '[data-testid="events"]');
+  await page.keyboard.press('ArrowRight');
+  await expect(page.locator('.vrow[aria-selected="true"]')).toHaveAttribute('data-event', String(from + 1));
+  const rows = await rowsCollect();
+  expect(rows.rows.sort()).toEqual([String(from), String(from + 1)].sort());
+  expect(rows.added).toBe(0);
+
+  // Back onto the delta: only the text block it appends to changes (and loses / gains the "touched" mark).
+  const total = await page.locator('[data-testid="bubble"] .block').count();
+  expect(total).toBeGreaterThan(2);
+  const bubbleCollect = await watchMutations(page, '[data-testid="bubble"]');
+  await page.keyboard.press('ArrowLeft');
+  await expect(page.locator('.vrow[aria-selected="true"]')).toHaveAttribute('data-event', String(from));
+  const blocks = (await bubbleCollect()).rows;
+  const touched = await page.locator('[data-testid="bubble"] .block.touched').getAttribute('data-block-type');
+  expect(touched).toBe('text');
+  expect(blocks.length).toBeGreaterThan(0);
+  expect(blocks.length).toBeLessThanOrEqual(2); // this step's block, and the one the previous step touched
+  expect(blocks.every((b) => b.startsWith('text#') || b.startsWith('tool_call#') || b.startsWith('thinking#'))).toBe(true);
+  await page.close();
+});
+
+test('live records append rows; rows already shown are left alone', async () => {
+  const page = await openViewer();
+  const recs = sample.records.filter((r) => (r.kind === 'connection' ? r.id === 'tab1:1' : 'conn' in r && r.conn === 'tab1:1'));
+  const half = Math.floor(recs.length / 2);
+  const ingest = (part: unknown[]) =>
+    page.evaluate((p) => (window as unknown as { replyscopePanel: { store: { ingest(r: unknown[]): void } } }).replyscopePanel.store.ingest(p), part);
+  await ingest(recs.slice(0, half));
+  await page.locator('[data-conn="tab1:1"]').click();
+  await page.locator('[data-testid="events"] [data-event]').first().click(); // stop following: selection stays put
+  const inner = page.locator('[data-testid="events"] .vlist-inner');
+  const height = async () => Number(/height:\s*([\d.]+)px/.exec((await inner.getAttribute('style')) ?? '')?.[1]);
+  const before = await height();
+  const collect = await watchMutations(page, '[data-testid="events"] .vlist-inner');
+  await ingest(recs.slice(half));
+  await expect.poll(height).toBeGreaterThan(before); // more rows (below the fold)
+  const { rows } = await collect();
+  expect(rows).toEqual([]); // no existing row re-rendered its attributes or text
+  await page.close();
+});
+
+test('? shows the keyboard shortcuts; Escape closes them; Space plays and pauses', async () => {
+  const page = await openViewer();
+  await page.getByTestId('import-input').setInputFiles({ name: 's.ndjson', mimeType: 'application/x-ndjson', buffer: Buffer.from(writeCaptureLog(sample)) });
+  await page.locator('[data-conn="tab1:1"]').click();
+  await page.locator('[data-testid="bubble"] .bubble-head').click();
+  await page.keyboard.press('?');
+  const help = page.getByTestId('keyboard-help');
+  await expect(help).toBeVisible();
+  for (const key of ['←', 'Shift+→', 'Home', 'End', '[', ']', 'Space', '↑', '↓']) await expect(help.locator('kbd', { hasText: key }).first()).toBeVisible();
+  // Keys do not reach the scrubber while the help is open.
+  const pos = await page.getByTestId('step-pos').textContent();
+  await page.keyboard.press('Home');
+  await expect(page.getByTestId('step-pos')).toHaveText(pos!);
+  await page.keyboard.press('Escape');
+  await expect(help).toHaveCount(0);
+  await page.getByRole('button', { name: 'Keyboard shortcuts' }).click();
+  await expect(help).toBeVisible();
+  await page.keyboard.press('?');
+  await expect(help).toHaveCount(0);
+
+  await page.keyboard.press('Home');
+  await expect(page.getByTestId('step-pos')).toHaveText(/^step 1 \//);
+  await page.getByLabel('Playback speed').selectOption('4');
+  await page.locator('[data-testid="bubble"] .bubble-head').click();
+  await page.keyboard.press(' ');
+  await expect(page.getByTestId('scrubber').getByRole('button', { name: 'Pause', exact: true })).toBeVisible();
+  await expect(page.getByTestId('step-pos')).not.toHaveText(/^step 1 \//); // playing moves on by itself
+  await page.keyboard.press(' ');
+  await expect(page.getByTestId('scrubber').getByRole('button', { name: 'Play', exact: true })).toBeVisible();
+  await page.close();
+});
