@@ -186,7 +186,9 @@ export class AgentScopeLifecycle {
       if (!b) {
         const code = kind === 'tool_call' || kind === 'tool_result' ? 'as.unknown-tool-call-id' : 'as.unknown-block-id';
         add(code, 'warning', `No ${LABEL[kind]} with id ${id} in this reply; the reference skips the event.`);
-        r.early.set(k, [...(r.early.get(k) ?? []), index]);
+        const early = r.early.get(k);
+        if (early) early.push(index); // in place: a long run of orphan deltas must stay linear
+        else r.early.set(k, [index]);
         return undefined;
       }
       if (b.end !== null) {
