@@ -28,8 +28,9 @@ const DELTA_CODE = new Map<string, number>(DELTA_TYPES.map((t, i) => [t, i + 1])
 
 function deltaEvent(code: number, replyId: string, target: string, delta: string): AgentEvent {
   const type = DELTA_TYPES[code - 1];
-  const base = { type, metadata: {}, reply_id: replyId };
-  return (code >= 3 ? { ...base, tool_call_id: target, delta } : { ...base, block_id: target, delta }) as AgentEvent;
+  return (code >= 3
+    ? { type, metadata: {}, reply_id: replyId, tool_call_id: target, delta }
+    : { type, metadata: {}, reply_id: replyId, block_id: target, delta }) as AgentEvent;
 }
 
 /** The event type names as constants (an event's own `type` string is a fresh copy per event). */

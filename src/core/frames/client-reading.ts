@@ -28,14 +28,38 @@ export interface ClientLine {
   innerCR?: boolean;
 }
 
+const KIND_CODE: Record<ClientLineKind, number> = { event: 1, 'empty-data': 2, 'data-no-space': 3, ignored: 4 };
+const CODE_KIND: ClientLineKind[] = ['event', 'event', 'empty-data', 'data-no-space', 'ignored'];
+const INNER_CR = 8;
+
+/** A growable column of doubles (offsets, times): 8 bytes a line instead of a field in an object per line. */
+class Column {
+  data = new Float64Array(256);
+  push(at: number, v: number): void {
+    if (at >= this.data.length) {
+      const grown = new Float64Array(Math.ceil(this.data.length * 1.5));
+      grown.set(this.data);
+      this.data = grown;
+    }
+    this.data[at] = v;
+  }
+}
+
 export class AgentScopeClientReader {
-  readonly lines: ClientLine[] = [];
   /** Index in `lines` of the line whose JSON.parse threw; the client read nothing after it. */
   stoppedAt: number | undefined;
   private buffer = '';
   private bufferStart = 0;
   private offset = 0;
   private first = true;
+  // The kept lines, in columns (one per event of a real stream: an object each was ~90 bytes of a ~200-byte event).
+  private count = 0;
+  private kinds = new Uint8Array(256);
+  private readonly starts = new Column();
+  private readonly ends = new Column();
+  private readonly times = new Column();
+  private readonly jsons: (string | undefined)[] = [];
+  private readonly errors = new Map<number, string>();
 
   /**
    * `parseLater`: do not JSON.parse event lines here; the caller parses each yielded event line (in order) and calls
@@ -44,17 +68,47 @@ export class AgentScopeClientReader {
    */
   constructor(private readonly options: { parseLater?: boolean } = {}) {}
 
+  /** The lines kept so far (built on each read from the columns: read it once, not per line). */
+  get lines(): ClientLine[] {
+    const out: ClientLine[] = new Array(this.count);
+    for (let i = 0; i < this.count; i++) out[i] = this.line(i);
+    return out;
+  }
+
+  /** Number of kept lines, and column reads of line i (the comparison reads these without building line objects). */
+  get lineCount(): number {
+    return this.count;
+  }
+  startOf(i: number): number {
+    return this.starts.data[i];
+  }
+  endOf(i: number): number {
+    return this.ends.data[i];
+  }
+  /** An 'event' line with no inner CR and no parse error. */
+  isCleanEvent(i: number): boolean {
+    return this.kinds[i] === KIND_CODE.event && !this.errors.has(i);
+  }
+  jsonOf(i: number): string | undefined {
+    return this.jsons[i];
+  }
+  lineAt(i: number): ClientLine {
+    return this.line(i);
+  }
+
   /** With `parseLater`: the caller's JSON.parse of `line.json` threw `message` (the client stops reading there). */
   parseFailed(line: ClientLine, message: string): void {
     if (this.stoppedAt !== undefined) return;
-    const at = this.lines.lastIndexOf(line);
-    if (at === -1) throw new Error('parseFailed: the line was not read by this reader');
+    let at = this.count - 1;
+    while (at >= 0 && this.starts.data[at] !== line.start) at--;
+    if (at === -1 || this.kinds[at] % INNER_CR !== KIND_CODE.event) throw new Error('parseFailed: the line was not read by this reader');
     line.error = message;
+    this.errors.set(at, message);
     this.stoppedAt = at;
   }
 
   push(text: string, t: number): ClientLine[] {
-    const before = this.lines.length;
+    const before = this.count;
     let from = 0;
     if (this.first && text.length > 0) {
       this.first = false;
@@ -73,7 +127,9 @@ export class AgentScopeClientReader {
     }
     this.buffer += text.slice(segStart);
     this.offset += text.length;
-    return this.lines.slice(before);
+    const out: ClientLine[] = [];
+    for (let i = before; i < this.count; i++) out.push(this.line(i));
+    return out;
   }
 
   /** End of body: the text the client never looked at (a last line without "\n"). */
@@ -81,30 +137,49 @@ export class AgentScopeClientReader {
     return { unread: this.buffer, start: this.bufferStart };
   }
 
+  private line(i: number): ClientLine {
+    const code = this.kinds[i];
+    const kind = CODE_KIND[code % INNER_CR];
+    const rec: ClientLine = { kind, start: this.starts.data[i], end: this.ends.data[i], t: this.times.data[i] };
+    if (kind === 'event') rec.json = this.jsons[i];
+    const error = this.errors.get(i);
+    if (error !== undefined) rec.error = error;
+    if (code >= INNER_CR) rec.innerCR = true;
+    return rec;
+  }
+
   private classify(line: string, start: number, end: number, t: number): void {
-    // A CR anywhere but at the very end of the line (one class of line object per kind keeps this hot path lean).
+    // A CR anywhere but at the very end of the line.
     const cr = line.indexOf('\r');
     const innerCR = cr !== -1 && cr < line.length - 1;
-    let rec: ClientLine;
+    let kind: ClientLineKind;
+    let json: string | undefined;
     if (line.startsWith('data: ')) {
-      const json = line.slice(6).trim();
-      if (json === '') rec = { kind: 'empty-data', start, end, t };
-      else {
-        rec = { kind: 'event', start, end, t, json };
-        if (this.stoppedAt === undefined && !this.options.parseLater) {
-          try {
-            JSON.parse(json);
-          } catch (e) {
-            rec.error = e instanceof Error ? e.message : String(e);
-            this.stoppedAt = this.lines.length;
-          }
-        }
-      }
-    } else if (line.startsWith('data:')) rec = { kind: 'data-no-space', start, end, t };
-    else if (innerCR) rec = { kind: 'ignored', start, end, t };
+      json = line.slice(6).trim();
+      kind = json === '' ? 'empty-data' : 'event';
+      if (json === '') json = undefined;
+    } else if (line.startsWith('data:')) kind = 'data-no-space';
+    else if (innerCR) kind = 'ignored';
     else return; // other ignored lines (comments, event:, id:, blank) are not kept: they cannot explain a disagreement
-    if (innerCR) rec.innerCR = true;
-    this.lines.push(rec);
+    const i = this.count++;
+    if (i >= this.kinds.length) {
+      const grown = new Uint8Array(Math.ceil(this.kinds.length * 1.5));
+      grown.set(this.kinds);
+      this.kinds = grown;
+    }
+    this.kinds[i] = KIND_CODE[kind] + (innerCR ? INNER_CR : 0);
+    this.starts.push(i, start);
+    this.ends.push(i, end);
+    this.times.push(i, t);
+    this.jsons.push(json);
+    if (kind === 'event' && this.stoppedAt === undefined && !this.options.parseLater) {
+      try {
+        JSON.parse(json as string);
+      } catch (e) {
+        this.errors.set(i, e instanceof Error ? e.message : String(e));
+        this.stoppedAt = i;
+      }
+    }
   }
 }
 
@@ -129,8 +204,12 @@ export function compareWithAgentScopeClient(
   const Name = clientName.charAt(0).toUpperCase() + clientName.slice(1);
   const diagnostics: Diagnostic[] = [];
   const notes = new Map<number, string>();
-  const lines = client.lines;
-  const stopLine = client.stoppedAt === undefined ? undefined : lines[client.stoppedAt];
+  // Lines are read from the reader's columns; line objects are built only for frames that need a closer look
+  // (building all of them on every comparison made the panel's live updates several times slower).
+  const n = client.lineCount;
+  const stopAt = client.stoppedAt;
+  const stopLine = stopAt === undefined ? undefined : client.lineAt(stopAt);
+  const unreadCRStart = clientTail && clientTail.unread !== '' && clientTail.unread.includes('\r') ? clientTail.start : Infinity;
   let li = 0;
   let stopFrame: number | undefined;
   const add = (code: string, severity: Diagnostic['severity'], index: number, message: string, note?: string) => {
@@ -139,16 +218,21 @@ export function compareWithAgentScopeClient(
   };
 
   for (const f of frames) {
-    while (li < lines.length && lines[li].end <= f.start) li++;
-    const inside: ClientLine[] = [];
-    for (let k = li; k < lines.length && lines[k].start < f.end; k++) inside.push(lines[k]);
+    while (li < n && client.endOf(li) <= f.start) li++;
+    let end = li;
+    while (end < n && client.startOf(end) < f.end) end++;
     if (stopLine && stopFrame !== undefined && f.start >= stopLine.end) {
       notes.set(f.index, `never read: the client stopped at frame ${stopFrame} (JSON.parse threw)`);
       continue;
     }
     if (f.kind !== 'data') continue;
+    // The ordinary frame — one clean "data: " line holding exactly the frame's data — gets no diagnostic below.
+    if (end === li + 1 && client.isCleanEvent(li) && client.startOf(li) >= f.start && f.start < unreadCRStart &&
+      (f.event === undefined || f.event === 'message') && client.jsonOf(li) === f.data.trim()) continue;
+    const inside: ClientLine[] = [];
+    for (let k = li; k < end; k++) inside.push(client.lineAt(k));
     const events = inside.filter((l) => l.kind === 'event' && l.start >= f.start);
-    const broken = events.find((l) => l.error !== undefined && l === stopLine);
+    const broken = events.find((l) => l.error !== undefined && l.start === stopLine?.start); // line objects are built per read: compare positions
     if (broken) {
       stopFrame = f.index;
       add('sse.client-json-error', 'error', f.index,
@@ -205,10 +289,14 @@ export function compareWithAgentScopeClient(
 
   // Lines the client yields after the last spec frame: no blank line closed them, so the spec discards them.
   const lastEnd = frames.length ? frames[frames.length - 1].end : 0;
-  const stray = lines.filter((l) => l.kind === 'event' && l.start >= lastEnd && (!stopLine || l.start <= stopLine.start));
-  if (stray.length > 0) {
+  let stray = 0;
+  for (let i = n - 1; i >= 0 && client.startOf(i) >= lastEnd; i--) {
+    const l = client.lineAt(i);
+    if (l.kind === 'event' && (!stopLine || l.start <= stopLine.start)) stray++;
+  }
+  if (stray > 0) {
     add('sse.client-reads-unterminated-frame', 'warning', frames.length,
-      `The body ends with ${stray.length} data line(s) not followed by a blank line: the spec (and EventSource) discards them, ${clientName} yields them.`);
+      `The body ends with ${stray} data line(s) not followed by a blank line: the spec (and EventSource) discards them, ${clientName} yields them.`);
   }
   const unread = clientTail?.unread ?? '';
   const pending = specTail?.pendingText ?? '';
