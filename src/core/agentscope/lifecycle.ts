@@ -13,6 +13,7 @@ import type { Msg, ToolCallBlock } from './blocks.ts';
 type ToolCallState = ToolCallBlock['state'];
 import type { AgentEvent, ValidationResult } from './schema.ts';
 import { PyError, pyAnyUrl, pyB64Decode } from './py-compat.ts';
+import { parseLocalIso } from '../time/python-iso.ts';
 
 type Kind = 'text' | 'thinking' | 'data' | 'tool_call' | 'tool_result';
 
@@ -357,39 +358,4 @@ function checkBase64(data: string, add: AddFn) {
   if (!/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(data)) {
     add('as.base64-lenient', 'warning', `Chunk ${JSON.stringify(data.slice(0, 40))} is not canonical base64; the reference's lenient decoder drops junk/whitespace and anything after padding.`);
   }
-}
-
-function two(s: string, i: number): number {
-  const a = s.charCodeAt(i) - 48;
-  const b = s.charCodeAt(i + 1) - 48;
-  return a >= 0 && a <= 9 && b >= 0 && b <= 9 ? a * 10 + b : -1;
-}
-
-/**
- * `Date.parse(v)` for every string, faster for Python's zone-less isoformat (`YYYY-MM-DDTHH:MM:SS[.ffffff]`, local
- * time): the Date constructor applies the same local-time conversion from the components (checked against
- * Date.parse in zones with DST gaps, overlaps and 30-minute shifts), without the generic parser. Dates with a day
- * above 28 (which Date.parse normalises across months) and every other form go to Date.parse.
- */
-export function parseLocalIso(v: string): number {
-  if (v.length < 19 || v.length > 29 || v[4] !== '-' || v[7] !== '-' || v[10] !== 'T' || v[13] !== ':' || v[16] !== ':') return Date.parse(v);
-  const hi = two(v, 0);
-  const lo = two(v, 2);
-  const month = two(v, 5);
-  const day = two(v, 8);
-  const hour = two(v, 11);
-  const minute = two(v, 14);
-  const second = two(v, 17);
-  if (hi < 10 || lo < 0 || month < 1 || month > 12 || day < 1 || day > 28 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) return Date.parse(v);
-  let ms = 0;
-  if (v.length > 19) {
-    if (v[19] !== '.' || v.length === 20) return Date.parse(v);
-    for (let i = 20; i < v.length; i++) {
-      const d = v.charCodeAt(i) - 48;
-      if (d < 0 || d > 9) return Date.parse(v);
-      if (i < 23) ms = ms * 10 + d;
-    }
-    for (let i = Math.min(v.length, 23); i < 23; i++) ms *= 10;
-  }
-  return new Date(hi * 100 + lo, month - 1, day, hour, minute, second, ms).getTime();
 }
