@@ -27,6 +27,48 @@ import { DialectDetector, isAgentScope } from './dialect.ts';
 const MAX_PENDING_EVENTS = 256;
 const MAX_PENDING_CHARS = 1 << 20;
 
+/** The longest string a derived message keeps (its newest part), so a derived state stays far below the cap. */
+export const MAX_DERIVED_CHARS = 1 << 20;
+
+function capText(v: string): string {
+  if (v.length <= MAX_DERIVED_CHARS) return v;
+  return `[… ${v.length - MAX_DERIVED_CHARS} older characters evicted …]` + v.slice(v.length - MAX_DERIVED_CHARS);
+}
+
+/** base64 keeps whole 4-character groups, so the reference's decode-concat-reencode of later chunks still works. */
+function capBase64(v: string): string {
+  if (v.length <= MAX_DERIVED_CHARS) return v;
+  return v.slice(v.length - (MAX_DERIVED_CHARS - (MAX_DERIVED_CHARS % 4)));
+}
+
+function capBlock<B>(b: B): B {
+  const o = b as Record<string, unknown>;
+  let out: Record<string, unknown> | undefined;
+  const set = (k: string, v: unknown) => {
+    if (v !== o[k]) (out ??= { ...o })[k] = v;
+  };
+  if (typeof o.text === 'string') set('text', capText(o.text));
+  if (typeof o.thinking === 'string') set('thinking', capText(o.thinking));
+  if (typeof o.input === 'string') set('input', capText(o.input));
+  if (typeof o.output === 'string') set('output', capText(o.output));
+  else if (Array.isArray(o.output)) {
+    const output = o.output.map(capBlock);
+    if (output.some((x, i) => x !== (o.output as unknown[])[i])) set('output', output);
+  }
+  const src = o.source as Record<string, unknown> | undefined;
+  if (src && typeof src.data === 'string') {
+    const data = capBase64(src.data);
+    if (data !== src.data) set('source', { ...src, data });
+  }
+  return (out ?? o) as B;
+}
+
+/** The message with over-long strings capped (the same object when nothing needed it). */
+function capMessage(msg: Msg): Msg {
+  const content = msg.content.map(capBlock);
+  return content.some((b, i) => b !== msg.content[i]) ? { ...msg, content } : msg;
+}
+
 interface DigestReply {
   id: string;
   msg: Msg;
@@ -42,6 +84,7 @@ export class EvictionDigest {
   private first = true;
   private events = 0;
   private readonly replies = new Map<string, DigestReply>();
+  private readonly touched = new Set<DigestReply>();
   private pending: { index: number; t: number; text: string }[] = [];
   private pendingChars = 0;
   private incomplete?: string;
@@ -68,6 +111,21 @@ export class EvictionDigest {
     }
     if (this.kind === 'eventsource') throw new Error('EvictionDigest: body chunk on an EventSource connection');
     this.lines(this.text.push(rec), rec.t);
+    this.bound();
+  }
+
+  /**
+   * Keeps the digest within the cap it serves: one endless reply would otherwise grow its message (and every snapshot
+   * carrying it) without limit. Strings longer than MAX_DERIVED_CHARS keep their newest part behind a marker, and an
+   * unfinished line that long is given up (the analysis then resyncs at the next line).
+   */
+  private bound(): void {
+    for (const r of this.touched) r.msg = capMessage(r.msg); // only replies this record changed
+    this.touched.clear();
+    if (this.carry.length > MAX_DERIVED_CHARS) {
+      this.carry = '';
+      this.incomplete = `an unfinished line longer than ${MAX_DERIVED_CHARS} characters was evicted unread`;
+    }
   }
 
   /** The JSON-serialisable digest (a fresh object; the digest keeps going). */
@@ -178,6 +236,7 @@ export class EvictionDigest {
       this.replies.set(r.id, r);
     } else if (event.type === 'REPLY_START' && r.orphan) r.orphan = false;
     r.msg = applyEvent(r.msg, event, ctx).msg;
+    this.touched.add(r);
     if (event.type === 'REPLY_START') r.ended = false;
     else if (event.type === 'REPLY_END') r.ended = true;
   }

@@ -17,9 +17,20 @@ function approxChars(rec: CaptureRecord): number {
       return 96 + rec.data.length;
     case 'connection':
       return 512 + (rec.requestBody?.text?.length ?? 0) + (rec.requestBody?.base64?.length ?? 0);
+    case 'evicted':
+      // The derived state carries reply messages (each string capped, see eviction-digest.ts): count it, so a
+      // snapshot is split before it nears the browser's message size limit.
+      return 128 + (rec.derived ? derivedChars(rec.derived) : 0);
     default:
       return 128;
   }
+}
+
+function derivedChars(d: NonNullable<Extract<CaptureRecord, { kind: 'evicted' }>['derived']>): number {
+  let n = d.carry.length;
+  for (const r of d.replies) n += JSON.stringify(r.message).length;
+  if (d.pi?.state !== undefined) n += JSON.stringify(d.pi.state).length;
+  return n;
 }
 
 /** Splits records into batches that fit in one message each. */
