@@ -63,10 +63,7 @@ test.beforeAll(async () => {
     }
     res.end();
   });
-  page = await ext.context.newPage();
-  await page.goto(`${server.url}/app`);
-  tabId = await ext.tabIdFor(page);
-  await ext.watch(tabId);
+  ({ page, tabId } = await ext.openWatchedPage(`${server.url}/app`));
 });
 
 test.afterAll(async () => {

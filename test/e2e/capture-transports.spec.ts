@@ -12,10 +12,7 @@ let tabId: number;
 test.beforeAll(async () => {
   ext = await launchWithExtension();
   server = await startAgentServer();
-  page = await ext.context.newPage();
-  await page.goto(`${server.url}/app`);
-  tabId = await ext.tabIdFor(page);
-  await ext.watch(tabId);
+  ({ page, tabId } = await ext.openWatchedPage(`${server.url}/app`));
 });
 
 test.afterAll(async () => {

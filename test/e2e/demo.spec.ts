@@ -23,10 +23,7 @@ let tabId: number;
 test.beforeAll(async () => {
   demo = await launchDemo({ port: 0, fast: true, heartbeatMs: 30_000 });
   ext = await launchWithExtension();
-  page = await ext.context.newPage();
-  await page.goto(`${demo.url}/`);
-  tabId = await ext.tabIdFor(page);
-  await ext.watch(tabId);
+  ({ page, tabId } = await ext.openWatchedPage(`${demo.url}/`));
   await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
 });
 

@@ -41,10 +41,7 @@ test.beforeAll(async () => {
   ext = await launchWithExtension();
   server = await startServer(handler);
   otherOrigin = `http://localhost:${server.port}`;
-  page = await ext.context.newPage();
-  await page.goto(`${server.url}/app`);
-  tabId = await ext.tabIdFor(page);
-  await ext.watch(tabId);
+  ({ page, tabId } = await ext.openWatchedPage(`${server.url}/app`));
 });
 
 test.afterAll(async () => {

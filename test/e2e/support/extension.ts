@@ -29,6 +29,8 @@ export interface ExtensionBrowser {
   /** The current service worker (a new one after restartServiceWorker()). */
   serviceWorker(): Promise<Worker>;
   tabIdFor(page: Page): Promise<number>;
+  /** A new tab at `url` whose capture is watched (like an open panel): the usual start of a capture test. */
+  openWatchedPage(url: string): Promise<{ page: Page; tabId: number }>;
   watch(tabId: number): Promise<void>;
   records(tabId: number): Promise<CaptureRecord[]>;
   debug<T>(fn: (debug: ReplyscopeDebug, arg: any) => T | Promise<T>, arg?: unknown): Promise<T>;
@@ -111,6 +113,13 @@ export async function launchWithExtension(options: LaunchOptions = {}): Promise<
         await new Promise((r) => setImmediate(r));
       }
       throw new Error(`No tab with a Replyscope relay at ${url}`);
+    },
+    async openWatchedPage(url) {
+      const page = await context.newPage();
+      await page.goto(url);
+      const tabId = await ext.tabIdFor(page);
+      await ext.watch(tabId);
+      return { page, tabId };
     },
     async watch(tabId) {
       await debug((d, id: number) => d.watch(id), tabId);
