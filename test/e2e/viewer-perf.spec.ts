@@ -2,39 +2,21 @@
 // the page keeps producing frames and shows progress; a seek changes only what it must in the DOM (two event rows,
 // the touched bubble block); live records append rows without touching the existing ones. Plus the `?` overlay
 // and Space for play/pause.
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { chromium, expect, test, type Browser, type Page } from '@playwright/test';
-import { buildViewer } from '../../panel/dev/build-viewer.ts';
+import { expect, test, type Page } from '@playwright/test';
 import { sampleCapture } from '../../panel/dev/sample-capture.ts';
-import { serveStatic, type StaticServer } from '../../panel/dev/serve-static.ts';
+import { useViewer } from './support/viewer.ts';
 import { CaptureAnalyzer, writeCaptureLog } from '../../panel/core-bridge.ts';
 
-let browser: Browser;
-let server: StaticServer;
-let tmp: string;
-
-test.beforeAll(async () => {
-  tmp = await mkdtemp(path.join(os.tmpdir(), 'replyscope-viewer-perf-'));
-  await buildViewer(tmp);
-  server = await serveStatic(tmp);
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
-});
-test.afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  await rm(tmp, { recursive: true, force: true });
-});
+const viewer = useViewer('viewer-perf');
 
 const sample = sampleCapture();
 
 async function openViewer(): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
+  const page = await viewer.browser.newPage({ viewport: { width: 1400, height: 860 } });
   page.on('pageerror', (err) => {
     throw err;
   });
-  await page.goto(`${server.url}/index.html`);
+  await page.goto(`${viewer.url}/index.html`);
   await expect(page.getByTestId('empty')).toBeVisible();
   return page;
 }

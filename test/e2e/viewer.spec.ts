@@ -1,32 +1,15 @@
 // The standalone viewer in Chromium: import files, pick a connection and reply, scrub with keys and the slider, and
 // check what the bubble shows at chosen steps against the core's reconstruction computed here in Node.
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
-import { chromium, expect, test, type Browser, type Page } from '@playwright/test';
-import { buildViewer } from '../../panel/dev/build-viewer.ts';
+import { expect, test, type Page } from '@playwright/test';
 import { sampleCapture } from '../../panel/dev/sample-capture.ts';
-import { serveStatic, type StaticServer } from '../../panel/dev/serve-static.ts';
+import { useViewer } from './support/viewer.ts';
 import { CaptureAnalyzer, loadInput, writeCaptureLog, writeHar } from '../../panel/core-bridge.ts';
 import { prettyJsonText } from '../../panel/lib/partial-json-view.ts';
 import type { Capture } from '../../src/core/capture/model.ts';
 import type { ConnectionView } from '../../src/core/analysis/types.ts';
 
-let browser: Browser;
-let server: StaticServer;
-let tmp: string;
-
-test.beforeAll(async () => {
-  tmp = await mkdtemp(path.join(os.tmpdir(), 'replyscope-viewer-'));
-  await buildViewer(tmp);
-  server = await serveStatic(tmp);
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
-});
-test.afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  await rm(tmp, { recursive: true, force: true });
-});
+const viewer = useViewer('viewer');
 
 const sample = sampleCapture();
 const sampleLog = writeCaptureLog(sample);
@@ -41,11 +24,11 @@ type Block = Record<string, unknown>;
 const contentOf = (m: unknown) => ((m as { content?: Block[] }).content ?? []) as Block[];
 
 async function openViewer(): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
+  const page = await viewer.browser.newPage({ viewport: { width: 1400, height: 860 } });
   page.on('pageerror', (err) => {
     throw err;
   });
-  await page.goto(`${server.url}/index.html`);
+  await page.goto(`${viewer.url}/index.html`);
   await expect(page.getByTestId('empty')).toBeVisible();
   return page;
 }
@@ -319,9 +302,9 @@ test('timeline: hover shows the event, a click seeks there; play at max speed re
 });
 
 test('drag and drop imports a file; the viewer follows the colour scheme', async () => {
-  const context = await browser.newContext({ colorScheme: 'dark', viewport: { width: 1200, height: 800 } });
+  const context = await viewer.browser.newContext({ colorScheme: 'dark', viewport: { width: 1200, height: 800 } });
   const page = await context.newPage();
-  await page.goto(`${server.url}/index.html`);
+  await page.goto(`${viewer.url}/index.html`);
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
   const text = sampleLog;
   await page.evaluate((t) => {

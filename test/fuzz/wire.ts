@@ -3,7 +3,7 @@
 // UTF-8 characters and CRLF pairs split across chunks), and the records the page tap would write for them.
 import fc from 'fast-check';
 import type { CaptureRecord, ConnectionRecord, EndState } from '../../src/core/capture/model.ts';
-import { Utf8ChunkEncoder } from '../../src/core/frames/utf8-chunks.ts';
+import { Utf8ChunkEncoder, concatBytes } from '../../src/core/frames/utf8-chunks.ts';
 
 /** One SSE frame before encoding: an event (JSON value or exact wire text) or framing noise. */
 export type Frame =
@@ -58,17 +58,8 @@ export function encodeFrames(frames: readonly Frame[], framing: Framing, eolOf?:
   return concat(parts);
 }
 
-export function concat(parts: readonly Uint8Array[]): Uint8Array {
-  let n = 0;
-  for (const p of parts) n += p.length;
-  const out = new Uint8Array(n);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
+/** Concatenation of byte arrays (the core's own). */
+export const concat = (parts: readonly Uint8Array[]): Uint8Array => concatBytes([...parts]);
 
 /** How a body is cut into network chunks. Cut points are fractions so one chunking applies to any body length. */
 export type Chunking =

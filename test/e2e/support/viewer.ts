@@ -1,0 +1,42 @@
+// The standalone viewer for e2e specs: built once per spec file into a temp dir, served on 127.0.0.1, one browser.
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, test, type Browser } from '@playwright/test';
+import { buildViewer } from '../../../panel/dev/build-viewer.ts';
+import { serveStatic, type StaticServer } from '../../../panel/dev/serve-static.ts';
+import { CHROMIUM } from './extension.ts';
+
+export interface ViewerEnv {
+  readonly browser: Browser;
+  /** Origin serving the viewer's files (`${url}/index.html`). */
+  readonly url: string;
+}
+
+/** Registers beforeAll/afterAll hooks that build and serve the viewer; read the fields inside tests. */
+export function useViewer(name: string): ViewerEnv {
+  let browser: Browser | undefined;
+  let server: StaticServer | undefined;
+  let tmp: string | undefined;
+  test.beforeAll(async () => {
+    tmp = await mkdtemp(path.join(os.tmpdir(), `replyscope-${name}-`));
+    await buildViewer(tmp);
+    server = await serveStatic(tmp);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+  });
+  test.afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    if (tmp) await rm(tmp, { recursive: true, force: true });
+  });
+  return {
+    get browser() {
+      if (!browser) throw new Error('viewer browser used outside a test');
+      return browser;
+    },
+    get url() {
+      if (!server) throw new Error('viewer server used outside a test');
+      return server.url;
+    },
+  };
+}
