@@ -11,15 +11,7 @@ const viewer = useViewer('viewer-perf');
 
 const sample = sampleCapture();
 
-async function openViewer(): Promise<Page> {
-  const page = await viewer.browser.newPage({ viewport: { width: 1400, height: 860 } });
-  page.on('pageerror', (err) => {
-    throw err;
-  });
-  await page.goto(`${viewer.url}/index.html`);
-  await expect(page.getByTestId('empty')).toBeVisible();
-  return page;
-}
+const openViewer = (): Promise<Page> => viewer.open();
 
 /** An SSE body of one AgentScope reply with `n` events: one text block streamed delta by delta. */
 function bigStream(n: number): string {

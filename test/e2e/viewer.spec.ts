@@ -23,15 +23,7 @@ function analyze(capture: Capture): ConnectionView[] {
 type Block = Record<string, unknown>;
 const contentOf = (m: unknown) => ((m as { content?: Block[] }).content ?? []) as Block[];
 
-async function openViewer(): Promise<Page> {
-  const page = await viewer.browser.newPage({ viewport: { width: 1400, height: 860 } });
-  page.on('pageerror', (err) => {
-    throw err;
-  });
-  await page.goto(`${viewer.url}/index.html`);
-  await expect(page.getByTestId('empty')).toBeVisible();
-  return page;
-}
+const openViewer = (): Promise<Page> => viewer.open();
 
 async function importText(page: Page, name: string, text: string): Promise<void> {
   await page.getByTestId('import-input').setInputFiles({ name, mimeType: 'application/octet-stream', buffer: Buffer.from(text) });

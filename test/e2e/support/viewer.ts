@@ -2,7 +2,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, test, type Browser } from '@playwright/test';
+import { chromium, expect, test, type Browser, type Page } from '@playwright/test';
 import { buildViewer } from '../../../panel/dev/build-viewer.ts';
 import { serveStatic, type StaticServer } from '../../../panel/dev/serve-static.ts';
 import { CHROMIUM } from './extension.ts';
@@ -11,6 +11,8 @@ export interface ViewerEnv {
   readonly browser: Browser;
   /** Origin serving the viewer's files (`${url}/index.html`). */
   readonly url: string;
+  /** A new page on the empty viewer; a page error fails the test. */
+  open(): Promise<Page>;
 }
 
 /** Registers beforeAll/afterAll hooks that build and serve the viewer; read the fields inside tests. */
@@ -29,7 +31,7 @@ export function useViewer(name: string): ViewerEnv {
     await server?.close();
     if (tmp) await rm(tmp, { recursive: true, force: true });
   });
-  return {
+  const env: ViewerEnv = {
     get browser() {
       if (!browser) throw new Error('viewer browser used outside a test');
       return browser;
@@ -38,5 +40,15 @@ export function useViewer(name: string): ViewerEnv {
       if (!server) throw new Error('viewer server used outside a test');
       return server.url;
     },
+    async open() {
+      const page = await env.browser.newPage({ viewport: { width: 1400, height: 860 } });
+      page.on('pageerror', (err) => {
+        throw err;
+      });
+      await page.goto(`${env.url}/index.html`);
+      await expect(page.getByTestId('empty')).toBeVisible();
+      return page;
+    },
   };
+  return env;
 }
