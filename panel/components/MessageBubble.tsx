@@ -6,7 +6,9 @@ import { memo } from 'preact/compat';
 import { useState } from 'preact/hooks';
 import { Icon } from './Icon.tsx';
 import { formatUsage } from '../lib/format.ts';
-import { prettyJsonText, prettyValue } from '../lib/partial-json-view.ts';
+import { elideInline, prettyValue } from '../lib/elide.ts';
+import { prettyJsonText } from '../lib/partial-json-view.ts';
+import { LongPre, LongText } from './LongText.tsx';
 import { mediaKind, safeDataUrl, safeRemoteUrl } from '../lib/safe-url.ts';
 
 type Obj = Record<string, unknown>;
@@ -19,19 +21,6 @@ export interface BubbleProps {
   touched: readonly number[];
   /** Per touched block: field path below the block → the characters this event appended there. */
   appended: ReadonlyMap<number, ReadonlyMap<string, string>>;
-}
-
-/** Text with its appended tail marked (the tail is what this event added). */
-function MarkedText({ text, appended }: { text: string; appended?: string }) {
-  if (appended && text.endsWith(appended) && appended.length > 0) {
-    return (
-      <>
-        {text.slice(0, text.length - appended.length)}
-        <mark class="appended">{appended}</mark>
-      </>
-    );
-  }
-  return <>{text}</>;
 }
 
 function Media({ source, name }: { source: unknown; name?: string }) {
@@ -75,7 +64,7 @@ function ToolInput({ raw, appended }: { raw: unknown; appended?: string }) {
   if (typeof raw !== 'string') {
     return (
       <pre class="tool-input" data-state="parsed">
-        {prettyValue(raw)}
+        <LongText text={prettyValue(raw)} />
       </pre>
     );
   }
@@ -83,13 +72,13 @@ function ToolInput({ raw, appended }: { raw: unknown; appended?: string }) {
   return (
     <>
       <pre class="tool-input" data-state={pretty.state}>
-        {pretty.text}
+        <LongText text={pretty.text} />
       </pre>
       <div class="dim">
-        {pretty.state === 'partial' ? 'partial JSON (still streaming or cut off)' : pretty.state === 'invalid' ? 'not JSON' : ''}
+        {pretty.state === 'partial' ? 'partial JSON (still streaming or cut off)' : pretty.state === 'invalid' ? 'not JSON' : pretty.state === 'unformatted' ? `not formatted (${raw.length.toLocaleString('en-US')} chars)` : ''}
         {appended ? (
           <>
-            {pretty.state === 'partial' || pretty.state === 'invalid' ? ' · ' : ''}appended <mark class="appended mono">{appended}</mark>
+            {pretty.state === 'partial' || pretty.state === 'invalid' ? ' · ' : ''}appended <mark class="appended mono">{elideInline(appended, 2000)}</mark>
           </>
         ) : null}
       </div>
@@ -103,7 +92,7 @@ function ToolInput({ raw, appended }: { raw: unknown; appended?: string }) {
  */
 const Block = memo(function Block({ block, appended, touched }: { block: unknown; appended?: ReadonlyMap<string, string>; touched: boolean }) {
   if (block === null || block === undefined) return <div class="block dim">(empty slot)</div>;
-  if (!isObj(block)) return <pre class="block">{prettyValue(block)}</pre>;
+  if (!isObj(block)) return <LongPre class="block" text={prettyValue(block)} />;
   const type = s(block.type) ?? '?';
   const id = s(block.id);
   const cls = `block${touched ? ' touched' : ''}`;
@@ -119,7 +108,7 @@ const Block = memo(function Block({ block, appended, touched }: { block: unknown
       return (
         <div class={`${cls} kind-text`} data-block-type="text">
           <div class="block-text">
-            <MarkedText text={s(block.text) ?? ''} appended={appended?.get('text')} />
+            <LongText text={s(block.text) ?? ''} appended={appended?.get('text')} />
           </div>
         </div>
       );
@@ -132,7 +121,7 @@ const Block = memo(function Block({ block, appended, touched }: { block: unknown
               Thinking · {text.length} chars{block.redacted ? ' · redacted' : ''}
             </summary>
             <div class="block-text dim">
-              <MarkedText text={text} appended={appended?.get('thinking')} />
+              <LongText text={text} appended={appended?.get('thinking')} />
             </div>
           </details>
         </div>
@@ -157,12 +146,12 @@ const Block = memo(function Block({ block, appended, touched }: { block: unknown
           {head(`result · ${s(block.name) ?? '?'}`, state ? <span class={`badge ${state === 'error' || state === 'denied' ? 'error' : ''}`}>{state}</span> : null)}
           {typeof output === 'string' ? (
             <div class="block-text">
-              <MarkedText text={output} appended={appended?.get('output')} />
+              <LongText text={output} appended={appended?.get('output')} />
             </div>
           ) : Array.isArray(output) ? (
             output.map((b, i) => <NestedBlock key={i} block={b} appended={appended?.get(`output/${i}/text`)} />)
           ) : (
-            <pre>{prettyValue(output)}</pre>
+            <LongPre text={prettyValue(output)} />
           )}
         </div>
       );
@@ -187,7 +176,7 @@ const Block = memo(function Block({ block, appended, touched }: { block: unknown
           ) : Array.isArray(hint) ? (
             hint.map((b, i) => <NestedBlock key={i} block={b} />)
           ) : (
-            <pre>{prettyValue(hint)}</pre>
+            <LongPre text={prettyValue(hint)} />
           )}
         </div>
       );
@@ -196,7 +185,7 @@ const Block = memo(function Block({ block, appended, touched }: { block: unknown
       return (
         <div class={cls}>
           {head(type)}
-          <pre>{prettyValue(block)}</pre>
+          <LongPre text={prettyValue(block)} />
         </div>
       );
   }
@@ -207,7 +196,7 @@ function NestedBlock({ block, appended }: { block: unknown; appended?: string })
   if (isObj(block) && block.type === 'text') {
     return (
       <div class="block-text">
-        <MarkedText text={s(block.text) ?? ''} appended={appended} />
+        <LongText text={s(block.text) ?? ''} appended={appended} />
       </div>
     );
   }
@@ -218,7 +207,7 @@ function NestedBlock({ block, appended }: { block: unknown; appended?: string })
       </div>
     );
   }
-  return <pre>{prettyValue(block)}</pre>;
+  return <LongPre text={prettyValue(block)} />;
 }
 
 export function MessageBubble({ message, touched, appended }: BubbleProps) {
@@ -243,7 +232,7 @@ export function MessageBubble({ message, touched, appended }: BubbleProps) {
           <Block key={i} block={b} touched={touched.includes(i)} appended={appended.get(i)} />
         ))}
         {error !== undefined && error !== null && error !== '' ? (
-          <div class="error-box">{typeof error === 'string' ? error : prettyValue(error)}</div>
+          <div class="error-box"><LongText text={typeof error === 'string' ? error : prettyValue(error)} /></div>
         ) : null}
       </div>
     </div>

@@ -2,7 +2,8 @@
 // it the event of step k — raw frame, parsed event, schema issues, lifecycle diagnostics.
 import type { ConnectionView, EventView, ReplyView } from '../../src/core/analysis/types.ts';
 import { appendedIn, diffJson, touchedBlocks, type JsonChange } from '../lib/json-diff.ts';
-import { prettyValue } from '../lib/partial-json-view.ts';
+import { elideInline, prettyValue } from '../lib/elide.ts';
+import { LongPre } from './LongText.tsx';
 import { truncate } from '../lib/format.ts';
 import { frameByIndex, type DetailTab, type PanelStore } from '../store/store.ts';
 import { MessageBubble } from './MessageBubble.tsx';
@@ -36,7 +37,7 @@ function ChangeList({ changes }: { changes: JsonChange[] }) {
         <div key={i}>
           <span class="dim">{c.path || '/'} </span>
           {c.op === 'append' ? (
-            <span class="diff-append">+= {JSON.stringify(c.appended)}</span>
+            <span class="diff-append">+= {elideInline(JSON.stringify(c.appended), 2000)}</span>
           ) : c.op === 'add' ? (
             <span class="diff-add">+ {truncate(prettyValue(c.value), 2000)}</span>
           ) : c.op === 'remove' ? (
@@ -95,11 +96,11 @@ export function EventDetail({ conn, event }: { conn: ConnectionView; event: Even
       ) : null}
       <div class="section">
         <h4>Raw frame{frame ? ` #${frame.index} (${frame.kind}${frame.event ? `, event: ${frame.event}` : ''}${frame.id ? `, id: ${frame.id}` : ''})` : ''}</h4>
-        <pre data-testid="raw-frame">{frame ? frame.data : event.rawText}</pre>
+        <LongPre testId="raw-frame" text={frame ? frame.data : event.rawText} />
       </div>
       <div class="section">
         <h4>Parsed event</h4>
-        <pre>{event.raw === undefined ? '(not JSON)' : prettyValue(event.raw)}</pre>
+        <LongPre text={event.raw === undefined ? '(not JSON)' : prettyValue(event.raw)} />
       </div>
     </div>
   );
@@ -137,7 +138,7 @@ export function StepDetail({ store }: { store: PanelStore }) {
         ) : tab === 'message' ? (
           <MessageBubble message={state.message} touched={touched} appended={appended} />
         ) : tab === 'json' ? (
-          <pre class="section" data-testid="message-json">{prettyValue(state.message)}</pre>
+          <LongPre class="section" testId="message-json" text={prettyValue(state.message)} />
         ) : (
           <ChangeList changes={state.changes} />
         )}

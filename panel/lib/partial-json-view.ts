@@ -4,11 +4,16 @@ import { Allow, parse } from 'partial-json';
 
 export interface PrettyJson {
   text: string;
-  state: 'complete' | 'partial' | 'invalid' | 'empty';
+  state: 'complete' | 'partial' | 'invalid' | 'empty' | 'unformatted';
 }
+
+/** Tool input longer than this is shown raw instead of parsed and re-printed. */
+export const MAX_FORMATTED_CHARS = 1_000_000;
 
 export function prettyJsonText(raw: string): PrettyJson {
   if (raw.trim() === '') return { text: '', state: 'empty' };
+  // Parsing (worse: partially parsing) megabytes on every seek would stall the panel; such input is shown as it is.
+  if (raw.length > MAX_FORMATTED_CHARS) return { text: raw, state: 'unformatted' };
   try {
     return { text: JSON.stringify(JSON.parse(raw), null, 2), state: 'complete' };
   } catch {
@@ -19,15 +24,5 @@ export function prettyJsonText(raw: string): PrettyJson {
     return { text: JSON.stringify(value, null, 2) ?? raw, state: 'partial' };
   } catch {
     return { text: raw, state: 'invalid' };
-  }
-}
-
-/** Pretty JSON of any value, never throwing (cycles or BigInt would otherwise break a render). */
-export function prettyValue(value: unknown): string {
-  if (value === undefined) return 'undefined';
-  try {
-    return JSON.stringify(value, null, 2) ?? String(value);
-  } catch (err) {
-    return `<unprintable: ${(err as Error).message}>`;
   }
 }

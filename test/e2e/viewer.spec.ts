@@ -308,3 +308,40 @@ test('drag and drop imports a file; the viewer follows the colour scheme', async
   await expect(page.locator('[data-conn]')).toHaveCount(3);
   await context.close();
 });
+
+test('a megabyte text is laid out as a bounded window: Show more widens it, Copy all copies every character', async () => {
+  const long = Array.from({ length: 40 }, (_, i) => `${String(i).padStart(2, '0')}${'x'.repeat(25_000)}\n`).join('');
+  const ev = (o: Record<string, unknown>) => `data: ${JSON.stringify(o)}\n\n`;
+  const sse =
+    ev({ type: 'REPLY_START', reply_id: 'r', session_id: 's', name: 'assistant' }) +
+    ev({ type: 'TEXT_BLOCK_START', reply_id: 'r', block_id: 'b' }) +
+    ev({ type: 'TEXT_BLOCK_DELTA', reply_id: 'r', block_id: 'b', delta: long }) +
+    ev({ type: 'TEXT_BLOCK_DELTA', reply_id: 'r', block_id: 'b', delta: 'THE END' }) +
+    ev({ type: 'TEXT_BLOCK_END', reply_id: 'r', block_id: 'b' });
+  const page = await openViewer();
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: viewer.url });
+  await importText(page, 'long.sse', sse);
+  await page.locator('[data-conn]').first().click();
+  await page.keyboard.press('End');
+  await page.keyboard.press('ArrowLeft'); // the step that appended "THE END"
+  const text = page.getByTestId('bubble').locator('[data-block-type="text"] .block-text');
+  const bar = text.getByTestId('elided');
+  await expect(bar).toContainText('characters not shown');
+  const hiddenOf = async () => Number((await bar.textContent())!.match(/([\d,]+) characters/)![1].replace(/,/g, ''));
+  const whole = long + 'THE END';
+  const shown = (await text.textContent())!.replace((await bar.textContent())!, '');
+  expect(shown.length + (await hiddenOf())).toBe(whole.length);
+  expect(whole.startsWith(shown.slice(0, 100))).toBe(true);
+  await expect(text.locator('mark.appended')).toHaveText('THE END'); // the appended tail is still marked
+  await bar.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath('long-text.png') });
+  await text.getByRole('button', { name: 'Show more' }).click();
+  await expect.poll(hiddenOf).toBeLessThan(whole.length - 8 * 40_000 + 1);
+  await text.getByRole('button', { name: 'Copy all' }).click();
+  await expect(text.getByRole('button', { name: 'Copied' })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(whole);
+  // The JSON tab shortens long strings inside the message, and says by how much.
+  await page.getByRole('tab', { name: 'JSON' }).click();
+  await expect(page.getByTestId('message-json')).toContainText(/… \[[\d,]+ chars\] …/);
+  await page.close();
+});
