@@ -144,6 +144,11 @@ export function Scrubber({ store }: { store: PanelStore }) {
       <span class="pos" data-testid="step-pos">
         step {k + 1} / {n}
         {min > 0 ? <span class="warn" title="Older events were evicted (memory cap)"> ({min} evicted)</span> : null}
+        {reply.continuesEviction ? (
+          <span class="warn" title="This reply began in events evicted by the memory cap: step 1 continues from its message as the eviction digest derived it">
+            {' '}(continues after evicted events)
+          </span>
+        ) : null}
       </span>
       <span class="dim mono" title="Connection event index · step status">
         #{eventIndex} · <span class={status === 'changed' ? 'ok' : status === 'unchanged' ? 'dim' : 'err'}>{status}</span>

@@ -114,6 +114,8 @@ export class AgentScopeStream implements StreamProcessor {
 
   /** Events evicted before this stream's first event: the clock's ids keep the full stream's numbering. */
   private readonly indexBase: number;
+  /** Replies that began in the evicted head (seeded from the eviction digest). */
+  private readonly seeded = new Set<string>();
 
   /**
    * `evicted`: the digest of the connection's evicted head (see eviction-digest.ts). Its replies become the initial
@@ -130,6 +132,7 @@ export class AgentScopeStream implements StreamProcessor {
       if (this.groups.get(r.id) || r.message.id !== r.id || !MsgSchema.safeParse(r.message).success) continue;
       const msg = r.message as unknown as Msg;
       this.groups.seed(r.id, msg, { orphan: r.orphan, ...(r.ended ? { endedAt: -1 } : {}) });
+      this.seeded.add(r.id);
       this.lifecycle.seedReply(r.id, msg, { ended: !!r.ended, at: 0 });
     }
   }
@@ -219,6 +222,7 @@ export class AgentScopeStream implements StreamProcessor {
         ...(x.firstTokenT !== undefined ? { timeToFirstTokenMs: x.firstTokenT - x.firstT } : {}),
         durationMs: x.lastT - x.firstT,
         ...(g.orphan ? { orphan: true } : {}),
+        ...(this.seeded.has(g.id) ? { continuesEviction: true } : {}),
         diagnostics: x.diagnostics,
       };
     });

@@ -47,6 +47,8 @@ export class PiStream implements StreamProcessor {
   private split: PiReplySplitState = initialPiReplySplit;
   private readonly list: PiReply[] = [];
   private readonly proxyHistory?: CheckpointedHistory<PiProxyState, RawEvent>;
+  /** The proxy client state was seeded from an eviction digest: the first reply continues from it. */
+  private seeded = false;
 
   /** `evicted`: the digest of the connection's evicted head; a derived proxy client state is the starting state. */
   constructor(private readonly conn: ConnectionRecord, private readonly dialect: Dialect, evicted?: EvictionDerived) {
@@ -66,6 +68,7 @@ export class PiStream implements StreamProcessor {
     if (this.form === 'proxy' && evicted?.pi?.derived && evicted.pi.state !== undefined) {
       try {
         this.lifecycle = { ...this.lifecycle, client: decodePiState(evicted.pi.state), events: evicted.events };
+        this.seeded = true;
       } catch {
         // A digest edited into something else: continue from the request's initial state, as without one.
       }
@@ -156,6 +159,7 @@ export class PiStream implements StreamProcessor {
         ...(r.firstTokenT !== undefined ? { timeToFirstTokenMs: r.firstTokenT - r.firstT } : {}),
         durationMs: r.lastT - r.firstT,
         ...(r.orphan ? { orphan: true } : {}),
+        ...(this.seeded && r.ordinal === 0 ? { continuesEviction: true } : {}),
         diagnostics: r.diagnostics,
       };
     });

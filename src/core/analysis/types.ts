@@ -90,6 +90,11 @@ export interface ReplyView {
   durationMs?: number;
   /** Events that named a reply never started in the stream. */
   orphan?: boolean;
+  /**
+   * The reply began in the connection's evicted head (memory cap): `history.initial` is its message at the eviction
+   * point, as the eviction digest derived it, and step 0 is its first kept event.
+   */
+  continuesEviction?: boolean;
   diagnostics: Diagnostic[];
 }
 

@@ -115,6 +115,8 @@ describe('eviction keeps the evicted part derived', () => {
               continue;
             }
             expect(p.eventIndices.map((i) => i + E)).toEqual(f.eventIndices.slice(before));
+            // A reply that began in the evicted head says so (its history starts from the digest's message).
+            expect(p.continuesEviction ?? false).toBe(before > 0);
             expect(p.history.initial).toEqual(before > 0 ? f.history.at(before - 1) : f.history.initial);
             for (let j = 0; j < p.history.length; j++) expect(p.history.at(j)).toEqual(f.history.at(before + j));
             expect([p.name, p.role, p.finishedReason]).toEqual([f.name, f.role, f.finishedReason]);
@@ -143,6 +145,7 @@ describe('eviction keeps the evicted part derived', () => {
         const fh = full.replies[0].history;
         const ph = part.replies[0].history;
         expect(ph.at(ph.length - 1)).toEqual(fh.at(fh.length - 1));
+        expect(part.replies[0].continuesEviction).toBe(true);
         expect(part.diagnostics.filter((d) => d.severity === 'error')).toEqual(full.diagnostics.filter((d) => d.severity === 'error'));
       }),
       { seed: 7, numRuns: 15 },
