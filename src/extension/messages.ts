@@ -2,6 +2,11 @@
 //
 //   page tap (MAIN world) ──MessagePort──▶ relay (isolated world) ──runtime.Port──▶ background ──▶ panel
 //
+// Fetch bodies travel as raw bytes (`BytesRecord`), cut on character boundaries by the tap and decoded into capture
+// log chunk records only at the end of the line (TabCapture, in the panel's or the worker's process): the page's
+// main thread — which the tap and the relay share with the page — copies bytes but never decodes or stringifies
+// them. Extension messaging carries them by structured clone (manifest `message_serialization`).
+//
 // Receivers parse with `acceptMessage()`: anything that does not match is dropped and counted, never half-used.
 // The MAIN-world tap must stay dependency-free, so it imports only the *types* from this file (erased at build).
 import { z } from 'zod';
@@ -18,6 +23,33 @@ export const captureRecordSchema = z.discriminatedUnion('kind', [
 ]);
 export const captureHeaderSchema = headerSchema;
 
+/** A fetch chunk on its way to the panel: `payload` as ChunkSplitter cut it (see core/frames/byte-chunks.ts). */
+export interface BytesRecord {
+  kind: 'bytes';
+  conn: string;
+  t: number;
+  bytes: number;
+  payload: Uint8Array;
+}
+/** What the hops carry: capture log records, plus fetch chunks still as bytes. */
+export type WireRecord = CaptureRecord | BytesRecord;
+
+// A Uint8Array from another realm (Firefox delivers page objects to content scripts behind wrappers) fails
+// `instanceof`; the tag check accepts it and the transform copies it into this realm.
+const isUint8Array = (v: unknown): boolean => v instanceof Uint8Array || Object.prototype.toString.call(v) === '[object Uint8Array]';
+export const bytesRecordSchema = z.strictObject({
+  kind: z.literal('bytes'),
+  conn: z.string(),
+  t: z.number(),
+  bytes: z.number().int().nonnegative(),
+  payload: z.custom<Uint8Array>(isUint8Array, 'expected a Uint8Array').transform((v) => (v instanceof Uint8Array ? v : new Uint8Array(v))),
+});
+export const wireRecordSchema = z.discriminatedUnion('kind', [
+  connectionSchema, chunkSchema, messageSchema, endSchema, evictedSchema, noticeSchema, bytesRecordSchema,
+]);
+const wireMatches: Same<z.infer<typeof wireRecordSchema>, WireRecord> = true;
+void wireMatches;
+
 // Compile-time proof that the schemas and the contract in model.ts describe the same shapes.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const recordsMatch: Same<z.infer<typeof captureRecordSchema>, CaptureRecord> = true;
@@ -27,7 +59,7 @@ void headerMatches;
 
 // ── Hop 1: tap → relay (private MessagePort, batched) ──────────────────────────────────────────────
 export const tapToRelaySchema = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('records'), records: z.array(captureRecordSchema).max(100_000) }),
+  z.strictObject({ type: z.literal('records'), records: z.array(wireRecordSchema).max(100_000) }),
 ]);
 export type TapToRelay = z.infer<typeof tapToRelaySchema>;
 
@@ -57,9 +89,9 @@ export const relayToBackgroundSchema = z.discriminatedUnion('type', [
   /** First message on a new port: who I am. The background answers 'attach' or 'detach'. */
   z.strictObject({ type: z.literal('hello'), ...documentInfo }),
   /** Everything this document captured so far (sent when a panel attaches or after clear). */
-  z.strictObject({ type: z.literal('snapshot'), ...documentInfo, records: z.array(captureRecordSchema), dropped: z.number().int() }),
+  z.strictObject({ type: z.literal('snapshot'), ...documentInfo, records: z.array(wireRecordSchema), dropped: z.number().int() }),
   /** Live records, only while attached. */
-  z.strictObject({ type: z.literal('records'), docId: z.string(), records: z.array(captureRecordSchema) }),
+  z.strictObject({ type: z.literal('records'), docId: z.string(), records: z.array(wireRecordSchema) }),
 ]);
 export type RelayToBackground = z.infer<typeof relayToBackgroundSchema>;
 export type DocumentInfo = Omit<Extract<RelayToBackground, { type: 'hello' }>, 'type'>;
@@ -88,8 +120,8 @@ export type PanelToBackground = z.infer<typeof panelToBackgroundSchema>;
 // ── Hop 3 back: background → panel ───────────────────────────────────────────────────────────────────
 const documentRef = { frameId: z.number().int(), ...documentInfo };
 export const backgroundToPanelSchema = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('snapshot'), ...documentRef, records: z.array(captureRecordSchema), dropped: z.number().int() }),
-  z.strictObject({ type: z.literal('records'), docId: z.string(), records: z.array(captureRecordSchema) }),
+  z.strictObject({ type: z.literal('snapshot'), ...documentRef, records: z.array(wireRecordSchema), dropped: z.number().int() }),
+  z.strictObject({ type: z.literal('records'), docId: z.string(), records: z.array(wireRecordSchema) }),
   /** The document unloaded (navigation, iframe removed): its relay and its memory are gone. */
   z.strictObject({ type: z.literal('document-gone'), docId: z.string(), isTop: z.boolean() }),
 ]);

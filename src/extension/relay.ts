@@ -1,8 +1,7 @@
 // Isolated-world relay (document_start, every frame, declared before the tap so it listens first).
 // Receives the tap's private port, validates every batch (zod), keeps this document's capture in a CaptureStore,
 // applies the user's settings, and talks to the background only when there is something to say.
-import type { CaptureRecord } from '../core/capture/model.ts';
-import { acceptMessage, DropCounter, tapToRelaySchema, type RelayToTap } from './messages.ts';
+import { acceptMessage, DropCounter, tapToRelaySchema, type RelayToTap, type WireRecord } from './messages.ts';
 import { BackgroundLink } from './relay/background-link.ts';
 import { CaptureStore } from './relay/capture-store.ts';
 import { PORT_EVENT, RELAY_READY_EVENT } from './tap/handshake.ts';
@@ -32,7 +31,7 @@ function siteEnabled(): boolean {
 
 const link: BackgroundLink = new BackgroundLink(
   () => ({ frameUrl: location.href, isTop, siteOrigin, siteEnabled: siteEnabled() }),
-  (): { records: CaptureRecord[]; dropped: number } => ({ records: store.snapshot(), dropped: drops.total() + store.rejected + link.drops.total() }),
+  (): { records: WireRecord[]; dropped: number } => ({ records: store.snapshot(), dropped: drops.total() + store.rejected + link.drops.total() }),
   (now) => store.clear(now),
 );
 

@@ -6,7 +6,13 @@
 // frame drops the documents of the page that was left (subframes that come and go within a page stay until then);
 // on — nothing is dropped until clear().
 import type { CaptureRecord, EvictionRecord } from '../core/capture/model.ts';
-import type { BackgroundToPanel } from './messages.ts';
+import { payloadRecord } from '../core/frames/byte-chunks.ts';
+import type { BackgroundToPanel, WireRecord } from './messages.ts';
+
+/** Fetch chunks arrive as bytes (see messages.ts); here, off the page's thread, they become capture log records. */
+export function toCaptureRecords(records: readonly WireRecord[]): CaptureRecord[] {
+  return records.map((r) => (r.kind === 'bytes' ? { kind: 'chunk', conn: r.conn, t: r.t, ...payloadRecord(r) } : r));
+}
 
 export interface DocumentCapture {
   docId: string;
@@ -36,7 +42,8 @@ export class TabCapture {
   apply(message: BackgroundToPanel): CaptureChange | undefined {
     switch (message.type) {
       case 'snapshot': {
-        const { type: _t, records, dropped, ...info } = message;
+        const { type: _t, records: wire, dropped, ...info } = message;
+        const records = toCaptureRecords(wire);
         const previous = this.docs.get(message.docId);
         if (info.isTop && this.currentTop !== message.docId) this.navigated(message.docId);
         this.docs.set(message.docId, { ...info, records: [...records], gone: false, generation: previous?.generation ?? this.generation });
@@ -46,11 +53,12 @@ export class TabCapture {
       case 'records': {
         const doc = this.docs.get(message.docId);
         if (!doc) return undefined; // a snapshot always comes first; stray records are ignored
-        for (const r of message.records) {
+        const records = toCaptureRecords(message.records);
+        for (const r of records) {
           if (r.kind === 'evicted') evictFrom(doc, r);
           else doc.records.push(r);
         }
-        return { kind: 'append', records: message.records };
+        return { kind: 'append', records };
       }
       case 'document-gone': {
         const doc = this.docs.get(message.docId);

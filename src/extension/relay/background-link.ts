@@ -3,16 +3,22 @@
 // panel attaches (the background broadcasts `attach` to every frame of the tab). While attached, records flow live.
 // The background detaches by disconnecting the port; so does a service-worker restart — the capture stays here, and
 // the next `attach` (the panel reconnects) gets a complete snapshot.
-import type { CaptureRecord } from '../../core/capture/model.ts';
-import { acceptMessage, backgroundToRelaySchema, DropCounter, type BackgroundToRelay, type DocumentInfo, type RelayToBackground } from '../messages.ts';
+import { IdleOutbox } from './idle-outbox.ts';
+import { acceptMessage, backgroundToRelaySchema, DropCounter, type BackgroundToRelay, type DocumentInfo, type RelayToBackground, type WireRecord } from '../messages.ts';
+
+type CaptureRecord = WireRecord;
 
 /** Chrome refuses extension messages above 64 MiB; stay far below that per message. */
 const MAX_MESSAGE_CHARS = 8 * 1024 * 1024;
+/** Live batches are small: each is one post in idle time (see IdleOutbox), ~1–2 ms of the page's thread. */
+const LIVE_BATCH_CHARS = 256 * 1024;
 
 function approxChars(rec: CaptureRecord): number {
   switch (rec.kind) {
     case 'chunk':
       return 96 + (rec.text?.length ?? 0) + (rec.base64?.length ?? 0);
+    case 'bytes':
+      return 96 + rec.payload.byteLength;
     case 'message':
       return 96 + rec.data.length;
     case 'connection':
@@ -60,6 +66,7 @@ function randomId(): string {
 
 export class BackgroundLink {
   readonly docId = randomId();
+  private readonly outbox = new IdleOutbox<RelayToBackground>((m) => this.post(m));
   private port: chrome.runtime.Port | undefined;
   private attached = false;
   private announced = false;
@@ -82,12 +89,14 @@ export class BackgroundLink {
       this.handle(msg);
       return false;
     });
+    // Going away (navigation, tab closed, bfcache): what the panel has not been sent yet goes now.
+    addEventListener('pagehide', () => this.outbox.flush());
   }
 
   /** Live records from the store (already accepted). */
   records(records: CaptureRecord[]): void {
     if (this.attached) {
-      for (const batch of batchRecords(records)) this.post({ type: 'records', docId: this.docId, records: batch });
+      for (const batch of batchRecords(records, LIVE_BATCH_CHARS)) this.outbox.push({ type: 'records', docId: this.docId, records: batch });
     } else if (!this.announced) {
       // First capture of this document: say hello once; the background answers `attach` if a panel watches.
       this.announced = true;
@@ -112,6 +121,7 @@ export class BackgroundLink {
         break;
       case 'detach':
         this.attached = false;
+        this.outbox.clear();
         this.port?.disconnect();
         this.port = undefined;
         break;
@@ -124,11 +134,16 @@ export class BackgroundLink {
     }
   }
 
+  /**
+   * Everything kept, superseding live records not sent yet (the store already holds them). The head goes at once
+   * (the panel learns of the document); the rest, possibly megabytes, in idle time like live records.
+   */
   private sendSnapshot(): void {
     const { records, dropped } = this.snapshot();
-    const [first, ...rest] = batchRecords(records);
+    this.outbox.clear();
+    const [first, ...rest] = batchRecords(records, LIVE_BATCH_CHARS);
     this.post({ type: 'snapshot', docId: this.docId, ...this.info(), records: first ?? [], dropped });
-    for (const batch of rest) this.post({ type: 'records', docId: this.docId, records: batch });
+    for (const batch of rest) this.outbox.push({ type: 'records', docId: this.docId, records: batch });
   }
 
   private post(message: RelayToBackground): void {
@@ -152,6 +167,7 @@ export class BackgroundLink {
       // Detached by the background, or the service worker stopped. Either way: quiet until the next attach.
       if (this.port === port) this.port = undefined;
       this.attached = false;
+      this.outbox.clear(); // the next attach gets a full snapshot; records on a fresh port would be refused
       void chrome.runtime.lastError;
     });
     this.port = port;

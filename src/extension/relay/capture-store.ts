@@ -9,10 +9,14 @@
 // What was evicted stays *derived*: each evicted record of a connection goes, in order, through that connection's
 // EvictionDigest (created at its first eviction — nothing runs before), and the eviction records carry the digest
 // (the client's unfinished line, the events read, every reply's message so far) so analysis continues from there.
-import type { CaptureRecord, ConnectionRecord, EvictionDerived, EvictionRecord } from '../../core/capture/model.ts';
+// Fetch chunks are held as the tap sent them, as bytes (BytesRecord): only what gets evicted is decoded, here.
+import type { ConnectionRecord, EvictionDerived, EvictionRecord } from '../../core/capture/model.ts';
 import { EvictionDigest } from '../../core/analysis/eviction-digest.ts';
+import { payloadRecord } from '../../core/frames/byte-chunks.ts';
+import type { WireRecord } from '../messages.ts';
 
-type DataRecord = Extract<CaptureRecord, { kind: 'chunk' | 'message' }>;
+type CaptureRecord = WireRecord;
+type DataRecord = Extract<CaptureRecord, { kind: 'chunk' | 'message' | 'bytes' }>;
 
 interface ConnState {
   record: ConnectionRecord;
@@ -34,6 +38,7 @@ export interface AddResult {
 
 function dataCost(rec: DataRecord): number {
   if (rec.kind === 'message') return rec.data.length + rec.type.length + rec.lastEventId.length + 32;
+  if (rec.kind === 'bytes') return rec.payload.byteLength + 32;
   return Math.max(rec.bytes, (rec.text?.length ?? 0) + (rec.base64?.length ?? 0)) + 32;
 }
 
@@ -115,11 +120,11 @@ export class CaptureStore {
           ev = { kind: 'evicted', conn: id, t: now, chunks: 0, messages: 0, bytes: 0 };
           touched.set(id, ev);
         }
-        const wire = rec.kind === 'chunk' ? rec.bytes : rec.data.length;
-        if (rec.kind === 'chunk') ev.chunks += 1;
-        else ev.messages += 1;
+        const wire = rec.kind === 'message' ? rec.data.length : rec.bytes;
+        if (rec.kind === 'message') ev.messages += 1;
+        else ev.chunks += 1;
         ev.bytes += wire;
-        conn.evicted.chunks += rec.kind === 'chunk' ? 1 : 0;
+        conn.evicted.chunks += rec.kind === 'message' ? 0 : 1;
         conn.evicted.messages += rec.kind === 'message' ? 1 : 0;
         conn.evicted.bytes += wire;
         conn.evicted.t = now;
@@ -191,9 +196,9 @@ export class CaptureStore {
       for (let i = conn.dataHead; i < conn.data.length; i++) {
         const d = this.records[conn.data[i]] as DataRecord;
         digestInto(conn, d); // what Clear drops is evicted too: the rest of the stream continues from its digest
-        if (d.kind === 'chunk') lost.chunks += 1;
-        else lost.messages += 1;
-        lost.bytes += d.kind === 'chunk' ? d.bytes : d.data.length;
+        if (d.kind === 'message') lost.messages += 1;
+        else lost.chunks += 1;
+        lost.bytes += d.kind === 'message' ? d.data.length : d.bytes;
       }
       lost.t = now;
       keptConns.set(rec.id, { record: rec, order: keptConns.size, ended: false, data: [], dataHead: 0, evicted: lost, digest: conn.digest });
@@ -209,7 +214,8 @@ export class CaptureStore {
 function digestInto(conn: ConnState, rec: DataRecord): void {
   if (conn.digest === null) return;
   try {
-    (conn.digest ??= new EvictionDigest(conn.record)).push(rec);
+    const digest = (conn.digest ??= new EvictionDigest(conn.record));
+    digest.push(rec.kind === 'bytes' ? { kind: 'chunk', conn: rec.conn, t: rec.t, ...payloadRecord(rec) } : rec);
   } catch {
     conn.digest = null;
   }

@@ -2,7 +2,7 @@
 // private MessagePort. Timers, not requestAnimationFrame: background tabs and iframes must keep flowing.
 // Before the relay's port arrives (only if the relay started after the tap) records wait in a bounded buffer.
 import type { CaptureRecord } from '../../core/capture/model.ts';
-import type { RelayToTap, TapToRelay } from '../messages.ts';
+import type { BytesRecord, RelayToTap, TapToRelay, WireRecord } from '../messages.ts';
 import { natives, postOn, randomToken } from './natives.ts';
 
 const FLUSH_DELAY_MS = 40;
@@ -17,7 +17,9 @@ export interface TapConfig {
 export class TapEmitter {
   private readonly token = randomToken();
   private counter = 0;
-  private pending: CaptureRecord[] = [];
+  private pending: WireRecord[] = [];
+  /** The payload buffers of pending bytes records: transferred, not copied, to the relay. */
+  private transfer: ArrayBuffer[] = [];
   private pendingBytes = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private port: MessagePort | undefined;
@@ -60,6 +62,16 @@ export class TapEmitter {
     else this.schedule();
   }
 
+  /** A fetch chunk's payload (a buffer of its own, see ChunkSplitter): handed over to the relay without a copy. */
+  emitBytes(record: BytesRecord): void {
+    if (!this.port && this.pending.length >= MAX_BUFFER_WITHOUT_PORT) return;
+    this.pending.push(record);
+    this.transfer.push(record.payload.buffer as ArrayBuffer);
+    this.pendingBytes += record.payload.byteLength;
+    if (this.pendingBytes >= FLUSH_BYTES) this.flush();
+    else this.schedule();
+  }
+
   private schedule(): void {
     if (this.timer !== undefined || !this.port) return;
     this.timer = natives.setTimeout(() => {
@@ -75,9 +87,11 @@ export class TapEmitter {
       this.timer = undefined;
     }
     const message: TapToRelay = { type: 'records', records: this.pending };
+    const transfer = this.transfer;
     this.pending = [];
+    this.transfer = [];
     this.pendingBytes = 0;
-    postOn(this.port, message);
+    postOn(this.port, message, transfer);
   }
 
   private onRelayMessage(data: unknown): void {

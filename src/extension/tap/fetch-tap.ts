@@ -1,7 +1,7 @@
 // window.fetch, tapped. Non-streaming responses are returned untouched (the only cost is a header lookup);
 // streaming ones get their body served through `tapBody` and recorded chunk by chunk.
 import type { BodyRecord, ConnectionRecord } from '../../core/capture/model.ts';
-import { Utf8ChunkEncoder } from '../../core/frames/utf8-chunks.ts';
+import { ChunkSplitter } from '../../core/frames/byte-chunks.ts';
 import { tapBody, serveBodyFrom } from './body-tap.ts';
 import type { TapEmitter } from './emitter.ts';
 import { mimic, natives, now } from './natives.ts';
@@ -97,18 +97,19 @@ function recordStream(
     responseTime: now(),
   };
   emitter.emit(connection, 512);
-  const encoder = new Utf8ChunkEncoder();
+  // Bytes only: cutting on character boundaries is O(1); decoding happens off the page's thread (messages.ts).
+  const splitter = new ChunkSplitter();
   const body = tapBody(
     response.body as ReadableStream<Uint8Array>,
     {
       onChunk(chunk) {
         const t = now();
-        emitter.emit({ kind: 'chunk', conn: id, t, ...encoder.push(chunk) }, chunk.byteLength);
+        emitter.emitBytes({ kind: 'bytes', conn: id, t, ...splitter.push(chunk) });
       },
       onEnd(state, error) {
         const t = now();
-        const tail = encoder.flush();
-        if (tail) emitter.emit({ kind: 'chunk', conn: id, t, ...tail }, 8);
+        const tail = splitter.flush();
+        if (tail) emitter.emitBytes({ kind: 'bytes', conn: id, t, ...tail });
         emitter.emit({ kind: 'end', conn: id, t, state, ...(error ? { error } : {}) });
       },
     },

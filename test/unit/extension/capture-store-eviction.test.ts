@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { analyzeCapture } from '../../../src/core/analysis/analyze.ts';
 import type { CaptureRecord, ConnectionRecord, EvictionRecord } from '../../../src/core/capture/model.ts';
 import { parseRecord } from '../../../src/core/capture/schemas.ts';
+import { ChunkSplitter } from '../../../src/core/frames/byte-chunks.ts';
+import type { WireRecord } from '../../../src/extension/messages.ts';
 import { CaptureStore } from '../../../src/extension/relay/capture-store.ts';
+import { toCaptureRecords } from '../../../src/extension/tab-capture.ts';
 import { captureOf, cut, sseBody } from '../analysis/support.ts';
 
 // The relay digests what it evicts, so a panel opened after an eviction still reconstructs every reply exactly.
@@ -28,17 +31,34 @@ function session(n: number): unknown[] {
 const finals = (records: CaptureRecord[]) =>
   Object.fromEntries(analyzeCapture({ header: HEADER, records })[0].replies.map((r) => [r.id, r.history.at(r.history.length - 1)]));
 
+/** The same capture as the fetch tap sends it: chunks as bytes cut on character boundaries. */
+function asBytes(records: CaptureRecord[], chunks: Uint8Array[]): WireRecord[] {
+  const splitter = new ChunkSplitter();
+  let k = 0;
+  return records.flatMap((r): WireRecord[] => {
+    if (r.kind !== 'chunk') return [r];
+    if (r.bytes === 0) {
+      const tail = splitter.flush();
+      return tail ? [{ kind: 'bytes', conn: r.conn, t: r.t, ...tail }] : [];
+    }
+    return [{ kind: 'bytes', conn: r.conn, t: r.t, ...splitter.push(chunks[k++]) }];
+  });
+}
+
 describe('CaptureStore eviction keeps the evicted part derived', () => {
-  it('a snapshot after eviction analyses to the same final messages as the whole stream', () => {
+  it.each(['chunk records', 'bytes records (as the fetch tap sends them)'])('a snapshot after eviction analyses to the same final messages as the whole stream: %s', (form) => {
     const body = new TextEncoder().encode(sseBody(session(6)));
     const cuts = Array.from({ length: 120 }, (_, i) => Math.floor((i * body.length) / 120) + (i % 7));
-    const records = captureOf(cut(body, cuts), { id: 'a', state: 'open' });
+    const chunks = cut(body, cuts);
+    const records = captureOf(chunks, { id: 'a', state: 'open' });
+    const input: WireRecord[] = form === 'chunk records' ? records : asBytes(records, chunks);
+    if (form !== 'chunk records') expect(toCaptureRecords(input)).toEqual(records);
     const store = new CaptureStore(16 * 1024);
     const live: EvictionRecord[] = [];
-    records.forEach((r, i) => {
+    input.forEach((r, i) => {
       for (const f of store.add([r], i).forward) if (f.kind === 'evicted') live.push(f);
     });
-    const snap = store.snapshot();
+    const snap = toCaptureRecords(store.snapshot());
     const ev = snap[1] as EvictionRecord;
     expect(ev.kind).toBe('evicted');
     expect(ev.derived?.events).toBeGreaterThan(100);

@@ -80,6 +80,7 @@ describe('Firefox manifest', () => {
     expect(ff.browser_specific_settings.gecko.data_collection_permissions).toEqual({ required: ['none'] });
     expect(ff.browser_specific_settings.gecko_android.strict_min_version).toBe('142.0');
     expect(ff.minimum_chrome_version).toBeUndefined();
+    expect(ff.message_serialization).toBeUndefined();
     expect(ff.content_scripts).toEqual(source.content_scripts);
     expect(() => firefoxManifest({ background: {} })).toThrow(/service_worker/);
   });
