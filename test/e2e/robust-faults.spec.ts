@@ -363,6 +363,8 @@ test('the page reloaded mid-stream: the capture (preserve log) is a prefix of a 
   await page.close();
 });
 
+// Playwright's Chromium runs with --disable-back-forward-cache, so the page comes back as a new document here;
+// robust-bfcache.spec.ts runs a browser with the cache on and checks a real restore.
 test('a back/forward navigation mid-stream: the page comes back, the capture is a prefix of a document marked gone', async () => {
   const { page, tabId } = await openApp('bfcache');
   await ext.debug((d, id: number) => d.setPreserveLog(id, true), tabId);

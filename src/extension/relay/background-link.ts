@@ -91,6 +91,21 @@ export class BackgroundLink {
     });
     // Going away (navigation, tab closed, bfcache): what the panel has not been sent yet goes now.
     addEventListener('pagehide', () => this.outbox.flush());
+    // Back from the back/forward cache: the browser closed our port when the page was frozen, so the background
+    // told watching panels this document was gone. Say hello again, so a watching panel gets the capture back and
+    // what the restored page streams next.
+    addEventListener('pageshow', (event) => {
+      if (!event.persisted || !this.announced) return;
+      const stale = this.port; // closed by the browser; its disconnect event may not have been delivered yet
+      this.port = undefined;
+      this.attached = false;
+      try {
+        stale?.disconnect();
+      } catch {
+        // already gone
+      }
+      this.post({ type: 'hello', docId: this.docId, ...this.info() });
+    });
   }
 
   /** Live records from the store (already accepted). */
@@ -117,6 +132,7 @@ export class BackgroundLink {
     switch (msg.type) {
       case 'attach':
         this.attached = true;
+        this.announced = true; // the background knows this document (a restore from bfcache says hello again)
         this.sendSnapshot();
         break;
       case 'detach':
@@ -165,10 +181,12 @@ export class BackgroundLink {
     });
     port.onDisconnect.addListener(() => {
       // Detached by the background, or the service worker stopped. Either way: quiet until the next attach.
-      if (this.port === port) this.port = undefined;
+      // (A port already replaced — see pageshow — says nothing about the current one.)
+      void chrome.runtime.lastError;
+      if (this.port !== port) return;
+      this.port = undefined;
       this.attached = false;
       this.outbox.clear(); // the next attach gets a full snapshot; records on a fresh port would be refused
-      void chrome.runtime.lastError;
     });
     this.port = port;
     return port;

@@ -43,6 +43,8 @@ export interface LaunchOptions {
   dist?: string;
   headless?: boolean;
   extraArgs?: string[];
+  /** Playwright defaults to drop, e.g. '--disable-back-forward-cache' for a real bfcache. */
+  ignoreDefaultArgs?: string[];
 }
 
 export async function launchWithExtension(options: LaunchOptions = {}): Promise<ExtensionBrowser> {
@@ -54,6 +56,7 @@ export async function launchWithExtension(options: LaunchOptions = {}): Promise<
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: options.headless ?? true,
+    ...(options.ignoreDefaultArgs ? { ignoreDefaultArgs: options.ignoreDefaultArgs } : {}),
     args: [
       `--disable-extensions-except=${dist}`,
       `--load-extension=${dist}`,
