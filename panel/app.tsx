@@ -64,7 +64,17 @@ const isTextEntry = (t: EventTarget | null) =>
   (t.isContentEditable || t instanceof HTMLTextAreaElement || t instanceof HTMLSelectElement ||
     (t instanceof HTMLInputElement && !['checkbox', 'radio', 'range', 'button'].includes(t.type)));
 
-function EmptyState({ source, onOpen }: { source: PanelSource; onOpen: () => void }) {
+function EmptyState({ source, onOpen, unreachable }: { source: PanelSource; onOpen: () => void; unreachable: boolean }) {
+  if (source.kind === 'extension' && unreachable) {
+    return (
+      <div class="empty" data-testid="empty" data-unreachable="">
+        <strong>Replyscope is not running in this page — reload it to capture its streams.</strong>
+        The page was loaded before Replyscope was installed, updated or reloaded (extensions are not injected into
+        pages that are already open), or it is a page extensions may not read (data: URLs, browser pages, the Web
+        Store). You can still import a capture file.
+      </div>
+    );
+  }
   return source.kind === 'extension' ? (
     <div class="empty" data-testid="empty">
       <strong>No agent streams yet — reload the page or open the demo.</strong>
@@ -168,7 +178,7 @@ export function App({ store, source }: { store: PanelStore; source: PanelSource 
     >
       <Toolbar store={store} source={source} onImport={(files) => void importFiles(store, files)} onExport={() => setExporting(true)} onHelp={() => setHelp(true)} />
       {empty ? (
-        <EmptyState source={source} onOpen={() => document.querySelector<HTMLInputElement>('[data-testid="import-input"]')?.click()} />
+        <EmptyState source={source} unreachable={store.live.value.pageReachable === false} onOpen={() => document.querySelector<HTMLInputElement>('[data-testid="import-input"]')?.click()} />
       ) : (
         <SplitPane
           direction="column"

@@ -15,7 +15,7 @@ export type ConnectToTab = (
   handlers: {
     onSnapshot(records: CaptureRecord[], header?: CaptureHeader): void;
     onRecords(records: CaptureRecord[]): void;
-    onStatus(text: string, status: { connected: boolean; preserveLog: boolean; siteEnabled: boolean; siteOrigin?: string }): void;
+    onStatus(text: string, status: { connected: boolean; preserveLog: boolean; siteEnabled: boolean; siteOrigin?: string; pageReachable?: boolean }): void;
   },
 ) => TabConnection;
 
@@ -31,10 +31,11 @@ export function createExtensionSource(tabId: number, connectToTab: ConnectToTab)
         onSnapshot: (records, header) => sink.reset(header, records),
         onRecords: (records) => sink.append(records),
         onStatus: (text, st) =>
-          sink.status(text, st.connected ? 'info' : 'error', {
+          sink.status(text, st.connected && st.pageReachable !== false ? 'info' : 'error', {
             preserveLog: st.preserveLog,
             siteEnabled: st.siteEnabled,
             ...(st.siteOrigin ? { siteOrigin: st.siteOrigin } : {}),
+            ...(st.pageReachable !== undefined ? { pageReachable: st.pageReachable } : {}),
           }),
       });
       if (preserve) conn.setPreserveLog(true);

@@ -17,6 +17,8 @@ export interface LiveState {
   preserveLog?: boolean;
   siteEnabled?: boolean;
   siteOrigin?: string;
+  /** false: the inspected page runs no capture (loaded before the extension, or a page extensions cannot read). */
+  pageReachable?: boolean;
 }
 
 /** Controls only a live capture has. */

@@ -124,6 +124,11 @@ export const backgroundToPanelSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('records'), docId: z.string(), records: z.array(wireRecordSchema) }),
   /** The document unloaded (navigation, iframe removed): its relay and its memory are gone. */
   z.strictObject({ type: z.literal('document-gone'), docId: z.string(), isTop: z.boolean() }),
+  /**
+   * Whether the tab's top document runs our relay. It does not when the page was loaded before the extension was
+   * installed, updated or reloaded, or when extensions may not run there (data: URLs, the Web Store, chrome://).
+   */
+  z.strictObject({ type: z.literal('page-reach'), reachable: z.boolean() }),
 ]);
 export type BackgroundToPanel = z.infer<typeof backgroundToPanelSchema>;
 

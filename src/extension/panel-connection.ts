@@ -27,7 +27,12 @@ export interface ConnectionStatus {
   preserveLog: boolean;
   /** Messages refused by a hop (relay or this client) because they failed validation. */
   invalidMessages: number;
+  /** false: the inspected page runs no relay (loaded before the extension, or a page extensions cannot read). */
+  pageReachable?: boolean;
 }
+
+export const PAGE_UNREACHABLE =
+  'Replyscope is not running in this page — reload it to capture its streams';
 
 export interface TabConnectionHandlers {
   onSnapshot(records: CaptureRecord[], header: CaptureHeader): void;
@@ -56,6 +61,7 @@ export function connectToTab(tabId: number, handlers: TabConnectionHandlers): Ta
   let closed = false;
   let connected = false;
   let retry: ReturnType<typeof setTimeout> | undefined;
+  let pageReachable: boolean | undefined;
 
   const header = (): CaptureHeader => ({
     kind: 'header',
@@ -73,13 +79,18 @@ export function connectToTab(tabId: number, handlers: TabConnectionHandlers): Ta
     const invalid = capture.dropped() + drops.total();
     let text = !connected
       ? 'Disconnected from the extension — reconnecting…'
+      : pageReachable === false
+        ? PAGE_UNREACHABLE
       : top && !siteEnabled
         ? `Capture is off for ${top.siteOrigin}`
         : top
           ? `Capturing ${top.siteOrigin}`
           : 'Connected — waiting for agent streams';
     if (invalid) text += ` · ${invalid} invalid message(s) dropped`;
-    return { text, connected, siteOrigin: top?.siteOrigin, siteEnabled, preserveLog: capture.preserveLog, invalidMessages: invalid };
+    return {
+      text, connected, siteOrigin: top?.siteOrigin, siteEnabled, preserveLog: capture.preserveLog, invalidMessages: invalid,
+      ...(pageReachable !== undefined ? { pageReachable } : {}),
+    };
   };
   const emitStatus = (): void => {
     const s = status();
@@ -104,6 +115,10 @@ export function connectToTab(tabId: number, handlers: TabConnectionHandlers): Ta
     p.onMessage.addListener((raw) => {
       const msg = acceptMessage(backgroundToPanelSchema, raw, drops, 'background→panel');
       if (!msg) return emitStatus();
+      if (msg.type === 'page-reach') {
+        pageReachable = msg.reachable;
+        return emitStatus();
+      }
       const change = capture.apply(msg);
       if (!change) return;
       if (change.kind === 'append') handlers.onRecords(change.records);

@@ -60,6 +60,8 @@ export class TabCapture {
         }
         return { kind: 'append', records };
       }
+      case 'page-reach':
+        return undefined; // about the page, not its capture (see panel-connection.ts)
       case 'document-gone': {
         const doc = this.docs.get(message.docId);
         if (!doc) return undefined;

@@ -138,3 +138,20 @@ test('a fast stream (20k events written as fast as the socket takes them) arrive
   await panel.close();
   await app.close();
 });
+
+test('a page without the capture (a data: URL here; also every tab open before the extension was reloaded) is named, not waited on', async () => {
+  const app = await ext.context.newPage();
+  await app.goto(`${server.url}/app`);
+  const tabId = await ext.tabIdFor(app);
+  await app.goto('data:text/html,<title>no extension here</title>'); // content scripts never run in data: pages
+  const panel = await ext.panelPage(tabId);
+  await expect(panel.getByTestId('empty')).toContainText('Replyscope is not running in this page — reload it to capture its streams.');
+  await expect(panel.getByTestId('status')).toContainText('not running in this page');
+  await panel.screenshot({ path: test.info().outputPath('page-unreachable.png') });
+  // Back on a page the extension runs in: the notice goes away by itself.
+  await app.goto(`${server.url}/app`);
+  await expect(panel.getByTestId('empty')).toContainText('No agent streams yet');
+  await expect(panel.getByTestId('status')).not.toContainText('not running in this page');
+  await panel.close();
+  await app.close();
+});

@@ -114,6 +114,7 @@ export class Router {
   addPanel(tabId: number, panel: PanelSink): () => void {
     this.route(tabId).panels.add(panel);
     this.broadcast(tabId, { type: 'attach' });
+    this.probeTop(tabId);
     this.watchLoads();
     return () => this.removePanel(tabId, panel);
   }
@@ -133,8 +134,23 @@ export class Router {
    * listener exists only while panels are open, so idle browsing never wakes the service worker.
    */
   private readonly onTabUpdated = (tabId: number, info: chrome.tabs.OnUpdatedInfo): void => {
-    if (info.status === 'complete' && (this.tabs.get(tabId)?.panels.size ?? 0) > 0) this.broadcast(tabId, { type: 'attach' });
+    if (info.status !== 'complete' || (this.tabs.get(tabId)?.panels.size ?? 0) === 0) return;
+    this.broadcast(tabId, { type: 'attach' });
+    this.probeTop(tabId);
   };
+
+  /**
+   * Asks the top frame's relay to answer; no answer means nothing in this page can be captured, and the panel says
+   * so instead of waiting for streams that will never show (e.g. every tab that was open when the extension was
+   * reloaded or updated: MV3 does not inject content scripts into existing pages).
+   */
+  private probeTop(tabId: number): void {
+    const ping: BackgroundToRelay = { type: 'ping' };
+    chrome.tabs.sendMessage(tabId, ping, { frameId: 0 }).then(
+      (answer: unknown) => this.toPanels(tabId, { type: 'page-reach', reachable: answer !== undefined }),
+      () => this.toPanels(tabId, { type: 'page-reach', reachable: false }),
+    );
+  }
 
   private watchLoads(): void {
     const anyPanel = [...this.tabs.values()].some((r) => r.panels.size > 0);
