@@ -91,6 +91,10 @@ export class BackgroundLink {
     });
     // Going away (navigation, tab closed, bfcache): what the panel has not been sent yet goes now.
     addEventListener('pagehide', () => this.outbox.flush());
+    // Hidden now: idle callbacks get throttled, so what waits goes at once (see IdleOutbox).
+    addEventListener('visibilitychange', () => {
+      if (document.visibilityState === 'hidden') this.outbox.flush();
+    });
     // Back from the back/forward cache: the browser closed our port when the page was frozen, so the background
     // told watching panels this document was gone. Say hello again, so a watching panel gets the capture back and
     // what the restored page streams next.

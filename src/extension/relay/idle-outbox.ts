@@ -4,6 +4,8 @@
 // go out in idle time, a small batch per post, the oldest first: a page busy with a burst keeps its thread, the
 // panel catches up when the page breathes. A deadline (`maxDelayMs`) bounds the lag on a page that never idles,
 // and `flush()` sends everything at once when the document is going away.
+// A hidden page (a background tab — e.g. the one a panel opened as a tab inspects) sends at once instead: it draws
+// no frames a post could delay, and browsers throttle its idle callbacks and timers to once a second or less.
 
 export interface IdleDeadlineLike {
   readonly didTimeout: boolean;
@@ -29,6 +31,8 @@ export class IdleOutbox<M> {
     private readonly send: (message: M) => void,
     private readonly maxDelayMs = 500,
     private readonly schedule: IdleScheduler = defaultScheduler,
+    /** true: send at once (the page is hidden). */
+    private readonly immediate: () => boolean = () => typeof document !== 'undefined' && document.visibilityState === 'hidden',
   ) {}
 
   get pending(): number {
@@ -37,6 +41,10 @@ export class IdleOutbox<M> {
 
   push(message: M): void {
     this.queue.push(message);
+    if (this.immediate()) {
+      this.flush();
+      return;
+    }
     if (!this.scheduled) {
       this.scheduled = true;
       this.schedule((d) => this.drain(d), this.maxDelayMs);

@@ -26,7 +26,7 @@ describe('IdleOutbox', () => {
     const clock = { t: 0 };
     const sent: number[] = [];
     const s = manualScheduler();
-    const box = new IdleOutbox<number>((m) => { sent.push(m); clock.t += 1; }, 500, s.schedule);
+    const box = new IdleOutbox<number>((m) => { sent.push(m); clock.t += 1; }, 500, s.schedule, () => false);
     for (let i = 0; i < 10; i++) box.push(i);
     expect(s.waiting).toBe(1); // one callback for the whole queue
     s.idle(4, clock); // room for 3 posts: each leaves less than the 2 ms a next one needs after the third
@@ -41,7 +41,7 @@ describe('IdleOutbox', () => {
   it('a page that never idles still gets one batch out per deadline', () => {
     const sent: string[] = [];
     const s = manualScheduler();
-    const box = new IdleOutbox<string>((m) => void sent.push(m), 500, s.schedule);
+    const box = new IdleOutbox<string>((m) => void sent.push(m), 500, s.schedule, () => false);
     box.push('a');
     box.push('b');
     s.timeout();
@@ -54,7 +54,7 @@ describe('IdleOutbox', () => {
   it('flush sends everything now; clear drops what a snapshot supersedes', () => {
     const sent: string[] = [];
     const s = manualScheduler();
-    const box = new IdleOutbox<string>((m) => void sent.push(m), 500, s.schedule);
+    const box = new IdleOutbox<string>((m) => void sent.push(m), 500, s.schedule, () => false);
     box.push('a');
     box.push('b');
     box.flush();
@@ -66,5 +66,19 @@ describe('IdleOutbox', () => {
     box.push('d');
     while (s.waiting) s.idle(100, { t: 0 });
     expect(sent).toEqual(['a', 'b', 'd']);
+  });
+
+  it('a hidden page sends at once (its idle callbacks are throttled), everything still in order', () => {
+    const sent: string[] = [];
+    const s = manualScheduler();
+    let hidden = false;
+    const box = new IdleOutbox<string>((m) => void sent.push(m), 500, s.schedule, () => hidden);
+    box.push('a');
+    expect(sent).toEqual([]);
+    hidden = true;
+    box.push('b');
+    expect(sent).toEqual(['a', 'b']);
+    while (s.waiting) s.idle(100, { t: 0 }); // the callback scheduled for 'a' finds nothing left
+    expect(sent).toEqual(['a', 'b']);
   });
 });
