@@ -90,7 +90,7 @@ async function exercise(page: Page, connId: string): Promise<{ interactive: numb
 }
 
 const figures: string[] = [];
-// ROBUST_FULL=1: the 10 MB single line (its views take ~30 s to visit); 2 MB otherwise.
+// ROBUST_FULL=1: the 10 MB single line; 2 MB otherwise.
 const corpus = hostileCorpus(process.env.ROBUST_FULL ? 10 : 2);
 
 test.describe('standalone viewer', () => {
