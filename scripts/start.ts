@@ -59,14 +59,20 @@ async function main(): Promise<void> {
   let stopping = false;
   const stop = async (code: number) => {
     stopping = true;
-    if (browser && browser.exitCode === null && browser.pid) {
-      const exited = new Promise((r) => browser!.once('exit', r));
-      browser.kill('SIGTERM');
+    if (browser?.pid) {
+      // Chromium runs in its own process group: its helpers (zygote, crashpad, GPU) go with it, and the profile is
+      // removed only once none of them is left to write into it (removing earlier raced with their last writes).
+      const group = browser.pid;
+      const exited = browser.exitCode === null ? new Promise((r) => browser!.once('exit', r)) : Promise.resolve();
+      signalGroup(group, 'SIGTERM');
       await exited;
+      if (!(await groupGone(group, 5000))) {
+        signalGroup(group, 'SIGKILL');
+        await groupGone(group, 2000);
+      }
     }
     if (profile) {
       try {
-        // Chromium's helper processes may still be writing for a moment after the browser exits.
         rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
       } catch (err) {
         console.error(`Could not remove the temporary profile ${profile}: ${(err as Error).message}`);
@@ -93,7 +99,7 @@ async function main(): Promise<void> {
   profile = mkdtempSync(path.join(tmpdir(), 'replyscope-start-'));
   seedProfile(profile, DIST);
   const args = [...chromiumArgs(profile, DIST), ...opts.chromeArgs, demoUrl];
-  browser = spawn(chrome.path, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  browser = spawn(chrome.path, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
   // Chromium is chatty on stderr; keep the tail to explain an early failure, show nothing otherwise.
   let stderrTail = '';
   browser.stderr?.on('data', (d: Buffer) => (stderrTail = (stderrTail + d.toString()).slice(-4000)));
@@ -105,6 +111,26 @@ async function main(): Promise<void> {
   });
   console.log(`Replyscope demo: ${demoUrl}  (Chromium: ${chrome.path}, extension: ${DIST})`);
   console.log('DevTools is open on the demo tab — choose the Replyscope tab, then send a message. Ctrl-C stops everything.');
+}
+
+function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    // the group is already gone
+  }
+}
+
+/** Polls until no process of the group is left (true) or `ms` passed (false). */
+async function groupGone(pgid: number, ms: number): Promise<boolean> {
+  for (const until = Date.now() + ms; Date.now() < until; await new Promise((r) => setTimeout(r, 50))) {
+    try {
+      process.kill(-pgid, 0);
+    } catch {
+      return true;
+    }
+  }
+  return false;
 }
 
 main().catch((err: unknown) => {
