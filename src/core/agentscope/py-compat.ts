@@ -97,8 +97,13 @@ export function pyB64Encode(bytes: Uint8Array): string {
   return out;
 }
 
+const FULL_QUADS = /^(?:[A-Za-z0-9+/]{4})*$/;
+
 /** The DATA_BLOCK_DELTA rule: decode both, concatenate the bytes, re-encode. Throws PyError like the reference. */
 export function pyB64Concat(existing: string, chunk: string): string {
+  // Whole unpadded quads are a bijection with 3-byte groups, so decode-concat-encode of two of them is their plain
+  // concatenation: the usual case (a block's data grows chunk by chunk), spared a decode of everything so far.
+  if (FULL_QUADS.test(chunk) && FULL_QUADS.test(existing)) return existing + chunk;
   const a = existing ? pyB64Decode(existing) : new Uint8Array(0);
   const b = pyB64Decode(chunk);
   const joined = new Uint8Array(a.length + b.length);

@@ -33,7 +33,14 @@ export class AgentScopeReplies {
   private readonly order: ReplyGroup[] = [];
   readonly customIndices: number[] = [];
 
-  constructor(private readonly ctx: ApplyContext = {}) {}
+  /**
+   * `keepSteps: false`: do not keep `eventIndices` and `outcomes` (a caller that records the steps itself — the
+   * analysis' histories — would otherwise hold a second copy of them for every event).
+   */
+  constructor(
+    private readonly ctx: ApplyContext = {},
+    private readonly options: { keepSteps?: boolean } = {},
+  ) {}
 
   /** All groups in order of first appearance. */
   get replies(): readonly ReplyGroup[] {
@@ -68,8 +75,10 @@ export class AgentScopeReplies {
     }
     const outcome = applyEvent(group.msg, event, context);
     group.msg = outcome.msg;
-    group.eventIndices.push(index);
-    group.outcomes.push(outcome);
+    if (this.options.keepSteps !== false) {
+      group.eventIndices.push(index);
+      group.outcomes.push(outcome);
+    }
     if (event.type === 'REPLY_END') group.endedAt = index;
     return { kind: 'reply', replyId: event.reply_id, created, orphan: group.orphan, outcome };
   }

@@ -42,6 +42,13 @@ export const WIRE_RECURSION_LIMIT = 200;
  */
 export function findRecursionLimit(text: string): string | null {
   if (text.length <= WIRE_RECURSION_LIMIT * 2) return null;
+  // Nesting deeper than the limit needs more than that many `{` / `[` in the text: counting them (native indexOf)
+  // spares the character loop below on long ordinary events (base64 chunks, tool output), a per-event cost.
+  let opens = 0;
+  for (const open of ['{', '[']) {
+    for (let i = text.indexOf(open); i !== -1 && opens <= WIRE_RECURSION_LIMIT; i = text.indexOf(open, i + 1)) opens++;
+  }
+  if (opens <= WIRE_RECURSION_LIMIT) return null;
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {

@@ -3,63 +3,31 @@
 import type { ConnectionRecord, EndRecord, EvictionDerived } from '../capture/model.ts';
 import type { Diagnostic } from '../diagnostics/types.ts';
 import { CheckpointedHistory } from '../history/seekable-history.ts';
-import { applyEvent, type ApplyContext } from '../agentscope/append-event.ts';
+import type { ApplyOutcome } from '../agentscope/append-event.ts';
 import type { Msg } from '../agentscope/blocks.ts';
 import { normaliseLegacyEvent } from '../agentscope/legacy.ts';
 import { AgentScopeLifecycle } from '../agentscope/lifecycle.ts';
-import { AgentScopeReplies } from '../agentscope/replies.ts';
-import { AGENTSCOPE_EVENT_TYPES, MsgSchema, validateEvent, type AgentEvent, type ValidationResult } from '../agentscope/schema.ts';
+import { AgentScopeReplies, type ReplyGroup } from '../agentscope/replies.ts';
+import { plainIsoAsUtc } from '../agentscope/iso-times.ts';
+import { WorkingMsg } from '../agentscope/working-msg.ts';
+import { MsgSchema, validateEvent, type AgentEvent, type ValidationResult } from '../agentscope/schema.ts';
 import { findLoneSurrogate, findRecursionLimit } from '../agentscope/wire-json.ts';
-import { fastValidateAgentScope } from './agentscope-fast-validate.ts';
+import { fastValidateAgentScope, lastFast } from './agentscope-fast-validate.ts';
+import { contextFor, DELTA_KIND, StepColumns, TYPE_INFO, type TypeInfo } from './agentscope-steps.ts';
 import type { RawEvent } from './body-reader.ts';
-import { NO_STRINGS } from './event-view.ts';
+import { NO_ISSUES, NO_STRINGS } from './event-view.ts';
 import type { Dialect, ReplyView } from './types.ts';
-import { parseTime, previewOf, typeOf, type EventFacts, type StepStatus, type StreamProcessor } from './stream-processor.ts';
+import { clip, parseTime, previewOf, typeOf, type EventFacts, type StepStatus, type StreamProcessor } from './stream-processor.ts';
 
-/**
- * Delta events (text, thinking, tool-call arguments, tool-result text: nearly every event of a real stream) are kept
- * by the history in columns, not as objects: the delta text, a type code and the block / tool-call id (shared with
- * every event naming it) — only the fields append_event reads for these types. Their id, created_at and metadata
- * are not read (the clock comes from the apply context). `deltaEvent` rebuilds the validated event when a seek
- * replays the step. Measured on a million-event capture: ~60 bytes per event less than keeping the event object.
- */
-const DELTA_TYPES = ['TEXT_BLOCK_DELTA', 'THINKING_BLOCK_DELTA', 'TOOL_CALL_DELTA', 'TOOL_RESULT_TEXT_DELTA'] as const;
-const DELTA_CODE = new Map<string, number>(DELTA_TYPES.map((t, i) => [t, i + 1]));
-
-function deltaEvent(code: number, replyId: string, target: string, delta: string): AgentEvent {
-  const type = DELTA_TYPES[code - 1];
-  return (code >= 3
-    ? { type, metadata: {}, reply_id: replyId, tool_call_id: target, delta }
-    : { type, metadata: {}, reply_id: replyId, block_id: target, delta }) as AgentEvent;
-}
-
-/** The event type names as constants (an event's own `type` string is a fresh copy per event). */
-const TYPE_NAMES = new Map<string, string>(AGENTSCOPE_EVENT_TYPES.map((t) => [t, t]));
-
-/** Python-style local timestamp (no zone) for arrival times, the reference's own clock format. */
-function isoOf(t: number): string {
-  // The events of one chunk share its arrival time: remember the last conversion (it is on every event's path).
-  if (t === lastT) return lastIso;
-  lastIso = Number.isFinite(t) ? new Date(t).toISOString().slice(0, -1) : '1970-01-01T00:00:00';
-  lastT = t;
-  return lastIso;
-}
-let lastT = NaN;
-let lastIso = '';
-
-/**
- * The clock the reference reads while applying an event, made deterministic: blocks are stamped with the event's
- * time and generated ids derive from the event index, so replaying from a checkpoint gives the same message.
- */
-export function contextFor(index: number, t: number): ApplyContext {
-  // A plain literal (an accessor for a lazy eventTime made creation slower than the cached formatting it saved).
-  let n = 0;
-  const time = isoOf(t);
-  return { now: () => time, newId: () => `gen-${index}-${n++}`, eventTime: time };
-}
+export { contextFor } from './agentscope-steps.ts';
 
 interface ReplyExtra {
-  /** Steps are connection event indices; the processor holds their events and times (see `reduceAt`). */
+  id: string;
+  /** The message's id is the reply id (an empty reply_id gets a generated one: every event then warns, pure path). */
+  idMatches: boolean;
+  /** The message after the reply's latest step, written in place; the history snapshots it at checkpoints. */
+  work: WorkingMsg;
+  /** Steps are connection event indices; the processor holds their events and times (see StepColumns). */
   history: CheckpointedHistory<Msg, number>;
   stepStatus: StepStatus[];
   diagnostics: Diagnostic[];
@@ -75,10 +43,11 @@ const PREVIEW_KEYS = ['delta', 'data', 'tool_call_name', 'model_name', 'name', '
  * the wire parser differs from JSON.parse only on lone surrogate escapes (checked here) and on NaN/Infinity (which
  * JSON.parse rejects, so such events never get here). Returns the failure, or undefined when the text is fine.
  */
-function wireProblem(text: string): ValidationResult | undefined {
+function wireProblem(text: string, knownWellFormed = false): ValidationResult | undefined {
   // Lone surrogates can only come from a `\u` escape or a JS string that is not well-formed (both rare): the native
-  // check spares the character-by-character scan, which emoji (valid surrogate pairs) would otherwise trigger.
-  const wellFormed = (text as string & { isWellFormed?: () => boolean }).isWellFormed?.() ?? false; // ES2024
+  // check spares the character-by-character scan, which emoji (valid surrogate pairs) would otherwise trigger. The
+  // reader may already know the text is well-formed (it checks each chunk once, see RawEvent.wellFormed).
+  const wellFormed = knownWellFormed || ((text as string & { isWellFormed?: () => boolean }).isWellFormed?.() ?? false); // ES2024
   const problem = (text.includes('\\u') || !wellFormed ? findLoneSurrogate(text) : null) ?? findRecursionLimit(text);
   return problem ? { ok: false, reason: 'json', issues: [{ path: '', message: problem }] } : undefined;
 }
@@ -92,25 +61,17 @@ export function validateWire(text: string, raw: unknown): ValidationResult {
 }
 
 export class AgentScopeStream implements StreamProcessor {
-  private readonly groups = new AgentScopeReplies();
+  /** Routes events to replies; the steps themselves are recorded here (histories), not kept twice by the groups. */
+  private readonly groups = new AgentScopeReplies({}, { keepSteps: false });
   private readonly lifecycle = new AgentScopeLifecycle();
   private readonly extra = new Map<string, ReplyExtra>();
-  /** Per connection event index: the event a history step replays (null: invalid, changes nothing) and its arrival
-   * time (an unboxed double array). */
-  /** The event a history step replays: the validated event, or for a delta its text (see DELTA_TYPES). */
-  private readonly stepEvents: (AgentEvent | string | null)[] = [];
-  private stepCodes = new Uint8Array(1024);
-  private readonly stepTargets: (string | undefined)[] = [];
-  private readonly times: number[] = [];
+  /** Per connection event index: what a history replay applies (see agentscope-steps.ts). */
+  private readonly steps = new StepColumns();
   /** Block / tool-call ids, shared by all events that name them. */
   private readonly targets = new Map<string, string>();
-
-  private reduceAt(msg: Msg, index: number, replyId: string): Msg {
-    const e = this.stepEvents[index];
-    if (e === null || e === undefined) return msg;
-    const event = typeof e === 'string' ? deltaEvent(this.stepCodes[index], replyId, this.stepTargets[index] as string, e) : e;
-    return applyEvent(msg, event, contextFor(this.indexBase + index, this.times[index])).msg;
-  }
+  /** The reply and (shared) block id of the last event the delta lane took. */
+  private laneReply: ReplyExtra | undefined;
+  private laneTarget = '';
 
   /** Events evicted before this stream's first event: the clock's ids keep the full stream's numbering. */
   private readonly indexBase: number;
@@ -144,53 +105,105 @@ export class AgentScopeStream implements StreamProcessor {
     if (ev.parseError === undefined) {
       // A shape the fast path accepts has only current-dialect keys and type names, so it is not legacy.
       const fast = fastValidateAgentScope(ev.raw);
-      if (fast) parsed = wireProblem(ev.rawText) ?? { ok: true, event: fast, extras: NO_STRINGS };
+      if (fast) {
+        const facts = this.deltaLane(ev, index);
+        if (facts) return facts;
+        parsed = wireProblem(ev.rawText, ev.wellFormed) ?? { ok: true, event: fast, extras: NO_STRINGS };
+      }
       else {
         const norm = normaliseLegacyEvent(ev.raw);
         legacy = norm.legacy;
         raw = norm.raw;
-        parsed = legacy ? validateEvent(raw) : wireProblem(ev.rawText) ?? validateEvent(raw);
+        parsed = legacy ? validateEvent(raw) : wireProblem(ev.rawText, ev.wellFormed) ?? validateEvent(raw);
       }
     } else parsed = { ok: false, reason: 'json', issues: [{ path: '', message: ev.parseError }] };
 
+    const obj = (raw ?? {}) as Record<string, unknown>;
+    const type = ev.parseError !== undefined ? '(not JSON)' : typeOf(raw);
+    const info = TYPE_INFO.get(type);
+    // The block / tool call the event names, as the one string shared by every event naming it (ids then compare
+    // by identity when the reducer looks the block up).
+    const named = typeof obj.block_id === 'string' ? obj.block_id : typeof obj.tool_call_id === 'string' ? obj.tool_call_id : undefined;
+    const blockId = named === undefined ? undefined : this.target(named);
     let replyId: string | undefined;
-    let outcome;
+    let outcome: ApplyOutcome | undefined;
     if (parsed.ok) {
-      const r = this.groups.push(parsed.event, index, contextFor(this.indexBase + index, ev.t));
-      if (r.kind === 'reply') {
-        replyId = r.replyId;
-        outcome = r.outcome;
-        const group = this.groups.get(r.replyId);
-        // The group keeps every outcome (with the message after each event) for its own callers; here the history
-        // below is the record of those messages, with checkpoints — keeping both held every intermediate message.
-        group?.outcomes.pop();
-        if (group) this.record(group.id, group.initial, index, ev.t, parsed.event, outcome.msg, outcome.status, parsed.event.type);
+      const event = parsed.event;
+      const e = event as { block_id?: string; tool_call_id?: string };
+      const own = e.block_id ?? e.tool_call_id;
+      const target = own === undefined ? undefined : own === named ? blockId : this.target(own);
+      const x = event.type === 'CUSTOM' ? undefined : this.extra.get(event.reply_id);
+      // The common events are applied to the reply's working message in place (see working-msg.ts); no warning or
+      // error can come of them, so the lifecycle needs no outcome.
+      const fast = x && x.idMatches && target !== undefined ? x.work.applyInPlace(event, target) : undefined;
+      if (x && fast !== undefined) {
+        replyId = x.id;
+        this.record(x, index, ev.t, event, fast, info ?? event.type, target);
+      } else {
+        // The pure reducer, from a snapshot of the working message (the group's own message is not kept current).
+        const before = x && this.groups.get(x.id);
+        if (before) before.msg = (x as ReplyExtra).work.snapshot();
+        const r = this.groups.push(event, index, contextFor(this.indexBase + index, ev.t));
+        if (r.kind === 'reply') {
+          replyId = r.replyId;
+          outcome = r.outcome;
+          const group = this.groups.get(r.replyId);
+          if (group) {
+            const y = this.extraOf(group, ev.t);
+            y.work.adopt(outcome.msg);
+            this.record(y, index, ev.t, event, outcome.status, info ?? event.type, target);
+          }
+        }
       }
     } else {
       // An invalid event still belongs to the reply it names, as a step that changes nothing.
-      const named = (raw as { reply_id?: unknown } | undefined)?.reply_id;
-      const group = typeof named === 'string' ? this.groups.get(named) : undefined;
+      const rid = (raw as { reply_id?: unknown } | undefined)?.reply_id;
+      const group = typeof rid === 'string' ? this.groups.get(rid) : undefined;
       if (group) {
         replyId = group.id;
-        this.record(group.id, group.initial, index, ev.t, null, group.msg, 'invalid', typeOf(raw));
+        this.record(this.extraOf(group, ev.t), index, ev.t, null, 'invalid', info ?? type, undefined);
       }
     }
     const diagnostics = this.lifecycle.push(index, parsed, outcome, { legacy });
     if (replyId !== undefined && diagnostics.length) this.extra.get(replyId)?.diagnostics.push(...diagnostics);
-    const obj = (raw ?? {}) as Record<string, unknown>;
-    const blockId = typeof obj.block_id === 'string' ? this.target(obj.block_id) : typeof obj.tool_call_id === 'string' ? this.target(obj.tool_call_id) : undefined;
-    const type = ev.parseError !== undefined ? '(not JSON)' : typeOf(raw);
     const facts: EventFacts = {
-      type: TYPE_NAMES.get(type) ?? type,
+      type: info?.name ?? type,
       valid: parsed.ok,
-      issues: parsed.ok ? [] : parsed.issues,
+      issues: parsed.ok ? NO_ISSUES : parsed.issues,
       extras: parsed.ok ? parsed.extras : NO_STRINGS,
       preview: ev.parseError !== undefined ? ev.rawText.slice(0, 120) : previewOf(raw, PREVIEW_KEYS),
       diagnostics,
     };
     if (replyId !== undefined) facts.replyId = replyId;
     if (blockId !== undefined) facts.blockId = blockId;
-    const createdAt = parseTime(obj.created_at);
+    const createdAt = typeof obj.created_at === 'string' ? plainIsoAsUtc(obj.created_at) ?? parseTime(obj.created_at) : parseTime(obj.created_at);
+    if (createdAt !== undefined) facts.createdAt = createdAt;
+    return facts;
+  }
+
+  /**
+   * The delta lane: a valid delta event (nearly every event of a stream) of a reply already under way, applied in
+   * place, taken entirely from the fields the fast validator read (see `lastFast`) — the same steps as the general
+   * path below, which reads them from the event object, whose shape varies by type. Undefined (nothing changed yet)
+   * when the event is anything else: the general path then handles it.
+   */
+  private deltaLane(ev: RawEvent, index: number): EventFacts | undefined {
+    const f = lastFast;
+    const info = TYPE_INFO.get(f.type);
+    if (info === undefined || info.delta === 0 || f.target === undefined || f.delta === undefined) return undefined;
+    // Runs of deltas name the same reply and block: compare with the previous event's strings before hashing them.
+    let x = this.laneReply;
+    if (x === undefined || f.replyId !== x.id) x = this.laneReply = this.extra.get(f.replyId);
+    if (x === undefined || !x.idMatches || wireProblem(ev.rawText, ev.wellFormed)) return undefined;
+    const target = f.target === this.laneTarget ? this.laneTarget : (this.laneTarget = this.target(f.target));
+    const status = x.work.applyDelta(info.delta, target, f.delta);
+    if (status === undefined) return undefined;
+    this.steps.setDelta(index, info.delta, f.delta, target, ev.t);
+    this.step(x, index, ev.t, status, true);
+    const diagnostics = this.lifecycle.pushDelta(index, info.name, x.id, DELTA_KIND[info.delta], target, f.delta, f.createdAt);
+    if (diagnostics.length) x.diagnostics.push(...diagnostics);
+    const facts: EventFacts = { type: info.name, valid: true, issues: NO_ISSUES, extras: NO_STRINGS, preview: clip(f.delta), diagnostics, replyId: x.id, blockId: target };
+    const createdAt = f.createdAt === undefined ? undefined : plainIsoAsUtc(f.createdAt) ?? parseTime(f.createdAt);
     if (createdAt !== undefined) facts.createdAt = createdAt;
     return facts;
   }
@@ -207,7 +220,7 @@ export class AgentScopeStream implements StreamProcessor {
   replies(): ReplyView[] {
     return this.groups.replies.filter((g) => this.extra.has(g.id)).map((g) => {
       const x = this.extra.get(g.id) as ReplyExtra;
-      const msg = g.msg;
+      const msg = x.work.current; // top-level fields only (the usage object is replaced, never written in place)
       return {
         id: g.id,
         dialect: this.dialect,
@@ -252,38 +265,32 @@ export class AgentScopeStream implements StreamProcessor {
     return id;
   }
 
-  private record(id: string, initial: Msg, index: number, t: number, event: AgentEvent | null, after: Msg, status: StepStatus, type: string): void {
-    let x = this.extra.get(id);
+  /** The reply's record (history, statuses, …), created at its first step from the group's message then. */
+  private extraOf(group: ReplyGroup, t: number): ReplyExtra {
+    let x = this.extra.get(group.id);
     if (!x) {
-      x = { history: new CheckpointedHistory<Msg, number>(initial, (msg, i) => this.reduceAt(msg, i, id)), stepStatus: [], diagnostics: [], firstT: t, lastT: t };
+      const id = group.id;
+      const work = new WorkingMsg(group.msg);
+      const history = new CheckpointedHistory<Msg, number>(group.initial, (msg, i) => this.steps.reduce(msg, i, id, this.indexBase), { live: work });
+      x = { id, idMatches: group.msg.id === id, work, history, stepStatus: [], diagnostics: [], firstT: t, lastT: t };
       this.extra.set(id, x);
     }
-    // Keep the per-index arrays packed (indices of events outside any reply get holes filled with placeholders).
-    while (this.stepEvents.length < index) {
-      this.stepEvents.push(null);
-      this.stepTargets.push(undefined);
-      this.times.push(NaN);
-    }
-    if (index >= this.stepCodes.length) {
-      const grown = new Uint8Array(Math.max(index + 1, this.stepCodes.length * 2));
-      grown.set(this.stepCodes);
-      this.stepCodes = grown;
-    }
-    const code = event ? DELTA_CODE.get(event.type) : undefined;
-    if (event && code !== undefined) {
-      const e = event as AgentEvent & { block_id?: string; tool_call_id?: string; delta: string };
-      this.stepEvents[index] = e.delta;
-      this.stepCodes[index] = code;
-      this.stepTargets[index] = this.target(e.block_id ?? e.tool_call_id ?? '');
-    } else {
-      this.stepEvents[index] = event;
-      this.stepCodes[index] = 0;
-      this.stepTargets[index] = undefined;
-    }
-    this.times[index] = t;
-    x.history.pushComputed(index, after);
+    return x;
+  }
+
+  /** The reply's side of a step: history, status, times (`token`: the event is a content delta). */
+  private step(x: ReplyExtra, index: number, t: number, status: StepStatus, token: boolean): void {
+    x.history.pushLive(index);
     x.stepStatus.push(status);
     x.lastT = t;
-    if (x.firstTokenT === undefined && type.endsWith('_DELTA')) x.firstTokenT = t;
+    if (x.firstTokenT === undefined && token) x.firstTokenT = t;
+  }
+
+  /** One step of reply `x`. `info`: the event's type (or the type name of an invalid event); `target`: its block id. */
+  private record(x: ReplyExtra, index: number, t: number, event: AgentEvent | null, status: StepStatus, info: TypeInfo | string | undefined, target: string | undefined): void {
+    const code = event && typeof info === 'object' ? info.delta : 0;
+    if (event && code !== 0) this.steps.setDelta(index, code, (event as AgentEvent & { delta: string }).delta, target ?? this.target(''), t);
+    else this.steps.setEvent(index, event, t);
+    this.step(x, index, t, status, typeof info === 'object' ? info.token : (info ?? '').endsWith('_DELTA'));
   }
 }

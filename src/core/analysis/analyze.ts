@@ -6,7 +6,7 @@ import type { Diagnostic } from '../diagnostics/types.ts';
 import { AgentScopeStream } from './agentscope-stream.ts';
 import { BodyReader, bodyKindOf, type RawEvent } from './body-reader.ts';
 import { DialectDetector, isAgentScope, isPi } from './dialect.ts';
-import { AnalysedEvent } from './event-view.ts';
+import { AnalysedEvent, EventTimes } from './event-view.ts';
 import { PiStream } from './pi-stream.ts';
 import { previewOf, typeOf, type EventFacts, type StreamProcessor } from './stream-processor.ts';
 import type { ConnectionState, ConnectionView, Dialect, EventView } from './types.ts';
@@ -31,6 +31,8 @@ class ConnectionAnalysis {
   readonly detector = new DialectDetector();
   processor?: StreamProcessor;
   readonly events: EventView[] = [];
+  /** The events' times, unboxed (see EventTimes). */
+  private readonly times = new EventTimes();
   private pending: [RawEvent, number][] = [];
   private endDiagnostics: Diagnostic[] = [];
   evictedEvents = 0;
@@ -92,15 +94,15 @@ class ConnectionAnalysis {
     for (const ev of events) {
       const index = this.events.length;
       if (this.processor) {
-        this.events.push(new AnalysedEvent(ev, index, this.process(ev, index)));
+        this.events.push(new AnalysedEvent(ev, index, this.process(ev, index), this.times));
         continue;
       }
-      this.events.push(new AnalysedEvent(ev, index, undecidedFacts(ev)));
+      this.events.push(new AnalysedEvent(ev, index, undecidedFacts(ev), this.times));
       this.detector.push(ev.raw, index);
       this.pending.push([ev, index]);
       if (this.detector.dialect === 'unknown') continue;
       this.processor = this.createProcessor(this.detector.dialect);
-      for (const [p, i] of this.pending) this.events[i] = new AnalysedEvent(p, i, this.process(p, i));
+      for (const [p, i] of this.pending) this.events[i] = new AnalysedEvent(p, i, this.process(p, i), this.times);
       this.pending = [];
     }
     // Events whose spec frame completed only now (a chunk ended between their line and the frame's blank line).
@@ -143,13 +145,15 @@ class ConnectionAnalysis {
     const clientName = isPi(this.dialect) ? "pi-agent-core's streamProxy" : undefined;
     const frameDiags = this.reader.frameDiagnostics(ended, clientName).map((d) => ({ ...d, index: this.eventIndexOfFrame(d.index) }));
     const { replies, failure } = this.safeReplies();
-    const diagnostics = [
-      ...this.streamDiagnostics(),
-      ...frameDiags,
-      ...this.events.flatMap((e) => e.diagnostics),
-      ...this.endDiagnostics,
-      ...failure,
-    ].sort(bySeverityThenIndex);
+    const diagnostics = [...this.streamDiagnostics(), ...frameDiags];
+    // A loop, not flatMap: nearly every event has none (flatMap built a result per event of a million).
+    for (const e of this.events) {
+      const d = e.diagnostics;
+      if (d.length) for (const x of d) diagnostics.push(x);
+    }
+    for (const x of this.endDiagnostics) diagnostics.push(x); // (a spread into push() would hit the argument limit)
+    for (const x of failure) diagnostics.push(x);
+    diagnostics.sort(bySeverityThenIndex);
     this.view = {
       record: this.record,
       ...(this.end ? { end: this.end } : {}),
@@ -208,8 +212,8 @@ class ConnectionAnalysis {
     if (this.ended && this.dialect === 'unknown' && this.events.length > 0) {
       out.push({ code: 'stream.unknown-dialect', severity: 'warning', index: 0, message: `none of the ${this.events.length} events looks like AgentScope or pi` });
     }
-    for (const e of this.events) {
-      if (e.type === '(not JSON)' && this.dialect === 'unknown') {
+    if (this.dialect === 'unknown') for (const e of this.events) {
+      if (e.type === '(not JSON)') {
         out.push({ code: 'stream.not-json', severity: 'error', index: e.index, message: e.issues[0]?.message ?? 'not JSON' });
       }
     }

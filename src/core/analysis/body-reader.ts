@@ -21,6 +21,11 @@ export interface RawEvent {
   /** JSON.parse result; undefined when `parseError` is set. */
   raw: unknown;
   parseError?: string;
+  /**
+   * True when the reader knows `rawText` holds no lone surrogate (it came from chunk texts that are well-formed, and
+   * an event's text never splits a surrogate pair: it is cut at line ends and ASCII). False: not known.
+   */
+  wellFormed?: boolean;
 }
 
 export type BodyKind = 'sse' | 'ndjson' | 'eventsource';
@@ -37,7 +42,8 @@ export function bodyKindOf(rec: ConnectionRecord): BodyKind {
 
 export class BodyReader {
   readonly kind: BodyKind;
-  readonly frames: FrameView[] = [];
+  /** The frames read so far (for SSE bodies the spec decoder's own array: one list, not two). */
+  readonly frames: FrameView[];
   /** Events read so far. The events themselves are not kept (their parsed JSON is the biggest thing a reader holds). */
   eventCount = 0;
   bytes = 0;
@@ -52,6 +58,10 @@ export class BodyReader {
   private specTail?: SpecTail;
   private clientTail?: { unread: string; start: number };
   private comparison?: { bytes: number; frames: number; ended: boolean; clientName?: string; diagnostics: Diagnostic[] };
+  /** Every text pushed so far is well-formed UTF-16 (see RawEvent.wellFormed). */
+  private allWellFormed = true;
+  /** The first spec frame that may hold the next client event line (see `frameOfLine`). */
+  private lineFrame = 0;
   /** After an eviction nothing was derived from: text is dropped up to the first frame boundary (see `resync`). */
   private resyncing?: { tail: string };
 
@@ -59,9 +69,13 @@ export class BodyReader {
     this.kind = kind;
     if (kind === 'sse') {
       this.sse = new SseSpecDecoder();
+      this.frames = this.sse.frames;
       // The reader parses each event line itself (below) and tells the client model which ones fail.
       this.client = new AgentScopeClientReader({ parseLater: true });
-    } else if (kind === 'ndjson') this.ndjson = new NdjsonDecoder();
+      return;
+    }
+    this.frames = [];
+    if (kind === 'ndjson') this.ndjson = new NdjsonDecoder();
   }
 
   /** Feed one chunk; returns the raw events it completed. */
@@ -165,8 +179,11 @@ export class BodyReader {
       return out;
     }
     if (!this.sse || !this.client) return out;
-    for (const f of this.sse.push(text, t)) {
-      this.frames.push(f);
+    const frames = this.sse.frames;
+    const before = frames.length;
+    this.sse.read(text, t);
+    for (let k = before; k < frames.length; k++) {
+      const f = frames[k];
       // Client lines that lie inside this frame now know their frame.
       while (this.unmapped.length > 0 && this.unmapped[0][1] < f.end) {
         const [ev] = this.unmapped.shift() as [RawEvent, number];
@@ -174,18 +191,32 @@ export class BodyReader {
         this.resolved.push(ev);
       }
     }
-    for (const line of this.client.push(text, t)) {
-      if (line.kind !== 'event' || line.json === undefined) continue;
-      const ev = this.event(this.frameAt(line.start), line.t, line.json);
-      if (ev.parseError !== undefined) this.client.parseFailed(line, ev.parseError);
-      if (ev.frameIndex === -1) this.unmapped.push([ev, line.start]);
+    const client = this.client;
+    const first = client.lineCount;
+    client.read(text, t);
+    // One well-formedness check per chunk instead of one per event (the validation needs it: see wireProblem). A line
+    // can continue text of earlier chunks: it is known well-formed while every text so far was.
+    if (this.allWellFormed) this.allWellFormed = (text as string & { isWellFormed?: () => boolean }).isWellFormed?.() ?? false;
+    const wellFormed = this.allWellFormed;
+    for (let i = first; i < client.lineCount; i++) {
+      let json = client.jsonOf(i); // set for 'event' lines only
+      if (json === undefined) continue;
+      const start = client.startOf(i);
+      const frame = this.frameOfLine(start);
+      // The usual frame's data is exactly the client's text: keep one string for both, not two copies of the slice
+      // (one object less per event to hold, and the later comparison finds them identical at once).
+      const data = frame === -1 ? undefined : this.sse.frames[frame].data;
+      if (data === json) json = client.shareJson(i, data);
+      const ev = this.event(frame, t, json, wellFormed);
+      if (ev.parseError !== undefined) client.parseFailedAt(i, ev.parseError);
+      if (ev.frameIndex === -1) this.unmapped.push([ev, start]);
       out.push(ev);
     }
     return out;
   }
 
-  private event(frameIndex: number, t: number, rawText: string): RawEvent {
-    const ev: RawEvent = { seq: this.eventCount++, frameIndex, t, rawText, raw: undefined };
+  private event(frameIndex: number, t: number, rawText: string, wellFormed = false): RawEvent {
+    const ev: RawEvent = { seq: this.eventCount++, frameIndex, t, rawText, raw: undefined, wellFormed };
     try {
       ev.raw = JSON.parse(rawText);
     } catch (err) {
@@ -202,6 +233,18 @@ export class BodyReader {
   private frameAtOrEnd(offset: number): number {
     const i = this.frameAt(offset);
     return i === -1 ? this.frames.length : i;
+  }
+
+  /**
+   * `frameAt` for the client's event lines, which come in body order: a cursor moving forward instead of a binary
+   * search per event (frames complete in body order, so their ends ascend).
+   */
+  private frameOfLine(offset: number): number {
+    const frames = (this.sse as SseSpecDecoder).frames;
+    let i = this.lineFrame;
+    while (i < frames.length && frames[i].end <= offset) i++;
+    this.lineFrame = i;
+    return i < frames.length ? i : -1;
   }
 
   /** Index of the spec frame containing body offset `offset`, or -1 when that frame is not complete yet. */

@@ -49,6 +49,8 @@ export class AgentScopeClientReader {
   /** Index in `lines` of the line whose JSON.parse threw; the client read nothing after it. */
   stoppedAt: number | undefined;
   private buffer = '';
+  /** The unfinished line (`buffer`) holds a CR. */
+  private bufferCR = false;
   private bufferStart = 0;
   private offset = 0;
   private first = true;
@@ -89,11 +91,29 @@ export class AgentScopeClientReader {
   isCleanEvent(i: number): boolean {
     return this.kinds[i] === KIND_CODE.event && !this.errors.has(i);
   }
+  /** The JSON text of line i when it is an 'event' line (undefined for every other kind). */
   jsonOf(i: number): string | undefined {
     return this.jsons[i];
   }
   lineAt(i: number): ClientLine {
     return this.line(i);
+  }
+
+  /**
+   * Replace line i's JSON text by an equal string (the caller compared them) that the caller holds anyway: memory
+   * for one string instead of two.
+   */
+  shareJson(i: number, same: string): string {
+    this.jsons[i] = same;
+    return same;
+  }
+
+  /** With `parseLater`: the caller's JSON.parse of line i's JSON threw `message` (the client stops reading there). */
+  parseFailedAt(i: number, message: string): void {
+    if (this.stoppedAt !== undefined) return;
+    if (i >= this.count || this.kinds[i] % INNER_CR !== KIND_CODE.event) throw new Error('parseFailedAt: the line was not read by this reader');
+    this.errors.set(i, message);
+    this.stoppedAt = i;
   }
 
   /** With `parseLater`: the caller's JSON.parse of `line.json` threw `message` (the client stops reading there). */
@@ -109,6 +129,18 @@ export class AgentScopeClientReader {
 
   push(text: string, t: number): ClientLine[] {
     const before = this.count;
+    this.read(text, t);
+    const out: ClientLine[] = [];
+    for (let i = before; i < this.count; i++) out.push(this.line(i));
+    return out;
+  }
+
+  /**
+   * `push` without building line objects: the new lines are `lineCount` before the call up to `lineCount` after it
+   * (read them with the column accessors). The analysis reads every chunk this way (a line object per event, built
+   * and dropped at once, was a measurable share of ingest).
+   */
+  read(text: string, t: number): void {
     let from = 0;
     if (this.first && text.length > 0) {
       this.first = false;
@@ -117,19 +149,25 @@ export class AgentScopeClientReader {
         this.bufferStart = 1;
       }
     }
+    // Without a CR in the chunk (or the unfinished line before it) no line of it can hold one: one native scan per
+    // chunk instead of one per line (the unfinished line is not rescanned: a long line arriving in many small chunks
+    // would make that quadratic).
+    const chunkCR = text.indexOf('\r') !== -1;
+    let crFree = !chunkCR && !this.bufferCR;
     let segStart = from;
     for (let nl = text.indexOf('\n', from); nl !== -1; nl = text.indexOf('\n', segStart)) {
       const line = this.buffer + text.slice(segStart, nl);
-      this.classify(line, this.bufferStart, this.offset + nl + 1, t);
+      this.classify(line, this.bufferStart, this.offset + nl + 1, t, crFree);
       this.buffer = '';
+      this.bufferCR = false;
+      crFree = !chunkCR;
       this.bufferStart = this.offset + nl + 1;
       segStart = nl + 1;
     }
-    this.buffer += text.slice(segStart);
+    const rest = text.slice(segStart);
+    if (chunkCR && rest.indexOf('\r') !== -1) this.bufferCR = true;
+    this.buffer += rest;
     this.offset += text.length;
-    const out: ClientLine[] = [];
-    for (let i = before; i < this.count; i++) out.push(this.line(i));
-    return out;
   }
 
   /** End of body: the text the client never looked at (a last line without "\n"). */
@@ -148,17 +186,18 @@ export class AgentScopeClientReader {
     return rec;
   }
 
-  private classify(line: string, start: number, end: number, t: number): void {
+  private classify(line: string, start: number, end: number, t: number, crFree: boolean): void {
     // A CR anywhere but at the very end of the line.
-    const cr = line.indexOf('\r');
+    const cr = crFree ? -1 : line.indexOf('\r');
     const innerCR = cr !== -1 && cr < line.length - 1;
     let kind: ClientLineKind;
     let json: string | undefined;
-    if (line.startsWith('data: ')) {
+    const data = startsWithDataColon(line);
+    if (data && line.charCodeAt(5) === 32) {
       json = line.slice(6).trim();
       kind = json === '' ? 'empty-data' : 'event';
       if (json === '') json = undefined;
-    } else if (line.startsWith('data:')) kind = 'data-no-space';
+    } else if (data) kind = 'data-no-space';
     else if (innerCR) kind = 'ignored';
     else return; // other ignored lines (comments, event:, id:, blank) are not kept: they cannot explain a disagreement
     const i = this.count++;
@@ -181,6 +220,15 @@ export class AgentScopeClientReader {
       }
     }
   }
+}
+
+/**
+ * `line.startsWith('data:')`, as character reads the compiler inlines: the test runs on every line of a body, and the
+ * builtin call cost more than the comparison (measured).
+ */
+export function startsWithDataColon(line: string): boolean {
+  return line.length >= 5 && line.charCodeAt(0) === 100 && line.charCodeAt(1) === 97 && line.charCodeAt(2) === 116 &&
+    line.charCodeAt(3) === 97 && line.charCodeAt(4) === 58;
 }
 
 export interface ClientComparison {
@@ -227,8 +275,10 @@ export function compareWithAgentScopeClient(
     }
     if (f.kind !== 'data') continue;
     // The ordinary frame — one clean "data: " line holding exactly the frame's data — gets no diagnostic below.
+    // (The analysis hands the client the frame's own data string when they are equal: then no trim is needed, the
+    // client's text being trimmed already.)
     if (end === li + 1 && client.isCleanEvent(li) && client.startOf(li) >= f.start && f.start < unreadCRStart &&
-      (f.event === undefined || f.event === 'message') && client.jsonOf(li) === f.data.trim()) continue;
+      (f.event === undefined || f.event === 'message') && (client.jsonOf(li) === f.data || client.jsonOf(li) === f.data.trim())) continue;
     const inside: ClientLine[] = [];
     for (let k = li; k < end; k++) inside.push(client.lineAt(k));
     const events = inside.filter((l) => l.kind === 'event' && l.start >= f.start);

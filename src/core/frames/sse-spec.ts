@@ -9,6 +9,7 @@
 // - a frame's `data` is a slice of the chunk text, not a copy: feeding `line + "\n"` to the parser made every frame
 //   hold its own copy of the body (measured: the biggest single share of the analysis heap).
 import type { FrameView } from '../analysis/types.ts';
+import { startsWithDataColon } from './client-reading.ts';
 
 /** A frame of the spec reading, with where its text lies in the decoded body (offsets in UTF-16 code units). */
 export interface SpecFrame extends FrameView {
@@ -67,6 +68,12 @@ export class SseSpecDecoder {
   /** Feeds the page's text for one chunk; returns the frames that chunk completed. */
   push(text: string, t: number): SpecFrame[] {
     const before = this.frames.length;
+    this.read(text, t);
+    return this.frames.slice(before);
+  }
+
+  /** `push` without the array of new frames (they are `frames` from its length before the call). */
+  read(text: string, t: number): void {
     this.now = t;
     let i = 0;
     if (this.first && text.length > 0) {
@@ -109,10 +116,14 @@ export class SseSpecDecoder {
       i++;
     }
     this.line += text.slice(segStart);
-    this.tail = (this.tail + text).slice(this.frameStart - this.tailOffset);
+    // The text of the unfinished frame (for `finish`). Usually a chunk ends on a frame boundary or the frame began
+    // in it: a slice of the chunk, or nothing — joining the previous tail and the chunk first copied every chunk.
+    const end = this.offset + text.length;
+    if (this.frameStart >= end) this.tail = '';
+    else if (this.frameStart >= this.offset) this.tail = text.slice(this.frameStart - this.offset);
+    else this.tail = (this.tail + text).slice(this.frameStart - this.tailOffset);
     this.tailOffset = this.frameStart;
-    this.offset += text.length;
-    return this.frames.slice(before);
+    this.offset = end;
   }
 
   private endLine(end: number): void {
@@ -135,6 +146,12 @@ export class SseSpecDecoder {
       this.comment(line.slice(line.charCodeAt(1) === 32 ? 2 : 1));
       // A comment line on its own (no field pending) starts nothing: the next frame begins after it.
       if (!this.pendingHasData && this.frameStart === this.curLineStart) this.frameStart = end;
+      return;
+    }
+    if (startsWithDataColon(line)) {
+      // The line of nearly every frame: no field name to cut out and compare.
+      this.field('data', line.slice(line.charCodeAt(5) === 32 ? 6 : 5), line);
+      this.pendingHasData = true;
       return;
     }
     const colon = line.indexOf(':');

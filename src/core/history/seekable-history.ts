@@ -9,9 +9,20 @@ import type { SeekableHistory } from '../analysis/types.ts';
 
 export type Reducer<M, E> = (state: M, event: E, step: number) => M;
 
-export interface SeekableHistoryOptions {
+export interface SeekableHistoryOptions<M = unknown> {
   /** Steps between checkpoints. Seek cost is at most interval-1 reducer calls. */
   interval?: number;
+  /**
+   * The owner keeps the latest state itself (e.g. a message written in place during ingest, see
+   * agentscope/working-msg.ts) and records steps with `pushLive`: the history takes a snapshot only at checkpoints
+   * and when the latest state is read. A history with a live state records its steps with `pushLive` only.
+   */
+  live?: LiveState<M>;
+}
+
+/** A state kept outside the history: `snapshot()` is an immutable copy of it, the same object until it changes. */
+export interface LiveState<M> {
+  snapshot(): M;
 }
 
 export class CheckpointedHistory<M, E> implements SeekableHistory<M> {
@@ -27,13 +38,15 @@ export class CheckpointedHistory<M, E> implements SeekableHistory<M> {
   private base: M;
   private latest: M;
   private cursor: { step: number; state: M } | undefined;
+  private readonly live?: LiveState<M>;
 
-  constructor(initial: M, reduce: Reducer<M, E>, options: SeekableHistoryOptions = {}) {
+  constructor(initial: M, reduce: Reducer<M, E>, options: SeekableHistoryOptions<M> = {}) {
     this.initial = initial;
     this.base = initial;
     this.latest = initial;
     this.reduce = reduce;
     this.interval = Math.max(1, options.interval ?? 32);
+    if (options.live) this.live = options.live;
   }
 
   get length(): number {
@@ -54,7 +67,7 @@ export class CheckpointedHistory<M, E> implements SeekableHistory<M> {
 
   /** The message after the last step (or the initial message). */
   get last(): M {
-    return this.latest;
+    return this.live && this.length > 0 ? this.live.snapshot() : this.latest;
   }
 
   /** Apply one event; returns the new latest state. */
@@ -78,6 +91,18 @@ export class CheckpointedHistory<M, E> implements SeekableHistory<M> {
     if ((step + 1) % this.interval === 0) this.checkpoints.set(step, next);
   }
 
+  /**
+   * Record a step whose resulting state is the live state (see `SeekableHistoryOptions.live`), already updated by
+   * the caller: a snapshot is taken only when the step is a checkpoint.
+   */
+  pushLive(event: E): void {
+    const live = this.live;
+    if (!live) throw new Error('pushLive: this history has no live state');
+    const step = this.length;
+    this.events.push(event);
+    if ((step + 1) % this.interval === 0) this.checkpoints.set(step, live.snapshot());
+  }
+
   /** The state after step k. */
   at(k: number): M {
     const n = this.length;
@@ -91,7 +116,7 @@ export class CheckpointedHistory<M, E> implements SeekableHistory<M> {
     if (k < this.offset) {
       throw new RangeError(`step ${k} was evicted (history starts at ${this.offset})`);
     }
-    if (k === n - 1) return this.latest;
+    if (k === n - 1) return this.last;
     // Start from the closest known state at or before k: a checkpoint, the cursor, or the base.
     const ck = k - ((k + 1) % this.interval);
     let step = this.offset - 1;

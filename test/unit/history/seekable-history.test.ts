@@ -61,6 +61,47 @@ describe('CheckpointedHistory', () => {
     );
   });
 
+  it('with a live state: checkpoints and the latest step are snapshots of it, other steps replay from them', () => {
+    // The owner keeps the state in a mutable object and hands out frozen copies, as ingest's working message does.
+    class Live {
+      state: { items: string[]; sum: number } = { items: [], sum: 0 };
+      snapshots = 0;
+      snapshot(): S {
+        this.snapshots++;
+        return Object.freeze({ items: Object.freeze([...this.state.items]), sum: this.state.sum });
+      }
+      apply(e: number, step: number): void {
+        const next = reduce(this.state, e, step);
+        this.state = { items: [...next.items], sum: next.sum };
+      }
+    }
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 50 }), { minLength: 1, maxLength: 200 }),
+        fc.integer({ min: 1, max: 20 }),
+        fc.array(fc.nat(), { minLength: 1, maxLength: 30 }),
+        (events, interval, seeks) => {
+          const live = new Live();
+          const h = new CheckpointedHistory<S, number>(initial, reduce, { interval, live });
+          events.forEach((e, step) => {
+            live.apply(e, step);
+            h.pushLive(e);
+          });
+          // Only the checkpoints were snapshotted while recording.
+          expect(live.snapshots).toBe(Math.floor(events.length / interval));
+          for (const raw of seeks) {
+            const k = raw % events.length;
+            expect(h.at(k)).toEqual(naive(events, k));
+          }
+          expect(h.last).toEqual(naive(events, events.length - 1));
+          expect(h.at(events.length - 1)).toEqual(naive(events, events.length - 1));
+        },
+      ),
+      { seed: 3, numRuns: 200 },
+    );
+    expect(() => new CheckpointedHistory<S, number>(initial, reduce).pushLive(1)).toThrow(/no live state/);
+  });
+
   it('rejects steps outside the history', () => {
     const h = new CheckpointedHistory<S, number>(initial, reduce);
     h.push(3);

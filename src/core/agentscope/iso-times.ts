@@ -1,0 +1,97 @@
+// The two readings of an event's `created_at` that ingest needs, without redoing the work per event:
+// - the lifecycle compares Python-local times (`parseLocalIso`, i.e. Date.parse of a zone-less string: local time),
+// - the event view shows a machine-independent axis (`parsePlainIsoAsUtc`).
+// Both cost a generic parse per event (a component array, Date.UTC, and for local time the zone machinery: together
+// ~5% of ingest). Consecutive events almost always share their minute, so the minute ("YYYY-MM-DDTHH:MM", which the
+// previous string's successful parse validated) is converted once and only seconds and fraction are read per event.
+// Within one wall-clock minute the zone offset is constant (checked: a transition inside the minute would make its
+// first and last millisecond disagree), so local = utc + the minute's offset. The results are exactly those of
+// `parseLocalIso` / `parsePlainIsoAsUtc` (test/unit/agentscope/iso-times.test.ts checks them against each other).
+import { parseLocalIso, parsePlainIsoAsUtc } from '../time/python-iso.ts';
+
+let lastText: string | undefined;
+let lastUtc: number | undefined;
+
+/** The minute prefix whose UTC value is cached ('' = none), its value, and its local offset (NaN = not cached). */
+let minute = '';
+let minuteUtc = 0;
+let minuteOffset = NaN;
+
+/**
+ * Milliseconds after the minute of a plain isoformat tail ":SS[.ffffff]" (from index 16), validated exactly as
+ * python-iso.ts's plainIsoParts validates it; -1 when it is not one.
+ */
+function secondsPart(v: string): number {
+  const n = v.length;
+  if (n < 19 || n > 29 || v.charCodeAt(16) !== 58) return -1;
+  const a = v.charCodeAt(17) - 48;
+  const b = v.charCodeAt(18) - 48;
+  if (a < 0 || a > 9 || b < 0 || b > 9) return -1;
+  const second = a * 10 + b;
+  if (second > 59) return -1;
+  let ms = 0;
+  if (n > 19) {
+    if (v.charCodeAt(19) !== 46 || n === 20) return -1;
+    for (let i = 20; i < n; i++) {
+      const d = v.charCodeAt(i) - 48;
+      if (d < 0 || d > 9) return -1;
+      if (i < 23) ms = ms * 10 + d;
+    }
+    for (let i = Math.min(n, 23); i < 23; i++) ms *= 10;
+  }
+  return second * 1000 + ms;
+}
+
+/** The character codes of `minute` (read once, not per event from a string slice). */
+const minuteCodes = new Uint16Array(16);
+
+/** `v.startsWith(minute)`, from the end (minutes change first): inlined character reads, not a builtin call. */
+function sameMinute(v: string): boolean {
+  if (v.length < 16) return false;
+  for (let i = 15; i >= 0; i--) if (v.charCodeAt(i) !== minuteCodes[i]) return false;
+  return true;
+}
+
+/** `parsePlainIsoAsUtc(v)`, remembering the last answer (the lifecycle and the event view read the same string). */
+export function plainIsoAsUtc(v: string): number | undefined {
+  if (v === lastText) return lastUtc;
+  let utc: number | undefined;
+  const s = minute !== '' && sameMinute(v) ? secondsPart(v) : -1;
+  if (s >= 0) utc = minuteUtc + s;
+  else {
+    utc = parsePlainIsoAsUtc(v);
+    if (utc !== undefined && v.slice(0, 16) !== minute) {
+      minute = v.slice(0, 16);
+      for (let i = 0; i < 16; i++) minuteCodes[i] = minute.charCodeAt(i);
+      minuteUtc = parsePlainIsoAsUtc(`${minute}:00`) as number;
+      minuteOffset = NaN;
+    }
+  }
+  lastText = v;
+  lastUtc = utc;
+  return utc;
+}
+
+/**
+ * Forget the cached minute (its zone offset was found under the time zone in force then). A zone change while a
+ * stream is being read otherwise applies from the next minute on; tests that switch zones call this.
+ */
+export function forgetIsoTimes(): void {
+  minute = '';
+  minuteOffset = NaN;
+  lastText = undefined;
+}
+
+/** `parseLocalIso(v)`. */
+export function localIso(v: string): number {
+  const utc = plainIsoAsUtc(v);
+  if (utc === undefined) return parseLocalIso(v); // not the plain form (or a day > 28): the generic reading
+  // plainIsoAsUtc(v) succeeded, so `minute` is v's minute.
+  if (Number.isNaN(minuteOffset)) {
+    const first = parseLocalIso(`${minute}:00.000`) - minuteUtc;
+    const last = parseLocalIso(`${minute}:59.999`) - (minuteUtc + 59_999);
+    if (first !== last || Number.isNaN(first)) return parseLocalIso(v); // a zone transition inside this minute
+    minuteOffset = first;
+  }
+  return utc + minuteOffset;
+}
