@@ -45,7 +45,9 @@ export class CheckpointedHistory<M, E> implements SeekableHistory<M> {
     this.base = initial;
     this.latest = initial;
     this.reduce = reduce;
-    this.interval = Math.max(1, options.interval ?? 32);
+    // 16: with the in-place ingest a replay step costs a pure appendEvent again, and 32 put the seek p99 at the
+    // budget's edge (64 event applications); 16 halves it for ~6% more retained memory.
+    this.interval = Math.max(1, options.interval ?? 16);
     if (options.live) this.live = options.live;
   }
 
