@@ -1,25 +1,17 @@
 // fetch streams in real Chromium with the built extension: the page gets exactly the server's bytes, the capture
 // holds exactly the server's bytes, and the end state matches what happened.
 import { expect, test, type Page } from '@playwright/test';
-import { defaultPieces, startAgentServer, type AgentServer } from './support/agent-server.ts';
+import { defaultPieces, type AgentServer } from './support/agent-server.ts';
 import { waitForCapture } from './support/capture.ts';
-import { launchWithExtension, type ExtensionBrowser } from './support/extension.ts';
+import type { ExtensionBrowser } from './support/extension.ts';
+import { useWatchedAgentPage } from './support/watched-agent-page.ts';
 
 let ext: ExtensionBrowser;
 let server: AgentServer;
 let page: Page;
 let tabId: number;
 
-test.beforeAll(async () => {
-  ext = await launchWithExtension();
-  server = await startAgentServer();
-  ({ page, tabId } = await ext.openWatchedPage(`${server.url}/app`));
-});
-
-test.afterAll(async () => {
-  await ext?.close();
-  await server?.close();
-});
+useWatchedAgentPage((parts) => ({ ext, server, page, tabId } = parts));
 
 interface ReadResult {
   bytes: string; // base64

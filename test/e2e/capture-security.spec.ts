@@ -2,25 +2,17 @@
 // the relay before any page listener exists, leaves no global behind, and look-alike messages get nowhere.
 // Also: the per-site switch.
 import { chromium, expect, test, type Page } from '@playwright/test';
-import { startAgentServer, type AgentServer } from './support/agent-server.ts';
+import type { AgentServer } from './support/agent-server.ts';
 import { connectionsMatching, waitForCapture } from './support/capture.ts';
-import { CHROMIUM, launchWithExtension, type ExtensionBrowser } from './support/extension.ts';
+import { CHROMIUM, type ExtensionBrowser } from './support/extension.ts';
+import { useWatchedAgentPage } from './support/watched-agent-page.ts';
 
 let ext: ExtensionBrowser;
 let server: AgentServer;
 let page: Page;
 let tabId: number;
 
-test.beforeAll(async () => {
-  ext = await launchWithExtension();
-  server = await startAgentServer();
-  ({ page, tabId } = await ext.openWatchedPage(`${server.url}/app`));
-});
-
-test.afterAll(async () => {
-  await ext?.close();
-  await server?.close();
-});
+useWatchedAgentPage((parts) => ({ ext, server, page, tabId } = parts));
 
 async function streamInPage(id: string): Promise<void> {
   await page.evaluate(async (url) => {
