@@ -4,7 +4,8 @@
 // with the spec reading, the comparison becomes `sse.*` diagnostics.
 import type { ChunkRecord, ConnectionRecord, MessageRecord } from '../capture/model.ts';
 import type { Diagnostic } from '../diagnostics/types.ts';
-import { AgentScopeClientReader, compareWithAgentScopeClient } from '../frames/client-reading.ts';
+import { compareWithAgentScopeClient } from '../frames/client-comparison.ts';
+import { AgentScopeClientReader } from '../frames/client-reading.ts';
 import { NdjsonDecoder, isNdjsonContentType } from '../frames/ndjson.ts';
 import { SseSpecDecoder, type SpecTail } from '../frames/sse-spec.ts';
 import { PageTextDecoder } from '../frames/utf8-chunks.ts';
@@ -62,10 +63,13 @@ export class BodyReader {
   private allWellFormed = true;
   /** The first spec frame that may hold the next client event line (see `frameOfLine`). */
   private lineFrame = 0;
+  /** The spec and client readers hold the same unfinished line (see `readChunk`). */
+  private linesAgree = true;
   /** After an eviction nothing was derived from: text is dropped up to the first frame boundary (see `resync`). */
   private resyncing?: { tail: string };
 
-  constructor(kind: BodyKind) {
+  /** `splitOnce: false` makes each reader split every chunk itself (the tests compare both ways). */
+  constructor(kind: BodyKind, private readonly options: { splitOnce?: boolean } = {}) {
     this.kind = kind;
     if (kind === 'sse') {
       this.sse = new SseSpecDecoder();
@@ -181,7 +185,9 @@ export class BodyReader {
     if (!this.sse || !this.client) return out;
     const frames = this.sse.frames;
     const before = frames.length;
-    this.sse.read(text, t);
+    const client = this.client;
+    const first = client.lineCount;
+    this.readChunk(text, t);
     for (let k = before; k < frames.length; k++) {
       const f = frames[k];
       // Client lines that lie inside this frame now know their frame.
@@ -191,9 +197,6 @@ export class BodyReader {
         this.resolved.push(ev);
       }
     }
-    const client = this.client;
-    const first = client.lineCount;
-    client.read(text, t);
     // One well-formedness check per chunk instead of one per event (the validation needs it: see wireProblem). A line
     // can continue text of earlier chunks: it is known well-formed while every text so far was.
     if (this.allWellFormed) this.allWellFormed = (text as string & { isWellFormed?: () => boolean }).isWellFormed?.() ?? false;
@@ -213,6 +216,59 @@ export class BodyReader {
       out.push(ev);
     }
     return out;
+  }
+
+  /**
+   * Both readers read a chunk — from one split when they agree on how to split it: the text has no CR (so the
+   * spec's line ends are the client's "\n"s), neither reader is in the middle of a CRLF or before the first chunk,
+   * and both hold the same unfinished line. Reading each chunk twice — two scans, two slices per line and two
+   * trims — was the larger part of the analysis' own reading cost.
+   */
+  private readChunk(text: string, t: number): void {
+    const spec = this.sse as SseSpecDecoder;
+    const client = this.client as AgentScopeClientReader;
+    const cr = text.indexOf('\r') !== -1;
+    if (this.options.splitOnce === false || cr || !spec.lineReady || !client.lineReady || !this.linesAgree) {
+      spec.read(text, t);
+      client.read(text, t);
+      // Both split CR-free text alike, so they hold the same unfinished line until a CR comes; after one, again once
+      // both have just ended a line. (Comparing the two unfinished lines instead was quadratic on a long line that
+      // arrives in many small chunks.)
+      this.linesAgree = (this.linesAgree && !cr) || (spec.pendingLine === '' && client.pendingLine === '');
+      return;
+    }
+    const carry = spec.pendingLine;
+    const base = spec.nextOffset; // the client's offset too: both count every code unit pushed
+    let seg = 0;
+    let nl = text.indexOf('\n');
+    if (nl !== -1 && carry !== '') {
+      // The line continued from earlier chunks: joined once.
+      this.takeLine(spec, client, carry + text.slice(0, nl), base + nl + 1, t);
+      seg = nl + 1;
+      nl = text.indexOf('\n', seg);
+    }
+    for (; nl !== -1; nl = text.indexOf('\n', seg)) {
+      // "data: " at the line's start: the value is cut from the chunk once, for both readers.
+      if (nl - seg >= 6 && text.charCodeAt(seg + 5) === 32 && text.startsWith('data:', seg)) {
+        const value = text.slice(seg + 6, nl);
+        spec.takeDataLine(value, base + nl + 1, t);
+        client.takeDataLine(value, base + nl + 1, t);
+      } else this.takeLine(spec, client, text.slice(seg, nl), base + nl + 1, t);
+      seg = nl + 1;
+    }
+    spec.takeRest(text, seg);
+    client.takeRest(text, seg);
+  }
+
+  private takeLine(spec: SseSpecDecoder, client: AgentScopeClientReader, line: string, end: number, t: number): void {
+    if (line.length >= 6 && line.charCodeAt(5) === 32 && line.startsWith('data:')) {
+      const value = line.slice(6);
+      spec.takeDataLine(value, end, t);
+      client.takeDataLine(value, end, t);
+      return;
+    }
+    spec.takeLine(line, end, t);
+    client.takeLine(line, end, t);
   }
 
   private event(frameIndex: number, t: number, rawText: string, wellFormed = false): RawEvent {

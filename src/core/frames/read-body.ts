@@ -2,7 +2,8 @@
 // The incremental classes stay available for live use; these helpers serve imports, the CLI and tests.
 import type { ChunkRecord } from '../capture/model.ts';
 import type { Diagnostic } from '../diagnostics/types.ts';
-import { AgentScopeClientReader, compareWithAgentScopeClient, withClientNotes } from './client-reading.ts';
+import { compareWithAgentScopeClient, withClientNotes } from './client-comparison.ts';
+import { AgentScopeClientReader } from './client-reading.ts';
 import { NdjsonDecoder, type NdjsonFrame } from './ndjson.ts';
 import { SseSpecDecoder, type SpecFrame, type SseProblem, type SpecTail } from './sse-spec.ts';
 import { PageTextDecoder } from './utf8-chunks.ts';

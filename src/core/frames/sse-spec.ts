@@ -53,7 +53,6 @@ export class SseSpecDecoder {
   private now = NaN;
   private curLineStart = 0;
   private curLineEnd = 0;
-  private curLine = '';
   private tail = ''; // body text from frameStart on
   private tailOffset = 0;
 
@@ -115,7 +114,44 @@ export class SseSpecDecoder {
       segStart = i + 1;
       i++;
     }
-    this.line += text.slice(segStart);
+    this.takeRest(text, segStart);
+  }
+
+  /**
+   * Line by line instead of `read`, for a caller that splits a chunk once for this reader and the client reader
+   * (see body-reader.ts): possible while `lineReady`, for text without any CR. Each line ends with the "\n" just
+   * before body offset `end` and includes `pendingLine` (the caller joins them); `takeRest` ends the chunk.
+   */
+  get lineReady(): boolean {
+    return !this.first && !this.lastWasCR;
+  }
+  get pendingLine(): string {
+    return this.line;
+  }
+  /** Body offset of the next character (UTF-16 code units of the text pushed, a stripped BOM included). */
+  get nextOffset(): number {
+    return this.offset;
+  }
+  takeLine(line: string, end: number, t: number): void {
+    this.now = t;
+    this.line = line;
+    this.endLine(end);
+    this.lineStart = end;
+  }
+  /** A line "data: " + `value` (the caller cut the value once for both readers). */
+  takeDataLine(value: string, end: number, t: number): void {
+    this.now = t;
+    this.firstLine = false; // the line starts "data: ", not with a mis-decoded BOM
+    this.line = '';
+    this.curLineStart = this.lineStart;
+    this.curLineEnd = end;
+    this.field('data', value);
+    this.pendingHasData = true;
+    this.lineStart = end;
+  }
+  /** The chunk `text` is done: the text from index `from` on is the unfinished line. */
+  takeRest(text: string, from: number): void {
+    this.line += text.slice(from);
     // The text of the unfinished frame (for `finish`). Usually a chunk ends on a frame boundary or the frame began
     // in it: a slice of the chunk, or nothing — joining the previous tail and the chunk first copied every chunk.
     const end = this.offset + text.length;
@@ -132,7 +168,6 @@ export class SseSpecDecoder {
       this.firstLine = false;
       if (line.startsWith('\u00ef\u00bb\u00bf')) line = line.slice(3);
     }
-    this.curLine = line;
     this.curLineStart = this.lineStart;
     this.curLineEnd = end;
     this.line = '';
@@ -161,7 +196,7 @@ export class SseSpecDecoder {
     if (field === 'data') this.pendingHasData = true;
   }
 
-  private field(field: string, value: string, line: string): void {
+  private field(field: string, value: string, line = ''): void { // `line`: for problem reports (a data field has none)
     switch (field) {
       case 'data':
         this.data = this.dataLines === 0 ? value : `${this.data}\n${value}`;

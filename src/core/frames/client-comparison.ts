@@ -1,0 +1,137 @@
+// Where the line-reading client (AgentScope web UI, pi streamProxy: see client-reading.ts) and the SSE spec reading
+// (sse-spec.ts) of the same body disagree, frame by frame — the `sse.client-*` diagnostics. Split from
+// client-reading.ts.
+import type { Diagnostic } from '../diagnostics/types.ts';
+import type { AgentScopeClientReader, ClientLine } from './client-reading.ts';
+import type { SpecFrame, SpecTail } from './sse-spec.ts';
+
+export interface ClientComparison {
+  diagnostics: Diagnostic[];
+  /** frame index -> how the client reads that frame differently (for FrameView.clientNote). */
+  notes: Map<number, string>;
+}
+
+/**
+ * Compares the spec frames with what the line-reading client (AgentScope web UI, pi streamProxy) yields. Diagnostic `index` is the frame index;
+ * diagnostics about text after the last frame use `frames.length`.
+ */
+export function compareWithAgentScopeClient(
+  frames: readonly SpecFrame[],
+  specTail: SpecTail | undefined,
+  client: AgentScopeClientReader,
+  clientTail: { unread: string; start: number } | undefined,
+  /** How messages name the client; pi-agent-core's streamProxy reads SSE exactly the same way. */
+  clientName = 'the AgentScope client',
+): ClientComparison {
+  const Name = clientName.charAt(0).toUpperCase() + clientName.slice(1);
+  const diagnostics: Diagnostic[] = [];
+  const notes = new Map<number, string>();
+  // Lines are read from the reader's columns; line objects are built only for frames that need a closer look
+  // (building all of them on every comparison made the panel's live updates several times slower).
+  const n = client.lineCount;
+  const stopAt = client.stoppedAt;
+  const stopLine = stopAt === undefined ? undefined : client.lineAt(stopAt);
+  const unreadCRStart = clientTail && clientTail.unread !== '' && clientTail.unread.includes('\r') ? clientTail.start : Infinity;
+  let li = 0;
+  let stopFrame: number | undefined;
+  const add = (code: string, severity: Diagnostic['severity'], index: number, message: string, note?: string) => {
+    diagnostics.push({ code, severity, index, message });
+    if (note && index < frames.length && !notes.has(index)) notes.set(index, note);
+  };
+
+  for (const f of frames) {
+    while (li < n && client.endOf(li) <= f.start) li++;
+    let end = li;
+    while (end < n && client.startOf(end) < f.end) end++;
+    if (stopLine && stopFrame !== undefined && f.start >= stopLine.end) {
+      notes.set(f.index, `never read: the client stopped at frame ${stopFrame} (JSON.parse threw)`);
+      continue;
+    }
+    if (f.kind !== 'data') continue;
+    // The ordinary frame — one clean "data: " line holding exactly the frame's data — gets no diagnostic below.
+    // (The analysis hands the client the frame's own data string when they are equal: then no trim is needed, the
+    // client's text being trimmed already.)
+    if (end === li + 1 && client.isCleanEvent(li) && client.startOf(li) >= f.start && f.start < unreadCRStart &&
+      (f.event === undefined || f.event === 'message') && (client.jsonOf(li) === f.data || client.jsonOf(li) === f.data.trim())) continue;
+    const inside: ClientLine[] = [];
+    for (let k = li; k < end; k++) inside.push(client.lineAt(k));
+    const events = inside.filter((l) => l.kind === 'event' && l.start >= f.start);
+    const broken = events.find((l) => l.error !== undefined && l.start === stopLine?.start); // line objects are built per read: compare positions
+    if (broken) {
+      stopFrame = f.index;
+      add('sse.client-json-error', 'error', f.index,
+        `${Name}'s JSON.parse throws on this frame (${broken.error})` +
+          (events.length > 1 ? ` — it has ${events.length} "data: " lines and the client parses each alone` : '') +
+          '; its stream generator throws and no later frame reaches the app.',
+        'client: JSON.parse throws here, reading stops');
+      continue;
+    }
+    const data = f.data.trim();
+    if (data === '') continue; // empty keep-alive: the spec dispatches an empty event, the client skips it; no harm
+    const unreadStart = clientTail && clientTail.unread !== '' ? clientTail.start : Infinity;
+    const crMerged = inside.some((l) => l.innerCR || l.start < f.start) ||
+      (f.start >= unreadStart && (clientTail?.unread ?? '').includes('\r'));
+    if (crMerged) {
+      add('sse.client-cr-line-endings', 'error', f.index,
+        `This frame's lines end with a bare CR. ${Name} splits on "\\n" only, so it reads several lines as one and drops or misreads this frame.`,
+        'client: CR line ends are not line ends for it; frame dropped/merged');
+      continue;
+    }
+    if (events.length === 0) {
+      if (f.start >= unreadStart) {
+        add('sse.client-drops-frame', 'error', f.index,
+          `No "\\n" follows this frame, so ${clientName} never processes it (it drops its unfinished buffer at end of body).`,
+          'client: dropped (no newline after it)');
+      } else if (inside.some((l) => l.kind === 'data-no-space')) {
+        add('sse.client-drops-frame', 'error', f.index,
+          `The frame's data lines start "data:" without a space. The spec accepts them; ${clientName} only reads lines starting exactly "data: " and drops this frame.`,
+          'client: dropped ("data:" without a space)');
+      } else {
+        add('sse.client-drops-frame', 'error', f.index,
+          `${Name} yields no event for this frame.`, 'client: dropped');
+      }
+      continue;
+    }
+    if (events.length > 1) {
+      add('sse.client-splits-multiline-data', 'error', f.index,
+        `The frame has ${events.length} "data: " lines. The spec joins them with "\\n" into one event; ${clientName} parses each line as a separate JSON event.`,
+        `client: read as ${events.length} separate events`);
+      continue;
+    }
+    if (events[0].json !== data) {
+      add('sse.client-misreads-frame', 'error', f.index,
+        `${Name} reads only part of this frame's data (other data lines lack "data: " exactly), so it parses different text than the spec delivers.`,
+        'client: reads different text');
+      continue;
+    }
+    if (f.event !== undefined && f.event !== 'message') {
+      add('sse.client-ignores-event-name', 'info', f.index,
+        `The frame is named "${f.event}". ${Name} ignores event: lines and handles it as an ordinary agent event.`,
+        `client: ignores event name "${f.event}"`);
+    }
+  }
+
+  // Lines the client yields after the last spec frame: no blank line closed them, so the spec discards them.
+  const lastEnd = frames.length ? frames[frames.length - 1].end : 0;
+  let stray = 0;
+  for (let i = n - 1; i >= 0 && client.startOf(i) >= lastEnd; i--) {
+    const l = client.lineAt(i);
+    if (l.kind === 'event' && (!stopLine || l.start <= stopLine.start)) stray++;
+  }
+  if (stray > 0) {
+    add('sse.client-reads-unterminated-frame', 'warning', frames.length,
+      `The body ends with ${stray} data line(s) not followed by a blank line: the spec (and EventSource) discards them, ${clientName} yields them.`);
+  }
+  const unread = clientTail?.unread ?? '';
+  const pending = specTail?.pendingText ?? '';
+  if (specTail?.pendingData && unread !== '' && pending !== '' && !/[\r\n]$/.test(pending)) {
+    add('sse.unterminated-final-line', 'warning', frames.length,
+      `The body ends in the middle of a line (no newline after the last data line): neither the spec nor ${clientName} delivers it.`);
+  }
+  return { diagnostics, notes };
+}
+
+/** Copies comparison notes onto frames (returns new frame objects). */
+export function withClientNotes<F extends SpecFrame>(frames: readonly F[], notes: Map<number, string>): F[] {
+  return frames.map((f) => (notes.has(f.index) ? { ...f, clientNote: notes.get(f.index) } : f));
+}
