@@ -33,7 +33,7 @@ export function captured(records: CaptureRecord[], connection: ConnectionRecord)
 
 /** Polls the tab's capture until the connection whose URL contains `urlPart` has ended (or `until` holds). */
 export async function waitForCapture(
-  ext: ExtensionBrowser,
+  ext: Pick<ExtensionBrowser, 'records'>,
   tabId: number,
   urlPart: string,
   until: (c: CapturedConnection) => boolean = (c) => c.end !== undefined,

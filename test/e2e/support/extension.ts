@@ -33,7 +33,7 @@ export interface ExtensionBrowser {
   openWatchedPage(url: string): Promise<{ page: Page; tabId: number }>;
   watch(tabId: number): Promise<void>;
   records(tabId: number): Promise<CaptureRecord[]>;
-  debug<T>(fn: (debug: ReplyscopeDebug, arg: any) => T | Promise<T>, arg?: unknown): Promise<T>;
+  debug<T>(fn: DebugFn<T>, arg?: unknown): Promise<T>;
   panelPage(tabId: number): Promise<Page>;
   restartServiceWorker(): Promise<Worker>;
   close(): Promise<void>;
@@ -47,6 +47,34 @@ export interface LaunchOptions {
   ignoreDefaultArgs?: string[];
 }
 
+/** The Chromium flags that load the built extension `dist` (and keep the browser quiet), for every launcher. */
+export function extensionArgs(dist: string): string[] {
+  return [
+    `--disable-extensions-except=${dist}`,
+    `--load-extension=${dist}`,
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ];
+}
+
+type DebugFn<T> = (debug: ReplyscopeDebug, arg: any) => T | Promise<T>;
+
+/** Runs `fn` in the service worker `worker` on the background's replyscopeDebug hook (src/extension/background/debug.ts). */
+export function evaluateDebug<T>(worker: Worker, fn: DebugFn<T>, arg?: unknown): Promise<T> {
+  return worker.evaluate(
+    ([source, a]) => {
+      const f = new Function(`return (${source})`)() as (d: unknown, a: unknown) => unknown;
+      return f((globalThis as unknown as { replyscopeDebug: unknown }).replyscopeDebug, a);
+    },
+    [fn.toString(), arg] as const,
+  ) as Promise<T>;
+}
+
 export async function launchWithExtension(options: LaunchOptions = {}): Promise<ExtensionBrowser> {
   const dist = options.dist ?? distDir();
   if (!existsSync(path.join(dist, 'manifest.json'))) {
@@ -57,18 +85,7 @@ export async function launchWithExtension(options: LaunchOptions = {}): Promise<
     executablePath: CHROMIUM,
     headless: options.headless ?? true,
     ...(options.ignoreDefaultArgs ? { ignoreDefaultArgs: options.ignoreDefaultArgs } : {}),
-    args: [
-      `--disable-extensions-except=${dist}`,
-      `--load-extension=${dist}`,
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      ...(options.extraArgs ?? []),
-    ],
+    args: [...extensionArgs(dist), ...(options.extraArgs ?? [])],
   });
   const first = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
   const extensionId = new URL(first.url()).host;
@@ -91,16 +108,7 @@ export async function launchWithExtension(options: LaunchOptions = {}): Promise<
     return worker;
   };
 
-  const debug = async <T>(fn: (debug: ReplyscopeDebug, arg: any) => T | Promise<T>, arg?: unknown): Promise<T> => {
-    const worker = await serviceWorker();
-    return worker.evaluate(
-      ([source, a]) => {
-        const f = new Function(`return (${source})`)() as (d: unknown, a: unknown) => unknown;
-        return f((globalThis as unknown as { replyscopeDebug: unknown }).replyscopeDebug, a);
-      },
-      [fn.toString(), arg] as const,
-    ) as Promise<T>;
-  };
+  const debug = async <T>(fn: DebugFn<T>, arg?: unknown): Promise<T> => evaluateDebug(await serviceWorker(), fn, arg);
 
   const ext: ExtensionBrowser = {
     context,
