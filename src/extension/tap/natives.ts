@@ -31,6 +31,13 @@ export const natives = {
   defineProperty: Object.defineProperty,
 };
 
+const visibilityGetter = typeof Document === 'undefined' ? undefined : Object.getOwnPropertyDescriptor(Document.prototype, 'visibilityState')?.get;
+
+/** `document.visibilityState === 'hidden'`, through the getter as it was at install (a page cannot fake it to the tap). */
+export function pageHidden(): boolean {
+  return visibilityGetter !== undefined && typeof document !== 'undefined' && natives.apply(visibilityGetter, document, []) === 'hidden';
+}
+
 /** Epoch milliseconds with sub-millisecond resolution (performance.timeOrigin + performance.now()). */
 export function now(): number {
   return timeOrigin + natives.apply(perfNow, perf, []);
