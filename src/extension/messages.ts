@@ -94,6 +94,10 @@ export const relayToBackgroundSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('records'), docId: z.string(), records: z.array(wireRecordSchema) }),
 ]);
 export type RelayToBackground = z.infer<typeof relayToBackgroundSchema>;
+/** One-shot (runtime.sendMessage, no port): what this document's capture holds now — 0: it is going away — and
+ *  whether it would hold more if it could (it evicted data, or a stream is still open). */
+export const relayUsageSchema = z.strictObject({ type: z.literal('usage'), docId: z.string().min(1).max(100), bytes: z.number().int().min(0), wantsMore: z.boolean() });
+export type RelayUsage = z.infer<typeof relayUsageSchema>;
 export type DocumentInfo = Omit<Extract<RelayToBackground, { type: 'hello' }>, 'type'>;
 
 // ── Hop 2 back: background → relay (over the relay's port, or tabs.sendMessage to every frame) ──────
@@ -106,6 +110,9 @@ export const backgroundToRelaySchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('clear') }),
   /** Top frame only: answer with the document URL (used by tests and the panel header). */
   z.strictObject({ type: z.literal('ping') }),
+  /** The tab's documents together hold more than the cap: this document's limit (null: lifted). Answered with true
+   *  by the document named, so the background learns which documents are gone. */
+  z.strictObject({ type: z.literal('limit'), docId: z.string(), bytes: z.number().int().positive().nullable() }),
 ]);
 export type BackgroundToRelay = z.infer<typeof backgroundToRelaySchema>;
 

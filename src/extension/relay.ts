@@ -1,11 +1,12 @@
 // Isolated-world relay (document_start, every frame, declared before the tap so it listens first).
 // Receives the tap's private port, validates every batch (zod), keeps this document's capture in a CaptureStore,
-// applies the user's settings, and talks to the background only when there is something to say.
+// applies the user's settings, and talks to the background only when there is something to say. The store's limit
+// is the user's cap, or lower when the tab's documents together hold more (background/tab-budget.ts).
 import { acceptMessage, DropCounter, tapToRelaySchema, type RelayToTap, type WireRecord } from './messages.ts';
 import { BackgroundLink } from './relay/background-link.ts';
 import { CaptureStore } from './relay/capture-store.ts';
 import { PORT_EVENT, RELAY_READY_EVENT } from './tap/handshake.ts';
-import { DEFAULT_CAPTURE_LIMIT_BYTES, parseSettings, readSettings, SETTINGS_KEYS, type CaptureSettings } from './settings.ts';
+import { DEFAULT_CAPTURE_LIMIT_BYTES, parseSettings, readSettings, SETTINGS_KEYS, usageReportStep, type CaptureSettings } from './settings.ts';
 
 const isTop = window === window.top;
 const siteOrigin = topOrigin();
@@ -13,6 +14,8 @@ const drops = new DropCounter();
 const store = new CaptureStore(DEFAULT_CAPTURE_LIMIT_BYTES);
 let settings: CaptureSettings | undefined;
 let tapPort: MessagePort | undefined;
+/** This document's share of the tab's cap, when the background set one (null: none). */
+let tabLimit: number | null = null;
 
 function topOrigin(): string {
   if (isTop) return location.origin;
@@ -33,15 +36,35 @@ const link: BackgroundLink = new BackgroundLink(
   () => ({ frameUrl: location.href, isTop, siteOrigin, siteEnabled: siteEnabled() }),
   (): { records: WireRecord[]; dropped: number } => ({ records: store.snapshot(), dropped: drops.total() + store.rejected + link.drops.total() }),
   (now) => store.clear(now),
+  (bytes) => {
+    tabLimit = bytes;
+    applyLimit();
+  },
 );
+
+const nowMs = () => performance.timeOrigin + performance.now();
+
+/** The store's limit from the user's cap and the tab's share; evicts at once when it went down. */
+function applyLimit(): void {
+  const cap = settings?.captureLimitBytes ?? DEFAULT_CAPTURE_LIMIT_BYTES;
+  store.limitBytes = Math.min(cap, tabLimit ?? Infinity);
+  const evicted = store.enforce(nowMs());
+  if (evicted.length) link.records(evicted);
+  reportUsage(evicted.length > 0);
+}
+
+function reportUsage(force: boolean): void {
+  link.usage(store.size, store.hasEvicted || store.hasOpenConnections, force, usageReportStep(settings?.captureLimitBytes ?? DEFAULT_CAPTURE_LIMIT_BYTES));
+}
 
 function onTapMessage(event: MessageEvent): void {
   const msg = acceptMessage(tapToRelaySchema, event.data, drops, 'tap→relay');
   if (!msg) return;
   // Records that arrive before the settings are read are kept; they are dropped below if the site is off.
   if (settings && !siteEnabled()) return;
-  const { forward } = store.add(msg.records, performance.timeOrigin + performance.now());
+  const { forward } = store.add(msg.records, nowMs());
   if (forward.length) link.records(forward);
+  reportUsage(false);
 }
 
 function onPortOffer(event: Event): void {
@@ -63,11 +86,11 @@ function sendConfig(): void {
 function applySettings(next: CaptureSettings): void {
   const wasEnabled = settings ? siteEnabled() : true;
   settings = next;
-  store.limitBytes = next.captureLimitBytes;
   if (!siteEnabled() && store.size > 0) {
-    store.clear(performance.timeOrigin + performance.now(), false);
+    store.clear(nowMs(), false);
     if (wasEnabled) link.resnapshot();
   }
+  applyLimit();
   sendConfig();
   link.siteChanged();
 }

@@ -1,5 +1,5 @@
 // User settings of the capture, kept in storage.local (read by every relay, written by the panel client):
-// the per-site on/off switch, the URL include list, and the per-document memory cap.
+// the per-site on/off switch, the URL include list, and the per-tab memory cap.
 // Content scripts read storage directly, so turning a site off needs no service worker.
 import { z } from 'zod';
 
@@ -10,6 +10,14 @@ export const SETTINGS_KEYS = {
 } as const;
 
 export const DEFAULT_CAPTURE_LIMIT_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A relay reports what its capture holds once it holds this much, and again after each change of this much (see
+ * background/tab-budget.ts): 1/16 of the cap, at least 1 MiB — small captures never wake the service worker.
+ */
+export function usageReportStep(capBytes: number): number {
+  return Math.max(1024 * 1024, Math.floor(capBytes / 16));
+}
 
 export interface CaptureSettings {
   /** Top-level origins where capture is off. */

@@ -7,9 +7,12 @@
 //   replyscopeDebug.tabIdOf(url)     the tab whose top document has this URL (asks the relays; no "tabs" permission)
 //   replyscopeDebug.setPreserveLog(tabId, on) / clear(tabId)   what the panel's buttons do
 //   replyscopeDebug.routes()         who is connected right now
+//   replyscopeDebug.budget(tabId)    the per-tab cap's view of the tab's documents (bytes held, limit told)
 import type { CaptureRecord } from '../../core/capture/model.ts';
 import { TabCapture, type DocumentCapture } from '../tab-capture.ts';
+import type { BudgetKeeper } from './budget-keeper.ts';
 import type { Router } from './router.ts';
+import type { TabBudgetState } from './tab-budget.ts';
 
 export interface ReplyscopeDebug {
   watch(tabId: number): void;
@@ -22,9 +25,10 @@ export interface ReplyscopeDebug {
   clear(tabId: number): void;
   routes(): ReturnType<Router['describe']>;
   invalidMessages(): number;
+  budget(tabId: number): Promise<TabBudgetState>;
 }
 
-export function installDebugHook(router: Router): void {
+export function installDebugHook(router: Router, budgets: BudgetKeeper): void {
   const watched = new Map<number, { capture: TabCapture; remove: () => void }>();
   const debug: ReplyscopeDebug = {
     watch(tabId) {
@@ -63,6 +67,7 @@ export function installDebugHook(router: Router): void {
     },
     routes: () => router.describe(),
     invalidMessages: () => router.drops.total(),
+    budget: (tabId) => budgets.state(tabId),
   };
   (globalThis as unknown as { replyscopeDebug: ReplyscopeDebug }).replyscopeDebug = debug;
 }

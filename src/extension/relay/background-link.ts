@@ -4,7 +4,7 @@
 // The background detaches by disconnecting the port; so does a service-worker restart — the capture stays here, and
 // the next `attach` (the panel reconnects) gets a complete snapshot.
 import { IdleOutbox } from './idle-outbox.ts';
-import { acceptMessage, backgroundToRelaySchema, DropCounter, type BackgroundToRelay, type DocumentInfo, type RelayToBackground, type WireRecord } from '../messages.ts';
+import { acceptMessage, backgroundToRelaySchema, DropCounter, type BackgroundToRelay, type DocumentInfo, type RelayToBackground, type RelayUsage, type WireRecord } from '../messages.ts';
 
 type CaptureRecord = WireRecord;
 
@@ -70,12 +70,19 @@ export class BackgroundLink {
   private port: chrome.runtime.Port | undefined;
   private attached = false;
   private announced = false;
+  /** Usage reports (see `usage`): the size last reported, the latest size, the step. */
+  private reported = 0;
+  private lastSize = 0;
+  private lastWantsMore = false;
+  private step = Infinity;
   readonly drops = new DropCounter();
 
   constructor(
     private readonly info: () => Omit<DocumentInfo, 'docId'>,
     private readonly snapshot: () => { records: CaptureRecord[]; dropped: number },
     private readonly clearStore: (now: number) => void,
+    /** The tab's documents hold more than the cap together: this document's limit (null: lifted). */
+    private readonly onLimit: (bytes: number | null) => void = () => undefined,
   ) {
     chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
       if (sender.id !== chrome.runtime.id || sender.tab) return false; // only our background, never another page
@@ -86,11 +93,24 @@ export class BackgroundLink {
         sendResponse({ url: location.href, docId: this.docId });
         return false;
       }
+      if (msg.type === 'limit') {
+        // Sent to this frame, but the frame may hold a newer document: only the one named answers "still here".
+        if (msg.docId !== this.docId) sendResponse(false);
+        else {
+          this.onLimit(msg.bytes);
+          sendResponse(true);
+        }
+        return false;
+      }
       this.handle(msg);
       return false;
     });
-    // Going away (navigation, tab closed, bfcache): what the panel has not been sent yet goes now.
-    addEventListener('pagehide', () => this.outbox.flush());
+    // Going away (navigation, tab closed, bfcache): what the panel has not been sent yet goes now, and the tab's
+    // budget stops counting this document.
+    addEventListener('pagehide', () => {
+      this.outbox.flush();
+      if (this.reported > 0) this.sendUsage(0);
+    });
     // Hidden now: idle callbacks get throttled, so what waits goes at once (see IdleOutbox).
     addEventListener('visibilitychange', () => {
       if (document.visibilityState === 'hidden') this.outbox.flush();
@@ -99,7 +119,9 @@ export class BackgroundLink {
     // told watching panels this document was gone. Say hello again, so a watching panel gets the capture back and
     // what the restored page streams next.
     addEventListener('pageshow', (event) => {
-      if (!event.persisted || !this.announced) return;
+      if (!event.persisted) return;
+      this.usage(this.lastSize, this.lastWantsMore, true); // counted in the tab's budget again
+      if (!this.announced) return;
       const stale = this.port; // closed by the browser; its disconnect event may not have been delivered yet
       this.port = undefined;
       this.attached = false;
@@ -120,6 +142,30 @@ export class BackgroundLink {
       // First capture of this document: say hello once; the background answers `attach` if a panel watches.
       this.announced = true;
       this.post({ type: 'hello', docId: this.docId, ...this.info() });
+    }
+  }
+
+  /**
+   * What this document's capture holds now and whether it would hold more (`step`: the reporting step, see settings.ts
+   * usageReportStep). Reported
+   * to the tab's budget once it reaches a step, then after each change of a step, or at once with `force`.
+   */
+  usage(bytes: number, wantsMore: boolean, force = false, step = this.step): void {
+    this.step = step;
+    this.lastSize = bytes;
+    this.lastWantsMore = wantsMore;
+    if (!force && Math.abs(bytes - this.reported) < step) return;
+    if (bytes === 0 && this.reported === 0) return;
+    this.sendUsage(bytes);
+  }
+
+  private sendUsage(bytes: number): void {
+    this.reported = bytes;
+    const message: RelayUsage = { type: 'usage', docId: this.docId, bytes, wantsMore: this.lastWantsMore };
+    try {
+      chrome.runtime.sendMessage(message).catch(() => undefined);
+    } catch {
+      // the extension was reloaded: nobody to tell
     }
   }
 

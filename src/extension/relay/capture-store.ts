@@ -53,11 +53,19 @@ export class CaptureStore {
   private conns = new Map<string, ConnState>();
   private bytes = 0;
   rejected = 0;
+  /** Data was evicted since the start (or the last clear): more came than the limit let it keep. */
+  hasEvicted = false;
 
   constructor(public limitBytes: number) {}
 
   get size(): number {
     return this.bytes;
+  }
+
+  /** A connection has not ended yet (its capture may still grow). */
+  get hasOpenConnections(): boolean {
+    for (const conn of this.conns.values()) if (!conn.ended) return true;
+    return false;
   }
 
   add(incoming: readonly CaptureRecord[], now: number): AddResult {
@@ -68,8 +76,13 @@ export class CaptureStore {
       else rejected += 1;
     }
     this.rejected += rejected;
-    if (this.bytes > this.limitBytes) forward.push(...this.evict(now));
+    forward.push(...this.enforce(now));
     return { forward, rejected };
+  }
+
+  /** Evicts down to 90% of the limit when over it (e.g. after the limit was lowered); the eviction records. */
+  enforce(now: number): EvictionRecord[] {
+    return this.bytes > this.limitBytes ? this.evict(now) : [];
   }
 
   private accept(rec: CaptureRecord): boolean {
@@ -112,6 +125,7 @@ export class CaptureStore {
         const index = conn.data[conn.dataHead++];
         const rec = this.records[index] as DataRecord;
         this.records[index] = null;
+        this.hasEvicted = true;
         digestInto(conn, rec);
         const cost = dataCost(rec);
         this.bytes -= cost;
@@ -206,6 +220,7 @@ export class CaptureStore {
     }
     this.records = kept;
     this.conns = keptConns;
+    this.hasEvicted = false;
     this.bytes = kept.reduce((n, r) => n + fixedCost(r), 0);
   }
 }
