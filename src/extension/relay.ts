@@ -51,6 +51,27 @@ function applyLimit(): void {
   const evicted = store.enforce(nowMs());
   if (evicted.length) link.records(evicted);
   reportUsage(evicted.length > 0);
+  scheduleDigest();
+}
+
+/**
+ * Digests what the store evicted in idle time, a slice at a time (see capture-store.ts): the page's thread is the
+ * relay's, and digesting a tenth of a 64 MB capture at once took ~200 ms. The timeout bounds the wait on a page that
+ * never idles.
+ */
+let digestScheduled = false;
+function scheduleDigest(): void {
+  if (digestScheduled || store.digestBacklog === 0) return;
+  digestScheduled = true;
+  requestIdleCallback((deadline) => {
+    digestScheduled = false;
+    const started = performance.now();
+    // Idle time, or at least a few ms' worth when the deadline forced this call.
+    const more = () => deadline.timeRemaining() > 1 || performance.now() - started < 4;
+    const updates = store.digestPending(more, nowMs());
+    if (updates.length) link.records(updates);
+    scheduleDigest();
+  }, { timeout: 1000 });
 }
 
 function reportUsage(force: boolean): void {
@@ -65,6 +86,7 @@ function onTapMessage(event: MessageEvent): void {
   const { forward } = store.add(msg.records, nowMs());
   if (forward.length) link.records(forward);
   reportUsage(false);
+  scheduleDigest();
 }
 
 function onPortOffer(event: Event): void {

@@ -9,6 +9,11 @@
 // What was evicted stays *derived*: each evicted record of a connection goes, in order, through that connection's
 // EvictionDigest (created at its first eviction — nothing runs before), and the eviction records carry the digest
 // (the client's unfinished line, the events read, every reply's message so far) so analysis continues from there.
+// The digest reads what it gets like the panel does — ~200 ms per eviction of a realistic 64 MB capture's oldest
+// tenth, on the page's own thread — so evicted records wait in a queue and are digested in small slices in idle
+// time (`digestPending`, driven by the relay). A live eviction record therefore comes without `derived`; once a
+// connection's queue is digested, a record with zero counts carries its digest. A snapshot digests everything first.
+// The queue is bounded: past a quarter of the limit it is digested at once.
 // Fetch chunks are held as the tap sent them, as bytes (BytesRecord): only what gets evicted is decoded, here.
 import type { ConnectionRecord, EvictionDerived, EvictionRecord } from '../../core/capture/model.ts';
 import { EvictionDigest } from '../../core/analysis/eviction-digest.ts';
@@ -27,6 +32,8 @@ interface ConnState {
   /** Indexes into `records` of this connection's chunks/messages not yet evicted, oldest first. */
   data: number[];
   dataHead: number;
+  /** Evicted records of this connection still in the store's digest queue. */
+  undigested: number;
   evicted: { chunks: number; messages: number; bytes: number; t: number };
 }
 
@@ -55,11 +62,47 @@ export class CaptureStore {
   rejected = 0;
   /** Data was evicted since the start (or the last clear): more came than the limit let it keep. */
   hasEvicted = false;
+  /** Evicted records not digested yet, oldest first (see the top of the file), and their cost. */
+  private pending: { conn: ConnState; rec: DataRecord }[] = [];
+  private pendingHead = 0;
+  private pendingCost = 0;
 
   constructor(public limitBytes: number) {}
 
   get size(): number {
     return this.bytes;
+  }
+
+  /** Evicted records waiting to be digested (the relay calls `digestPending` in idle time while there are any). */
+  get digestBacklog(): number {
+    return this.pending.length - this.pendingHead;
+  }
+
+  /**
+   * Digests queued evicted records while `more()` says there is time; returns an eviction record with zero counts and
+   * the connection's digest for each connection whose queue it emptied (for watchers: their cumulative record's
+   * `derived` is current again).
+   */
+  digestPending(more: () => boolean, now: number): EvictionRecord[] {
+    const done = new Set<ConnState>();
+    while (this.pendingHead < this.pending.length && more()) {
+      const { conn, rec } = this.pending[this.pendingHead];
+      this.pending[this.pendingHead++] = undefined as never; // let the bytes go
+      this.pendingCost -= dataCost(rec);
+      conn.undigested--;
+      digestInto(conn, rec);
+      if (conn.undigested === 0) done.add(conn);
+    }
+    if (this.pendingHead === this.pending.length) {
+      this.pending = [];
+      this.pendingHead = 0;
+    }
+    const out: EvictionRecord[] = [];
+    for (const conn of done) {
+      const derived = derivedOf(conn);
+      if (derived) out.push({ kind: 'evicted', conn: conn.record.id, t: now, chunks: 0, messages: 0, bytes: 0, derived });
+    }
+    return out;
   }
 
   /** A connection has not ended yet (its capture may still grow). */
@@ -88,7 +131,7 @@ export class CaptureStore {
   private accept(rec: CaptureRecord): boolean {
     if (rec.kind === 'connection') {
       if (this.conns.has(rec.id)) return false;
-      this.conns.set(rec.id, { record: rec, order: this.conns.size, ended: false, data: [], dataHead: 0, evicted: { chunks: 0, messages: 0, bytes: 0, t: 0 } });
+      this.conns.set(rec.id, { record: rec, order: this.conns.size, ended: false, data: [], dataHead: 0, undigested: 0, evicted: { chunks: 0, messages: 0, bytes: 0, t: 0 } });
       this.push(rec, fixedCost(rec));
       return true;
     }
@@ -126,8 +169,10 @@ export class CaptureStore {
         const rec = this.records[index] as DataRecord;
         this.records[index] = null;
         this.hasEvicted = true;
-        digestInto(conn, rec);
         const cost = dataCost(rec);
+        this.pending.push({ conn, rec });
+        this.pendingCost += cost;
+        conn.undigested++;
         this.bytes -= cost;
         let ev = touched.get(id);
         if (!ev) {
@@ -150,11 +195,14 @@ export class CaptureStore {
       if (this.bytes <= target) break;
     }
     this.compactIfSparse();
+    // The queue's bound: the memory it holds on to stays within a quarter of the limit.
+    const out = this.pendingCost > this.limitBytes / 4 ? this.digestPending(() => this.pendingCost > this.limitBytes / 8, now) : [];
     for (const ev of touched.values()) {
-      const derived = derivedOf(this.conns.get(ev.conn));
+      const conn = this.conns.get(ev.conn);
+      const derived = conn && conn.undigested === 0 ? derivedOf(conn) : undefined;
       if (derived) ev.derived = derived;
     }
-    return [...touched.values()];
+    return [...touched.values(), ...out.filter((e) => !touched.has(e.conn))];
   }
 
   /** Drops the null holes once they dominate, re-pointing the per-connection indexes. */
@@ -178,6 +226,7 @@ export class CaptureStore {
 
   /** Everything kept, in arrival order, with one cumulative EvictionRecord after each connection that lost data. */
   snapshot(): CaptureRecord[] {
+    this.digestPending(() => true, 0); // a snapshot's eviction records carry complete digests
     const out: CaptureRecord[] = [];
     for (const rec of this.records) {
       if (!rec) continue;
@@ -200,6 +249,7 @@ export class CaptureStore {
    * start at the beginning. Without it (the site was switched off) nothing is kept.
    */
   clear(now: number, keepOpen = true): void {
+    this.digestPending(() => true, now); // in order: what was evicted before what Clear drops
     const kept: CaptureRecord[] = [];
     const keptConns = new Map<string, ConnState>();
     for (const rec of this.records) {
@@ -215,7 +265,7 @@ export class CaptureStore {
         lost.bytes += d.kind === 'message' ? d.data.length : d.bytes;
       }
       lost.t = now;
-      keptConns.set(rec.id, { record: rec, order: keptConns.size, ended: false, data: [], dataHead: 0, evicted: lost, digest: conn.digest });
+      keptConns.set(rec.id, { record: rec, order: keptConns.size, ended: false, data: [], dataHead: 0, undigested: 0, evicted: lost, digest: conn.digest });
       kept.push(rec);
     }
     this.records = kept;
