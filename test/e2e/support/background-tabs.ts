@@ -6,21 +6,18 @@
 //     chrome.tabs.create({ active: false }), tabs switched away from with chrome.tabs.update, headless or headed under
 //     Xvfb, with or without Playwright's anti-throttling flags.
 //   - chromium.connectOverCDP(…, { noDefaults: true }) is Playwright's documented way not to enable focus emulation
-//     (for the default context). So this helper starts Chromium itself — headless, the extension loaded, and without
-//     --disable-background-timer-throttling, --disable-backgrounding-occluded-windows, --disable-renderer-backgrounding
-//     — and connects over CDP. Tabs are opened in the one window by the extension's service worker; every tab but the
+//     (for the default context). So this helper starts Chromium itself (cdp-chromium.ts) — headless, the extension
+//     loaded, and without --disable-background-timer-throttling, --disable-backgrounding-occluded-windows,
+//     --disable-renderer-backgrounding — and connects over CDP. Tabs are opened in the one window by the extension's service worker; every tab but the
 //     window's active one is then hidden, and its timers run at most once a second.
 //
 //   const bg = await launchWithBackgroundTabs();
 //   const { page, tabId } = await bg.openTab(url, { active: false });   // a watched background tab
 //   await bg.activate(tabId);                                            // make it the window's active tab
 //   const cap = await waitForCapture(bg, tabId, 'id=x&');
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { chromium, type Page } from '@playwright/test';
-import { CHROMIUM, distDir, evaluateDebug, extensionArgs, type ExtensionBrowser } from './extension.ts';
+import type { Page } from '@playwright/test';
+import { spawnChromium } from './cdp-chromium.ts';
+import { distDir, evaluateDebug, extensionArgs, type ExtensionBrowser } from './extension.ts';
 
 export type BackgroundTabsBrowser = Pick<ExtensionBrowser, 'context' | 'extensionId' | 'serviceWorker' | 'watch' | 'records' | 'debug' | 'close'> & {
   /** A new tab at `url` in the one window, watched like an open panel would; in the background unless `active`. */
@@ -30,31 +27,7 @@ export type BackgroundTabsBrowser = Pick<ExtensionBrowser, 'context' | 'extensio
 };
 
 export async function launchWithBackgroundTabs(): Promise<BackgroundTabsBrowser> {
-  const dist = distDir();
-  const profile = mkdtempSync(path.join(tmpdir(), 'replyscope-bg-profile-'));
-  const proc = spawn(CHROMIUM, [
-    '--headless',
-    `--user-data-dir=${profile}`,
-    '--remote-debugging-port=0',
-    ...extensionArgs(dist),
-    '--no-default-browser-check',
-    '--password-store=basic',
-    'about:blank', // the one window every tab opens in
-  ], { stdio: ['ignore', 'ignore', 'pipe'] });
-  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
-  // Chromium prints its CDP endpoint on stderr; keep draining stderr after that so the pipe never fills.
-  let log = '';
-  const endpoint = await new Promise<string>((resolve, reject) => {
-    proc.stderr.on('data', (data: Buffer) => {
-      log = (log + data.toString()).slice(-4000);
-      const m = /DevTools listening on (ws:\/\/\S+)/.exec(log);
-      if (m) resolve(m[1]);
-    });
-    void exited.then(() => reject(new Error(`Chromium exited before listening:\n${log}`)));
-  });
-  // noDefaults: no focus emulation, so background tabs really are hidden (see the top of this file).
-  const browser = await chromium.connectOverCDP(endpoint, { noDefaults: true });
-  const context = browser.contexts()[0];
+  const { context, close } = await spawnChromium(extensionArgs(distDir()));
   const isOurs = (url: string) => url.startsWith('chrome-extension://'); // the only extension loaded
   const worker = context.serviceWorkers().find((w) => isOurs(w.url())) ?? (await context.waitForEvent('serviceworker', { predicate: (w) => isOurs(w.url()) }));
   const extensionId = new URL(worker.url()).host;
@@ -88,13 +61,7 @@ export async function launchWithBackgroundTabs(): Promise<BackgroundTabsBrowser>
     async activate(tabId) {
       await worker.evaluate(async (id) => void (await chrome.tabs.update(id, { active: true })), tabId);
     },
-    async close() {
-      // Disconnecting Playwright leaves a browser it did not launch running: close it over CDP, then wait for it.
-      const cdp = await browser.newBrowserCDPSession();
-      await cdp.send('Browser.close').catch(() => proc.kill('SIGKILL'));
-      await exited;
-      rmSync(profile, { recursive: true, force: true, maxRetries: 10 }); // helper processes may still be writing
-    },
+    close,
   };
   return bg;
 }

@@ -47,19 +47,12 @@ export interface LaunchOptions {
   ignoreDefaultArgs?: string[];
 }
 
-/** The Chromium flags that load the built extension `dist` (and keep the browser quiet), for every launcher. */
+/** Flags that keep the test browser quiet and predictable, for every launcher. */
+export const QUIET_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/** The Chromium flags that load the built extension `dist` (and QUIET_ARGS). */
 export function extensionArgs(dist: string): string[] {
-  return [
-    `--disable-extensions-except=${dist}`,
-    `--load-extension=${dist}`,
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ];
+  return [`--disable-extensions-except=${dist}`, `--load-extension=${dist}`, ...QUIET_ARGS];
 }
 
 type DebugFn<T> = (debug: ReplyscopeDebug, arg: any) => T | Promise<T>;

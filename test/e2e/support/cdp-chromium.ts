@@ -1,0 +1,58 @@
+// Chromium started by the test itself and driven over CDP — for what Playwright's own launch cannot give:
+//   - real background tabs: Playwright enables focus emulation on every page it launches, which keeps pages
+//     'visible'; connecting with { noDefaults: true } leaves it off (see background-tabs.ts);
+//   - reloading the extension: an extension loaded with --load-extension does not come back after
+//     chrome.runtime.reload(), but one loaded through CDP (Extensions.loadUnpacked, which needs
+//     --enable-unsafe-extension-debugging) is reloaded by loading its folder again, like chrome://extensions does.
+//
+//   const cdp = await spawnChromium(['--load-extension=…']);   // headless, own profile
+//   cdp.context.pages() …; await cdp.close();
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext } from '@playwright/test';
+import { CHROMIUM } from './extension.ts';
+
+export interface CdpChromium {
+  browser: Browser;
+  context: BrowserContext;
+  close(): Promise<void>;
+}
+
+export async function spawnChromium(args: string[]): Promise<CdpChromium> {
+  const profile = mkdtempSync(path.join(tmpdir(), 'replyscope-cdp-profile-'));
+  const proc = spawn(CHROMIUM, [
+    '--headless',
+    `--user-data-dir=${profile}`,
+    '--remote-debugging-port=0',
+    '--no-default-browser-check',
+    '--password-store=basic',
+    ...args,
+    'about:blank', // the one window every tab opens in
+  ], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  // Chromium prints its CDP endpoint on stderr; keep draining stderr after that so the pipe never fills.
+  let log = '';
+  const endpoint = await new Promise<string>((resolve, reject) => {
+    proc.stderr.on('data', (data: Buffer) => {
+      log = (log + data.toString()).slice(-4000);
+      const m = /DevTools listening on (ws:\/\/\S+)/.exec(log);
+      if (m) resolve(m[1]);
+    });
+    void exited.then(() => reject(new Error(`Chromium exited before listening:\n${log}`)));
+  });
+  // noDefaults: no focus emulation (see the top of this file).
+  const browser = await chromium.connectOverCDP(endpoint, { noDefaults: true });
+  return {
+    browser,
+    context: browser.contexts()[0],
+    async close() {
+      // Disconnecting Playwright leaves a browser it did not launch running: close it over CDP, then wait for it.
+      const cdp = await browser.newBrowserCDPSession();
+      await cdp.send('Browser.close').catch(() => proc.kill('SIGKILL'));
+      await exited;
+      rmSync(profile, { recursive: true, force: true, maxRetries: 10 }); // helper processes may still be writing
+    },
+  };
+}
