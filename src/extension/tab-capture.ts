@@ -158,7 +158,10 @@ function evictFrom(doc: DocumentCapture, ev: EvictionRecord): void {
     chunks: (previous?.chunks ?? 0) + ev.chunks,
     messages: (previous?.messages ?? 0) + ev.messages,
     bytes: (previous?.bytes ?? 0) + ev.bytes,
-    ...(ev.derived ? { derived: ev.derived } : previous?.derived ? { derived: previous.derived } : {}),
+    // The relay digests what it evicts in idle time (relay/capture-store.ts): an increment without a digest makes the
+    // previous one stale (it covers less than the counts now say), so it is dropped until a later increment — one with
+    // zero counts, sent once the digest caught up — brings the current one.
+    ...(ev.derived ? { derived: ev.derived } : ev.chunks + ev.messages === 0 && previous?.derived ? { derived: previous.derived } : {}),
   };
   const at = doc.records.findIndex((r) => r.kind === 'connection' && r.id === ev.conn);
   doc.records.splice(at + 1, 0, merged);

@@ -21,6 +21,26 @@ describe('TabCapture', () => {
     expect(texts(c)).toEqual(['a', 'b', 'c', 'f']);
   });
 
+  it('live evictions: the watcher drops the same records; a digest stays only while it covers every evicted record', () => {
+    const c = new TabCapture();
+    const conn: CaptureRecord = { kind: 'connection', id: 'x', transport: 'fetch', frameUrl: 'https://app.test/', method: 'GET', url: 'https://app.test/s', requestHeaders: [], startTime: 0 };
+    const chunk = (t: number): CaptureRecord => ({ kind: 'chunk', conn: 'x', t, bytes: 9, text: `data: ${t}\n\n` });
+    c.apply(snapshot('top1', true, [conn, chunk(1), chunk(2), chunk(3)]));
+    const derived = (events: number) => ({ events, carry: '', replies: [] });
+    const evicted = (chunks: number, d?: ReturnType<typeof derived>): BackgroundToPanel => ({
+      type: 'records', docId: 'top1', records: [{ kind: 'evicted', conn: 'x', t: 5, chunks, messages: 0, bytes: 9 * chunks, ...(d ? { derived: d } : {}) }],
+    });
+    const head = () => c.records()[1] as Extract<CaptureRecord, { kind: 'evicted' }>;
+    c.apply(evicted(1, derived(1)));
+    expect(head()).toMatchObject({ chunks: 1, derived: derived(1) });
+    c.apply(evicted(1)); // evicted before the relay digested it: the old digest no longer covers the gap
+    expect(head().chunks).toBe(2);
+    expect(head().derived).toBeUndefined();
+    c.apply(evicted(0, derived(2))); // the digest caught up
+    expect(head()).toMatchObject({ chunks: 2, bytes: 18, derived: derived(2) });
+    expect(c.records().filter((r) => r.kind === 'chunk').map((r) => r.t)).toEqual([3]);
+  });
+
   it('without preserve log, leaving a page drops its documents; a removed iframe stays until then', () => {
     const c = new TabCapture();
     c.apply(snapshot('top1', true, [notice('old page')]));
