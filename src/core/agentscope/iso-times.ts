@@ -10,7 +10,12 @@
 import { parseLocalIso, parsePlainIsoAsUtc } from '../time/python-iso.ts';
 
 let lastText: string | undefined;
-let lastUtc: number | undefined;
+
+/**
+ * The two readings of `lastText`: [UTC (NaN: not the plain form), local (NaN: not parsable)]. In a typed array, not
+ * module variables or return values: a double kept in either is a heap object, allocated per event.
+ */
+const last = new Float64Array(2);
 
 /** The minute prefix whose UTC value is cached ('' = none), its value, and its local offset (NaN = not cached). */
 let minute = '';
@@ -52,24 +57,46 @@ function sameMinute(v: string): boolean {
   return true;
 }
 
-/** `parsePlainIsoAsUtc(v)`, remembering the last answer (the lifecycle and the event view read the same string). */
-export function plainIsoAsUtc(v: string): number | undefined {
-  if (v === lastText) return lastUtc;
-  let utc: number | undefined;
+/**
+ * Read `v` into `last` (and remember it as `lastText`): both readings at once, since ingest needs both for every
+ * event (the lifecycle's clock check and the event view) and they share the parse.
+ */
+function read(v: string): void {
+  if (v === lastText) return;
   const s = minute !== '' && sameMinute(v) ? secondsPart(v) : -1;
+  let utc: number;
   if (s >= 0) utc = minuteUtc + s;
   else {
-    utc = parsePlainIsoAsUtc(v);
-    if (utc !== undefined && v.slice(0, 16) !== minute) {
+    const parsed = parsePlainIsoAsUtc(v);
+    utc = parsed ?? NaN;
+    if (parsed !== undefined && v.slice(0, 16) !== minute) {
       minute = v.slice(0, 16);
       for (let i = 0; i < 16; i++) minuteCodes[i] = minute.charCodeAt(i);
       minuteUtc = parsePlainIsoAsUtc(`${minute}:00`) as number;
       minuteOffset = NaN;
     }
   }
+  last[0] = utc;
+  last[1] = Number.isNaN(utc) ? parseLocalIso(v) : localOf(v, utc);
   lastText = v;
-  lastUtc = utc;
-  return utc;
+}
+
+/** `parseLocalIso(v)` for a plain isoformat `v` whose UTC reading is `utc` (so `minute` is v's minute). */
+function localOf(v: string, utc: number): number {
+  if (Number.isNaN(minuteOffset)) {
+    const first = parseLocalIso(`${minute}:00.000`) - minuteUtc;
+    const lastMs = parseLocalIso(`${minute}:59.999`) - (minuteUtc + 59_999);
+    if (first !== lastMs || Number.isNaN(first)) return parseLocalIso(v); // a zone transition inside this minute
+    minuteOffset = first;
+  }
+  return utc + minuteOffset;
+}
+
+/** `parsePlainIsoAsUtc(v)`, remembering the last answer (the lifecycle and the event view read the same string). */
+export function plainIsoAsUtc(v: string): number | undefined {
+  read(v);
+  const utc = last[0];
+  return Number.isNaN(utc) ? undefined : utc;
 }
 
 /**
@@ -84,14 +111,15 @@ export function forgetIsoTimes(): void {
 
 /** `parseLocalIso(v)`. */
 export function localIso(v: string): number {
-  const utc = plainIsoAsUtc(v);
-  if (utc === undefined) return parseLocalIso(v); // not the plain form (or a day > 28): the generic reading
-  // plainIsoAsUtc(v) succeeded, so `minute` is v's minute.
-  if (Number.isNaN(minuteOffset)) {
-    const first = parseLocalIso(`${minute}:00.000`) - minuteUtc;
-    const last = parseLocalIso(`${minute}:59.999`) - (minuteUtc + 59_999);
-    if (first !== last || Number.isNaN(first)) return parseLocalIso(v); // a zone transition inside this minute
-    minuteOffset = first;
-  }
-  return utc + minuteOffset;
+  read(v);
+  return last[1];
+}
+
+/**
+ * Both readings of a created_at `v` at once, for ingest's per-event path: `isoTimes[0]` = `plainIsoAsUtc(v)` (NaN
+ * for undefined), `isoTimes[1]` = `localIso(v)`. Valid until the next call of any function here.
+ */
+export function readIsoTimes(v: string): Float64Array {
+  read(v);
+  return last;
 }

@@ -6,14 +6,18 @@
 // frontend developer needs to know *why* (delta before its START? after its END? a START repeated?), and several
 // problems (invalid tool-call JSON, a media type switch, a non-monotonic clock) do not change the outcome at all.
 // The outcome, when given, is still honoured: every `warned`/`error` status surfaces at its index.
-import type { Diagnostic, Severity } from '../diagnostics/types.ts';
+//
+// The bookkeeping (replies, blocks, clock, the diagnostics being collected) is LifecycleTracker's
+// (lifecycle-tracker.ts); this file holds the rules per event type and the end-of-stream report.
+import type { Diagnostic } from '../diagnostics/types.ts';
 import type { ApplyOutcome } from './append-event.ts';
 import type { Msg } from './blocks.ts';
-import { ALLOWED, LABEL, addBlock, key, newReply, type BlockState, type Kind, type ReplyState, type ToolCallState } from './lifecycle-state.ts';
+import { ALLOWED, LABEL, addBlock, newReply, type BlockState, type Kind, type ToolCallState } from './lifecycle-state.ts';
+import { LifecycleTracker, isJson } from './lifecycle-tracker.ts';
 import type { AgentEvent, ValidationResult } from './schema.ts';
 
 export type { Kind } from './lifecycle-state.ts';
-import { PyError, pyAnyUrl, pyB64Decode } from './py-compat.ts';
+import { pyAnyUrl } from './py-compat.ts';
 import { localIso } from './iso-times.ts';
 
 export interface PushOptions {
@@ -21,20 +25,10 @@ export interface PushOptions {
   legacy?: boolean;
 }
 
-/** What most events get: no diagnostic (shared, frozen: callers must not push into a result). */
-const NONE: Diagnostic[] = Object.freeze([]) as unknown as Diagnostic[];
-
-export class AgentScopeLifecycle {
-  private replies = new Map<string, ReplyState>();
-  private lastCreatedAt: { t: number; index: number } | null = null;
-  // The event being checked and its diagnostics so far: fields rather than a closure per event (measured).
-  private index = 0;
-  private out: Diagnostic[] = NONE;
-
+export class AgentScopeLifecycle extends LifecycleTracker {
   /** Diagnostics about event `index`. `parsed` is the validation result; `outcome` what append_event did, if known. */
   push(index: number, parsed: ValidationResult, outcome?: ApplyOutcome, options: PushOptions = {}): Diagnostic[] {
-    this.index = index;
-    this.out = NONE;
+    this.begin(index);
     if (options.legacy) this.add('as.legacy-dialect', 'info', 'Legacy agentscope-typescript event (camelCase) normalised to the current wire format.');
     if (!parsed.ok) {
       const text = parsed.issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ');
@@ -44,7 +38,8 @@ export class AgentScopeLifecycle {
     }
     if (parsed.extras.length) this.add('as.extra-fields', 'info', `Fields the schema does not know (ignored by the reference): ${parsed.extras.join(', ')}`);
     const event = parsed.event;
-    this.checkClock(event.created_at, index);
+    const createdAt = event.created_at;
+    this.checkClock(createdAt, createdAt ? localIso(createdAt) : NaN, index);
     if (event.type === 'CUSTOM') {
       this.add('as.custom-event', 'info', `CUSTOM "${event.name}" notification (the Python Msg.append_event would raise on it; frontends skip it).`);
       return this.take();
@@ -57,28 +52,16 @@ export class AgentScopeLifecycle {
   /**
    * `push` of a valid delta event without extra fields or legacy form, given its fields (the analysis' delta lane
    * has them at hand; reading them from the event object costs more than the checks). `kind`: the block kind the
-   * event type streams into (text, thinking, tool_call, tool_result).
+   * event type streams into (text, thinking, tool_call, tool_result). `createdAtLocal`: `createdAt` as Python-local ms
+   * (`localIso`; NaN when there is none or it is empty), which the caller has read already.
    */
-  pushDelta(index: number, type: string, replyId: string, kind: Kind, id: string, delta: string, createdAt: string | undefined): Diagnostic[] {
-    this.index = index;
-    this.out = NONE;
-    this.checkClock(createdAt, index);
+  pushDelta(index: number, type: string, replyId: string, kind: Kind, id: string, delta: string, createdAt: string | undefined, createdAtLocal: number): Diagnostic[] {
+    this.begin(index);
+    this.checkClock(createdAt, createdAtLocal, index);
     const r = this.reply(type, replyId, index);
     const b = this.find(r, type, index, kind, id, false);
     if (b && kind === 'tool_call') b.input = (b.input ?? '') + delta;
     return this.take();
-  }
-
-  private add(code: string, severity: Severity, message: string, related?: number[]): void {
-    if (this.out === NONE) this.out = [];
-    const index = this.index;
-    this.out.push(related && related.length ? { code, severity, index, message, related } : { code, severity, index, message });
-  }
-
-  private take(): Diagnostic[] {
-    const out = this.out;
-    this.out = NONE;
-    return out;
   }
 
   /**
@@ -112,7 +95,7 @@ export class AgentScopeLifecycle {
   /** Continue the created_at order check from the latest time of evicted events (`at` stands for their positions). */
   seedClock(createdAt: string, at: number): void {
     const t = Date.parse(createdAt);
-    if (!Number.isNaN(t)) this.lastCreatedAt = { t, index: at };
+    if (!Number.isNaN(t)) this.seedClockAt(t, at);
   }
 
   /** End-of-stream diagnostics: replies never ended, blocks never closed, tool calls never answered. */
@@ -135,71 +118,6 @@ export class AgentScopeLifecycle {
       }
     }
     return out;
-  }
-
-  private checkClock(createdAt: string | undefined, index: number) {
-    if (!createdAt) return;
-    const t = localIso(createdAt);
-    if (Number.isNaN(t)) return;
-    if (this.lastCreatedAt && t < this.lastCreatedAt.t) {
-      this.add('as.non-monotonic-created-at', 'warning', `created_at ${createdAt} is earlier than the previous event's.`, [this.lastCreatedAt.index]);
-    }
-    if (!this.lastCreatedAt) this.lastCreatedAt = { t, index };
-    else if (t >= this.lastCreatedAt.t) {
-      this.lastCreatedAt.t = t; // in place: this runs for every event
-      this.lastCreatedAt.index = index;
-    }
-  }
-
-  private reply(type: string, replyId: string, index: number): ReplyState {
-    let r = this.replies.get(replyId);
-    if (!r) {
-      r = newReply(replyId, index);
-      this.replies.set(replyId, r);
-      if (type !== 'REPLY_START') this.add('as.foreign-reply-id', 'warning', `Event names reply ${replyId}, which never started in this stream.`);
-      return r;
-    }
-    if (type === 'REPLY_START') {
-      if (r.ended === null) this.add('as.duplicate-reply-start', 'info', `Reply ${r.id} started again before it ended (a parked reply resuming).`, [r.start]);
-      r.ended = null; // a second REPLY_START continues the same message
-    } else if (r.ended !== null) {
-      this.add('as.event-after-reply-end', 'warning', `${type} after this reply's REPLY_END (the reference still applies it).`, [r.ended]);
-    }
-    r.last = index;
-    return r;
-  }
-
-  /** A START of block `id`: the first one is tracked, a repeated one reported; earlier orphan deltas reported. */
-  private start(r: ReplyState, index: number, kind: Kind, id: string, extra?: Partial<BlockState>): void {
-    const first = r.blocks[kind].get(id);
-    if (first) this.add('as.duplicate-start-id', 'warning', `${LABEL[kind]} ${id} started twice; the reference appends a second block and only ever updates the first.`, [first.start]);
-    else addBlock(r, extra ? { kind, id, start: index, end: null, ...extra } : { kind, id, start: index, end: null });
-    if (r.early.size === 0) return;
-    const k = key(kind, id);
-    const early = r.early.get(k);
-    if (early) {
-      this.add('as.delta-before-start', 'error', `${LABEL[kind]} ${id} received events before its START; the reference dropped them.`, early);
-      r.early.delete(k);
-    }
-  }
-
-  /** The block a delta/end names (reported when unknown, or when it already ended); an end marks it ended. */
-  private find(r: ReplyState, type: string, index: number, kind: Kind, id: string, isEnd: boolean): BlockState | undefined {
-    const b = r.blocks[kind].get(id);
-    if (!b) {
-      const code = kind === 'tool_call' || kind === 'tool_result' ? 'as.unknown-tool-call-id' : 'as.unknown-block-id';
-      this.add(code, 'warning', `No ${LABEL[kind]} with id ${id} in this reply; the reference skips the event.`);
-      const k = key(kind, id);
-      const early = r.early.get(k);
-      if (early) early.push(index); // in place: a long run of orphan deltas must stay linear
-      else r.early.set(k, [index]);
-      return undefined;
-    }
-    if (b.end !== null) {
-      this.add(isEnd ? 'as.repeated-end' : 'as.delta-after-end', 'warning', `${type} after ${LABEL[kind]} ${id} ended (the reference still applies it).`, [b.end]);
-    }
-    if (isEnd) b.end = index;
-    return b;
   }
 
   private checkEvent(event: Exclude<AgentEvent, { type: 'CUSTOM' }>, index: number) {
@@ -333,39 +251,5 @@ export class AgentScopeLifecycle {
     if (outcome.warning?.kind === 'unknown-block' && !has('as.unknown-block-id', 'as.unknown-tool-call-id')) this.add('as.unknown-block-id', 'warning', outcome.warning.message);
     if (outcome.error?.kind === 'invalid-base64' && !has('as.invalid-base64')) this.add('as.invalid-base64', 'error', `The reference raises: ${outcome.error.message}`);
     if (outcome.error?.kind === 'invalid-url' && !has('as.invalid-url')) this.add('as.invalid-url', 'error', `The reference raises: ${outcome.error.message}`);
-  }
-
-  private *openBlocks(r: ReplyState): Iterable<BlockState> {
-    for (const b of r.order) if (b.end === null) yield b;
-  }
-
-  private *unanswered(r: ReplyState): Iterable<BlockState> {
-    for (const b of r.order) {
-      if (b.kind === 'tool_call' && b.answered === undefined && !r.results.has(b.id) && b.callState !== 'finished') yield b;
-    }
-  }
-
-  /** A chunk the reference raises on is an error; one it decodes only leniently (junk, data after padding) a warning. */
-  private checkBase64(data: string) {
-    // Canonical base64 always decodes: only a chunk that is not canonical needs the (slower) reference decoder.
-    if (data === '' || CANONICAL_B64.test(data)) return;
-    try {
-      pyB64Decode(data);
-    } catch (err) {
-      if (err instanceof PyError) this.add('as.invalid-base64', 'error', `Chunk ${JSON.stringify(data.slice(0, 40))} is not decodable: the reference raises ${err.text}.`);
-      return;
-    }
-    this.add('as.base64-lenient', 'warning', `Chunk ${JSON.stringify(data.slice(0, 40))} is not canonical base64; the reference's lenient decoder drops junk/whitespace and anything after padding.`);
-  }
-}
-
-const CANONICAL_B64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-
-function isJson(s: string): boolean {
-  try {
-    JSON.parse(s);
-    return true;
-  } catch {
-    return false;
   }
 }

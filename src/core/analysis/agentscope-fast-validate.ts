@@ -89,8 +89,17 @@ for (const k of KEYS) if (slotOf(k) !== SLOT.get(k)) throw new Error(`fast-valid
 
 /** Per type: its fields (slot, key, kind) and the mask of the slots it accepts. A Map: a wire `type` of "__proto__"
  * or "constructor" finds nothing (and looking a fresh string up in a Map only hashes it). */
-const COMPILED = new Map<string, { slots: number[]; keys: string[]; kinds: FieldKind[]; allowed: number }>(
+interface CompiledShape {
+  /** The type name as a constant (an event's own `type` string is a fresh copy per event). */
+  type: string;
+  slots: number[];
+  keys: string[];
+  kinds: FieldKind[];
+  allowed: number;
+}
+const COMPILED = new Map<string, CompiledShape>(
   Object.entries(SHAPES).map(([type, fields]) => [type, {
+    type,
     // Parallel arrays: the per-event loop reads them by index (no tuple destructuring per field).
     slots: fields.map(([k]) => SLOT.get(k) as number),
     keys: fields.map(([k]) => k),
@@ -101,6 +110,19 @@ const COMPILED = new Map<string, { slots: number[]; keys: string[]; kinds: Field
 
 /** The slots of the event being validated (reused: validation allocates nothing on success). */
 const values: unknown[] = KEYS.map(() => undefined);
+
+/** The type string of the last event whose shape was looked up, and that shape (see `shapeOf`). */
+let lastTypeText = '';
+let lastShape: CompiledShape | undefined;
+
+/** `COMPILED.get(type)`: runs of one type compare with the previous type string instead of hashing a fresh one. */
+function shapeOf(type: string): CompiledShape | undefined {
+  if (type === lastTypeText) return lastShape;
+  const shape = COMPILED.get(type);
+  lastTypeText = type;
+  lastShape = shape;
+  return shape;
+}
 
 /**
  * The fields of the event the last successful `fastValidateAgentScope` call accepted, read in its single pass (the
@@ -139,7 +161,7 @@ export function fastValidateAgentScope(raw: unknown): AgentEvent | undefined {
   }
   const type = seen & (1 << TYPE) ? values[TYPE] : undefined;
   if (typeof type !== 'string') return undefined;
-  const shape = COMPILED.get(type);
+  const shape = shapeOf(type);
   if (shape === undefined || (seen & ~shape.allowed) !== 0) return undefined; // an extra key: zod reports it
   if (typeof slotValue(seen, REPLY_ID) !== 'string') return undefined;
   if (seen & (1 << ID) && typeof values[ID] !== 'string') return undefined;
@@ -173,7 +195,7 @@ export function fastValidateAgentScope(raw: unknown): AgentEvent | undefined {
         break;
     }
   }
-  lastFast.type = type;
+  lastFast.type = shape.type;
   lastFast.replyId = values[REPLY_ID] as string;
   lastFast.createdAt = slotValue(seen, CREATED_AT) as string | undefined;
   lastFast.target = (slotValue(seen, BLOCK_ID) ?? slotValue(seen, TOOL_CALL_ID)) as string | undefined;

@@ -8,7 +8,7 @@ import type { Msg } from '../agentscope/blocks.ts';
 import { normaliseLegacyEvent } from '../agentscope/legacy.ts';
 import { AgentScopeLifecycle } from '../agentscope/lifecycle.ts';
 import { AgentScopeReplies, type ReplyGroup } from '../agentscope/replies.ts';
-import { plainIsoAsUtc } from '../agentscope/iso-times.ts';
+import { plainIsoAsUtc, readIsoTimes } from '../agentscope/iso-times.ts';
 import { WorkingMsg } from '../agentscope/working-msg.ts';
 import { MsgSchema, validateEvent, type AgentEvent, type ValidationResult } from '../agentscope/schema.ts';
 import { findLoneSurrogate, findRecursionLimit } from '../agentscope/wire-json.ts';
@@ -200,11 +200,19 @@ export class AgentScopeStream implements StreamProcessor {
     if (status === undefined) return undefined;
     this.steps.setDelta(index, info.delta, f.delta, target, ev.t);
     this.step(x, index, ev.t, status, true);
-    const diagnostics = this.lifecycle.pushDelta(index, info.name, x.id, DELTA_KIND[info.delta], target, f.delta, f.createdAt);
+    // created_at read once for both the lifecycle's clock (local time) and the view (see iso-times.ts).
+    const createdAt = f.createdAt;
+    let local = NaN;
+    let view: number | undefined;
+    if (createdAt !== undefined) {
+      const times = readIsoTimes(createdAt);
+      if (createdAt !== '') local = times[1];
+      view = Number.isNaN(times[0]) ? parseTime(createdAt) : times[0];
+    }
+    const diagnostics = this.lifecycle.pushDelta(index, info.name, x.id, DELTA_KIND[info.delta], target, f.delta, createdAt, local);
     if (diagnostics.length) x.diagnostics.push(...diagnostics);
     const facts: EventFacts = { type: info.name, valid: true, issues: NO_ISSUES, extras: NO_STRINGS, preview: clip(f.delta), diagnostics, replyId: x.id, blockId: target };
-    const createdAt = f.createdAt === undefined ? undefined : plainIsoAsUtc(f.createdAt) ?? parseTime(f.createdAt);
-    if (createdAt !== undefined) facts.createdAt = createdAt;
+    if (view !== undefined) facts.createdAt = view;
     return facts;
   }
 

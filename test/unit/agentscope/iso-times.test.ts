@@ -3,7 +3,7 @@
 // zone transitions (local time is what the lifecycle compares).
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { forgetIsoTimes, localIso, plainIsoAsUtc } from '../../../src/core/agentscope/iso-times.ts';
+import { forgetIsoTimes, localIso, plainIsoAsUtc, readIsoTimes } from '../../../src/core/agentscope/iso-times.ts';
 import { parseLocalIso, parsePlainIsoAsUtc } from '../../../src/core/time/python-iso.ts';
 
 const savedTz = process.env.TZ;
@@ -80,6 +80,20 @@ describe('iso-times: cached readings of created_at', () => {
     for (const v of ['1972-01-07T00:44:00', '1972-01-07T00:44:10.250', '1972-01-07T00:44:29', '1972-01-07T00:44:31', '1972-01-07T00:44:59.999', '1972-01-07T00:45:00']) {
       expect(localIso(v)).toBe(parseLocalIso(v));
     }
+  });
+
+  it('readIsoTimes gives both readings of one string at once (NaN where the reader gives undefined)', () => {
+    zone('Europe/Berlin');
+    fc.assert(
+      fc.property(fc.array(isoRun, { maxLength: 5 }), (runs) => {
+        for (const v of [...runs.flat(), 'yesterday', '']) {
+          const [utc, local] = readIsoTimes(v);
+          expect(utc).toBe(parsePlainIsoAsUtc(v) ?? NaN);
+          expect(local).toBe(parseLocalIso(v));
+        }
+      }),
+      { seed: 12, numRuns: 200 },
+    );
   });
 
   it('leaves non-plain strings to the generic readers', () => {

@@ -175,6 +175,42 @@ describe('AgentScope lifecycle diagnostics', () => {
   });
 });
 
+describe('lifecycle: the block lookup remembered across events (lifecycle-tracker.ts)', () => {
+  const ev2 = (reply: string, type: string, fields: Record<string, unknown> = {}) => ({ ...ev(type, fields), reply_id: reply });
+  it('two replies with the same block id keep their own blocks', () => {
+    const other = 'reply-2';
+    const { diags } = check([
+      start(), ev2(other, 'REPLY_START', { session_id: 's', name: 'B' }),
+      ev('TEXT_BLOCK_START', { block_id: 't1' }), ev2(other, 'TEXT_BLOCK_START', { block_id: 't1' }),
+      ev('TEXT_BLOCK_END', { block_id: 't1' }), // reply-1's t1 ended
+      ev2(other, 'TEXT_BLOCK_DELTA', { block_id: 't1', delta: 'a' }), // reply-2's t1 still open: nothing to say
+      ev('TEXT_BLOCK_DELTA', { block_id: 't1', delta: 'b' }), // reply-1's t1: after its end
+      ev2(other, 'TEXT_BLOCK_DELTA', { block_id: 't1', delta: 'c' }),
+      ev('THINKING_BLOCK_DELTA', { block_id: 't1', delta: 'd' }), // same id, other kind: unknown
+    ]);
+    expect(codesAt(diags, 'as.delta-after-end')).toEqual([6]);
+    expect(codesAt(diags, 'as.unknown-block-id')).toEqual([8]);
+  });
+
+  it('pushDelta reports as push does, with created_at given as local time', () => {
+    const events = [start(), ev('TEXT_BLOCK_START', { block_id: 't1' }),
+      ...['09:00:05', '09:00:03', '', '09:00:03', '09:00:07'].map((t, i) => ({ ...ev('TEXT_BLOCK_DELTA', { block_id: i === 3 ? 'zz' : 't1', delta: 'x' }), created_at: t && `2026-03-01T${t}` })),
+      ev('TEXT_BLOCK_END', { block_id: 't1' }), ev('TEXT_BLOCK_DELTA', { block_id: 't1', delta: 'late' })];
+    const a = new AgentScopeLifecycle();
+    const b = new AgentScopeLifecycle();
+    events.forEach((e, i) => {
+      const parsed = validateEvent(e);
+      const viaPush = a.push(i, parsed);
+      const d = e as { type: string; block_id?: string; delta?: string; created_at: string };
+      const viaDelta = d.type === 'TEXT_BLOCK_DELTA'
+        ? b.pushDelta(i, d.type, R, 'text', d.block_id as string, d.delta as string, d.created_at, d.created_at ? Date.parse(d.created_at) : NaN)
+        : b.push(i, parsed);
+      expect(viaDelta).toEqual(viaPush);
+    });
+    expect(a.finish()).toEqual(b.finish());
+  });
+});
+
 describe('lifecycle on the public conformance cases', () => {
   const dir = path.resolve(import.meta.dirname, '../../..', '../shared/conformance/agentscope');
   for (const name of readdirSync(path.join(dir, 'cases')).filter((f) => f.endsWith('.json')).sort()) {
