@@ -74,6 +74,7 @@ export class BackgroundLink {
   private reported = 0;
   private lastSize = 0;
   private lastWantsMore = false;
+  private reportedWantsMore = false;
   private step = Infinity;
   readonly drops = new DropCounter();
 
@@ -111,7 +112,7 @@ export class BackgroundLink {
       this.outbox.flush();
       if (this.reported > 0) this.sendUsage(0);
     });
-    // Hidden now: idle callbacks get throttled, so what waits goes at once (see IdleOutbox).
+    // Hidden now: what waits goes at once (see IdleOutbox).
     addEventListener('visibilitychange', () => {
       if (document.visibilityState === 'hidden') this.outbox.flush();
     });
@@ -146,21 +147,23 @@ export class BackgroundLink {
   }
 
   /**
-   * What this document's capture holds now and whether it would hold more (`step`: the reporting step, see settings.ts
-   * usageReportStep). Reported
-   * to the tab's budget once it reaches a step, then after each change of a step, or at once with `force`.
+   * What this document's capture holds now and whether it would hold more (`step`: the reporting step, see
+   * settings.ts usageReportStep). Reported to the tab's budget once it reaches a step, then after each change of a
+   * step or of `wantsMore`, or at once with `force`.
    */
   usage(bytes: number, wantsMore: boolean, force = false, step = this.step): void {
     this.step = step;
     this.lastSize = bytes;
     this.lastWantsMore = wantsMore;
-    if (!force && Math.abs(bytes - this.reported) < step) return;
+    const changed = Math.abs(bytes - this.reported) >= step || (this.reported > 0 && wantsMore !== this.reportedWantsMore);
+    if (!force && !changed) return;
     if (bytes === 0 && this.reported === 0) return;
     this.sendUsage(bytes);
   }
 
   private sendUsage(bytes: number): void {
     this.reported = bytes;
+    this.reportedWantsMore = this.lastWantsMore;
     const message: RelayUsage = { type: 'usage', docId: this.docId, bytes, wantsMore: this.lastWantsMore };
     try {
       chrome.runtime.sendMessage(message).catch(() => undefined);
