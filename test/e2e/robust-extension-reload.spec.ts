@@ -5,40 +5,19 @@
 // panel on that page says so ("not running in this page — reload it") instead of waiting; after the page reloads,
 // the new extension captures it exactly.
 import { createHash } from 'node:crypto';
-import type http from 'node:http';
 import { expect, test, type CDPSession, type Page, type Worker } from '@playwright/test';
+import { startAgentServer, type AgentServer } from './support/agent-server.ts';
 import { waitForCapture } from './support/capture.ts';
 import { spawnChromium, type CdpChromium } from './support/cdp-chromium.ts';
 import { distDir, evaluateDebug, QUIET_ARGS } from './support/extension.ts';
-import { startServer, writeAndWait, type TestServer } from './support/server.ts';
+import { readAllInPage } from './support/page-read.ts';
 
 let chromium: CdpChromium;
 let cdp: CDPSession;
-let server: TestServer;
+let server: AgentServer;
 let extensionId = '';
-const sent = new Map<string, Buffer[]>();
-const bytesOf = (id: string) => Buffer.concat(sent.get(id) ?? []);
+const sent = (id: string) => Buffer.concat(server.log(id).sent);
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
-
-async function handler(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-  const url = new URL(req.url ?? '/', 'http://x');
-  if (url.pathname === '/app') {
-    res.writeHead(200, { 'content-type': 'text/html', 'cache-control': 'no-store' }).end(`<!doctype html><title>${url.search}</title>`);
-    return;
-  }
-  const id = url.searchParams.get('id') ?? '';
-  const chunks: Buffer[] = [];
-  sent.set(id, chunks);
-  res.writeHead(200, { 'content-type': 'text/event-stream' });
-  const write = (s: string) => writeAndWait(res, chunks[chunks.push(Buffer.from(s)) - 1]);
-  await write('data: {"type":"REPLY_START","reply_id":"r","session_id":"s","name":"n"}\n\ndata: {"type":"TEXT_BLOCK_START","reply_id":"r","block_id":"b"}\n\n');
-  for (let i = 0; i < Number(url.searchParams.get('n') ?? 10) && !res.destroyed; i++) {
-    await new Promise((r) => setTimeout(r, 10)); // the server's pace
-    await write(`data: {"type":"TEXT_BLOCK_DELTA","reply_id":"r","block_id":"b","delta":"${i} ü😀 "}\n\n`);
-  }
-  await write('data: {"type":"REPLY_END","reply_id":"r","session_id":"s"}\n\n');
-  res.end();
-}
 
 /** Loads (or, for an extension already loaded from that folder, reloads) the built extension; its new worker. */
 async function loadExtension(): Promise<Worker> {
@@ -63,25 +42,8 @@ async function tabIdOf(worker: Worker, page: Page): Promise<number> {
   return id as number;
 }
 
-/** Page-side: reads a stream to its end; length + SHA-256 of what the page got. */
-function readAll(page: Page, url: string): Promise<{ len: number; sha: string; error?: string }> {
-  return page.evaluate(async (url) => {
-    const parts: Uint8Array[] = [];
-    let error: string | undefined;
-    try {
-      const reader = (await fetch(url)).body!.getReader();
-      for (let r = await reader.read(); !r.done; r = await reader.read()) parts.push(r.value);
-    } catch (e) {
-      error = String(e);
-    }
-    const all = new Uint8Array(await new Blob(parts as BlobPart[]).arrayBuffer());
-    const digest = [...new Uint8Array(await crypto.subtle.digest('SHA-256', all))].map((b) => b.toString(16).padStart(2, '0')).join('');
-    return { len: all.length, sha: digest, ...(error ? { error } : {}) };
-  }, url);
-}
-
 test.beforeAll(async () => {
-  server = await startServer(handler);
+  server = await startAgentServer();
   chromium = await spawnChromium(['--enable-unsafe-extension-debugging', ...QUIET_ARGS]);
   cdp = await chromium.browser.newBrowserCDPSession();
 });
@@ -97,15 +59,17 @@ test('the extension reloaded mid-stream: the page gets every byte, a panel says 
   await page.goto(`${server.url}/app?reload`);
   const tabId = await tabIdOf(worker, page);
   await evaluateDebug(worker, (d, id: number) => d.watch(id), tabId);
-  const reading = readAll(page, '/stream?id=before&n=300');
+  // The server holds the stream after its fourth piece until the extension has been reloaded.
+  const reading = readAllInPage(page, '/stream?id=before&stopAfter=4');
   const recordsOf = (w: Worker) => ({ records: (id: number) => evaluateDebug(w, (d, t: number) => d.records(t), id) });
-  const partly = await waitForCapture(recordsOf(worker), tabId, 'id=before', (c) => c.bytes.length > 1000);
+  const partly = await waitForCapture(recordsOf(worker), tabId, 'id=before', (c) => c.bytes.length > 0);
 
   const reloaded = await loadExtension(); // the extension's Reload, mid-stream: a new worker
-  const sentAtReload = bytesOf('before').length;
+  const sentAtReload = sent('before').length;
+  server.release('before');
   const got = await reading;
   expect(got.error).toBeUndefined();
-  expect(got.sha).toBe(sha(bytesOf('before'))); // the page is unaffected
+  expect(got.sha).toBe(sha(sent('before'))); // the page is unaffected
   expect(sentAtReload).toBeLessThan(got.len); // the reload happened mid-stream
 
   // The old relay is orphaned: nothing reaches the new extension, and its panel says why instead of waiting.
@@ -118,10 +82,10 @@ test('the extension reloaded mid-stream: the page gets every byte, a panel says 
   await page.reload();
   expect(await tabIdOf(reloaded, page)).toBe(tabId);
   await evaluateDebug(reloaded, (d, id: number) => d.watch(id), tabId);
-  const again = await readAll(page, '/stream?id=after&n=50');
-  expect(again.sha).toBe(sha(bytesOf('after')));
+  const again = await readAllInPage(page, '/stream?id=after');
+  expect(again.sha).toBe(sha(sent('after')));
   const cap = await waitForCapture(recordsOf(reloaded), tabId, 'id=after');
-  expect(cap.bytes.equals(bytesOf('after'))).toBe(true);
+  expect(cap.bytes.equals(sent('after'))).toBe(true);
   await expect(panel.getByTestId('empty')).toHaveCount(0);
   console.log(`robust-extension-reload: page got all ${got.len} B (reload at ${sentAtReload} B sent, ${partly.bytes.length} B captured before it); after a page reload the new extension captured ${cap.bytes.length} B exactly`);
   await panel.close();

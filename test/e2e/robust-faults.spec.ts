@@ -10,6 +10,7 @@ import { chromium, expect, test, type Page } from '@playwright/test';
 import type { CaptureRecord, EvictionRecord } from '../../src/core/capture/model.ts';
 import { captured, connectionsMatching, waitForCapture } from './support/capture.ts';
 import { CHROMIUM, launchWithExtension, type ExtensionBrowser } from './support/extension.ts';
+import { readAllInPage } from './support/page-read.ts';
 import { startServer, writeAndWait, type TestServer } from './support/server.ts';
 
 const MiB = 1024 * 1024;
@@ -91,23 +92,6 @@ async function handler(req: http.IncomingMessage, res: http.ServerResponse): Pro
 
 const bytesOf = (id: string) => Buffer.concat(sent.get(id)?.chunks ?? []);
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
-
-/** Page-side reader of a /drip stream: length + SHA-256 of what the page got. */
-function readAll(page: Page, url: string): Promise<{ len: number; sha: string; error?: string }> {
-  return page.evaluate(async (url) => {
-    const parts: Uint8Array[] = [];
-    let error: string | undefined;
-    try {
-      const reader = (await fetch(url)).body!.getReader();
-      for (let r = await reader.read(); !r.done; r = await reader.read()) parts.push(r.value);
-    } catch (e) {
-      error = String(e);
-    }
-    const all = new Uint8Array(await new Blob(parts as BlobPart[]).arrayBuffer());
-    const digest = [...new Uint8Array(await crypto.subtle.digest('SHA-256', all))].map((b) => b.toString(16).padStart(2, '0')).join('');
-    return { len: all.length, sha: digest, ...(error ? { error } : {}) };
-  }, url);
-}
 
 /** Page-side reader of the big stream: keeps nothing, only a byte count and the running FNV-1a. */
 function readBig(page: Page, url: string): Promise<{ len: number; fnv: number; error?: string }> {
@@ -317,7 +301,7 @@ test('20 tabs streaming at once, one focused: every page body and every capture 
   for (let i = 0; i < 20; i++) tabs.push(await openApp(`tab${i}`));
   await tabs[7].page.bringToFront(); // the one focused tab; the others are in the background
   const hidden = (await Promise.all(tabs.map((t) => t.page.evaluate(() => document.visibilityState)))).filter((v) => v === 'hidden').length;
-  const results = await Promise.all(tabs.map((t, i) => readAll(t.page, `/drip?id=t${i}&n=${100 + i}&gap=5`)));
+  const results = await Promise.all(tabs.map((t, i) => readAllInPage(t.page, `/drip?id=t${i}&n=${100 + i}&gap=5`)));
   for (const [i, r] of results.entries()) {
     expect(r.error).toBeUndefined();
     expect(r.sha).toBe(sha(bytesOf(`t${i}`)));
@@ -339,7 +323,7 @@ test('20 tabs streaming at once, one focused: every page body and every capture 
 
 /** Starts a /drip read in the page without awaiting it (the document may go away), and waits until data flows. */
 async function startDrip(page: Page, id: string, n = 400): Promise<void> {
-  void readAll(page, `/drip?id=${id}&n=${n}&gap=10`).catch(() => undefined);
+  void readAllInPage(page, `/drip?id=${id}&n=${n}&gap=10`).catch(() => undefined);
   await expect.poll(() => bytesOf(id).length).toBeGreaterThan(1500);
 }
 
@@ -361,7 +345,7 @@ test('the page reloaded mid-stream: the capture (preserve log) is a prefix of a 
   await sent.get('rl')?.closed;
   const old = await prefixAndEnd(tabId, 'rl');
   console.log(`robust-faults: page reload mid-stream — ${old.kept} of ${bytesOf('rl').length} B captured, end: ${old.end}`);
-  const r = await readAll(page, '/drip?id=rl2&n=20');
+  const r = await readAllInPage(page, '/drip?id=rl2&n=20');
   expect(r.sha).toBe(sha(bytesOf('rl2')));
   expect((await waitForCapture(ext, tabId, 'id=rl2&')).bytes.equals(bytesOf('rl2'))).toBe(true);
   await page.close();
@@ -390,7 +374,7 @@ test('a back/forward navigation mid-stream: the page comes back, the capture is 
 // instance / panel would say, and a page reload capturing again) is reported to the lead as not testable this way.
 test('the extension reloaded mid-stream: the page gets every byte', async () => {
   const { page, tabId } = await openApp('extreload');
-  const reading = readAll(page, '/drip?id=er&n=300&gap=10');
+  const reading = readAllInPage(page, '/drip?id=er&n=300&gap=10');
   await expect.poll(() => bytesOf('er').length).toBeGreaterThan(1500);
   const before = (await waitForCapture(ext, tabId, 'id=er&', () => true)).bytes.length;
   const worker = await ext.serviceWorker();
