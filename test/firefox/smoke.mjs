@@ -1,0 +1,278 @@
+// Firefox smoke test for Replyscope (dist-firefox/, `npm run build:firefox`), driven over WebDriver BiDi by
+// puppeteer-core — Playwright drives only its own patched Firefox, which cannot be downloaded here; Debian's Firefox
+// ESR speaks BiDi. Plain JavaScript: most of it runs inside pages and uses their globals (the extension's `browser`).
+//
+//   npm run test:firefox            node test/firefox/smoke.mjs [DIST]; FIREFOX overrides /usr/bin/firefox-esr
+//
+// 1. A loopback server serves /app (a page that reads /stream with a reader) and /stream (AgentScope SSE frames,
+//    written in small pieces, one of them cut inside a multi-byte UTF-8 character).
+// 2. Firefox ESR (headless) starts with the extension installed as a temporary add-on (BiDi webExtension.install)
+//    and a fixed moz-extension UUID (pref extensions.webextensions.uuids).
+// 3. Asserts: the page got exactly the server's bytes; the background's debug hook captured exactly those bytes;
+//    the panel (panel/index.html?tabId=N opened as a normal tab) lists the connection as complete and shows the
+//    reply text in its bubble. Screenshots of the panel: test-results/firefox/panel-firefox*.png.
+// 4. The same stream read by EventSource and by XMLHttpRequest: the page gets it unchanged, the capture has both
+//    (EventSource: every dispatched message; XHR: the exact bytes), the panel lists three rows (screenshot *-3.png).
+// Harness notes: launched with -remote-allow-system-access (BiDi refuses moz-extension: navigation otherwise);
+// puppeteer's goto to a moz-extension: URL never resolves (Firefox's NavigationManager throws on the process switch),
+// so extension pages are opened without awaiting goto and polled. DUMPIO=1 prints Firefox's own output.
+// Exit 0 on success, 1 on failure; the last line counts the checks (.ci/run adds them to its totals).
+import { createServer } from 'node:http';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import puppeteer from 'puppeteer-core';
+
+const DIST = path.resolve(process.argv[2] ?? 'dist-firefox');
+const FIREFOX = process.env.FIREFOX ?? '/usr/bin/firefox-esr';
+const SCREENSHOT = process.env.SCREENSHOT ?? path.resolve('test-results/firefox/panel-firefox.png');
+for (const [what, file, fix] of [['Firefox', FIREFOX, 'apt-get install -y firefox-esr, or set FIREFOX'], ['the Firefox build', path.join(DIST, 'manifest.json'), 'npm run build:firefox']]) {
+  if (!existsSync(file)) {
+    console.error(`firefox smoke: ${what} not found at ${file} (${fix})`);
+    console.log('firefox smoke: 0 passed, 1 failed');
+    process.exit(1);
+  }
+}
+mkdirSync(path.dirname(SCREENSHOT), { recursive: true });
+const UUID = '7d1f3c2a-5b6e-4c8d-9a0b-1c2d3e4f5a6b';
+const GECKO_ID = JSON.parse(readFileSync(path.join(DIST, 'manifest.json'), 'utf8')).browser_specific_settings.gecko.id;
+const BASE = `moz-extension://${UUID}`;
+const t0 = Date.now();
+const log = (...a) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1)}s]`, ...a);
+
+// ---- the stream ----
+const REPLY = 'r1';
+const DELTAS = ['Hello ', 'from ', 'Firefox — ', 'héllo ✓ 🙂 ', 'done.'];
+const TEXT = DELTAS.join('');
+const ev = (o) => `data: ${JSON.stringify({ reply_id: REPLY, ...o })}\n\n`;
+const FRAMES = [
+  ev({ type: 'REPLY_START', session_id: 's', name: 'n' }),
+  ev({ type: 'TEXT_BLOCK_START', block_id: 't1' }),
+  ...DELTAS.map((delta) => ev({ type: 'TEXT_BLOCK_DELTA', block_id: 't1', delta })),
+  ev({ type: 'TEXT_BLOCK_END', block_id: 't1' }),
+  ev({ type: 'REPLY_END', session_id: 's' }),
+];
+const STEPS = FRAMES.length;
+const BODY = Buffer.from(FRAMES.join(''), 'utf8');
+// Write pieces: each frame on its own, except that the frame with the emoji is cut inside the emoji's 4 bytes.
+function pieces() {
+  const out = [];
+  for (const f of FRAMES) {
+    const b = Buffer.from(f, 'utf8');
+    const i = b.indexOf(Buffer.from('🙂', 'utf8'));
+    if (i >= 0) out.push(b.subarray(0, i + 2), b.subarray(i + 2));
+    else out.push(b);
+  }
+  return out;
+}
+
+const APP = `<!doctype html><meta charset="utf-8"><title>chat</title><button id="go" onclick="run()">go</button><pre id="out"></pre>
+<script>
+async function run() {
+  const r = await fetch('/stream');
+  const rd = r.body.getReader();
+  const parts = [];
+  const d = new TextDecoder();
+  for (;;) {
+    const { done, value } = await rd.read();
+    if (done) break;
+    parts.push(...value);
+    document.getElementById('out').textContent += d.decode(value, { stream: true });
+  }
+  window.__bytes = parts;
+  document.title = 'done';
+}
+function runES() {
+  const es = new EventSource('/stream?es');
+  const got = [];
+  es.onmessage = (e) => {
+    got.push(e.data);
+    if (JSON.parse(e.data).type === 'REPLY_END') { es.close(); window.__es = got; document.title = 'es done'; }
+  };
+}
+function runXHR() {
+  const x = new XMLHttpRequest();
+  x.open('GET', '/stream?xhr');
+  x.onload = () => { window.__xhr = x.responseText; document.title = 'xhr done'; };
+  x.send();
+}
+</script>`;
+
+let passed = 0;
+let failed = 0;
+function check(ok, what, detail) {
+  log(`${ok ? 'PASS' : 'FAIL'} ${what}${!ok && detail !== undefined ? `\n       ${detail}` : ''}`);
+  if (ok) passed++;
+  else failed++;
+  return ok;
+}
+async function poll(fn, what, timeoutMs = 15000) {
+  const end = Date.now() + timeoutMs;
+  let last;
+  for (;;) {
+    try {
+      last = await fn();
+      if (last) return last;
+    } catch (e) {
+      last = e;
+    }
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what} (last: ${last instanceof Error ? last.message : JSON.stringify(last)})`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const server = createServer(async (req, res) => {
+  if (req.url === '/app') {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(APP);
+  } else if (req.url.startsWith('/stream')) {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
+    res.flushHeaders();
+    for (const p of pieces()) {
+      res.write(p);
+      await new Promise((r) => setTimeout(r, 40));
+    }
+    res.end();
+  } else res.writeHead(404).end();
+});
+await new Promise((r) => server.listen(0, '127.0.0.1', r));
+const ORIGIN = `http://127.0.0.1:${server.address().port}`;
+
+let browser;
+const profile = mkdtempSync(path.join(tmpdir(), 'replyscope-ff-'));
+async function main() {
+  browser = await puppeteer.launch({
+    browser: 'firefox',
+    executablePath: FIREFOX,
+    headless: true,
+    dumpio: Boolean(process.env.DUMPIO), // Firefox's stdout/stderr (extension console errors land there)
+    // Lets BiDi navigate a tab to a moz-extension: URL (otherwise "Navigation to ... is not allowed in this context").
+    args: ['-remote-allow-system-access'],
+    userDataDir: profile,
+    extraPrefsFirefox: { 'extensions.webextensions.uuids': JSON.stringify({ [GECKO_ID]: UUID }) },
+  });
+  log('launched', await browser.version());
+  const installed = await browser.installExtension(DIST);
+  check(installed === GECKO_ID, `extension installed as temporary add-on (${installed})`);
+
+  // The app page: the browser's first tab.
+  const app = (await browser.pages())[0] ?? (await browser.newPage());
+  app.on('console', (m) => log('app console:', m.text()));
+  await app.goto(`${ORIGIN}/app`);
+
+  // An extension page. puppeteer's goto never sees a moz-extension load finish (the tab changes process), so start it
+  // and poll until the page's realm is the extension's.
+  async function openExtensionPage(url) {
+    const p = await browser.newPage();
+    p.on('console', (m) => log('panel console:', m.text()));
+    p.on('pageerror', (e) => log('panel error:', e.message));
+    p.goto(url).catch(() => {});
+    await poll(() => p.evaluate((u) => location.href === u && document.readyState === 'complete', url), `extension page ${url}`);
+    return p;
+  }
+  const helper = await openExtensionPage(`${BASE}/src/extension/devtools.html`);
+  const perms = await helper.evaluate(() => browser.permissions.getAll());
+  log('permissions', JSON.stringify(perms));
+  // The tab id of the app page, the way the e2e helper finds it: the background asks each tab's relay for its URL.
+  const tabId = await poll(
+    () => helper.evaluate(async (u) => (await browser.runtime.getBackgroundPage()).replyscopeDebug.tabIdOf(u), `${ORIGIN}/app`),
+    'the relay in the app page to answer (tabIdOf)',
+  );
+  log('app tab id', tabId);
+  await helper.evaluate(async (id) => (await browser.runtime.getBackgroundPage()).replyscopeDebug.watch(id), tabId);
+
+  const panel = await openExtensionPage(`${BASE}/panel/index.html?tabId=${tabId}`);
+  await panel.setViewport({ width: 1280, height: 800 });
+  const empty = await poll(() => panel.evaluate(() => document.querySelector('[data-testid="empty"]')?.textContent), 'panel empty state');
+  check(/No agent streams yet/.test(empty), 'panel connected to the tab and waiting for streams', empty);
+
+  await app.click('#go');
+  await poll(() => app.evaluate(() => document.title === 'done'), 'the page to finish reading', 20000);
+
+  // (1) The page got exactly the server's bytes.
+  const got = Buffer.from(await app.evaluate(() => window.__bytes));
+  check(got.equals(BODY), `page received the server's ${BODY.length} bytes unchanged`, `got ${got.length} bytes: ${JSON.stringify(got.toString('utf8').slice(0, 200))}`);
+
+  // (2a) The background's capture (debug hook): one fetch connection whose chunks rebuild exactly those bytes.
+  const records = await poll(
+    () =>
+      helper.evaluate(async (id) => {
+        const r = (await browser.runtime.getBackgroundPage()).replyscopeDebug.records(id);
+        return r.some((x) => x.kind === 'end') ? JSON.parse(JSON.stringify(r)) : null;
+      }, tabId),
+    'an end record in the capture',
+  );
+  const conns = records.filter((r) => r.kind === 'connection');
+  const chunks = records.filter((r) => r.kind === 'chunk');
+  const end = records.find((r) => r.kind === 'end');
+  const captured = Buffer.concat(chunks.map((c) => (c.text !== undefined ? Buffer.from(c.text, 'utf8') : Buffer.from(c.base64, 'base64'))));
+  check(conns.length === 1 && conns[0].transport === 'fetch' && conns[0].url === `${ORIGIN}/stream`, 'capture has the fetch connection', JSON.stringify(conns));
+  check(captured.equals(BODY), `captured chunks (${chunks.length}) rebuild the exact bytes`, `captured ${captured.length} bytes`);
+  check(end?.state === 'complete', `connection ended "complete"`, JSON.stringify(end));
+
+  // (2b) The panel lists it and shows the reply.
+  const row = await poll(
+    () => panel.evaluate(() => { const r = document.querySelector('[data-conn]'); return r && /complete/.test(r.textContent) ? r.textContent : null; }),
+    'a complete connection row in the panel',
+  );
+  check(row.includes('/stream'), 'panel lists the /stream connection as complete', row);
+  await panel.click('[data-conn]');
+  const pos = await poll(() => panel.evaluate(() => document.querySelector('[data-testid="step-pos"]')?.textContent), 'step position');
+  check(new RegExp(`^step ${STEPS} / ${STEPS}\\b`).test(pos), `scrubber at the last step (${STEPS})`, pos);
+  const bubble = await poll(
+    () => panel.evaluate(() => [...document.querySelectorAll('[data-testid="bubble"] [data-block-type="text"] .block-text')].map((e) => e.textContent).join('')),
+    'bubble text',
+  );
+  check(bubble === TEXT, 'bubble shows the reconstructed reply text', JSON.stringify(bubble));
+  const status = await panel.evaluate(() => document.querySelector('[data-testid="status"]')?.textContent ?? '');
+  log('panel status:', JSON.stringify(status));
+  await panel.screenshot({ path: SCREENSHOT });
+  log('screenshot', SCREENSHOT);
+
+  // (3) EventSource and XMLHttpRequest through the same tap.
+  await app.evaluate(() => runES());
+  await poll(() => app.evaluate(() => document.title === 'es done'), 'the EventSource to finish', 20000);
+  const esGot = await app.evaluate(() => window.__es);
+  const esWant = FRAMES.map((f) => f.slice('data: '.length, -2));
+  check(JSON.stringify(esGot) === JSON.stringify(esWant), 'EventSource: page got every message unchanged', JSON.stringify(esGot));
+  await app.evaluate(() => runXHR());
+  await poll(() => app.evaluate(() => document.title === 'xhr done'), 'the XHR to finish', 20000);
+  check((await app.evaluate(() => window.__xhr)) === BODY.toString('utf8'), 'XHR: page got the body unchanged');
+  const all = await poll(
+    () =>
+      helper.evaluate(async (id) => {
+        const r = (await browser.runtime.getBackgroundPage()).replyscopeDebug.records(id);
+        return r.filter((x) => x.kind === 'end').length >= 3 ? JSON.parse(JSON.stringify(r)) : null;
+      }, tabId),
+    'three ended connections in the capture',
+  );
+  const connOf = (suffix) => all.find((r) => r.kind === 'connection' && r.url === `${ORIGIN}/stream${suffix}`);
+  const es = connOf('?es');
+  const xhr = connOf('?xhr');
+  check(es?.transport === 'eventsource', 'capture has the EventSource connection', JSON.stringify(all.filter((r) => r.kind === 'connection')));
+  const esMsgs = all.filter((r) => r.kind === 'message' && r.conn === es?.id).map((r) => r.data);
+  check(JSON.stringify(esMsgs) === JSON.stringify(esWant), `EventSource: captured ${esMsgs.length} messages equal the page's`, JSON.stringify(esMsgs));
+  check(xhr?.transport === 'xhr', 'capture has the XHR connection');
+  const xhrBytes = Buffer.concat(all.filter((r) => r.kind === 'chunk' && r.conn === xhr?.id).map((c) => (c.text !== undefined ? Buffer.from(c.text, 'utf8') : Buffer.from(c.base64, 'base64'))));
+  check(xhrBytes.equals(BODY), 'XHR: captured chunks rebuild the exact bytes', `captured ${xhrBytes.length} bytes`);
+  log('ends', JSON.stringify(all.filter((r) => r.kind === 'end').map((r) => [r.conn, r.state])));
+  const rows = await poll(() => panel.evaluate(() => { const r = [...document.querySelectorAll('[data-conn]')].map((e) => e.textContent); return r.length >= 3 ? r : null; }), 'three rows in the panel');
+  log('panel rows', JSON.stringify(rows));
+  // What the panel says about the EventSource connection (informational).
+  await panel.evaluate(() => document.querySelectorAll('[data-conn]')[1].click());
+  await panel.evaluate(() => document.querySelector('[data-tab="diagnostics"]').click());
+  const diag = await poll(() => panel.evaluate(() => document.querySelector('[data-testid="diagnostics"]')?.innerText), 'diagnostics view').catch((e) => e.message);
+  log('EventSource diagnostics:', JSON.stringify(diag));
+  await panel.screenshot({ path: SCREENSHOT.replace(/\.png$/, '-3.png') });
+}
+
+try {
+  await main();
+} catch (e) {
+  check(false, 'smoke test ran to the end', e?.stack ?? String(e));
+} finally {
+  await browser?.close().catch(() => {});
+  server.close();
+  rmSync(profile, { recursive: true, force: true, maxRetries: 10 });
+}
+console.log(`firefox smoke: ${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
