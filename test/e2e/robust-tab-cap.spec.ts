@@ -1,8 +1,8 @@
 // The memory cap holds per tab, not per document: three cross-origin iframes of one tab each read a stream of four
 // times the cap. Each frame's relay bounds its own capture, and the background (background/tab-budget.ts) lowers
 // their limits so that together they hold no more than the cap — measured on the snapshot a panel opened afterwards
-// gets, which is exactly what the relays hold. The pages still get every byte. Frames that go away give their
-// share back.
+// gets, which is exactly what the relays hold. The pages still get every byte. The bookkeeping survives a
+// service-worker restart, and frames that go away give their share back.
 import { createHash } from 'node:crypto';
 import type http from 'node:http';
 import { expect, test, type Frame } from '@playwright/test';
@@ -86,6 +86,11 @@ test(`three iframes each streaming ${STREAM / MiB} MiB under a ${CAP / MiB} MiB 
     const budget = await ext.debug((d, id: number) => d.budget(id), tabId) as TabBudgetState;
     return Object.values(budget).map((doc) => doc.limit);
   }).toEqual(Array(FRAMES).fill(Math.floor(CAP / FRAMES)));
+
+  // The bookkeeping outlives the service worker (storage.session): a new worker knows the same documents and limits.
+  const before = await ext.debug((d, id: number) => d.budget(id), tabId) as TabBudgetState;
+  await ext.restartServiceWorker();
+  expect(await ext.debug((d, id: number) => d.budget(id), tabId)).toEqual(before);
 
   // What a panel opened now gets is what the relays hold: the newest part of each stream, all together ≤ the cap.
   await ext.watch(tabId);
