@@ -5,6 +5,7 @@
 import { acceptMessage, DropCounter, tapToRelaySchema, type RelayToTap, type WireRecord } from './messages.ts';
 import { BackgroundLink } from './relay/background-link.ts';
 import { CaptureStore } from './relay/capture-store.ts';
+import { idleScheduler } from './relay/idle-outbox.ts';
 import { PORT_EVENT, RELAY_READY_EVENT } from './tap/handshake.ts';
 import { DEFAULT_CAPTURE_LIMIT_BYTES, parseSettings, readSettings, SETTINGS_KEYS, usageReportStep, type CaptureSettings } from './settings.ts';
 
@@ -63,7 +64,7 @@ let digestScheduled = false;
 function scheduleDigest(): void {
   if (digestScheduled || store.digestBacklog === 0) return;
   digestScheduled = true;
-  requestIdleCallback((deadline) => {
+  idleScheduler((deadline) => {
     digestScheduled = false;
     const started = performance.now();
     // Idle time, or at least a few ms' worth when the deadline forced this call.
@@ -71,7 +72,7 @@ function scheduleDigest(): void {
     const updates = store.digestPending(more, nowMs());
     if (updates.length) link.records(updates);
     scheduleDigest();
-  }, { timeout: 1000 });
+  }, 1000);
 }
 
 function reportUsage(force: boolean): void {

@@ -15,7 +15,8 @@ export interface IdleDeadlineLike {
 
 export type IdleScheduler = (run: (deadline: IdleDeadlineLike) => void, maxDelayMs: number) => void;
 
-const defaultScheduler: IdleScheduler = (run, maxDelayMs) => {
+/** requestIdleCallback with a deadline (a timer where there is none); also the relay's digest slices (relay.ts). */
+export const idleScheduler: IdleScheduler = (run, maxDelayMs) => {
   if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: maxDelayMs });
   else setTimeout(() => run({ didTimeout: true, timeRemaining: () => 0 }), 0);
 };
@@ -31,7 +32,7 @@ export class IdleOutbox<M> {
   constructor(
     private readonly send: (message: M) => void,
     private readonly maxDelayMs = 500,
-    private readonly schedule: IdleScheduler = defaultScheduler,
+    private readonly schedule: IdleScheduler = idleScheduler,
     /** true: send at once (the page is hidden). */
     private readonly immediate: () => boolean = () => typeof document !== 'undefined' && document.visibilityState === 'hidden',
   ) {}
