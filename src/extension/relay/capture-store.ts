@@ -62,6 +62,8 @@ export class CaptureStore {
   rejected = 0;
   /** Data was evicted since the start (or the last clear): more came than the limit let it keep. */
   hasEvicted = false;
+  /** Connections not ended yet (asked after every batch: counted, not searched for). */
+  private open = 0;
   /** Evicted records not digested yet, oldest first (see the top of the file), and their cost. */
   private pending: { conn: ConnState; rec: DataRecord }[] = [];
   private pendingHead = 0;
@@ -107,8 +109,7 @@ export class CaptureStore {
 
   /** A connection has not ended yet (its capture may still grow). */
   get hasOpenConnections(): boolean {
-    for (const conn of this.conns.values()) if (!conn.ended) return true;
-    return false;
+    return this.open > 0;
   }
 
   add(incoming: readonly CaptureRecord[], now: number): AddResult {
@@ -131,6 +132,7 @@ export class CaptureStore {
   private accept(rec: CaptureRecord): boolean {
     if (rec.kind === 'connection') {
       if (this.conns.has(rec.id)) return false;
+      this.open += 1;
       this.conns.set(rec.id, { record: rec, order: this.conns.size, ended: false, data: [], dataHead: 0, undigested: 0, evicted: { chunks: 0, messages: 0, bytes: 0, t: 0 } });
       this.push(rec, fixedCost(rec));
       return true;
@@ -145,6 +147,7 @@ export class CaptureStore {
     if (!conn || conn.ended) return false;
     if (rec.kind === 'end') {
       conn.ended = true;
+      this.open -= 1;
       this.push(rec, fixedCost(rec));
       return true;
     }
@@ -270,6 +273,7 @@ export class CaptureStore {
     }
     this.records = kept;
     this.conns = keptConns;
+    this.open = keptConns.size; // only open connections are kept
     this.hasEvicted = false;
     this.bytes = kept.reduce((n, r) => n + fixedCost(r), 0);
   }
