@@ -99,11 +99,21 @@ export function pyB64Encode(bytes: Uint8Array): string {
 
 const FULL_QUADS = /^(?:[A-Za-z0-9+/]{4})*$/;
 
+/**
+ * The last plain concatenation below, which is whole quads: a block's data is usually the previous call's result, so
+ * comparing with it (the same string: O(1)) spares testing — and flattening — everything so far on every chunk, which
+ * made a data block's reduction quadratic in its size.
+ */
+let lastQuads = '';
+
 /** The DATA_BLOCK_DELTA rule: decode both, concatenate the bytes, re-encode. Throws PyError like the reference. */
 export function pyB64Concat(existing: string, chunk: string): string {
   // Whole unpadded quads are a bijection with 3-byte groups, so decode-concat-encode of two of them is their plain
   // concatenation: the usual case (a block's data grows chunk by chunk), spared a decode of everything so far.
-  if (FULL_QUADS.test(chunk) && FULL_QUADS.test(existing)) return existing + chunk;
+  if (FULL_QUADS.test(chunk) && (existing === lastQuads || FULL_QUADS.test(existing))) {
+    lastQuads = existing + chunk;
+    return lastQuads;
+  }
   const a = existing ? pyB64Decode(existing) : new Uint8Array(0);
   const b = pyB64Decode(chunk);
   const joined = new Uint8Array(a.length + b.length);

@@ -33,4 +33,26 @@ describe('pyB64Concat', () => {
       { seed: 5, numRuns: 3000 },
     );
   });
+
+  it('stays exact when blocks grow chunk by chunk, interleaved (the last result is remembered, see lastQuads)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(2), fc.oneof(b64, junky)), { maxLength: 30 }), (steps) => {
+        const got = ['', '', ''];
+        const want = ['', '', ''];
+        for (const [block, chunk] of steps) {
+          let next: string;
+          try {
+            next = reference(want[block], chunk);
+          } catch {
+            expect(() => pyB64Concat(got[block], chunk)).toThrow();
+            continue;
+          }
+          want[block] = next;
+          got[block] = pyB64Concat(got[block], chunk);
+          expect(got[block]).toBe(want[block]);
+        }
+      }),
+      { seed: 6, numRuns: 2000 },
+    );
+  });
 });
