@@ -211,9 +211,9 @@ export class AgentScopeStream implements StreamProcessor {
     }
     const diagnostics = this.lifecycle.pushDelta(index, info.name, x.id, DELTA_KIND[info.delta], target, f.delta, createdAt, local);
     if (diagnostics.length) x.diagnostics.push(...diagnostics);
-    const facts: EventFacts = { type: info.name, valid: true, issues: NO_ISSUES, extras: NO_STRINGS, preview: clip(f.delta), diagnostics, replyId: x.id, blockId: target };
-    if (view !== undefined) facts.createdAt = view;
-    return facts;
+    // Every key in the literal (createdAt possibly undefined): a key added afterwards costs the object a second
+    // allocation for its out-of-object properties, on nearly every event.
+    return { type: info.name, valid: true, issues: NO_ISSUES, extras: NO_STRINGS, preview: clip(f.delta), diagnostics, replyId: x.id, blockId: target, createdAt: view };
   }
 
   end(_end: EndRecord | undefined): Diagnostic[] {

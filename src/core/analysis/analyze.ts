@@ -6,7 +6,7 @@ import type { Diagnostic } from '../diagnostics/types.ts';
 import { AgentScopeStream } from './agentscope-stream.ts';
 import { BodyReader, bodyKindOf, type RawEvent } from './body-reader.ts';
 import { DialectDetector, isAgentScope, isPi } from './dialect.ts';
-import { AnalysedEvent, EventTimes } from './event-view.ts';
+import { analysedEvent, EventTimes } from './event-view.ts';
 import { PiStream } from './pi-stream.ts';
 import { previewOf, typeOf, type EventFacts, type StreamProcessor } from './stream-processor.ts';
 import type { ConnectionState, ConnectionView, Dialect, EventView } from './types.ts';
@@ -94,15 +94,15 @@ class ConnectionAnalysis {
     for (const ev of events) {
       const index = this.events.length;
       if (this.processor) {
-        this.events.push(new AnalysedEvent(ev, index, this.process(ev, index), this.times));
+        this.events.push(analysedEvent(ev, index, this.process(ev, index), this.times));
         continue;
       }
-      this.events.push(new AnalysedEvent(ev, index, undecidedFacts(ev), this.times));
+      this.events.push(analysedEvent(ev, index, undecidedFacts(ev), this.times));
       this.detector.push(ev.raw, index);
       this.pending.push([ev, index]);
       if (this.detector.dialect === 'unknown') continue;
       this.processor = this.createProcessor(this.detector.dialect);
-      for (const [p, i] of this.pending) this.events[i] = new AnalysedEvent(p, i, this.process(p, i), this.times);
+      for (const [p, i] of this.pending) this.events[i] = analysedEvent(p, i, this.process(p, i), this.times);
       this.pending = [];
     }
     // Events whose spec frame completed only now (a chunk ended between their line and the frame's blank line).
