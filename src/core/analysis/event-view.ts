@@ -51,7 +51,7 @@ export class EventTimes {
  * object literals with this prototype, not `new AnalysedEvent()`. V8 allocates objects that a literal creates — and
  * that nearly all survive — directly in the old generation (allocation-site pretenuring), which it never does for
  * `new`: every class instance was copied by the young-generation GC on its way to the old one. Measured on a
- * million-event capture: ~20% less GC time and ~10% less ingest time.
+ * million-event capture (--trace-gc-nvp): 98 MB less promoted, 0.5 s less GC pause, 7–13% less ingest time.
  */
 export class AnalysedEvent implements EventView {
   /** Also this event's slot in `times` (an event keeps its index). */
