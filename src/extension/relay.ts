@@ -2,10 +2,11 @@
 // Receives the tap's private port, validates every batch (zod), keeps this document's capture in a CaptureStore,
 // applies the user's settings, and talks to the background only when there is something to say. The store's limit
 // is the user's cap, or lower when the tab's documents together hold more (background/tab-budget.ts).
-import { acceptMessage, DropCounter, tapToRelaySchema, type RelayToTap, type WireRecord } from './messages.ts';
+import { DropCounter, type RelayToTap, type WireRecord } from './messages.ts';
 import { BackgroundLink } from './relay/background-link.ts';
 import { CaptureStore } from './relay/capture-store.ts';
 import { idleScheduler } from './relay/idle-outbox.ts';
+import { acceptTapBatch } from './relay/tap-batch.ts';
 import { PORT_EVENT, RELAY_READY_EVENT } from './tap/handshake.ts';
 import { DEFAULT_CAPTURE_LIMIT_BYTES, parseSettings, readSettings, SETTINGS_KEYS, usageReportStep, type CaptureSettings } from './settings.ts';
 
@@ -80,7 +81,7 @@ function reportUsage(force: boolean): void {
 }
 
 function onTapMessage(event: MessageEvent): void {
-  const msg = acceptMessage(tapToRelaySchema, event.data, drops, 'tap→relay');
+  const msg = acceptTapBatch(event.data, drops);
   if (!msg) return;
   // Records that arrive before the settings are read are kept; they are dropped below if the site is off.
   if (settings && !siteEnabled()) return;
