@@ -6,6 +6,7 @@ import type { Page } from '@playwright/test';
 import { launchWithExtension, type ExtensionBrowser } from '../test/e2e/support/extension.ts';
 import { generateSseBody } from './capture-gen.ts';
 import { launch, startStreamServer, type Browser } from './browser-env.ts';
+import { profileRead, type PageProfile } from './page-profile.ts';
 import { median } from './stats.ts';
 
 interface ReadResult {
@@ -26,6 +27,8 @@ export interface PageOverheadResult {
   extLongTasks: number[];
   bodyBytes: number;
   events: number;
+  /** One more read with the extension, under the CPU profiler (see page-profile.ts). */
+  profile: PageProfile;
 }
 
 async function read(page: Page, path: string): Promise<ReadResult> {
@@ -49,18 +52,20 @@ export async function measurePageOverhead(dist: string, opts: { megabytes: numbe
       await app.close();
       return r;
     };
-    const runExt = async (): Promise<ReadResult> => {
+    const runExt = async (profile?: (p: PageProfile) => void): Promise<ReadResult> => {
       const e = ext as ExtensionBrowser;
       const app = await e.context.newPage();
       await app.goto(`${server.url}/app`);
       const panel = await e.panelPage(await e.tabIdFor(app));
       await panel.getByTestId('empty').waitFor();
-      const r = await read(app, '/stream');
+      let r: ReadResult | undefined;
+      if (profile) profile(await profileRead(app, async (page) => (r = await read(page, '/stream'))));
+      else r = await read(app, '/stream');
       // Let the panel finish with this stream before the next run, so its work does not land in a plain run.
       await panel.locator('[data-conn]', { hasText: 'complete' }).first().waitFor({ timeout: 300_000 });
       await panel.close();
       await app.close();
-      return r;
+      return r as ReadResult;
     };
     await runPlain(); // warm-up of both browsers (first navigation, caches), not counted
     await runExt();
@@ -77,6 +82,8 @@ export async function measurePageOverhead(dist: string, opts: { megabytes: numbe
       opts.log(`  run ${i + 1}: without ${a[i].ms.toFixed(0)} ms (${a[i].longTasks} long tasks), with ${b[i].ms.toFixed(0)} ms (${b[i].longTasks})`);
       if (a[i].events !== events || b[i].events !== events) throw new Error(`the page read ${a[i].events}/${b[i].events} of ${events} events`);
     }
+    let profile: PageProfile | undefined;
+    await runExt((p) => (profile = p));
     const ratios = b.map((r, i) => r.ms / a[i].ms);
     const plainLongTasks = a.map((r) => r.longTasks);
     const extLongTasks = b.map((r) => r.longTasks);
@@ -90,6 +97,7 @@ export async function measurePageOverhead(dist: string, opts: { megabytes: numbe
       extLongTasks,
       bodyBytes: body.length,
       events,
+      profile: profile as PageProfile,
     };
   } finally {
     await ext?.close();

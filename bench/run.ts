@@ -37,7 +37,7 @@ export function machine(): string {
 async function main(): Promise<void> {
   const opts = parseArgs(process.argv.slice(2));
   const want = (name: string) => !opts.only || opts.only.has(name);
-  const size = opts.quick ? { events: 100_000, longReplyEvents: 20_000, runs: 3 } : { events: 1_000_000, longReplyEvents: 100_000, runs: 3 };
+  const size = opts.quick ? { events: 100_000, longReplyEvents: 20_000, runs: 3 } : { events: 1_000_000, longReplyEvents: 100_000, runs: 5 };
   const figures: Figure[] = [];
   const log = (msg: string) => { if (!opts.json) process.stderr.write(`${msg}\n`); };
   const emit = (f: Figure) => {
