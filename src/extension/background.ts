@@ -4,11 +4,9 @@
 import { installDebugHook } from './background/debug.ts';
 import { BudgetKeeper, chromeBudgetIO } from './background/budget-keeper.ts';
 import { Router } from './background/router.ts';
-import { DropCounter } from './messages.ts';
 
-const drops = new DropCounter();
-const budgets = new BudgetKeeper(chromeBudgetIO, drops);
-const router = new Router((msg, tabId, frameId) => budgets.report(msg, tabId, frameId), drops);
+const router = new Router();
+const budgets = new BudgetKeeper(chromeBudgetIO, router.drops);
 const extensionOrigin = chrome.runtime.getURL('');
 
 chrome.runtime.onConnect.addListener((port) => {

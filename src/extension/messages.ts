@@ -85,11 +85,6 @@ const documentInfo = {
   siteOrigin: z.string(),
   siteEnabled: z.boolean(),
 };
-/** What this document's capture holds now — 0: it is going away — and whether it would hold more if it could (it
- *  evicted data, or a stream is still open). Sent over the relay's port while it has one (a panel watches), else
- *  one-shot (runtime.sendMessage): a one-shot message costs the page's thread ~0.5 ms, a port message a tenth. */
-export const relayUsageSchema = z.strictObject({ type: z.literal('usage'), docId: z.string().min(1).max(100), bytes: z.number().int().min(0), wantsMore: z.boolean() });
-export type RelayUsage = z.infer<typeof relayUsageSchema>;
 export const relayToBackgroundSchema = z.discriminatedUnion('type', [
   /** First message on a new port: who I am. The background answers 'attach' or 'detach'. */
   z.strictObject({ type: z.literal('hello'), ...documentInfo }),
@@ -97,10 +92,12 @@ export const relayToBackgroundSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('snapshot'), ...documentInfo, records: z.array(wireRecordSchema), dropped: z.number().int() }),
   /** Live records, only while attached. */
   z.strictObject({ type: z.literal('records'), docId: z.string(), records: z.array(wireRecordSchema) }),
-  /** A usage report (below), over the port when the relay has one open. */
-  relayUsageSchema,
 ]);
 export type RelayToBackground = z.infer<typeof relayToBackgroundSchema>;
+/** One-shot (runtime.sendMessage, no port): what this document's capture holds now — 0: it is going away — and
+ *  whether it would hold more if it could (it evicted data, or a stream is still open). */
+export const relayUsageSchema = z.strictObject({ type: z.literal('usage'), docId: z.string().min(1).max(100), bytes: z.number().int().min(0), wantsMore: z.boolean() });
+export type RelayUsage = z.infer<typeof relayUsageSchema>;
 export type DocumentInfo = Omit<Extract<RelayToBackground, { type: 'hello' }>, 'type'>;
 
 // ── Hop 2 back: background → relay (over the relay's port, or tabs.sendMessage to every frame) ──────

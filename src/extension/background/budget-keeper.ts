@@ -2,7 +2,7 @@
 // `usage` message; the keeper updates the tab's state, kept in storage.session so a service-worker restart loses
 // none of it, and tells documents their new limit (`limit`, to the report's frame, naming the document). A document
 // that no longer answers (its frame navigated or was removed) is dropped from the tab, and the rest rebalanced.
-import { acceptMessage, relayUsageSchema, type BackgroundToRelay, type DropCounter, type RelayUsage } from '../messages.ts';
+import { acceptMessage, relayUsageSchema, type BackgroundToRelay, type DropCounter } from '../messages.ts';
 import { readSettings } from '../settings.ts';
 import { report, rebalance, type LimitOrder, type TabBudgetState } from './tab-budget.ts';
 
@@ -48,12 +48,6 @@ export class BudgetKeeper {
     if ((raw as { type?: unknown } | null)?.type !== 'usage') return false;
     const msg = acceptMessage(relayUsageSchema, raw, this.drops, 'relay→background');
     if (!msg) return false;
-    this.report(msg, tabId, frameId);
-    return true;
-  }
-
-  /** A usage report already checked (it came over a relay's port, see router.ts). */
-  report(msg: RelayUsage, tabId: number, frameId: number): void {
     this.serial(tabId, async () => {
       const state = await this.io.load(tabId);
       const cap = await this.io.cap();
@@ -69,6 +63,7 @@ export class BudgetKeeper {
       }
       await this.io.save(tabId, state);
     });
+    return true;
   }
 
   /** For tests: the tab's state once pending updates are done. */

@@ -7,7 +7,6 @@ import {
   relayToBackgroundSchema,
   type BackgroundToPanel,
   type BackgroundToRelay,
-  type RelayUsage,
 } from '../messages.ts';
 
 /** Anything that receives a tab's capture: a panel's port, or the debug collector. */
@@ -29,12 +28,7 @@ interface TabRoute {
 
 export class Router {
   private readonly tabs = new Map<number, TabRoute>();
-
-  /** `onUsage`: a relay's usage report that came over its port (the per-tab cap's bookkeeping, budget-keeper.ts). */
-  constructor(
-    private readonly onUsage: (msg: RelayUsage, tabId: number, frameId: number) => void = () => undefined,
-    readonly drops = new DropCounter(),
-  ) {}
+  readonly drops = new DropCounter();
 
   private route(tabId: number): TabRoute {
     let route = this.tabs.get(tabId);
@@ -65,10 +59,6 @@ export class Router {
     port.onMessage.addListener((raw) => {
       const msg = acceptMessage(relayToBackgroundSchema, raw, this.drops, 'relay→background');
       if (!msg) return;
-      if (msg.type === 'usage') {
-        this.onUsage(msg, tabId, frameId);
-        return;
-      }
       const route = this.route(tabId);
       if (msg.type === 'records') {
         if (entry && msg.docId === entry.docId) this.toPanels(tabId, msg);

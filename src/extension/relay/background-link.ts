@@ -110,8 +110,7 @@ export class BackgroundLink {
     // budget stops counting this document.
     addEventListener('pagehide', () => {
       this.outbox.flush();
-      // One-shot, not over the port: the port of a document going away may close before a message on it is handled.
-      if (this.reported > 0) this.sendUsage(0, true);
+      if (this.reported > 0) this.sendUsage(0);
     });
     // Hidden now: what waits goes at once (see IdleOutbox).
     addEventListener('visibilitychange', () => {
@@ -162,15 +161,10 @@ export class BackgroundLink {
     this.sendUsage(bytes);
   }
 
-  private sendUsage(bytes: number, oneShot = false): void {
+  private sendUsage(bytes: number): void {
     this.reported = bytes;
     this.reportedWantsMore = this.lastWantsMore;
     const message: RelayUsage = { type: 'usage', docId: this.docId, bytes, wantsMore: this.lastWantsMore };
-    // Over the open port (a panel watches) when there is one: a one-shot message costs the page's thread ~5× more.
-    if (this.port && !oneShot) {
-      this.post(message);
-      return;
-    }
     try {
       chrome.runtime.sendMessage(message).catch(() => undefined);
     } catch {
