@@ -102,7 +102,7 @@ const FULL_QUADS = /^(?:[A-Za-z0-9+/]{4})*$/;
 /**
  * The last plain concatenation below, which is whole quads: a block's data is usually the previous call's result, so
  * comparing with it (the same string: O(1)) spares testing — and flattening — everything so far on every chunk, which
- * made a data block's reduction quadratic in its size.
+ * made a data block's reduction quadratic in its size. (One string is kept: the last block's data.)
  */
 let lastQuads = '';
 
