@@ -1,7 +1,8 @@
 // Isolated-world relay (document_start, every frame, declared before the tap so it listens first).
-// Receives the tap's private port, validates every batch (zod; fetch chunks by hand, see relay/tap-batch.ts), keeps this document's capture in a CaptureStore,
-// applies the user's settings, and talks to the background only when there is something to say. The store's limit
-// is the user's cap, or lower when the tab's documents together hold more (background/tab-budget.ts).
+// Receives the tap's private port, validates every batch (zod; fetch chunks by hand, see relay/tap-batch.ts), keeps
+// this document's capture in a CaptureStore, applies the user's settings, and talks to the background only when there
+// is something to say. The store's limit is the user's cap, or lower when the tab's documents together hold more
+// (background/tab-budget.ts).
 import { DropCounter, type RelayToTap, type WireRecord } from './messages.ts';
 import { BackgroundLink } from './relay/background-link.ts';
 import { CaptureStore } from './relay/capture-store.ts';
