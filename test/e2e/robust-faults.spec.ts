@@ -169,7 +169,7 @@ test.afterAll(async () => {
   await server?.close();
 });
 
-test(`a ${mb(BIG_BYTES)} MiB stream with the default 64 MB cap: the page gets every byte; the renderer's memory stays within the cap`, async () => {
+test(`a ${mb(BIG_BYTES)} MiB stream with the default 64 MB cap: the page gets every byte; the renderer's memory settles within the cap`, async () => {
   test.setTimeout(180_000);
   await ext.debug(async () => chrome.storage.local.remove('replyscope.captureLimitBytes')); // the default cap
   // Baseline: the same reader in a Chromium without the extension.
@@ -202,9 +202,14 @@ test(`a ${mb(BIG_BYTES)} MiB stream with the default 64 MB cap: the page gets ev
   console.log(`robust-faults: big stream ${got.len} B in ${seconds.toFixed(1)} s (${mb(got.len / seconds)} MiB/s) with the extension; page byte count and FNV-1a equal the server's`);
   console.log(`robust-faults: page renderer memory (JS heap + ArrayBuffers: page and relay) peak ${mb(peak)} MiB with the extension (${samples} samples), ${mb(baselinePeak)} MiB without`);
 
-  const settled = await heapNow(page);
-  console.log(`robust-faults: page renderer memory (JS heap + ArrayBuffers) once the stream ended: ${mb(settled)} MiB (default cap ${mb(DEFAULT_CAP)} MiB)`);
-  expect(settled).toBeLessThan(DEFAULT_CAP + 16 * MiB); // the cap holds: what the relay keeps, plus the page's own few MB
+  // Right as the stream ends the relay may still be working off a backlog: batches the tap posted while the page's
+  // read kept the thread busy, and evicted chunks waiting for their idle-time digest (bounded at a quarter of the
+  // cap). Once it has caught up, the renderer holds the cap and the page's own few MB — and if it never gets there,
+  // this fails.
+  const atEnd = await heapNow(page);
+  let settled = atEnd;
+  await expect.poll(async () => (settled = await heapNow(page)), { timeout: 15_000 }).toBeLessThan(DEFAULT_CAP + 16 * MiB);
+  console.log(`robust-faults: page renderer memory (JS heap + ArrayBuffers) as the stream ended: ${mb(atEnd)} MiB, once the relay caught up: ${mb(settled)} MiB (default cap ${mb(DEFAULT_CAP)} MiB)`);
   await page.close();
 });
 
