@@ -146,9 +146,12 @@ class ConnectionAnalysis {
     const frameDiags = this.reader.frameDiagnostics(ended, clientName).map((d) => ({ ...d, index: this.eventIndexOfFrame(d.index) }));
     const { replies, failure } = this.safeReplies();
     const diagnostics = [...this.streamDiagnostics(), ...frameDiags];
-    // A loop, not flatMap: nearly every event has none (flatMap built a result per event of a million).
-    for (const e of this.events) {
-      const d = e.diagnostics;
+    // A loop, not flatMap: nearly every event has none (flatMap built a result per event of a million). Indexed, not
+    // for-of: this runs once per view, too few times to be optimised, and unoptimised for-of allocates an iterator
+    // result per element (~40 bytes per event of a million, measured with the sampling heap profiler).
+    const events = this.events;
+    for (let i = 0; i < events.length; i++) {
+      const d = events[i].diagnostics;
       if (d.length) for (const x of d) diagnostics.push(x);
     }
     for (const x of this.endDiagnostics) diagnostics.push(x); // (a spread into push() would hit the argument limit)

@@ -39,7 +39,9 @@ export function compareWithAgentScopeClient(
     if (note && index < frames.length && !notes.has(index)) notes.set(index, note);
   };
 
-  for (const f of frames) {
+  // Indexed, not for-of: a one-off pass over every frame runs unoptimised, where for-of allocates per element.
+  for (let fi = 0; fi < frames.length; fi++) {
+    const f = frames[fi];
     while (li < n && client.endOf(li) <= f.start) li++;
     let end = li;
     while (end < n && client.startOf(end) < f.end) end++;
