@@ -58,8 +58,10 @@ void recordsMatch;
 void headerMatches;
 
 // ── Hop 1: tap → relay (private MessagePort, batched) ──────────────────────────────────────────────
+/** Records per tap batch, at most (the relay's fast path checks the same limit, see relay/tap-batch.ts). */
+export const MAX_TAP_BATCH_RECORDS = 100_000;
 export const tapToRelaySchema = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('records'), records: z.array(wireRecordSchema).max(100_000) }),
+  z.strictObject({ type: z.literal('records'), records: z.array(wireRecordSchema).max(MAX_TAP_BATCH_RECORDS) }),
 ]);
 export type TapToRelay = z.infer<typeof tapToRelaySchema>;
 

@@ -6,10 +6,7 @@
 // equal copy). Anything else — another record kind, a Uint8Array of another realm (Firefox's wrappers, which the
 // schema converts), any field out of shape — goes to zod, which decides and words the reason for the drop counter.
 // test/unit/extension/tap-batch.test.ts holds the two equal on generated batches.
-import { acceptMessage, tapToRelaySchema, type DropCounter, type TapToRelay } from '../messages.ts';
-
-/** tapToRelaySchema's limit on records per batch. */
-const MAX_RECORDS = 100_000;
+import { acceptMessage, MAX_TAP_BATCH_RECORDS, tapToRelaySchema, type DropCounter, type TapToRelay } from '../messages.ts';
 
 function plainObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype;
@@ -26,7 +23,7 @@ function keyCount(o: object): number {
 export function isPlainBytesBatch(data: unknown): data is TapToRelay {
   if (!plainObject(data) || data.type !== 'records' || keyCount(data) !== 2) return false;
   const records = data.records;
-  if (!Array.isArray(records) || records.length > MAX_RECORDS) return false;
+  if (!Array.isArray(records) || records.length > MAX_TAP_BATCH_RECORDS) return false;
   for (const r of records) {
     if (!plainObject(r) || r.kind !== 'bytes' || keyCount(r) !== 5) return false;
     if (typeof r.conn !== 'string' || typeof r.t !== 'number' || !Number.isFinite(r.t)) return false;
