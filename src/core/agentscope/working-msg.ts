@@ -13,14 +13,62 @@
 // for them. Anything else — a warning, an unknown block, a string tool output, a START, a missing created_at — is
 // declined (undefined), and the caller applies the pure reducer to `snapshot()` and `adopt`s its result.
 // test/unit/agentscope/working-msg.test.ts checks the states against the pure reducer's, event by event.
+//
+// Checkpoints (`checkpoint()`, what the history keeps every `interval` events) are mostly patches: the blocks that
+// changed since the previous checkpoint. Handing the whole message over at each one made the next write copy the
+// content array — one pointer per block, every interval, all of them kept: a reply of 2,800 blocks held 11 KB per 16
+// events, more than its wire text, and pushed the analysis heap from 1.9× to 4.2× the body. A full checkpoint (the
+// message itself, shared) comes only every ⌈blocks / keyframeBlocks⌉ checkpoints, so the copies cost at most one
+// pointer per `keyframeBlocks`… per event; a seek from a patch rebuilds the message once (`MsgPatch.materialize`).
 import type { AgentEvent } from './schema.ts';
 import type { ContentBlock, MediaBlock, Msg, ToolResultBlock } from './blocks.ts';
 import { findBlock } from './msg-edit.ts';
+import { DeferredCheckpoint } from '../history/seekable-history.ts';
 
 export type InPlaceStatus = 'changed' | 'unchanged';
 
 /** Texts longer than this (2^28 code units; V8's limit is about twice that) are appended delta by delta. */
 const DIRECT_ABOVE = 1 << 28;
+
+/**
+ * A checkpoint kept as what changed since the previous one (`prev`: a patch or a full message): the content length,
+ * the blocks at the changed indices (ascending; all shared, never written again) and a message carrying the
+ * top-level fields (its content is not read).
+ */
+export class MsgPatch extends DeferredCheckpoint<Msg> {
+  constructor(
+    readonly prev: Msg | MsgPatch,
+    readonly top: Msg,
+    readonly length: number,
+    readonly indices: readonly number[],
+    readonly blocks: readonly ContentBlock[],
+  ) {
+    super();
+  }
+
+  /** The message this checkpoint stands for: the last full one with every patch since applied in order. */
+  materialize(): Msg {
+    const chain: MsgPatch[] = [];
+    let p: Msg | MsgPatch = this;
+    while (p instanceof MsgPatch) {
+      chain.push(p);
+      p = p.prev;
+    }
+    const content = p.content.slice();
+    for (let j = chain.length - 1; j >= 0; j--) {
+      const { indices, blocks } = chain[j];
+      for (let n = 0; n < indices.length; n++) content[indices[n]] = blocks[n];
+    }
+    return { ...this.top, content };
+  }
+}
+
+const NO_CONTENT: ContentBlock[] = [];
+
+export interface WorkingMsgOptions {
+  /** A full checkpoint every ⌈blocks / keyframeBlocks⌉ checkpoints (see the top of the file). Default 16. */
+  keyframeBlocks?: number;
+}
 
 export class WorkingMsg {
   private msg: Msg;
@@ -45,8 +93,23 @@ export class WorkingMsg {
   private lastTarget = '';
   private lastIndex = -1;
 
-  constructor(initial: Msg) {
+  // Checkpoint state (see the top of the file).
+  private readonly keyframeBlocks: number;
+  /** The last checkpoint handed out, and checkpoints since the last full one. */
+  private lastCheckpoint: Msg | MsgPatch | undefined;
+  private sinceFull = 0;
+  /** Content indices whose block is another object than at the last checkpoint (`isDirty` marks them). */
+  private dirty: number[] = [];
+  private isDirty: boolean[] = [];
+  /** A top-level field changed since the last checkpoint (`top`: a message with the fields as of that one). */
+  private topChanged = false;
+  private top: Msg | undefined;
+  /** The content got shorter since the last checkpoint (no patch can say so): the next one is full. */
+  private shrunk = false;
+
+  constructor(initial: Msg, options: WorkingMsgOptions = {}) {
     this.msg = initial;
+    this.keyframeBlocks = Math.max(1, options.keyframeBlocks ?? 16);
   }
 
   /** The current state, read-only (for top-level fields; it may change in place after the next event). */
@@ -67,8 +130,61 @@ export class WorkingMsg {
     return this.msg;
   }
 
+  /**
+   * What the history keeps at a checkpoint: the message itself (shared, like `snapshot()`) every
+   * ⌈blocks / keyframeBlocks⌉ checkpoints, otherwise a patch of the blocks changed since the previous checkpoint.
+   */
+  checkpoint(): Msg | MsgPatch {
+    this.flush();
+    const prev = this.lastCheckpoint;
+    const content = this.msg.content;
+    const dirty = this.dirty;
+    if (prev !== undefined && !this.shrunk && !this.topChanged && dirty.length === 0 && content.length === lengthOf(prev)) return prev;
+    if (prev === undefined || this.shrunk || this.sinceFull + 1 >= Math.ceil(content.length / this.keyframeBlocks)) {
+      const full = this.snapshot();
+      this.lastCheckpoint = full;
+      this.top = full;
+      this.sinceFull = 0;
+      this.clearChanges();
+      return full;
+    }
+    dirty.sort((a, b) => a - b); // ascending: `materialize` then fills the copied array in order, without holes
+    const blocks = dirty.map((i) => content[i]);
+    // The patch shares these blocks: the next write to one copies it first.
+    for (const i of dirty) this.owned[i] = false;
+    if (this.topChanged || this.top === undefined) this.top = { ...this.msg, content: NO_CONTENT };
+    const patch = new MsgPatch(prev, this.top, content.length, dirty.slice(), blocks);
+    this.lastCheckpoint = patch;
+    this.sinceFull++;
+    this.clearChanges();
+    return patch;
+  }
+
+  private clearChanges(): void {
+    for (const i of this.dirty) this.isDirty[i] = false;
+    this.dirty.length = 0;
+    this.topChanged = false;
+    this.shrunk = false;
+  }
+
+  private markDirty(i: number): void {
+    if (this.isDirty[i]) return;
+    this.isDirty[i] = true;
+    this.dirty.push(i);
+  }
+
   /** Continue from a state computed elsewhere (the pure reducer applied to `snapshot()`): shared, never written. */
   adopt(msg: Msg): void {
+    // What changed, for the next checkpoint's patch: the pure reducer shares every block it did not change, so the
+    // blocks that are other objects are the changed ones (one identity check per block: the reducer copied as many).
+    const was = this.msg;
+    if (msg !== was) {
+      const before = was.content;
+      const after = msg.content;
+      if (after.length < before.length) this.shrunk = true;
+      for (let i = 0; i < after.length; i++) if (i >= before.length || after[i] !== before[i]) this.markDirty(i);
+      if (!this.topChanged) this.topChanged = !sameTopLevel(was, msg);
+    }
     this.msg = msg;
     this.lastIndex = -1;
     this.pendingIndex = -1; // (none: the state adopted was computed from a snapshot, which joined them)
@@ -199,7 +315,25 @@ export class WorkingMsg {
       if (b.type === 'tool_result' && typeof b.output !== 'string') b.output = b.output.slice();
       this.msg.content[i] = b;
       this.owned[i] = true;
+      this.markDirty(i);
     }
     return b;
   }
+}
+
+function lengthOf(c: Msg | MsgPatch): number {
+  return c instanceof MsgPatch ? c.length : c.content.length;
+}
+
+/** The messages' fields other than `content` are the same values (same keys, same order). */
+function sameTopLevel(a: Msg, b: Msg): boolean {
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (let i = 0; i < ka.length; i++) {
+    const k = ka[i];
+    if (k !== kb[i]) return false;
+    if (k !== 'content' && (a as unknown as Record<string, unknown>)[k] !== (b as unknown as Record<string, unknown>)[k]) return false;
+  }
+  return true;
 }

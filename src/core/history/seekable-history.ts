@@ -20,9 +20,19 @@ export interface SeekableHistoryOptions<M = unknown> {
   live?: LiveState<M>;
 }
 
-/** A state kept outside the history: `snapshot()` is an immutable copy of it, the same object until it changes. */
+/**
+ * A state kept outside the history: `snapshot()` is an immutable copy of it, the same object until it changes.
+ * `checkpoint()`, when given, is what the history keeps at a checkpoint instead: the state itself or a compact form
+ * of it (e.g. what changed since the previous checkpoint), expanded only when a seek starts from it.
+ */
 export interface LiveState<M> {
   snapshot(): M;
+  checkpoint?(): M | DeferredCheckpoint<M>;
+}
+
+/** A checkpoint kept in a compact form (see `LiveState.checkpoint`); `materialize()` returns the state it stands for. */
+export abstract class DeferredCheckpoint<M> {
+  abstract materialize(): M;
 }
 
 export class CheckpointedHistory<M, E> implements SeekableHistory<M> {
@@ -33,7 +43,7 @@ export class CheckpointedHistory<M, E> implements SeekableHistory<M> {
   private events: E[] = [];
   private offset = 0;
   /** checkpoints.get(i) = state after step i, for i ≡ interval-1 (mod interval), plus the base. */
-  private checkpoints = new Map<number, M>();
+  private checkpoints = new Map<number, M | DeferredCheckpoint<M>>();
   /** State before step `offset` (the merged base after eviction; `initial` before any). */
   private base: M;
   private latest: M;
@@ -102,7 +112,7 @@ export class CheckpointedHistory<M, E> implements SeekableHistory<M> {
     if (!live) throw new Error('pushLive: this history has no live state');
     const step = this.length;
     this.events.push(event);
-    if ((step + 1) % this.interval === 0) this.checkpoints.set(step, live.snapshot());
+    if ((step + 1) % this.interval === 0) this.checkpoints.set(step, live.checkpoint ? live.checkpoint() : live.snapshot());
   }
 
   /** The state after step k. */
@@ -123,14 +133,17 @@ export class CheckpointedHistory<M, E> implements SeekableHistory<M> {
     const ck = k - ((k + 1) % this.interval);
     let step = this.offset - 1;
     let state = this.base;
-    if (ck >= this.offset - 1 && ck >= 0 && this.checkpoints.has(ck)) {
-      step = ck;
-      state = this.checkpoints.get(ck) as M;
-    }
     const c = this.cursor;
-    if (c && c.step <= k && c.step > step) {
+    const hasCheckpoint = ck >= this.offset - 1 && ck >= 0 && this.checkpoints.has(ck);
+    // The cursor whenever it is at least as close as the checkpoint: a deferred checkpoint costs a materialisation,
+    // and seeking the same step twice then returns the same object.
+    if (c && c.step <= k && c.step >= step && (!hasCheckpoint || c.step >= ck)) {
       step = c.step;
       state = c.state;
+    } else if (hasCheckpoint) {
+      step = ck;
+      const kept = this.checkpoints.get(ck) as M | DeferredCheckpoint<M>;
+      state = kept instanceof DeferredCheckpoint ? kept.materialize() : kept;
     }
     while (step < k) {
       step += 1;
@@ -147,7 +160,8 @@ export class CheckpointedHistory<M, E> implements SeekableHistory<M> {
 
   /**
    * Drop the events before step k, merging them into the base snapshot: steps ≥ k stay seekable, earlier ones are
-   * reported as evicted. Memory held by the dropped events and checkpoints is released.
+   * reported as evicted. Memory held by the dropped events and checkpoints is released (a deferred checkpoint kept
+   * may still refer to the full state it was based on, until the live state's next full checkpoint).
    */
   evictBefore(k: number): void {
     if (k <= this.offset) return;
