@@ -21,27 +21,41 @@ export interface ReplyState {
   start: number;
   ended: number | null;
   last: number;
-  /** Blocks by kind, then id: the per-event lookup (a `kind + id` key string cost an allocation per event). */
-  blocks: Record<Kind, Map<string, BlockState>>;
+  /**
+   * Blocks by kind, then id: the per-event lookup (a `kind + id` key string cost an allocation per event). A kind's
+   * map is created with its first block, and `results` / `early` when first needed: seven empty maps per reply were
+   * ~1 KB, more than a short reply's wire text.
+   */
+  blocks: Record<Kind, Map<string, BlockState> | undefined>;
   /** Every block in the order it was first seen (end-of-stream reports list them in this order). */
   order: BlockState[];
   /** Ids of tool results present (TOOL_RESULT_START or EXTERNAL_EXECUTION_RESULT). */
-  results: Map<string, number>;
+  results?: Map<string, number>;
   /** Deltas/ends seen for a block id not started yet: a later START turns them into delta-before-start. */
-  early: Map<string, number[]>;
+  early?: Map<string, number[]>;
 }
 
 export const key = (kind: Kind, id: string) => `${kind}\u0000${id}`;
 export const LABEL: Record<Kind, string> = { text: 'text block', thinking: 'thinking block', data: 'data block', tool_call: 'tool call', tool_result: 'tool result' };
 
 export function newReply(id: string, at: number): ReplyState {
-  const blocks = { text: new Map(), thinking: new Map(), data: new Map(), tool_call: new Map(), tool_result: new Map() };
-  return { id, start: at, ended: null, last: at, blocks, order: [], results: new Map(), early: new Map() };
+  const blocks = { text: undefined, thinking: undefined, data: undefined, tool_call: undefined, tool_result: undefined };
+  return { id, start: at, ended: null, last: at, blocks, order: [] };
+}
+
+/** The block tracked for `kind` and `id` in reply `r`. */
+export function blockOf(r: ReplyState, kind: Kind, id: string): BlockState | undefined {
+  return r.blocks[kind]?.get(id);
 }
 
 export function addBlock(r: ReplyState, b: BlockState): void {
-  r.blocks[b.kind].set(b.id, b);
+  (r.blocks[b.kind] ??= new Map()).set(b.id, b);
   r.order.push(b);
+}
+
+/** Record that reply `r` has a result for tool call `id` (from event `at`). */
+export function addResult(r: ReplyState, id: string, at: number): void {
+  (r.results ??= new Map()).set(id, at);
 }
 
 /** Tool-call state transitions the documented diagram allows, as seen on the wire. */

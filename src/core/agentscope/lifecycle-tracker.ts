@@ -2,7 +2,7 @@
 // created_at clock, and the diagnostics of the event being checked — with the lookups every rule shares (the reply
 // an event names, the block a delta or END names, a START). The per-event-type rules live in lifecycle.ts.
 import type { Diagnostic, Severity } from '../diagnostics/types.ts';
-import { LABEL, addBlock, key, newReply, type BlockState, type Kind, type ReplyState } from './lifecycle-state.ts';
+import { LABEL, addBlock, blockOf, key, newReply, type BlockState, type Kind, type ReplyState } from './lifecycle-state.ts';
 import { PyError, pyB64Decode } from './py-compat.ts';
 
 /** What most events get: no diagnostic (shared, frozen: callers must not push into a result). */
@@ -78,10 +78,10 @@ export class LifecycleTracker {
 
   /** A START of block `id`: the first one is tracked, a repeated one reported; earlier orphan deltas reported. */
   protected start(r: ReplyState, index: number, kind: Kind, id: string, extra?: Partial<BlockState>): void {
-    const first = r.blocks[kind].get(id);
+    const first = blockOf(r, kind, id);
     if (first) this.add('as.duplicate-start-id', 'warning', `${LABEL[kind]} ${id} started twice; the reference appends a second block and only ever updates the first.`, [first.start]);
     else addBlock(r, extra ? { kind, id, start: index, end: null, ...extra } : { kind, id, start: index, end: null });
-    if (r.early.size === 0) return;
+    if (r.early === undefined || r.early.size === 0) return;
     const k = key(kind, id);
     const early = r.early.get(k);
     if (early) {
@@ -95,14 +95,14 @@ export class LifecycleTracker {
     // A block once tracked stays the one its kind and id name (a repeated START does not replace it).
     let b = r === this.lastReply && kind === this.lastKind && id === this.lastId ? this.lastBlock : undefined;
     if (b === undefined) {
-      b = r.blocks[kind].get(id);
+      b = blockOf(r, kind, id);
       if (!b) {
         const code = kind === 'tool_call' || kind === 'tool_result' ? 'as.unknown-tool-call-id' : 'as.unknown-block-id';
         this.add(code, 'warning', `No ${LABEL[kind]} with id ${id} in this reply; the reference skips the event.`);
         const k = key(kind, id);
-        const early = r.early.get(k);
+        const early = r.early?.get(k);
         if (early) early.push(index); // in place: a long run of orphan deltas must stay linear
-        else r.early.set(k, [index]);
+        else (r.early ??= new Map()).set(k, [index]);
         return undefined;
       }
       this.lastReply = r;
@@ -123,7 +123,7 @@ export class LifecycleTracker {
 
   protected *unanswered(r: ReplyState): Iterable<BlockState> {
     for (const b of r.order) {
-      if (b.kind === 'tool_call' && b.answered === undefined && !r.results.has(b.id) && b.callState !== 'finished') yield b;
+      if (b.kind === 'tool_call' && b.answered === undefined && !r.results?.has(b.id) && b.callState !== 'finished') yield b;
     }
   }
 

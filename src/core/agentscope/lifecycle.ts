@@ -12,7 +12,7 @@
 import type { Diagnostic } from '../diagnostics/types.ts';
 import type { ApplyOutcome } from './append-event.ts';
 import type { Msg } from './blocks.ts';
-import { ALLOWED, LABEL, addBlock, newReply, type BlockState, type Kind, type ToolCallState } from './lifecycle-state.ts';
+import { ALLOWED, LABEL, addBlock, addResult, blockOf, newReply, type BlockState, type Kind, type ToolCallState } from './lifecycle-state.ts';
 import { LifecycleTracker, isJson } from './lifecycle-tracker.ts';
 import type { AgentEvent, ValidationResult } from './schema.ts';
 
@@ -76,18 +76,18 @@ export class AgentScopeLifecycle extends LifecycleTracker {
     for (const b of msg.content) {
       const end = b.finished_at !== null ? at : null;
       const put = (kind: Kind, extra: Partial<BlockState> = {}) => {
-        if (!r.blocks[kind].has(b.id)) addBlock(r, { kind, id: b.id, start: at, end, ...extra });
+        if (!blockOf(r, kind, b.id)) addBlock(r, { kind, id: b.id, start: at, end, ...extra });
       };
       if (b.type === 'text' || b.type === 'thinking') put(b.type);
       else if (b.type === 'data') put('data', { mediaType: b.source.media_type });
       else if (b.type === 'tool_call') put('tool_call', { input: b.input, callState: b.state });
       else if (b.type === 'tool_result') {
-        if (!r.results.has(b.id)) r.results.set(b.id, at);
+        if (!r.results?.has(b.id)) addResult(r, b.id, at);
         put('tool_result', { end: end ?? (b.state === 'running' ? null : at) });
       }
     }
     for (const b of r.order) {
-      if (b.kind === 'tool_call' && r.results.has(b.id)) b.answered = at;
+      if (b.kind === 'tool_call' && r.results?.has(b.id)) b.answered = at;
     }
     this.replies.set(id, r);
   }
@@ -170,10 +170,10 @@ export class AgentScopeLifecycle extends LifecycleTracker {
         return;
       }
       case 'TOOL_RESULT_START': {
-        const call = r.blocks.tool_call.get(event.tool_call_id);
+        const call = blockOf(r, 'tool_call', event.tool_call_id);
         if (!call) this.add('as.tool-result-without-call', 'warning', `Tool result for ${event.tool_call_id}, which no TOOL_CALL_START in this reply announced.`);
         else call.answered ??= index;
-        r.results.set(event.tool_call_id, index);
+        addResult(r, event.tool_call_id, index);
         return this.start(r, index, 'tool_result', event.tool_call_id);
       }
       case 'TOOL_RESULT_TEXT_DELTA':
@@ -190,7 +190,7 @@ export class AgentScopeLifecycle extends LifecycleTracker {
       }
       case 'TOOL_RESULT_END': {
         this.find(r, event.type, index, 'tool_result', event.tool_call_id, true);
-        const call = r.blocks.tool_call.get(event.tool_call_id);
+        const call = blockOf(r, 'tool_call', event.tool_call_id);
         if (call) call.callState = 'finished';
         return;
       }
@@ -198,7 +198,7 @@ export class AgentScopeLifecycle extends LifecycleTracker {
       case 'REQUIRE_EXTERNAL_EXECUTION': {
         const target: ToolCallState = event.type === 'REQUIRE_USER_CONFIRM' ? 'asking' : 'submitted';
         for (const tc of event.tool_calls) {
-          const call = r.blocks.tool_call.get(tc.id);
+          const call = blockOf(r, 'tool_call', tc.id);
           if (!call) {
             this.add('as.unknown-tool-call-id', 'warning', `${event.type} names tool call ${tc.id}, unknown in this reply (the reference skips it silently).`);
             continue;
@@ -212,28 +212,28 @@ export class AgentScopeLifecycle extends LifecycleTracker {
       }
       case 'USER_CONFIRM_RESULT':
         for (const cr of event.confirm_results) {
-          const call = r.blocks.tool_call.get(cr.tool_call.id);
+          const call = blockOf(r, 'tool_call', cr.tool_call.id);
           if (!call) this.add('as.unknown-tool-call-id', 'warning', `USER_CONFIRM_RESULT names tool call ${cr.tool_call.id}, unknown in this reply (skipped).`);
           else if (call.callState !== 'asking') this.add('as.state-transition', 'warning', `Confirmation for tool call ${cr.tool_call.id} in state ${call.callState}, not asking: the reference ignores it.`, [call.start]);
           else call.callState = cr.confirmed ? 'allowed' : 'finished';
         }
         return;
       case 'EXTERNAL_EXECUTION_RESULT': {
-        const before = new Set(r.results.keys());
+        const before = new Set(r.results?.keys());
         for (const res of event.execution_results) {
           if (before.has(res.id)) {
-            this.add('as.duplicate-tool-result', 'warning', `Result for ${res.id} skipped: the reply already has a result with that id.`, [r.results.get(res.id)!]);
+            this.add('as.duplicate-tool-result', 'warning', `Result for ${res.id} skipped: the reply already has a result with that id.`, [r.results?.get(res.id) as number]);
             continue;
           }
-          const call = r.blocks.tool_call.get(res.id);
+          const call = blockOf(r, 'tool_call', res.id);
           if (!call) this.add('as.tool-result-without-call', 'warning', `External result for ${res.id}, which no TOOL_CALL_START in this reply announced.`);
           else {
             if (call.callState !== 'submitted') this.add('as.state-transition', 'warning', `External result for tool call ${res.id} in state ${call.callState}, not submitted.`, [call.start]);
             call.answered ??= index;
           }
-          if (!r.results.has(res.id)) r.results.set(res.id, index);
+          if (!r.results?.has(res.id)) addResult(r, res.id, index);
           // The appended result can be streamed into like a started one; a non-running state counts as ended.
-          if (!r.blocks.tool_result.has(res.id)) {
+          if (!blockOf(r, 'tool_result', res.id)) {
             addBlock(r, { kind: 'tool_result', id: res.id, start: index, end: res.state === 'running' ? null : index });
           }
         }
