@@ -42,8 +42,11 @@ export class CheckpointedHistory<M, E> implements SeekableHistory<M> {
   /** events[i - offset] is step i's event. */
   private events: E[] = [];
   private offset = 0;
-  /** checkpoints.get(i) = state after step i, for i ≡ interval-1 (mod interval), plus the base. */
-  private checkpoints = new Map<number, M | DeferredCheckpoint<M>>();
+  /**
+   * checkpoints[(i + 1) / interval - 1] = state after step i, for i ≡ interval-1 (mod interval); evicted ones are
+   * undefined. An array, not a Map: a history per reply, and a short reply's empty Map cost more than its events.
+   */
+  private checkpoints: (M | DeferredCheckpoint<M> | undefined)[] = [];
   /** State before step `offset` (the merged base after eviction; `initial` before any). */
   private base: M;
   private latest: M;
@@ -88,7 +91,7 @@ export class CheckpointedHistory<M, E> implements SeekableHistory<M> {
     const next = this.reduce(this.latest, event, step);
     this.events.push(event);
     this.latest = next;
-    if ((step + 1) % this.interval === 0) this.checkpoints.set(step, next);
+    if ((step + 1) % this.interval === 0) this.keep(step, next);
     return next;
   }
 
@@ -100,7 +103,11 @@ export class CheckpointedHistory<M, E> implements SeekableHistory<M> {
     const step = this.length;
     this.events.push(event);
     this.latest = next;
-    if ((step + 1) % this.interval === 0) this.checkpoints.set(step, next);
+    if ((step + 1) % this.interval === 0) this.keep(step, next);
+  }
+
+  private keep(step: number, state: M | DeferredCheckpoint<M>): void {
+    this.checkpoints[(step + 1) / this.interval - 1] = state;
   }
 
   /**
@@ -112,7 +119,7 @@ export class CheckpointedHistory<M, E> implements SeekableHistory<M> {
     if (!live) throw new Error('pushLive: this history has no live state');
     const step = this.length;
     this.events.push(event);
-    if ((step + 1) % this.interval === 0) this.checkpoints.set(step, live.checkpoint ? live.checkpoint() : live.snapshot());
+    if ((step + 1) % this.interval === 0) this.keep(step, live.checkpoint ? live.checkpoint() : live.snapshot());
   }
 
   /** The state after step k. */
@@ -134,7 +141,8 @@ export class CheckpointedHistory<M, E> implements SeekableHistory<M> {
     let step = this.offset - 1;
     let state = this.base;
     const c = this.cursor;
-    const hasCheckpoint = ck >= this.offset - 1 && ck >= 0 && this.checkpoints.has(ck);
+    const kept = ck >= this.offset - 1 && ck >= 0 ? this.checkpoints[(ck + 1) / this.interval - 1] : undefined;
+    const hasCheckpoint = kept !== undefined;
     // The cursor whenever it is at least as close as the checkpoint: a deferred checkpoint costs a materialisation,
     // and seeking the same step twice then returns the same object.
     if (c && c.step <= k && c.step >= step && (!hasCheckpoint || c.step >= ck)) {
@@ -142,8 +150,7 @@ export class CheckpointedHistory<M, E> implements SeekableHistory<M> {
       state = c.state;
     } else if (hasCheckpoint) {
       step = ck;
-      const kept = this.checkpoints.get(ck) as M | DeferredCheckpoint<M>;
-      state = kept instanceof DeferredCheckpoint ? kept.materialize() : kept;
+      state = kept instanceof DeferredCheckpoint ? kept.materialize() : (kept as M);
     }
     while (step < k) {
       step += 1;
@@ -168,7 +175,7 @@ export class CheckpointedHistory<M, E> implements SeekableHistory<M> {
     const target = Math.min(k, this.length);
     const base = this.at(target - 1);
     this.events = this.events.slice(target - this.offset);
-    for (const key of this.checkpoints.keys()) if (key < target) this.checkpoints.delete(key);
+    for (let i = 0; i < this.checkpoints.length && (i + 1) * this.interval - 1 < target; i++) this.checkpoints[i] = undefined;
     this.base = base;
     this.offset = target;
     if (this.cursor && this.cursor.step < target) this.cursor = undefined;
