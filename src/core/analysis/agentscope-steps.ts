@@ -5,6 +5,7 @@ import { applyEvent, type ApplyContext } from '../agentscope/append-event.ts';
 import type { Msg } from '../agentscope/blocks.ts';
 import type { Kind } from '../agentscope/lifecycle.ts';
 import { AGENTSCOPE_EVENT_TYPES, type AgentEvent } from '../agentscope/schema.ts';
+import { fastValidateAgentScope } from './agentscope-fast-validate.ts';
 
 /**
  * Delta events (text, thinking, tool-call arguments, tool-result text: nearly every event of a real stream) are kept
@@ -15,6 +16,13 @@ import { AGENTSCOPE_EVENT_TYPES, type AgentEvent } from '../agentscope/schema.ts
  */
 const DELTA_TYPES = ['TEXT_BLOCK_DELTA', 'THINKING_BLOCK_DELTA', 'TOOL_CALL_DELTA', 'TOOL_RESULT_TEXT_DELTA'] as const;
 const DELTA_CODE = new Map<string, number>(DELTA_TYPES.map((t, i) => [t, i + 1]));
+/**
+ * Code of a step kept as its wire text: an event the fast validator accepted is read again from its text on replay
+ * instead of keeping the parsed object (the text is kept anyway, by the event view). Measured: ~1.5 KB less per
+ * short reply (six such events), where the objects outweighed the wire text.
+ */
+const WIRE = 5;
+
 /** The block kind each delta code streams into (index = code). */
 export const DELTA_KIND = [undefined, 'text', 'thinking', 'tool_call', 'tool_result'] as unknown as Kind[];
 
@@ -23,6 +31,13 @@ function deltaEvent(code: number, replyId: string, target: string, delta: string
   return (code >= 3
     ? { type, metadata: {}, reply_id: replyId, tool_call_id: target, delta }
     : { type, metadata: {}, reply_id: replyId, block_id: target, delta }) as AgentEvent;
+}
+
+/** The event the fast validator made of `text` at ingest (the same again: it is a pure function of the text). */
+function wireEvent(text: string): AgentEvent {
+  const event = fastValidateAgentScope(JSON.parse(text));
+  if (event === undefined) throw new Error('agentscope-steps: an event kept as wire text no longer validates');
+  return event;
 }
 
 /**
@@ -78,11 +93,15 @@ export class StepColumns {
     this.times[index] = t;
   }
 
-  /** Step `index` replays `event` (null: an invalid event). */
-  setEvent(index: number, event: AgentEvent | null, t: number): void {
+  /**
+   * Step `index` replays `event` (null: an invalid event). `wire`: the event's wire text, when the fast validator
+   * made `event` from it (then the text is kept instead, see WIRE).
+   */
+  setEvent(index: number, event: AgentEvent | null, t: number, wire?: string): void {
     this.pack(index);
-    this.events[index] = event;
-    this.codes[index] = 0;
+    const asWire = event !== null && wire !== undefined;
+    this.events[index] = asWire ? wire : event;
+    this.codes[index] = asWire ? WIRE : 0;
     this.targets[index] = undefined;
     this.times[index] = t;
   }
@@ -91,7 +110,8 @@ export class StepColumns {
   reduce(msg: Msg, index: number, replyId: string, base: number): Msg {
     const e = this.events[index];
     if (e === null || e === undefined) return msg;
-    const event = typeof e === 'string' ? deltaEvent(this.codes[index], replyId, this.targets[index] as string, e) : e;
+    const code = this.codes[index];
+    const event = typeof e !== 'string' ? e : code === WIRE ? wireEvent(e) : deltaEvent(code, replyId, this.targets[index] as string, e);
     return applyEvent(msg, event, contextFor(base + index, this.times[index])).msg;
   }
 

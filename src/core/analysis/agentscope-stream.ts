@@ -102,10 +102,12 @@ export class AgentScopeStream implements StreamProcessor {
     let parsed: ValidationResult;
     let legacy = false;
     let raw = ev.raw;
+    let fromFast: AgentEvent | undefined; // the event the fast validator made (a replay can make it again from the text)
     if (ev.parseError === undefined) {
       // A shape the fast path accepts has only current-dialect keys and type names, so it is not legacy.
       const fast = fastValidateAgentScope(ev.raw);
       if (fast) {
+        fromFast = fast;
         const facts = this.deltaLane(ev, index);
         if (facts) return facts;
         parsed = wireProblem(ev.rawText, ev.wellFormed) ?? { ok: true, event: fast, extras: NO_STRINGS };
@@ -138,7 +140,7 @@ export class AgentScopeStream implements StreamProcessor {
       const fast = x && x.idMatches && target !== undefined ? x.work.applyInPlace(event, target) : undefined;
       if (x && fast !== undefined) {
         replyId = x.id;
-        this.record(x, index, ev.t, event, fast, info ?? event.type, target);
+        this.record(x, index, ev.t, event, fast, info ?? event.type, target, event === fromFast ? ev.rawText : undefined);
       } else {
         // The pure reducer, from a snapshot of the working message (the group's own message is not kept current).
         const before = x && this.groups.get(x.id);
@@ -151,7 +153,7 @@ export class AgentScopeStream implements StreamProcessor {
           if (group) {
             const y = this.extraOf(group, ev.t);
             y.work.adopt(outcome.msg);
-            this.record(y, index, ev.t, event, outcome.status, info ?? event.type, target);
+            this.record(y, index, ev.t, event, outcome.status, info ?? event.type, target, event === fromFast ? ev.rawText : undefined);
           }
         }
       }
@@ -295,10 +297,11 @@ export class AgentScopeStream implements StreamProcessor {
   }
 
   /** One step of reply `x`. `info`: the event's type (or the type name of an invalid event); `target`: its block id. */
-  private record(x: ReplyExtra, index: number, t: number, event: AgentEvent | null, status: StepStatus, info: TypeInfo | string | undefined, target: string | undefined): void {
+  /** `wire`: the event's wire text when the fast validator made the event (see StepColumns.setEvent). */
+  private record(x: ReplyExtra, index: number, t: number, event: AgentEvent | null, status: StepStatus, info: TypeInfo | string | undefined, target: string | undefined, wire?: string): void {
     const code = event && typeof info === 'object' ? info.delta : 0;
     if (event && code !== 0) this.steps.setDelta(index, code, (event as AgentEvent & { delta: string }).delta, target ?? this.target(''), t);
-    else this.steps.setEvent(index, event, t);
+    else this.steps.setEvent(index, event, t, wire);
     this.step(x, index, t, status, typeof info === 'object' ? info.token : (info ?? '').endsWith('_DELTA'));
   }
 }
