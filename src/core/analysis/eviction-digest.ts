@@ -19,6 +19,7 @@ import { validateEvent } from '../agentscope/schema.ts';
 import { PageTextDecoder } from '../frames/utf8-chunks.ts';
 import { initialPiLifecycle, stepPiLifecycle, type PiLifecycleState } from '../pi/lifecycle.ts';
 import type { PiProxyState } from '../pi/proxy-reducer.ts';
+import { StreamedArguments } from '../pi/streaming-json.ts';
 import { contextFor, validateWire } from './agentscope-stream.ts';
 import { bodyKindOf, type BodyKind } from './body-reader.ts';
 import { DialectDetector, isAgentScope } from './dialect.ts';
@@ -345,6 +346,8 @@ function toJson(v: unknown, path: string): { value: unknown } | { problem: strin
     }
     return { value: out };
   }
+  // A tool call's arguments, parsed when read (see StreamedArguments): encoded as the value they stand for.
+  if (v instanceof StreamedArguments) return toJson(v.toJSON(), path);
   if (typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) {
     if (isJsMarker(v)) return { problem: `${path} is an object {"$js": …}, which the encoding reserves` };
     const out: Record<string, unknown> = {};

@@ -156,6 +156,9 @@ const MAX_SNAPSHOT_DEPTH = 1000;
 
 function truncateDepth(value: unknown, depth: number): unknown {
   if (value === null || typeof value !== 'object') return value;
+  // What JSON would show (e.g. a tool call's lazily parsed arguments, see StreamedArguments).
+  const toJSON = (value as { toJSON?: unknown }).toJSON;
+  if (typeof toJSON === 'function') return truncateDepth(toJSON.call(value), depth);
   if (depth >= MAX_SNAPSHOT_DEPTH) return `[nested deeper than ${MAX_SNAPSHOT_DEPTH} levels: not shown]`;
   if (Array.isArray(value)) return value.map((v) => truncateDepth(v, depth + 1));
   const out: Record<string, unknown> = {};

@@ -18,7 +18,7 @@ import {
   type PiMessageJson,
   type PiMessageState,
 } from './message-state.ts';
-import { parseStreamingJson } from './streaming-json.ts';
+import { StreamedArguments } from './streaming-json.ts';
 
 export const PI_EMITTED_TYPES = [
   'start',
@@ -124,8 +124,7 @@ function toolCallDelta(message: PiMessageState, ev: any): Transition {
   if (block?.type !== 'toolCall') throw new Error('Received toolcall_delta for non-toolCall content');
   // After a toolcall_end removed partialJson, `undefined + delta` gives "undefined…" like the reference.
   const partialJson = (block.partialJson as string) + ev.delta;
-  const args = parseStreamingJson(partialJson) || {};
-  const updated = { ...block, partialJson, arguments: args } as PiBlock;
+  const updated = { ...block, partialJson, arguments: new StreamedArguments(partialJson) } as PiBlock;
   // Keep the reference's key order (arguments before partialJson; a re-added partialJson goes last).
   const ordered = reorder(updated, block);
   return {

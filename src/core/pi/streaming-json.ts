@@ -101,3 +101,25 @@ export function parseStreamingJson(partialJson: string): unknown {
     }
   }
 }
+
+/**
+ * A tool call's `arguments` as the client holds them after a delta — `parseStreamingJson(partialJson) || {}` — parsed
+ * when first read: `JSON.stringify` (every snapshot of the message goes through it) reads it via `toJSON`.
+ * Why lazy: the client re-parses the whole text after every delta, which is quadratic in the arguments' length. A
+ * 19 KB file written through a tool call in 5,000 deltas took the analysis 2.4 s, a seek replayed up to 15 such
+ * parses (2 ms median), and each checkpoint kept its own parsed copy (29× the body). Only the states someone looks
+ * at need the value; the text is shared with the block's `partialJson`.
+ */
+export class StreamedArguments {
+  private parsed: unknown;
+  private done = false;
+  constructor(readonly partialJson: string) {}
+
+  toJSON(): unknown {
+    if (!this.done) {
+      this.parsed = parseStreamingJson(this.partialJson) || {};
+      this.done = true;
+    }
+    return this.parsed;
+  }
+}

@@ -98,3 +98,21 @@ describe('pi proxy reducer', () => {
     expect(piStateSnapshot(s).content).toEqual([{ type: 'text', text: '[object Object]undefined' }]);
   });
 });
+
+describe('tool-call arguments nested deeper than JSON can show', () => {
+  it('snapshot with a marker where they get too deep (the lazily parsed arguments too)', () => {
+    let s = initialPiState(undefined);
+    const deep = '['.repeat(200_000) + ']'.repeat(200_000);
+    for (const ev of [{ type: 'start' }, { type: 'toolcall_start', contentIndex: 0, id: 't', toolName: 'x' }, { type: 'toolcall_delta', contentIndex: 0, delta: deep }]) {
+      s = applyPiProxyEvent(s, ev).state;
+    }
+    let v = (piStateSnapshot(s) as { content: { arguments: unknown }[] }).content[0].arguments;
+    let depth = 0;
+    while (Array.isArray(v)) {
+      v = v[0];
+      depth++;
+    }
+    expect(depth).toBeGreaterThan(990);
+    expect(v).toBe('[nested deeper than 1000 levels: not shown]');
+  });
+});
