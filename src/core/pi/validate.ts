@@ -72,6 +72,20 @@ function extrasOf(form: PiEventForm, raw: Record<string, unknown>): string[] {
  * Unknown or missing `type` is reported as an issue (the reference client skips such frames with a warning).
  */
 export function validatePiEvent(raw: unknown, form?: PiEventForm): PiValidation {
+  // The analysis asks twice per event (the lifecycle's diagnostics, then the event view): the last answer is kept.
+  if (raw === last.raw && form === last.form && last.result !== undefined) return last.result;
+  const result = validateUncached(raw, form);
+  if (isObject(raw)) {
+    last.raw = raw;
+    last.form = form;
+    last.result = result;
+  }
+  return result;
+}
+
+const last: { raw: unknown; form: PiEventForm | undefined; result: PiValidation | undefined } = { raw: undefined, form: undefined, result: undefined };
+
+function validateUncached(raw: unknown, form?: PiEventForm): PiValidation {
   if (!isObject(raw)) return { ok: false, issues: [{ path: '(root)', message: 'a pi event must be a JSON object' }] };
   const f = form ?? detectPiForm(raw);
   if (!f) {
