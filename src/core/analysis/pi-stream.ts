@@ -15,8 +15,23 @@ import { mapHistory, previewOf, typeOf, type EventFacts, type StepStatus, type S
 
 const FORM: Record<string, PiEventForm> = { 'pi-proxy': 'proxy', 'pi-assistant': 'assistant', 'pi-agent': 'agent' };
 
-function reduceProxy(s: PiProxyState, ev: RawEvent): PiProxyState {
-  return ev.parseError !== undefined ? failPiClient(s, ev.parseError).state : applyPiProxyEvent(s, ev.raw).state;
+/**
+ * What a history keeps of a step: the event's wire text (kept anyway by the event view) when it parsed, read again on
+ * replay — not the parsed object, which for the tiny proxy events outweighed the text, and for the assistant/agent
+ * forms (each event carrying the whole message so far) was the largest part of the analysis' memory.
+ */
+type PiStep = RawEvent | string;
+
+function stepOf(ev: RawEvent): PiStep {
+  return ev.parseError === undefined ? ev.rawText : ev;
+}
+
+function rawOf(step: PiStep): unknown {
+  return typeof step === 'string' ? JSON.parse(step) : step.raw;
+}
+
+function reduceProxy(s: PiProxyState, step: PiStep): PiProxyState {
+  return typeof step !== 'string' && step.parseError !== undefined ? failPiClient(s, step.parseError).state : applyPiProxyEvent(s, rawOf(step)).state;
 }
 
 /** The message an AssistantMessageEvent / AgentEvent carries, if any. */
@@ -32,7 +47,7 @@ interface PiReply {
   orphan: boolean;
   eventIndices: number[];
   stepStatus: StepStatus[];
-  history: CheckpointedHistory<unknown, RawEvent>;
+  history: CheckpointedHistory<unknown, PiStep>;
   diagnostics: Diagnostic[];
   firstT: number;
   lastT: number;
@@ -46,7 +61,7 @@ export class PiStream implements StreamProcessor {
   private lifecycle: PiLifecycleState;
   private split: PiReplySplitState = initialPiReplySplit;
   private readonly list: PiReply[] = [];
-  private readonly proxyHistory?: CheckpointedHistory<PiProxyState, RawEvent>;
+  private readonly proxyHistory?: CheckpointedHistory<PiProxyState, PiStep>;
   /** The proxy client state was seeded from an eviction digest: the first reply continues from it. */
   private seeded = false;
 
@@ -74,7 +89,7 @@ export class PiStream implements StreamProcessor {
       }
     }
     if (this.form === 'proxy') {
-      this.proxyHistory = new CheckpointedHistory<PiProxyState, RawEvent>(this.lifecycle.client, (s, e) => reduceProxy(s, e));
+      this.proxyHistory = new CheckpointedHistory<PiProxyState, PiStep>(this.lifecycle.client, reduceProxy);
     }
   }
 
@@ -101,12 +116,13 @@ export class PiStream implements StreamProcessor {
       if (reply.firstTokenT === undefined && /_delta$|^message_update$/.test(type)) reply.firstTokenT = ev.t;
       if (this.proxyHistory) {
         const after = this.lifecycle.client;
-        this.proxyHistory.pushComputed(ev, after);
+        this.proxyHistory.pushComputed(stepOf(ev), after);
         reply.stepStatus.push(stepDiagnostics.some((d) => d.severity === 'error') ? 'error'
           : after.message !== before.message ? 'changed' : 'unchanged');
       } else {
         const prev = reply.history.last;
-        const next = reply.history.push(ev);
+        const next = carriedMessage(raw) ?? prev;
+        reply.history.pushComputed(stepOf(ev), next);
         reply.stepStatus.push(ev.parseError !== undefined ? 'invalid' : next !== prev ? 'changed' : 'unchanged');
       }
     }
@@ -174,7 +190,7 @@ export class PiStream implements StreamProcessor {
     if (!r) {
       r = {
         ordinal, orphan, eventIndices: [], stepStatus: [], diagnostics: [], firstT: t, lastT: t,
-        history: new CheckpointedHistory<unknown, RawEvent>(undefined, (s, e) => carriedMessage(e.raw) ?? s),
+        history: new CheckpointedHistory<unknown, PiStep>(undefined, (s, e) => carriedMessage(rawOf(e)) ?? s),
       };
       this.list[ordinal] = r;
     }
