@@ -61,6 +61,8 @@ export class PiStream implements StreamProcessor {
   private lifecycle: PiLifecycleState;
   private split: PiReplySplitState = initialPiReplySplit;
   private readonly list: PiReply[] = [];
+  private readonly replyIds: string[] = [];
+  private readonly blockIds: string[] = [];
   private readonly proxyHistory?: CheckpointedHistory<PiProxyState, PiStep>;
   /** The proxy client state was seeded from an eviction digest: the first reply continues from it. */
   private seeded = false;
@@ -127,7 +129,7 @@ export class PiStream implements StreamProcessor {
       }
     }
     const obj = raw !== null && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
-    const blockId = typeof obj.contentIndex === 'number' ? `#${obj.contentIndex}`
+    const blockId = typeof obj.contentIndex === 'number' ? this.blockIdOf(obj.contentIndex)
       : typeof obj.toolCallId === 'string' ? obj.toolCallId : typeof obj.id === 'string' ? obj.id : undefined;
     return {
       type: ev.parseError !== undefined ? '(not JSON)' : typeOf(raw),
@@ -181,8 +183,14 @@ export class PiStream implements StreamProcessor {
     });
   }
 
+  /** Every event view keeps its reply's id and block id: one string per reply / content index, not one per event. */
   private replyId(ordinal: number): string {
-    return `${this.conn.id}#${ordinal}`;
+    return (this.replyIds[ordinal] ??= `${this.conn.id}#${ordinal}`);
+  }
+
+  private blockIdOf(contentIndex: number): string {
+    const small = Number.isInteger(contentIndex) && contentIndex >= 0 && contentIndex < 4096;
+    return small ? (this.blockIds[contentIndex] ??= `#${contentIndex}`) : `#${contentIndex}`;
   }
 
   private replyFor(ordinal: number, orphan: boolean, t: number): PiReply {
