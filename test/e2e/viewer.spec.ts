@@ -345,3 +345,30 @@ test('a megabyte text is laid out as a bounded window: Show more widens it, Copy
   await expect(page.getByTestId('message-json')).toContainText(/… \[[\d,]+ chars\] …/);
   await page.close();
 });
+
+test('a reply of 64 blocks (checkpoints kept as patches): the bubble at any step matches history.at(k)', async () => {
+  const ev = (o: Record<string, unknown>) => `data: ${JSON.stringify({ reply_id: 'r', ...o })}\n\n`;
+  let sse = ev({ type: 'REPLY_START', session_id: 's', name: 'assistant' });
+  for (let b = 0; b < 64; b++) {
+    sse += ev({ type: 'TEXT_BLOCK_START', block_id: `b${b}` });
+    for (let d = 0; d < 5; d++) sse += ev({ type: 'TEXT_BLOCK_DELTA', block_id: `b${b}`, delta: `${b}.${d} ` });
+    sse += ev({ type: 'TEXT_BLOCK_END', block_id: `b${b}` });
+  }
+  sse += ev({ type: 'REPLY_END', session_id: 's' });
+  const [conn] = analyze(loadInput(new TextEncoder().encode(sse), 'blocks.sse'));
+  const reply = conn.replies[0];
+  const n = reply.history.length;
+  const page = await openViewer();
+  await importText(page, 'blocks.sse', sse);
+  await page.locator('[data-conn]').first().click();
+  // Mid-block steps spread over the reply: reached by ten-step jumps, so most seeks start from a checkpoint.
+  for (const k of [37, 161, 250, 333, n - 2]) {
+    await gotoStep(page, k, n);
+    const texts = contentOf(reply.history.at(k)).filter((b) => b.type === 'text').map((b) => b.text as string);
+    expect(texts.length).toBeGreaterThan(k / 7 - 1);
+    expect(await bubbleTexts(page)).toEqual(texts);
+  }
+  await gotoStep(page, 250, n);
+  await page.screenshot({ path: test.info().outputPath('many-blocks.png') });
+  await page.close();
+});
