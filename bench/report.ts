@@ -1,4 +1,5 @@
 // One benchmark figure as printed (table row) and as emitted with --json (one object per line).
+import os from 'node:os';
 
 export interface Figure {
   figure: string;
@@ -41,4 +42,11 @@ export function table(figures: readonly Figure[]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (r: string[]) => r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
   return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+/** The machine a run was measured on (the figures' header). */
+export function machine(): string {
+  const cpus = os.cpus();
+  return `${cpus[0]?.model ?? 'unknown CPU'} ×${cpus.length}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ` +
+    `${os.platform()} ${os.release()}, Node ${process.version}, load ${os.loadavg().map((l) => l.toFixed(1)).join('/')}`;
 }

@@ -2,12 +2,11 @@
 // Replyscope against their budgets (issue 6). Ratios are measured against a baseline in the same run (A/B
 // alternated, median of several runs, spread = min–max); the UI figures are rates on the machine described in the
 // header. Exit code 1 when a measured figure misses its budget.
-import os from 'node:os';
 import { generateCapture } from './capture-gen.ts';
 import { loadCore } from './core.ts';
 import { measureIngest, pipelineIngest } from './ingest.ts';
 import { measureMemory } from './memory.ts';
-import { figure, table, type Figure } from './report.ts';
+import { figure, machine, table, type Figure } from './report.ts';
 import { measureSeek } from './seek.ts';
 import { spread } from './stats.ts';
 
@@ -28,11 +27,6 @@ function parseArgs(argv: string[]): Options {
   return opts;
 }
 
-export function machine(): string {
-  const cpus = os.cpus();
-  return `${cpus[0]?.model ?? 'unknown CPU'} ×${cpus.length}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ` +
-    `${os.platform()} ${os.release()}, Node ${process.version}, load ${os.loadavg().map((l) => l.toFixed(1)).join('/')}`;
-}
 
 async function main(): Promise<void> {
   const opts = parseArgs(process.argv.slice(2));
