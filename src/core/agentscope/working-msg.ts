@@ -18,8 +18,9 @@
 // changed since the previous checkpoint. Handing the whole message over at each one made the next write copy the
 // content array — one pointer per block, every interval, all of them kept: a reply of 2,800 blocks held 11 KB per 16
 // events, more than its wire text, and pushed the analysis heap from 1.9× to 4.2× the body. A full checkpoint (the
-// message itself, shared) comes only every ⌈blocks / keyframeBlocks⌉ checkpoints, so the copies cost at most one
-// pointer per `keyframeBlocks`… per event; a seek from a patch rebuilds the message once (`MsgPatch.materialize`).
+// message itself, shared) comes only every ⌈blocks / keyframeBlocks⌉ checkpoints, so with the default of 16 the
+// array copies average at most one pointer per event; a seek from a patch rebuilds the message once
+// (`MsgPatch.materialize`: the last full one, then every patch since, in order).
 import type { AgentEvent } from './schema.ts';
 import type { ContentBlock, MediaBlock, Msg, ToolResultBlock } from './blocks.ts';
 import { findBlock } from './msg-edit.ts';
