@@ -4,6 +4,7 @@
 import type { ConnectionRecord, EndRecord, EvictionDerived } from '../capture/model.ts';
 import type { Diagnostic } from '../diagnostics/types.ts';
 import { CheckpointedHistory } from '../history/seekable-history.ts';
+import { CarriedMessageHistory } from './carried-history.ts';
 import { initialPiLifecycle, stepPiLifecycle, type PiLifecycleState } from '../pi/lifecycle.ts';
 import { applyPiProxyEvent, failPiClient, piStateSnapshot, type PiProxyState } from '../pi/proxy-reducer.ts';
 import { assignPiReply, initialPiReplySplit, type PiReplySplitState } from '../pi/replies.ts';
@@ -16,9 +17,9 @@ import { mapHistory, previewOf, typeOf, type EventFacts, type StepStatus, type S
 const FORM: Record<string, PiEventForm> = { 'pi-proxy': 'proxy', 'pi-assistant': 'assistant', 'pi-agent': 'agent' };
 
 /**
- * What a history keeps of a step: the event's wire text (kept anyway by the event view) when it parsed, read again on
- * replay — not the parsed object, which for the tiny proxy events outweighed the text, and for the assistant/agent
- * forms (each event carrying the whole message so far) was the largest part of the analysis' memory.
+ * What the proxy history keeps of a step: the event's wire text (kept anyway by the event view) when it parsed, read
+ * again on replay — not the parsed object, which for the tiny proxy events outweighed the text. (The assistant and
+ * agent forms need no replay: see carried-history.ts.)
  */
 type PiStep = RawEvent | string;
 
@@ -47,7 +48,7 @@ interface PiReply {
   orphan: boolean;
   eventIndices: number[];
   stepStatus: StepStatus[];
-  history: CheckpointedHistory<unknown, PiStep>;
+  history: CarriedMessageHistory;
   diagnostics: Diagnostic[];
   firstT: number;
   lastT: number;
@@ -123,8 +124,9 @@ export class PiStream implements StreamProcessor {
           : after.message !== before.message ? 'changed' : 'unchanged');
       } else {
         const prev = reply.history.last;
-        const next = carriedMessage(raw) ?? prev;
-        reply.history.pushComputed(stepOf(ev), next);
+        const carried = carriedMessage(raw);
+        reply.history.push(ev.rawText, carried);
+        const next = carried ?? prev;
         reply.stepStatus.push(ev.parseError !== undefined ? 'invalid' : next !== prev ? 'changed' : 'unchanged');
       }
     }
@@ -198,7 +200,7 @@ export class PiStream implements StreamProcessor {
     if (!r) {
       r = {
         ordinal, orphan, eventIndices: [], stepStatus: [], diagnostics: [], firstT: t, lastT: t,
-        history: new CheckpointedHistory<unknown, PiStep>(undefined, (s, e) => carriedMessage(rawOf(e)) ?? s),
+        history: new CarriedMessageHistory(carriedMessage),
       };
       this.list[ordinal] = r;
     }
