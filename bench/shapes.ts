@@ -81,11 +81,26 @@ function piProxy(blocks: number, per: number, only?: 'toolcall'): string[] {
   return out;
 }
 
+/** pi-ai AssistantMessageEvents: one text block of `deltas` deltas, every event carrying the whole message so far. */
+function piAssistant(deltas: number): string[] {
+  const usage = { input: 1, output: 2, cacheRead: 0, cacheWrite: 0, totalTokens: 3, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+  const msg = (text: string | undefined) => ({ role: 'assistant', content: text === undefined ? [] : [{ type: 'text', text }], api: 'a', provider: 'p', model: 'm', usage, stopReason: 'stop', timestamp: 1 });
+  const out = [frame({ type: 'start', partial: msg(undefined) }), frame({ type: 'text_start', contentIndex: 0, partial: msg('') })];
+  let text = '';
+  for (let d = 0; d < deltas; d++) {
+    text += ` token${d % 50}`;
+    out.push(frame({ type: 'text_delta', contentIndex: 0, delta: ` token${d % 50}`, partial: msg(text) }));
+  }
+  out.push(frame({ type: 'text_end', contentIndex: 0, content: text, partial: msg(text) }), frame({ type: 'done', reason: 'stop', message: msg(text) }));
+  return out;
+}
+
 const SHAPES: Shape[] = [
   { name: 'AgentScope, one reply of 280k events (~2,800 blocks)', records: () => { const c = generateCapture({ events: 300_000, longReplyEvents: 280_000 }); return { records: c.records, bodyBytes: c.bodyBytes }; } },
   { name: 'AgentScope, 100k replies of 11 events', records: () => sseRecords(shortReplies(100_000, 5), 'http://127.0.0.1/agentscope') },
   { name: 'pi proxy, a 30k-event message (30 blocks)', records: () => sseRecords(piProxy(30, 1000), 'http://127.0.0.1/api/stream') },
   { name: 'pi proxy, a tool call streaming a 19 KB file in 5,000 deltas', records: () => sseRecords(piProxy(1, 5000, 'toolcall'), 'http://127.0.0.1/api/stream') },
+  { name: 'pi assistant form, 3,000 deltas each carrying the message', records: () => sseRecords(piAssistant(3000), 'http://127.0.0.1/api/stream') },
 ];
 
 function heapAfterGc(): number {
