@@ -101,14 +101,26 @@ export class AgentScopeStream implements StreamProcessor {
   push(ev: RawEvent, index: number): EventFacts {
     let parsed: ValidationResult;
     let legacy = false;
-    let raw = ev.raw;
     let fromFast: AgentEvent | undefined; // the event the fast validator made (a replay can make it again from the text)
+    // The common delta read from its wire shape without JSON.parse (agentscope-wire-delta.ts): the fields the fast
+    // validator would have read, so the delta lane takes it as is; only if the lane declines is the text parsed.
+    const wd = ev.wireDelta;
+    if (wd !== undefined) {
+      lastFast.type = wd.type;
+      lastFast.replyId = wd.replyId;
+      lastFast.createdAt = wd.createdAt;
+      lastFast.target = wd.target;
+      lastFast.delta = wd.delta;
+      const facts = this.deltaLane(ev, index);
+      if (facts) return facts;
+    }
+    let raw = ev.raw; // (parses a wire delta the lane declined)
     if (ev.parseError === undefined) {
       // A shape the fast path accepts has only current-dialect keys and type names, so it is not legacy.
-      const fast = fastValidateAgentScope(ev.raw);
+      const fast = fastValidateAgentScope(raw);
       if (fast) {
         fromFast = fast;
-        const facts = this.deltaLane(ev, index);
+        const facts = wd === undefined ? this.deltaLane(ev, index) : undefined; // (a wire delta was tried above)
         if (facts) return facts;
         parsed = wireProblem(ev.rawText, ev.wellFormed) ?? { ok: true, event: fast, extras: NO_STRINGS };
       }

@@ -10,6 +10,7 @@ import { NdjsonDecoder, isNdjsonContentType } from '../frames/ndjson.ts';
 import { SseSpecDecoder, type SpecTail } from '../frames/sse-spec.ts';
 import { PageTextDecoder } from '../frames/utf8-chunks.ts';
 import type { FrameView } from './types.ts';
+import { readWireDelta, type WireDelta } from './agentscope-wire-delta.ts';
 
 /** One event as the client reads it, before any protocol interpretation. */
 export interface RawEvent {
@@ -27,6 +28,50 @@ export interface RawEvent {
    * an event's text never splits a surrogate pair: it is cut at line ends and ASCII). False: not known.
    */
   wellFormed?: boolean;
+  /** The AgentScope delta's fields when the text has its exact wire shape (read without JSON.parse: see below). */
+  wireDelta?: WireDelta;
+}
+
+/**
+ * An event the reader read. The common AgentScope delta is recognised by its wire shape (agentscope-wire-delta.ts):
+ * its text is then known to be valid JSON and is parsed only when `raw` is first read — the analysis' delta lane
+ * needs just the fields the shape gave. Every other text is parsed at once, as before.
+ */
+class ReadEvent implements RawEvent {
+  parseError: string | undefined = undefined;
+  private value: unknown = undefined;
+  private parsed = true;
+
+  constructor(
+    public seq: number,
+    public frameIndex: number,
+    public t: number,
+    public rawText: string,
+    public wellFormed: boolean,
+    public wireDelta: WireDelta | undefined,
+  ) {
+    if (wireDelta !== undefined) this.parsed = false;
+    else {
+      try {
+        this.value = JSON.parse(rawText);
+      } catch (err) {
+        this.parseError = (err as Error).message;
+      }
+    }
+  }
+
+  get raw(): unknown {
+    if (!this.parsed) {
+      this.value = JSON.parse(this.rawText);
+      this.parsed = true;
+    }
+    return this.value;
+  }
+
+  set raw(value: unknown) {
+    this.value = value;
+    this.parsed = true;
+  }
 }
 
 export type BodyKind = 'sse' | 'ndjson' | 'eventsource';
@@ -272,13 +317,7 @@ export class BodyReader {
   }
 
   private event(frameIndex: number, t: number, rawText: string, wellFormed = false): RawEvent {
-    const ev: RawEvent = { seq: this.eventCount++, frameIndex, t, rawText, raw: undefined, wellFormed };
-    try {
-      ev.raw = JSON.parse(rawText);
-    } catch (err) {
-      ev.parseError = (err as Error).message;
-    }
-    return ev;
+    return new ReadEvent(this.eventCount++, frameIndex, t, rawText, wellFormed, readWireDelta(rawText));
   }
 
   private addNdjsonFrame(f: FrameView): RawEvent {
