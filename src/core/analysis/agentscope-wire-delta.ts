@@ -24,31 +24,28 @@ export interface WireDelta {
   delta: string;
 }
 
-const STR = '([^"\\\\\\x00-\\x1f]*)'; // a JSON string's content without escapes or control characters
+const CHARS = '[^"\\\\\\x00-\\x1f]*'; // a JSON string's content without escapes or control characters
+const STR = `(${CHARS})`;
 const SEP = ', ?';
 const COLON = ': ?';
 const field = (key: string, value: string) => `"${key}"${COLON}${value}`;
+// Captures only what the lane reads. The type and the target key are told by one-character groups (a match of the
+// whole name would be a new string per event): group 2 "T" text, 3 "H" thinking, 4 "C" tool call, 5 "R" tool result;
+// group 7 "b" for block_id.
 const PATTERN = new RegExp(
   '^\\{' +
     [
-      field('id', `"${STR}"`),
+      field('id', `"${CHARS}"`),
       field('created_at', `"${STR}"`),
       field('metadata', '\\{\\}'),
-      field('type', '"(TEXT_BLOCK_DELTA|THINKING_BLOCK_DELTA|TOOL_CALL_DELTA|TOOL_RESULT_TEXT_DELTA)"'),
+      field('type', '"(?:(T)EXT_BLOCK|T(H)INKING_BLOCK|TOOL_(C)ALL|TOOL_(R)ESULT_TEXT)_DELTA"'),
       field('reply_id', `"${STR}"`),
-      `"(block_id|tool_call_id)"${COLON}"${STR}"`,
+      `"(?:(b)lock_id|tool_call_id)"${COLON}"${STR}"`,
       // The delta may hold escapes: any backslash pair here, checked by JSON.parse below.
       field('delta', '"((?:[^"\\\\\\x00-\\x1f]|\\\\[^\\x00-\\x1f])*)"'),
     ].join(SEP) +
     '\\}$',
 );
-
-const TYPES: Record<string, [type: string, target: 'block_id' | 'tool_call_id']> = {
-  TEXT_BLOCK_DELTA: ['TEXT_BLOCK_DELTA', 'block_id'],
-  THINKING_BLOCK_DELTA: ['THINKING_BLOCK_DELTA', 'block_id'],
-  TOOL_CALL_DELTA: ['TOOL_CALL_DELTA', 'tool_call_id'],
-  TOOL_RESULT_TEXT_DELTA: ['TOOL_RESULT_TEXT_DELTA', 'tool_call_id'],
-};
 
 /**
  * Short deltas seen recently, each kept as one string. JSON.parse hands out short strings internalized (one object
@@ -77,9 +74,10 @@ export function readWireDelta(text: string): WireDelta | undefined {
   if (text.charCodeAt(1) !== 34 /* " */ || text.charCodeAt(2) !== 105 /* i */) return undefined; // not `{"id"…`: no regex
   const m = PATTERN.exec(text);
   if (m === null) return undefined;
-  const known = TYPES[m[3]];
-  if (known === undefined || known[1] !== m[5]) return undefined; // e.g. a TEXT_BLOCK_DELTA naming a tool_call_id
-  let delta = m[7];
+  const type = m[2] !== undefined ? 'TEXT_BLOCK_DELTA' : m[3] !== undefined ? 'THINKING_BLOCK_DELTA' : m[4] !== undefined ? 'TOOL_CALL_DELTA' : 'TOOL_RESULT_TEXT_DELTA';
+  // Text and thinking deltas name a block_id, the tool ones a tool_call_id (a mismatch is the fast validator's no).
+  if ((m[7] !== undefined) !== (m[2] !== undefined || m[3] !== undefined)) return undefined;
+  let delta = m[9];
   if (delta.indexOf('\\') !== -1) {
     try {
       delta = JSON.parse(`"${delta}"`) as string;
@@ -87,5 +85,5 @@ export function readWireDelta(text: string): WireDelta | undefined {
       return undefined; // an invalid escape: the whole text is invalid JSON, and JSON.parse will say so
     }
   }
-  return { type: known[0], replyId: m[4], createdAt: m[2], target: m[6], delta: share(delta) };
+  return { type, replyId: m[6], createdAt: m[1], target: m[8], delta: share(delta) };
 }

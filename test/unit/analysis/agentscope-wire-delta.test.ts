@@ -28,7 +28,7 @@ const eventArb = fc.record({
 });
 
 /** The event as a server writes it: pydantic's compact JSON or json.dumps' ", " / ": " separators. */
-function wire(e: fc.GeneratedValueType<typeof eventArb>, spaced: boolean): string {
+function wire(e: typeof eventArb extends fc.Arbitrary<infer T> ? T : never, spaced: boolean): string {
   const key = e.wrongKey ? (targetKey(e.type) === 'block_id' ? 'tool_call_id' : 'block_id') : targetKey(e.type);
   const obj = { id: e.id, created_at: e.created_at, metadata: e.metadata, type: e.type, reply_id: e.reply_id, [key]: e.target, delta: e.delta };
   const text = JSON.stringify(obj);
