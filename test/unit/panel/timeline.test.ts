@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { deriveTimeline, eventRole } from '../../../src/core/analysis/timeline.ts';
+import { deriveTimeline, eventRole, eventRoleOf } from '../../../src/core/analysis/timeline.ts';
 import type { EventView } from '../../../src/core/analysis/types.ts';
 
 const conformance = path.resolve(__dirname, '../../../../shared/conformance');
@@ -105,5 +105,45 @@ describe('deriveTimeline — pi and axes', () => {
   it('classifies pi-agent message_update by its inner assistant event', () => {
     const e = views([{ type: 'message_update', assistantMessageEvent: { type: 'text_delta', contentIndex: 2, delta: 'x' } }])[0];
     expect(eventRole(e)).toMatchObject({ kind: 'text', key: '2', phase: 'delta' });
+  });
+});
+
+describe('eventRole without parsing a valid text delta', () => {
+  it('gives the role the parsed event gives, for every event of analysed captures (odd deltas included)', async () => {
+    const { CaptureAnalyzer } = await import('../../../src/core/analysis/analyze.ts');
+    const { sampleCapture } = await import('../../../panel/dev/sample-capture.ts');
+    const { generateCapture } = await import('../../../bench/capture-gen.ts');
+    const { Utf8ChunkEncoder } = await import('../../../src/core/frames/utf8-chunks.ts');
+    // Deltas with an extra key, a tool name where none belongs, an empty or numeric id, a camelCase id.
+    const odd = [
+      { type: 'REPLY_START', reply_id: 'r', session_id: 's', name: 'a' },
+      { type: 'TEXT_BLOCK_START', reply_id: 'r', block_id: '' },
+      { type: 'TEXT_BLOCK_DELTA', reply_id: 'r', block_id: '', delta: 'x' },
+      { type: 'TEXT_BLOCK_DELTA', reply_id: 'r', block_id: '', delta: 'y', extra: 1 },
+      { type: 'TOOL_CALL_START', reply_id: 'r', tool_call_id: 'c', tool_call_name: 'search' },
+      { type: 'TOOL_CALL_DELTA', reply_id: 'r', tool_call_id: 'c', delta: '{', tool_call_name: 'other' },
+      { type: 'TOOL_CALL_DELTA', reply_id: 'r', toolCallId: 'c', delta: '}' },
+      { type: 'TOOL_CALL_DELTA', reply_id: 'r', tool_call_id: 'c', tool_call_name: 'named' }, // invalid (no delta): extras are not reported
+      { type: 'THINKING_BLOCK_DELTA', reply_id: 'r', block_id: 7, delta: 'z' },
+      { type: 'TOOL_RESULT_TEXT_DELTA', reply_id: 'r', tool_call_id: 'nope', delta: 'r' },
+    ].map((e) => `data: ${JSON.stringify(e)}\n\n`).join('');
+    const enc = new Utf8ChunkEncoder();
+    const oddRecords = [
+      { kind: 'connection', id: 'odd', transport: 'fetch', frameUrl: 'http://x/', method: 'GET', url: 'http://x/s', requestHeaders: [], status: 200, statusText: 'OK', responseHeaders: [['content-type', 'text/event-stream']], startTime: 0, responseTime: 1 },
+      { kind: 'chunk', conn: 'odd', t: 2, ...enc.push(new TextEncoder().encode(odd)) },
+      { kind: 'end', conn: 'odd', t: 3, state: 'complete' },
+    ];
+    let shortcut = 0;
+    for (const records of [sampleCapture().records, generateCapture({ events: 20_000 }).records, oddRecords]) {
+      const a = new CaptureAnalyzer();
+      a.push(records as never);
+      for (const conn of a.connections()) {
+        for (const e of conn.events) {
+          expect(eventRole(e), `${conn.record.id} #${e.index} ${e.rawText}`).toEqual(eventRoleOf(e.type, e.raw, e.blockId));
+          if (e.valid && e.extras.length === 0 && /_DELTA$/.test(e.type)) shortcut++;
+        }
+      }
+    }
+    expect(shortcut).toBeGreaterThan(15_000); // the shortcut is what nearly every event takes
   });
 });
