@@ -308,8 +308,10 @@ export class AgentScopeStream implements StreamProcessor {
     if (x.firstTokenT === undefined && token) x.firstTokenT = t;
   }
 
-  /** One step of reply `x`. `info`: the event's type (or the type name of an invalid event); `target`: its block id. */
-  /** `wire`: the event's wire text when the fast validator made the event (see StepColumns.setEvent). */
+  /**
+   * One step of reply `x`. `info`: the event's type (or the type name of an invalid event); `target`: its block id;
+   * `wire`: the event's wire text when the fast validator made the event (see StepColumns.setEvent).
+   */
   private record(x: ReplyExtra, index: number, t: number, event: AgentEvent | null, status: StepStatus, info: TypeInfo | string | undefined, target: string | undefined, wire?: string): void {
     const code = event && typeof info === 'object' ? info.delta : 0;
     if (event && code !== 0) this.steps.setDelta(index, code, (event as AgentEvent & { delta: string }).delta, target ?? this.target(''), t);

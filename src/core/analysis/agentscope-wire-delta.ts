@@ -9,8 +9,8 @@
 // object (`RawEvent.raw` parses on first read). The reading is exact or nothing: the pattern admits only what
 // `JSON.parse` would parse to these very fields — no escapes but in `delta` (which then goes through `JSON.parse`
 // alone), no control characters, the key set and order above, an empty `metadata` — and every field is a string,
-// which is all `fastValidateAgentScope` asks of this shape. Anything else (other key orders, whitespace, escapes
-// elsewhere) is simply not matched, and the event is parsed as before. test/unit/analysis/agentscope-wire-delta.test.ts
+// which is all `fastValidateAgentScope` asks of this shape. Anything else (other key orders, other whitespace,
+// escapes elsewhere) is simply not matched, and the event is parsed as before. test/unit/analysis/agentscope-wire-delta.test.ts
 // holds it equal to `JSON.parse` + `fastValidateAgentScope` on generated and mutated texts.
 
 /** The fields of a delta read from its wire text: what `lastFast` holds after the fast validator read the event. */
