@@ -3,13 +3,7 @@
 import { generateCapture } from './capture-gen.ts';
 import { loadCore } from './core.ts';
 import { pipelineIngest } from './ingest.ts';
-
-function heapAfterGc(): number {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (!gc) throw new Error('memory-child needs node --expose-gc');
-  for (let i = 0; i < 3; i++) gc(); // a few rounds: weak references and finalisers settle
-  return process.memoryUsage().heapUsed;
-}
+import { heapAfterGc } from './stats.ts';
 
 const events = Number(process.argv[2]);
 const longReplyEvents = Number(process.argv[3] ?? 0);

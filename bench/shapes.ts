@@ -9,7 +9,7 @@ import { generateCapture } from './capture-gen.ts';
 import { loadCore } from './core.ts';
 import { pipelineIngest } from './ingest.ts';
 import { machine } from './report.ts';
-import { median, quantile } from './stats.ts';
+import { heapAfterGc, median, quantile } from './stats.ts';
 
 interface Shape {
   name: string;
@@ -60,6 +60,9 @@ function shortReplies(replies: number, deltas: number): string[] {
   return out;
 }
 
+/** pi-ai usage, the same for every pi message here. */
+const PI_USAGE = { input: 1, output: 2, cacheRead: 0, cacheWrite: 0, totalTokens: 3, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+
 /** pi proxy: one message of `blocks` blocks (text, thinking, tool call in turn) of `per` deltas each. */
 function piProxy(blocks: number, per: number, only?: 'toolcall'): string[] {
   const out = [frame({ type: 'start' })];
@@ -76,15 +79,13 @@ function piProxy(blocks: number, per: number, only?: 'toolcall'): string[] {
     }
     out.push(frame({ type: `${kind}_end`, contentIndex: b }));
   }
-  const usage = { input: 1, output: 2, cacheRead: 0, cacheWrite: 0, totalTokens: 3, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
-  out.push(frame({ type: 'done', reason: 'stop', usage }));
+  out.push(frame({ type: 'done', reason: 'stop', usage: PI_USAGE }));
   return out;
 }
 
 /** pi-ai AssistantMessageEvents: one text block of `deltas` deltas, every event carrying the whole message so far. */
 function piAssistant(deltas: number): string[] {
-  const usage = { input: 1, output: 2, cacheRead: 0, cacheWrite: 0, totalTokens: 3, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
-  const msg = (text: string | undefined) => ({ role: 'assistant', content: text === undefined ? [] : [{ type: 'text', text }], api: 'a', provider: 'p', model: 'm', usage, stopReason: 'stop', timestamp: 1 });
+  const msg = (text: string | undefined) => ({ role: 'assistant', content: text === undefined ? [] : [{ type: 'text', text }], api: 'a', provider: 'p', model: 'm', usage: PI_USAGE, stopReason: 'stop', timestamp: 1 });
   const out = [frame({ type: 'start', partial: msg(undefined) }), frame({ type: 'text_start', contentIndex: 0, partial: msg('') })];
   let text = '';
   for (let d = 0; d < deltas; d++) {
@@ -102,13 +103,6 @@ const SHAPES: Shape[] = [
   { name: 'pi proxy, a tool call streaming a 19 KB file in 5,000 deltas', records: () => sseRecords(piProxy(1, 5000, 'toolcall'), 'http://127.0.0.1/api/stream') },
   { name: 'pi assistant form, 3,000 deltas each carrying the message', records: () => sseRecords(piAssistant(3000), 'http://127.0.0.1/api/stream') },
 ];
-
-function heapAfterGc(): number {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (!gc) throw new Error('bench/shapes.ts needs node --expose-gc');
-  for (let i = 0; i < 3; i++) gc();
-  return process.memoryUsage().heapUsed;
-}
 
 async function main(): Promise<void> {
   const core = await loadCore();

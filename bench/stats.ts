@@ -29,6 +29,14 @@ export function gc(): void {
   (globalThis as { gc?: () => void }).gc?.();
 }
 
+/** Heap in use after a few full GCs (weak references and finalisers settle); needs node --expose-gc. */
+export function heapAfterGc(): number {
+  const collect = (globalThis as { gc?: () => void }).gc;
+  if (!collect) throw new Error('heap measurements need node --expose-gc');
+  for (let i = 0; i < 3; i++) collect();
+  return process.memoryUsage().heapUsed;
+}
+
 /**
  * Run A and B alternately `runs` times (A first, then B first, and so on, so drift and warm-up hit both equally);
  * returns the times of each.
