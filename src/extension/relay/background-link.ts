@@ -4,6 +4,7 @@
 // The background detaches by disconnecting the port; so does a service-worker restart — the capture stays here, and
 // the next `attach` (the panel reconnects) gets a complete snapshot.
 import { IdleOutbox } from './idle-outbox.ts';
+import { UsageReports } from './usage-reports.ts';
 import { acceptMessage, backgroundToRelaySchema, DropCounter, type BackgroundToRelay, type DocumentInfo, type RelayToBackground, type RelayUsage, type WireRecord } from '../messages.ts';
 
 type CaptureRecord = WireRecord;
@@ -70,12 +71,8 @@ export class BackgroundLink {
   private port: chrome.runtime.Port | undefined;
   private attached = false;
   private announced = false;
-  /** Usage reports (see `usage`): the size last reported, the latest size, the step. */
-  private reported = 0;
-  private lastSize = 0;
-  private lastWantsMore = false;
-  private reportedWantsMore = false;
-  private step = Infinity;
+  /** Usage reports to the tab's budget (see usage-reports.ts). */
+  private readonly reports = new UsageReports((bytes, wantsMore) => this.sendUsage(bytes, wantsMore));
   readonly drops = new DropCounter();
 
   constructor(
@@ -110,7 +107,7 @@ export class BackgroundLink {
     // budget stops counting this document.
     addEventListener('pagehide', () => {
       this.outbox.flush();
-      if (this.reported > 0) this.sendUsage(0);
+      if (this.reports.counted) this.reports.sendNow(0);
     });
     // Hidden now: what waits goes at once (see IdleOutbox).
     addEventListener('visibilitychange', () => {
@@ -121,7 +118,8 @@ export class BackgroundLink {
     // what the restored page streams next.
     addEventListener('pageshow', (event) => {
       if (!event.persisted) return;
-      this.usage(this.lastSize, this.lastWantsMore, true); // counted in the tab's budget again
+      const { bytes, wantsMore } = this.reports.latest;
+      this.usage(bytes, wantsMore, true); // counted in the tab's budget again
       if (!this.announced) return;
       const stale = this.port; // closed by the browser; its disconnect event may not have been delivered yet
       this.port = undefined;
@@ -149,22 +147,14 @@ export class BackgroundLink {
   /**
    * What this document's capture holds now and whether it would hold more (`step`: the reporting step, see
    * settings.ts usageReportStep). Reported to the tab's budget once it reaches a step, then after each change of a
-   * step or of `wantsMore`, or at once with `force`.
+   * step or of `wantsMore` (spaced in time, see usage-reports.ts), or at once with `force`.
    */
-  usage(bytes: number, wantsMore: boolean, force = false, step = this.step): void {
-    this.step = step;
-    this.lastSize = bytes;
-    this.lastWantsMore = wantsMore;
-    const changed = Math.abs(bytes - this.reported) >= step || (this.reported > 0 && wantsMore !== this.reportedWantsMore);
-    if (!force && !changed) return;
-    if (bytes === 0 && this.reported === 0) return;
-    this.sendUsage(bytes);
+  usage(bytes: number, wantsMore: boolean, force = false, step?: number): void {
+    this.reports.update(bytes, wantsMore, force, step);
   }
 
-  private sendUsage(bytes: number): void {
-    this.reported = bytes;
-    this.reportedWantsMore = this.lastWantsMore;
-    const message: RelayUsage = { type: 'usage', docId: this.docId, bytes, wantsMore: this.lastWantsMore };
+  private sendUsage(bytes: number, wantsMore: boolean): void {
+    const message: RelayUsage = { type: 'usage', docId: this.docId, bytes, wantsMore };
     try {
       chrome.runtime.sendMessage(message).catch(() => undefined);
     } catch {
