@@ -1,14 +1,19 @@
-// The relay's check of the tap's batches, with a fast path for the usual one: fetch chunks only.
+// The relay's check of the tap's batches, with a fast path for the usual ones: fetch chunks, and the connection and
+// end records around them.
 //
-// Why: the relay runs on the page's main thread, and zod spent ~40 µs on each batch of four chunk records (~8 ms of
-// the page's thread per 50 MB read, measured in a CPU profile of the page). A batch of plain `bytes` records is
-// checked here by hand — exactly the checks tapToRelaySchema makes for it — and used as it is (zod would return an
-// equal copy). Anything else — another record kind, a Uint8Array of another realm (Firefox's wrappers, which the
-// schema converts), any field out of shape — goes to zod, which decides and words the reason for the drop counter.
+// Why: the relay runs on the page's main thread. zod spent ~40 µs on each batch of four chunk records (~8 ms of the
+// page's thread per 50 MB read, measured in a CPU profile of the page), and a page's first connection record cost
+// 10–18 ms more there: zod builds its checks of each schema on first use. These records are checked here by hand —
+// exactly the checks tapToRelaySchema makes for them — and used as they are (zod would return an equal copy).
+// Anything else — another record kind, a Uint8Array of another realm (Firefox's wrappers, which the schema
+// converts), a null time (which the schema turns into NaN), a key present but undefined, any field out of shape —
+// goes to zod, which decides and words the reason for the drop counter.
 // test/unit/extension/tap-batch.test.ts holds the two equal on generated batches.
 import { acceptMessage, MAX_TAP_BATCH_RECORDS, tapToRelaySchema, type DropCounter, type TapToRelay } from '../messages.ts';
 
-function plainObject(v: unknown): v is Record<string, unknown> {
+type Obj = Record<string, unknown>;
+
+function plainObject(v: unknown): v is Obj {
   return v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype;
 }
 
@@ -19,20 +24,83 @@ function keyCount(o: object): number {
   return n;
 }
 
-/** True when `data` is `{ type: 'records', records }` with only well-formed same-realm `bytes` records. */
-export function isPlainBytesBatch(data: unknown): data is TapToRelay {
+const finite = (v: unknown): boolean => typeof v === 'number' && Number.isFinite(v);
+const safeInt = (v: unknown): boolean => typeof v === 'number' && Number.isSafeInteger(v);
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+const TRANSPORTS = new Set(['fetch', 'eventsource', 'xhr', 'import']);
+const END_STATES = new Set(['complete', 'cancelled', 'aborted', 'error', 'evicted-open', 'open']);
+
+/**
+ * Counts the optional keys of `r` that are present, each checked with its test; -1 when one fails (or is present
+ * but undefined: zod's answer to that is left to zod).
+ */
+function optionals(r: Obj, checks: Record<string, (v: unknown) => boolean>): number {
+  let n = 0;
+  for (const key in checks) {
+    if (!(key in r)) continue;
+    if (!checks[key](r[key])) return -1;
+    n++;
+  }
+  return n;
+}
+
+function isHeaders(v: unknown): boolean {
+  if (!Array.isArray(v)) return false;
+  for (const pair of v) if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== 'string' || typeof pair[1] !== 'string') return false;
+  return true;
+}
+
+function isBody(v: unknown): boolean {
+  if (!plainObject(v) || !safeInt(v.size) || (v.size as number) < 0) return false;
+  const n = optionals(v, {
+    text: (x) => typeof x === 'string',
+    base64: (x) => typeof x === 'string' && BASE64.test(x),
+    truncated: (x) => typeof x === 'boolean',
+  });
+  return n >= 0 && keyCount(v) === 1 + n;
+}
+
+function isBytes(r: Obj): boolean {
+  return keyCount(r) === 5 && typeof r.conn === 'string' && finite(r.t) && safeInt(r.bytes) && (r.bytes as number) >= 0 && r.payload instanceof Uint8Array;
+}
+
+function isEnd(r: Obj): boolean {
+  if (typeof r.conn !== 'string' || !finite(r.t) || typeof r.state !== 'string' || !END_STATES.has(r.state)) return false;
+  const n = optionals(r, { error: (x) => typeof x === 'string' });
+  return n >= 0 && keyCount(r) === 4 + n;
+}
+
+const CONNECTION_OPTIONALS: Record<string, (v: unknown) => boolean> = {
+  isSubframe: (x) => typeof x === 'boolean',
+  requestBody: isBody,
+  status: safeInt,
+  statusText: (x) => typeof x === 'string',
+  responseHeaders: isHeaders,
+  responseTime: finite,
+};
+
+function isConnection(r: Obj): boolean {
+  if (typeof r.id !== 'string' || r.id.length === 0 || typeof r.transport !== 'string' || !TRANSPORTS.has(r.transport)) return false;
+  if (typeof r.frameUrl !== 'string' || typeof r.method !== 'string' || typeof r.url !== 'string') return false;
+  if (!isHeaders(r.requestHeaders) || !finite(r.startTime)) return false;
+  const n = optionals(r, CONNECTION_OPTIONALS);
+  return n >= 0 && keyCount(r) === 8 + n;
+}
+
+/** True when `data` is `{ type: 'records', records }` with only well-formed same-realm bytes, end and connection records. */
+export function isPlainTapBatch(data: unknown): data is TapToRelay {
   if (!plainObject(data) || data.type !== 'records' || keyCount(data) !== 2) return false;
   const records = data.records;
   if (!Array.isArray(records) || records.length > MAX_TAP_BATCH_RECORDS) return false;
   for (const r of records) {
-    if (!plainObject(r) || r.kind !== 'bytes' || keyCount(r) !== 5) return false;
-    if (typeof r.conn !== 'string' || typeof r.t !== 'number' || !Number.isFinite(r.t)) return false;
-    if (typeof r.bytes !== 'number' || !Number.isSafeInteger(r.bytes) || r.bytes < 0 || !(r.payload instanceof Uint8Array)) return false;
+    if (!plainObject(r)) return false;
+    const ok = r.kind === 'bytes' ? isBytes(r) : r.kind === 'end' ? isEnd(r) : r.kind === 'connection' ? isConnection(r) : false;
+    if (!ok) return false;
   }
   return true;
 }
 
 /** A tap batch as tapToRelaySchema accepts it, or undefined (dropped and counted). */
 export function acceptTapBatch(data: unknown, drops: DropCounter): TapToRelay | undefined {
-  return isPlainBytesBatch(data) ? data : acceptMessage(tapToRelaySchema, data, drops, 'tap→relay');
+  return isPlainTapBatch(data) ? data : acceptMessage(tapToRelaySchema, data, drops, 'tap→relay');
 }

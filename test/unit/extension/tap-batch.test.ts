@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DropCounter, tapToRelaySchema } from '../../../src/extension/messages.ts';
-import { acceptTapBatch, isPlainBytesBatch } from '../../../src/extension/relay/tap-batch.ts';
+import { acceptTapBatch, isPlainTapBatch } from '../../../src/extension/relay/tap-batch.ts';
 
 const num = fc.oneof(fc.double(), fc.integer(), fc.constantFrom(0, -0, -1, 1.5, 2 ** 53, 2 ** 53 - 1, NaN, Infinity, -Infinity));
 const payload = fc.oneof(
@@ -21,11 +21,78 @@ const bytesRecord = fc.record(
   },
   { requiredKeys: [] },
 );
+/** Mostly a valid value, sometimes an edge or a wrong one. */
+const mostly = (valid: fc.Arbitrary<unknown>, odd: fc.Arbitrary<unknown>) => fc.oneof({ weight: 12, arbitrary: valid }, { weight: 1, arbitrary: odd });
+const str = mostly(fc.string({ maxLength: 6 }), fc.constantFrom<unknown>(1, null, undefined, ['a']));
+const time = mostly(fc.double({ min: 0, max: 2e12, noNaN: true }), fc.oneof(num, fc.constant(null)));
+const header = mostly(fc.tuple(fc.string({ maxLength: 4 }), fc.string({ maxLength: 4 })), fc.constantFrom<unknown>(['a'], ['a', 'b', 'c'], ['a', 1], [null, 'b'], 'a: b', {}));
+const headers = mostly(fc.array(header, { maxLength: 3 }), fc.constantFrom<unknown>(null, 'x', {}));
+const body = mostly(
+  fc.record(
+    {
+      text: str,
+      base64: mostly(fc.base64String({ maxLength: 8 }), fc.constantFrom<unknown>('a b', '====', 'YQ===', '-_', 3)),
+      size: mostly(fc.nat(100), num),
+      truncated: mostly(fc.boolean(), fc.constantFrom<unknown>(0, 'yes', undefined)),
+      extra: fc.constant(1),
+    },
+    { requiredKeys: ['size'] },
+  ).map(({ extra, ...b }) => (extra !== undefined && b.size === 0 ? { ...b, extra } : b)),
+  fc.constantFrom<unknown>(null, 'body', undefined, []),
+);
+/** Connection/end records as the tap sends them, with some fields odd, a required one dropped, or one key too many. */
+const connectionRecord = fc
+  .record(
+    {
+      id: mostly(fc.constant('a:1'), fc.constantFrom<unknown>('', 1, null)),
+      transport: mostly(fc.constantFrom('fetch', 'eventsource', 'xhr', 'import'), fc.constantFrom<unknown>('ws', 1, undefined)),
+      frameUrl: str,
+      isSubframe: mostly(fc.boolean(), fc.constantFrom<unknown>(1, undefined)),
+      method: str,
+      url: str,
+      requestHeaders: headers,
+      requestBody: body,
+      status: mostly(fc.constantFrom(200, 0, 404, 599), num),
+      statusText: str,
+      responseHeaders: headers,
+      startTime: time,
+      responseTime: time,
+      extra: fc.constant(1),
+      drop: mostly(fc.constant(''), fc.constantFrom('id', 'transport', 'frameUrl', 'method', 'url', 'requestHeaders', 'startTime')),
+    },
+    { requiredKeys: ['id', 'transport', 'frameUrl', 'method', 'url', 'requestHeaders', 'startTime', 'drop'] },
+  )
+  .map(({ drop, extra, ...r }) => {
+    const rec: Record<string, unknown> = { kind: 'connection', ...r };
+    if (drop) delete rec[drop as string];
+    if (extra !== undefined && r.status === 0) rec.extra = extra;
+    return rec;
+  });
+const endRecord = fc
+  .record(
+    {
+      conn: str,
+      t: time,
+      state: mostly(fc.constantFrom('complete', 'cancelled', 'aborted', 'error', 'evicted-open', 'open'), fc.constantFrom<unknown>('done', 1, null)),
+      error: str,
+      extra: fc.constant(1),
+      drop: mostly(fc.constant(''), fc.constantFrom('conn', 't', 'state')),
+    },
+    { requiredKeys: ['conn', 't', 'state', 'drop'] },
+  )
+  .map(({ drop, extra, ...r }) => {
+    const rec: Record<string, unknown> = { kind: 'end', ...r };
+    if (drop) delete rec[drop as string];
+    if (extra !== undefined && typeof r.error === 'string' && r.error.length === 1) rec.extra = extra;
+    return rec;
+  });
 // Mostly complete records without the extra key; some with a key missing or the extra one present.
 const record = fc.oneof(
   { weight: 6, arbitrary: bytesRecord.map(({ extra: _extra, ...r }) => ({ kind: 'bytes', conn: 'a:1', t: 1, bytes: 1, payload: new Uint8Array(1), ...r })) },
   { weight: 1, arbitrary: bytesRecord },
-  { weight: 1, arbitrary: fc.constantFrom<unknown>({ kind: 'end', conn: 'a:1', t: 2, state: 'complete' }, null, 'x') },
+  { weight: 2, arbitrary: connectionRecord },
+  { weight: 2, arbitrary: endRecord },
+  { weight: 1, arbitrary: fc.constantFrom<unknown>({ kind: 'chunk', conn: 'a:1', t: 2, bytes: 1, text: 'a' }, null, 'x') },
 );
 const batch = fc.oneof(
   { weight: 8, arbitrary: fc.array(record, { maxLength: 6 }).map((records) => ({ type: 'records', records })) },
@@ -35,11 +102,13 @@ const batch = fc.oneof(
 describe('tap batch fast path', () => {
   it('accepts only what zod accepts, and gives back what zod gives', () => {
     let fast = 0;
+    const kinds: Record<string, number> = {};
     fc.assert(
       fc.property(batch, (data) => {
         const zod = tapToRelaySchema.safeParse(data);
-        if (isPlainBytesBatch(data)) {
+        if (isPlainTapBatch(data)) {
           fast++;
+          for (const r of (data as { records: { kind: string }[] }).records) kinds[r.kind] = (kinds[r.kind] ?? 0) + 1;
           expect(zod.success).toBe(true);
           expect(data).toEqual(zod.data);
         }
@@ -52,12 +121,20 @@ describe('tap batch fast path', () => {
       { seed: 11, numRuns: 4000 },
     );
     expect(fast).toBeGreaterThan(500); // the generator does reach the fast path
+    expect(kinds.connection).toBeGreaterThan(40); // with connection and end records in it
+    expect(kinds.end).toBeGreaterThan(40);
   });
 
-  it('takes the usual batch (fetch chunks only) without zod, and leaves every other kind to it', () => {
+  it('takes the usual batches (a connection, fetch chunks, the end) without zod, and leaves every other kind to it', () => {
+    const conn = {
+      kind: 'connection', id: 'f:1', transport: 'fetch', frameUrl: 'http://x/', method: 'POST', url: 'http://x/s', requestHeaders: [['accept', 'text/event-stream']],
+      requestBody: { text: '{}', size: 2 }, status: 200, statusText: 'OK', responseHeaders: [['content-type', 'text/event-stream']], startTime: 1700000000000, responseTime: 1700000000001,
+    };
     const chunk = { kind: 'bytes', conn: 'f:1', t: 1700000000000.25, bytes: 3, payload: new Uint8Array([1, 2, 3]) };
-    expect(isPlainBytesBatch({ type: 'records', records: [chunk, chunk] })).toBe(true);
-    expect(isPlainBytesBatch({ type: 'records', records: [chunk, { kind: 'end', conn: 'f:1', t: 2, state: 'complete' }] })).toBe(false);
-    expect(acceptTapBatch({ type: 'records', records: [{ kind: 'end', conn: 'f:1', t: 2, state: 'complete' }] }, new DropCounter())).toBeDefined();
+    const end = { kind: 'end', conn: 'f:1', t: 2, state: 'complete' };
+    expect(isPlainTapBatch({ type: 'records', records: [conn, chunk, chunk, end] })).toBe(true);
+    expect(isPlainTapBatch({ type: 'records', records: [chunk, { kind: 'chunk', conn: 'f:1', t: 2, bytes: 1, text: 'a' }] })).toBe(false);
+    expect(isPlainTapBatch({ type: 'records', records: [{ ...end, t: null }] })).toBe(false); // zod's NaN, not ours
+    expect(acceptTapBatch({ type: 'records', records: [{ ...end, t: null }] }, new DropCounter())?.records[0]).toMatchObject({ t: NaN });
   });
 });
