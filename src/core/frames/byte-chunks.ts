@@ -15,7 +15,10 @@ import { bytesToBase64, incompleteTail, type ChunkPayload } from './utf8-chunks.
 export interface BytePayload {
   /** Wire length of the chunk the page's reader got (0 only for the end-of-body flush). */
   bytes: number;
-  /** Bytes that complete characters: the record's payload (see utf8-chunks.ts). A fresh copy, safe to transfer. */
+  /**
+   * Bytes that complete characters: the record's payload (see utf8-chunks.ts). A fresh copy, safe to transfer; it
+   * may be a view on a buffer that holds up to 3 bytes more (the tail the next chunk completes).
+   */
   payload: Uint8Array;
 }
 
@@ -24,16 +27,29 @@ export class ChunkSplitter {
 
   /** `chunk` is not kept or modified; the payload is a new buffer. */
   push(chunk: Uint8Array): BytePayload {
-    let input: Uint8Array;
-    if (this.carried.length === 0) input = chunk.slice();
-    else {
-      input = new Uint8Array(this.carried.length + chunk.length);
-      input.set(this.carried, 0);
-      input.set(chunk, this.carried.length);
-    }
+    return this.commit(this.prepare(chunk), chunk.length);
+  }
+
+  /**
+   * The copy `push` makes of `chunk` (the bytes carried from the previous chunk, then the chunk), in a new buffer,
+   * without changing any state: the tap makes it before the page gets the chunk, and may drop it (body-tap.ts).
+   */
+  prepare(chunk: Uint8Array): Uint8Array {
+    if (this.carried.length === 0) return chunk.slice();
+    const input = new Uint8Array(this.carried.length + chunk.length);
+    input.set(this.carried, 0);
+    input.set(chunk, this.carried.length);
+    return input;
+  }
+
+  /**
+   * The payload of a chunk of `bytes` wire bytes, from what `prepare` made of it (taken over, not copied: with an
+   * unfinished character at its end, the payload is a view that leaves out those ≤ 3 bytes; incompleteTail copies them).
+   */
+  commit(input: Uint8Array, bytes: number): BytePayload {
     const tail = incompleteTail(input);
     this.carried = tail;
-    return { bytes: chunk.length, payload: tail.length ? input.slice(0, input.length - tail.length) : input };
+    return { bytes, payload: tail.length ? input.subarray(0, input.length - tail.length) : input };
   }
 
   /** End of body: the bytes of a character that never finished, as a `bytes: 0` payload (or undefined). */

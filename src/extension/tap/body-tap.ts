@@ -5,12 +5,26 @@
 // the backpressure the server relies on. Here the real reader is read only when the page pulls (highWaterMark 0),
 // each chunk is recorded on its way through, and cancel() is forwarded, so the network sees exactly what it would
 // see without the extension. A source error (abort, network) errors the page's stream at once, like a native body.
+//
+// The capture's copy of a large chunk gets a task of its own. A page that reads slower than the network gets chunks
+// of up to 2 MiB (Chromium) and spends tens of ms on each in one task; copying 2 MiB into fresh memory takes another
+// 2–5 ms, which, in the page's task, turned some of those tasks into long tasks (≥ 50 ms). So a chunk of at least
+// LARGE_CHUNK bytes is copied in the next task and handed to the page in the task after that: the page's tasks stay
+// what they were. Nothing is recorded until the page gets the chunk — if the page cancels meanwhile, neither does.
 import type { EndState } from '../../core/capture/model.ts';
-import { natives } from './natives.ts';
+import { natives, nextTask } from './natives.ts';
 
-export interface BodyTapHooks {
-  /** Called with each chunk before the page gets it (the buffer is transferred to the page right after). */
-  onChunk(chunk: Uint8Array): void;
+/** Chunks from this size on are copied in a task of their own (see above); below it the copy is ~0.3 ms or less. */
+export const LARGE_CHUNK = 256 * 1024;
+
+export interface BodyTapHooks<Copy = Uint8Array> {
+  /**
+   * The capture's own copy of `chunk`, made before the page gets the chunk's buffer (it is transferred to the page).
+   * Must change no state: the chunk may still not reach the page (cancelled while a large chunk waited).
+   */
+  copy(chunk: Uint8Array): Copy;
+  /** Records a chunk, with its copy, as the page gets it (right after this call). */
+  onChunk(copy: Copy, chunk: Uint8Array): void;
   /** Called exactly once, when the body ends for whatever reason. */
   onEnd(state: EndState, error?: string): void;
 }
@@ -29,9 +43,9 @@ function endStateOf(err: unknown, signal: AbortSignal | null | undefined): EndSt
 }
 
 /** Wraps `source` (the real response body); the returned byte stream is what the page reads. */
-export function tapBody(
+export function tapBody<Copy>(
   source: ReadableStream<Uint8Array>,
-  hooks: BodyTapHooks,
+  hooks: BodyTapHooks<Copy>,
   signal?: AbortSignal | null,
 ): ReadableStream<Uint8Array> {
   const reader = source.getReader();
@@ -73,7 +87,18 @@ export function tapBody(
         }
         const chunk = result.value;
         if (chunk.byteLength === 0) continue;
-        hooks.onChunk(chunk);
+        if (chunk.byteLength < LARGE_CHUNK) {
+          hooks.onChunk(hooks.copy(chunk), chunk);
+          controller.enqueue(chunk as Uint8Array<ArrayBuffer>);
+          return;
+        }
+        // A large chunk: copied in a task of its own, handed over in the next (see the top of the file).
+        await nextTask();
+        if (finished) return; // cancelled, aborted or failed meanwhile: the page's stream already says so
+        const copy = hooks.copy(chunk);
+        await nextTask();
+        if (finished) return;
+        hooks.onChunk(copy, chunk);
         controller.enqueue(chunk as Uint8Array<ArrayBuffer>);
         return;
       }

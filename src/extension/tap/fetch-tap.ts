@@ -102,9 +102,10 @@ function recordStream(
   const body = tapBody(
     response.body as ReadableStream<Uint8Array>,
     {
-      onChunk(chunk) {
+      copy: (chunk) => splitter.prepare(chunk),
+      onChunk(copy, chunk) {
         const t = now();
-        emitter.emitBytes({ kind: 'bytes', conn: id, t, ...splitter.push(chunk) });
+        emitter.emitBytes({ kind: 'bytes', conn: id, t, ...splitter.commit(copy, chunk.length) });
       },
       onEnd(state, error) {
         const t = now();

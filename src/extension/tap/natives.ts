@@ -29,6 +29,7 @@ export const natives = {
   getRandomValues: globalThis.crypto.getRandomValues.bind(globalThis.crypto),
   apply: Reflect.apply,
   defineProperty: Object.defineProperty,
+  Promise: globalThis.Promise,
 };
 
 const visibilityGetter = typeof Document === 'undefined' ? undefined : Object.getOwnPropertyDescriptor(Document.prototype, 'visibilityState')?.get;
@@ -46,6 +47,29 @@ export function now(): number {
 /** Posts on a port through the saved prototype method (a page cannot intercept it by patching the prototype). */
 export function postOn(port: MessagePort, message: unknown, transfer?: Transferable[]): void {
   natives.apply(natives.postMessage, port, transfer ? [message, transfer] : [message]);
+}
+
+let taskChannel: MessageChannel | undefined;
+const taskWaiters: (() => void)[] = [];
+
+/**
+ * Resolves in a task of its own: a message on a private channel (not clamped like a zero timer, not throttled in a
+ * hidden page like timers, invisible to the page). Waiters resolve in the order they asked.
+ */
+export function nextTask(): Promise<void> {
+  if (!taskChannel) {
+    const channel = new natives.MessageChannel();
+    natives.apply(natives.addEventListener, channel.port1, ['message', () => taskWaiters.shift()?.()]);
+    natives.apply(natives.portStart, channel.port1, []);
+    // Node (unit tests): a listening port would keep the process alive. Browsers have no unref.
+    (channel.port1 as unknown as { unref?: () => void }).unref?.();
+    taskChannel = channel;
+  }
+  const port = taskChannel.port2;
+  return new natives.Promise<void>((resolve) => {
+    taskWaiters.push(resolve);
+    postOn(port, null);
+  });
 }
 
 /** A random hex token (frame token of connection ids). */

@@ -2,7 +2,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveBodyFrom, tapBody } from '../../../src/extension/tap/body-tap.ts';
+import { LARGE_CHUNK, serveBodyFrom, tapBody } from '../../../src/extension/tap/body-tap.ts';
+import { nextTask } from '../../../src/extension/tap/natives.ts';
 
 interface Probe {
   stream: ReadableStream<Uint8Array>;
@@ -43,7 +44,16 @@ function recorder() {
   const chunks: string[] = [];
   const ends: [string, string | undefined][] = [];
   const dec = new TextDecoder();
-  return { chunks, ends, hooks: { onChunk: (c: Uint8Array) => void chunks.push(dec.decode(c)), onEnd: (s: string, e?: string) => void ends.push([s, e]) } };
+  const copies: number[] = [];
+  const hooks = {
+    copy: (c: Uint8Array) => {
+      copies.push(c.byteLength);
+      return c.slice();
+    },
+    onChunk: (copy: Uint8Array) => void chunks.push(dec.decode(copy)),
+    onEnd: (s: string, e?: string) => void ends.push([s, e]),
+  };
+  return { chunks, ends, copies, hooks };
 }
 
 describe('tapBody', () => {
@@ -96,6 +106,72 @@ describe('tapBody', () => {
     idle.fail(abort);
     await expect(reader2.closed).rejects.toBe(abort);
     expect(rec2.ends).toEqual([['aborted', 'AbortError: The operation was aborted.']]);
+  });
+
+  it('copies a large chunk in a task of its own and hands it over in the next; small chunks go at once', async () => {
+    const big = 'x'.repeat(LARGE_CHUNK) + '\n';
+    const src = source(['small\n', big, 'tail\n']);
+    const rec = recorder();
+    const order: string[] = [];
+    const copy = rec.hooks.copy;
+    rec.hooks.copy = (c: Uint8Array) => {
+      order.push(`copy ${c.byteLength}`);
+      if (c.byteLength >= LARGE_CHUNK) void nextTask().then(() => order.push('task after the copy'));
+      return copy(c);
+    };
+    const reader = tapBody(src.stream, rec.hooks).getReader();
+    const read = async () => {
+      // A task posted when the page asks: it runs before the copy exactly when the copy waits for a task of its own.
+      void nextTask().then(() => order.push('task after the read'));
+      const { value } = await reader.read();
+      order.push(`page gets ${value?.byteLength}`);
+    };
+    await read();
+    await read();
+    await read();
+    await nextTask();
+    expect(order).toEqual([
+      'copy 6', 'page gets 6', // small: copied and handed over in the task the page asked in
+      'task after the read', // (the first read's marker)
+      'task after the read', `copy ${big.length}`, 'task after the copy', `page gets ${big.length}`,
+      'copy 5', 'page gets 5',
+      'task after the read',
+    ]);
+    expect(rec.chunks).toEqual(['small\n', big, 'tail\n']);
+  });
+
+  it('a large chunk the page cancels while it waits reaches neither the page nor the capture', async () => {
+    const src = source(['a\n', 'y'.repeat(LARGE_CHUNK + 1)]);
+    const rec = recorder();
+    const reader = tapBody(src.stream, rec.hooks).getReader();
+    await reader.read();
+    const pending = reader.read();
+    // Cancelled in the next task: after the tap got the large chunk from the source, before its copy.
+    await nextTask().then(() => reader.cancel('stop'));
+    expect(await pending).toEqual({ done: true, value: undefined });
+    await nextTask();
+    await nextTask();
+    expect(rec.chunks).toEqual(['a\n']);
+    expect(rec.copies).toEqual([2]); // not even copied
+    expect(rec.ends).toEqual([['cancelled', 'stop']]);
+    expect(src.cancelled()).toBe('stop');
+
+    // Cancelled between the copy and the handover: the copy is dropped.
+    const late = source(['a\n', 'z'.repeat(LARGE_CHUNK)]);
+    const rec2 = recorder();
+    const reader2 = tapBody(late.stream, rec2.hooks).getReader();
+    const copy = rec2.hooks.copy;
+    rec2.hooks.copy = (c: Uint8Array) => {
+      if (c.byteLength >= LARGE_CHUNK) void reader2.cancel('late');
+      return copy(c);
+    };
+    await reader2.read();
+    expect(await reader2.read()).toEqual({ done: true, value: undefined });
+    await nextTask();
+    await nextTask();
+    expect(rec2.copies).toEqual([2, LARGE_CHUNK]);
+    expect(rec2.chunks).toEqual(['a\n']);
+    expect(rec2.ends).toEqual([['cancelled', 'late']]);
   });
 
   it('supports BYOB readers like a native fetch body', async () => {
