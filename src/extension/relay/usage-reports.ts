@@ -1,6 +1,6 @@
 // When the relay tells the tab's budget (background/budget-keeper.ts) how much its capture holds.
 //
-// A report is one runtime message, and `chrome.runtime.sendMessage` costs the page's thread ~0.7–1.5 ms (a CPU
+// A report is one runtime message, and `chrome.runtime.sendMessage` costs the page's thread ~0.7–1.6 ms (a CPU
 // profile of the page reading a 50 MB stream: ~10 ms of its thread went to a dozen reports). The budget only needs
 // to learn of growth in steps (settings.ts usageReportStep), and a late report costs nothing but the lag: so reports
 // are also spaced in time — at most one per `minIntervalMs`, the latest size going out when the interval is over.
