@@ -44,6 +44,14 @@ class ConnectionAnalysis {
   private seededDialect?: Dialect;
   readonly notes: string[] = [];
   private view?: ConnectionView;
+  /**
+   * The events' own diagnostics, in event order, collected up to event `eventDiagsUpTo`: a view of a live connection
+   * is rebuilt on every refresh, and gathering them from every event again was O(events) each time. An event's
+   * diagnostics never change once it is analysed; the events analysed before the dialect was known are analysed again
+   * when it is, which starts the collection over.
+   */
+  private eventDiags: Diagnostic[] = [];
+  private eventDiagsUpTo = 0;
 
   constructor(record: ConnectionRecord) {
     this.record = record;
@@ -104,6 +112,8 @@ class ConnectionAnalysis {
       this.processor = this.createProcessor(this.detector.dialect);
       for (const [p, i] of this.pending) this.events[i] = analysedEvent(p, i, this.process(p, i), this.times);
       this.pending = [];
+      this.eventDiags = [];
+      this.eventDiagsUpTo = 0;
     }
     // Events whose spec frame completed only now (a chunk ended between their line and the frame's blank line).
     for (const ev of this.reader.takeResolved()) {
@@ -150,11 +160,14 @@ class ConnectionAnalysis {
     // for-of: this runs once per view, too few times to be optimised, and unoptimised for-of allocates an iterator
     // result per element (~40 bytes per event of a million, measured with the sampling heap profiler).
     const events = this.events;
-    for (let i = 0; i < events.length; i++) {
+    const collected = this.eventDiags;
+    for (let i = this.eventDiagsUpTo; i < events.length; i++) {
       const d = events[i].diagnostics;
-      if (d.length) for (const x of d) diagnostics.push(x);
+      if (d.length) for (const x of d) collected.push(x);
     }
-    for (const x of this.endDiagnostics) diagnostics.push(x); // (a spread into push() would hit the argument limit)
+    this.eventDiagsUpTo = events.length;
+    for (const x of collected) diagnostics.push(x); // (a spread into push() would hit the argument limit)
+    for (const x of this.endDiagnostics) diagnostics.push(x);
     for (const x of failure) diagnostics.push(x);
     diagnostics.sort(bySeverityThenIndex);
     this.view = {

@@ -4,7 +4,7 @@
 // with the spec reading, the comparison becomes `sse.*` diagnostics.
 import type { ChunkRecord, ConnectionRecord, MessageRecord } from '../capture/model.ts';
 import type { Diagnostic } from '../diagnostics/types.ts';
-import { compareWithAgentScopeClient } from '../frames/client-comparison.ts';
+import { ClientComparer } from '../frames/client-comparison.ts';
 import { AgentScopeClientReader } from '../frames/client-reading.ts';
 import { NdjsonDecoder, isNdjsonContentType } from '../frames/ndjson.ts';
 import { SseSpecDecoder, type SpecTail } from '../frames/sse-spec.ts';
@@ -45,6 +45,8 @@ export class BodyReader {
   private specTail?: SpecTail;
   private clientTail?: { unread: string; start: number };
   private comparison?: { bytes: number; frames: number; ended: boolean; clientName?: string; diagnostics: Diagnostic[] };
+  /** The client comparison, resumed on each call while the body is read (see ClientComparer). */
+  private readonly comparer = new ClientComparer();
   /** Every text pushed so far is well-formed UTF-16 (see RawEvent.wellFormed). */
   private allWellFormed = true;
   /** The first spec frame that may hold the next client event line (see `frameOfLine`). */
@@ -147,9 +149,12 @@ export class BodyReader {
     const c = this.comparison;
     // Keyed on bytes too: a chunk can add ignored lines or client lines without completing a frame.
     if (c && c.bytes === this.bytes && c.frames === this.frames.length && c.ended === ended && c.clientName === clientName) return c.diagnostics;
-    const cmp = compareWithAgentScopeClient(this.sse.frames, ended ? this.specTail : undefined, this.client,
+    const cmp = this.comparer.compare(this.sse.frames, ended ? this.specTail : undefined, this.client,
       ended ? this.clientTail : undefined, clientName);
-    for (const [i, note] of cmp.notes) if (this.frames[i]) this.frames[i] = { ...this.frames[i], clientNote: note };
+    for (const [i, note] of cmp.notes) {
+      const f = this.frames[i];
+      if (f && f.clientNote !== note) this.frames[i] = { ...f, clientNote: note };
+    }
     const diagnostics = [
       ...this.sse.problems.map((p) => ({
         code: 'sse.ignored-line', severity: 'warning' as const, index: this.frameAtOrEnd(p.start),

@@ -11,6 +11,23 @@ export interface ClientComparison {
   notes: Map<number, string>;
 }
 
+/** Where a comparison's pass over the frames stands (see ClientComparer): it resumes from here. */
+interface PassState {
+  /** Next frame to compare, and the first client line that may lie in it. */
+  fi: number;
+  li: number;
+  stopFrame: number | undefined;
+  /** What the frames before `fi` gave. */
+  diagnostics: Diagnostic[];
+  notes: Map<number, string>;
+  /** The inputs the frames before `fi` were compared with. */
+  clientName: string;
+  stoppedAt: number | undefined;
+}
+
+const freshPass = (clientName: string, stoppedAt: number | undefined): PassState =>
+  ({ fi: 0, li: 0, stopFrame: undefined, diagnostics: [], notes: new Map(), clientName, stoppedAt });
+
 /**
  * Compares the spec frames with what the line-reading client (AgentScope web UI, pi streamProxy) yields. Diagnostic `index` is the frame index;
  * diagnostics about text after the last frame use `frames.length`.
@@ -23,24 +40,62 @@ export function compareWithAgentScopeClient(
   /** How messages name the client; pi-agent-core's streamProxy reads SSE exactly the same way. */
   clientName = 'the AgentScope client',
 ): ClientComparison {
+  const pass = freshPass(clientName, client.stoppedAt);
+  comparePass(pass, frames, client, clientTail);
+  return finishComparison(pass, frames, specTail, client, clientTail);
+}
+
+/**
+ * The same comparison for a body that is still being read, resumed where the previous one stopped: a completed frame
+ * compares the same whatever arrives after it, as long as the body has not ended (the client's unread tail is only
+ * known then) and the client neither stopped nor was renamed since (then it starts over). Without this, the panel
+ * compared every frame of a live stream again on each refresh — tens of ms per refresh at 300,000 events.
+ */
+export class ClientComparer {
+  private pass: PassState | undefined;
+
+  compare(
+    frames: readonly SpecFrame[],
+    specTail: SpecTail | undefined,
+    client: AgentScopeClientReader,
+    clientTail: { unread: string; start: number } | undefined,
+    clientName = 'the AgentScope client',
+  ): ClientComparison {
+    if (clientTail !== undefined) return compareWithAgentScopeClient(frames, specTail, client, clientTail, clientName);
+    let pass = this.pass;
+    if (pass === undefined || pass.clientName !== clientName || pass.stoppedAt !== client.stoppedAt || pass.fi > frames.length) {
+      pass = this.pass = freshPass(clientName, client.stoppedAt);
+    }
+    comparePass(pass, frames, client, undefined);
+    return finishComparison(pass, frames, specTail, client, undefined);
+  }
+}
+
+/** Compares frames `pass.fi` onwards, adding to `pass`. */
+function comparePass(
+  pass: PassState,
+  frames: readonly SpecFrame[],
+  client: AgentScopeClientReader,
+  clientTail: { unread: string; start: number } | undefined,
+): void {
+  const clientName = pass.clientName;
   const Name = clientName.charAt(0).toUpperCase() + clientName.slice(1);
-  const diagnostics: Diagnostic[] = [];
-  const notes = new Map<number, string>();
+  const { diagnostics, notes } = pass;
   // Lines are read from the reader's columns; line objects are built only for frames that need a closer look
   // (building all of them on every comparison made the panel's live updates several times slower).
   const n = client.lineCount;
   const stopAt = client.stoppedAt;
   const stopLine = stopAt === undefined ? undefined : client.lineAt(stopAt);
   const unreadCRStart = clientTail && clientTail.unread !== '' && clientTail.unread.includes('\r') ? clientTail.start : Infinity;
-  let li = 0;
-  let stopFrame: number | undefined;
+  let li = pass.li;
+  let stopFrame = pass.stopFrame;
   const add = (code: string, severity: Diagnostic['severity'], index: number, message: string, note?: string) => {
     diagnostics.push({ code, severity, index, message });
     if (note && index < frames.length && !notes.has(index)) notes.set(index, note);
   };
 
   // Indexed, not for-of: a one-off pass over every frame runs unoptimised, where for-of allocates per element.
-  for (let fi = 0; fi < frames.length; fi++) {
+  for (let fi = pass.fi; fi < frames.length; fi++) {
     const f = frames[fi];
     while (li < n && client.endOf(li) <= f.start) li++;
     let end = li;
@@ -113,6 +168,31 @@ export function compareWithAgentScopeClient(
     }
   }
 
+  pass.fi = frames.length;
+  pass.li = li;
+  pass.stopFrame = stopFrame;
+}
+
+/**
+ * The pass's answer plus what comes after the frames: lines no blank line closed, a last line without a newline. The
+ * diagnostics are a new array (the pass goes on adding to its own); the notes are the pass's map, which only grows.
+ */
+function finishComparison(
+  pass: PassState,
+  frames: readonly SpecFrame[],
+  specTail: SpecTail | undefined,
+  client: AgentScopeClientReader,
+  clientTail: { unread: string; start: number } | undefined,
+): ClientComparison {
+  const clientName = pass.clientName;
+  const diagnostics = [...pass.diagnostics];
+  const n = client.lineCount;
+  const stopAt = client.stoppedAt;
+  const stopLine = stopAt === undefined ? undefined : client.lineAt(stopAt);
+  const add = (code: string, severity: Diagnostic['severity'], index: number, message: string) => {
+    diagnostics.push({ code, severity, index, message });
+  };
+
   // Lines the client yields after the last spec frame: no blank line closed them, so the spec discards them.
   const lastEnd = frames.length ? frames[frames.length - 1].end : 0;
   let stray = 0;
@@ -130,7 +210,7 @@ export function compareWithAgentScopeClient(
     add('sse.unterminated-final-line', 'warning', frames.length,
       `The body ends in the middle of a line (no newline after the last data line): neither the spec nor ${clientName} delivers it.`);
   }
-  return { diagnostics, notes };
+  return { diagnostics, notes: pass.notes };
 }
 
 /** Copies comparison notes onto frames (returns new frame objects). */
