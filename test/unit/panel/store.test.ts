@@ -12,12 +12,19 @@ import { sampleCapture } from '../../../panel/dev/sample-capture.ts';
  */
 function manualStore(tick = 0, sliceMs = 10) {
   const queued: (() => void)[] = [];
+  /** Callbacks for "the task after the frame a refresh rendered": run when the test says (see `rendered`). */
+  const afterRender: (() => void)[] = [];
   let clock = 0;
-  const store = createPanelStore({ schedule: (f) => queued.push(f), sliceMs, now: () => (clock += tick) });
+  const store = createPanelStore({ schedule: (f) => queued.push(f), sliceMs, now: () => (clock += tick), afterRender: (f) => afterRender.push(f) });
   const flush = () => {
     while (queued.length) queued.shift()!();
   };
-  return { store, flush, queued, advance: (ms: number) => (clock += ms) };
+  /** The frame was rendered, which took `ms`. */
+  const rendered = (ms: number) => {
+    clock += ms;
+    while (afterRender.length) afterRender.shift()!();
+  };
+  return { store, flush, queued, advance: (ms: number) => (clock += ms), rendered };
 }
 
 const sample = sampleCapture();
@@ -183,6 +190,35 @@ describe('panel store', () => {
     once.store.ingest(recs);
     once.flush();
     expect(store.connections.value[0].events.map((e) => e.rawText)).toEqual(once.store.connections.value[0].events.map((e) => e.rawText));
+  });
+
+  it('counts the render in the cost of a refresh: one that took 60 ms to render is followed by none for 180 ms', () => {
+    const { store, queued, advance, rendered } = manualStore(0, 1000);
+    const recs = ofConn('tab1:1');
+    store.ingest([recs[0]]);
+    queued.shift()!();
+    const first = store.revision.value;
+    rendered(60); // style, layout and paint of that refresh: 60 ms
+    const revs: number[] = [];
+    for (const r of recs.slice(1, 20)) {
+      advance(10); // a record every 10 ms, one flush each
+      store.ingest([r]);
+      queued.shift()?.();
+      revs.push(store.revision.value);
+    }
+    // The 180 ms gap counts from the refresh: records until then wait (≈ 12 flushes), then one refresh publishes them.
+    const firstAgain = revs.findIndex((v) => v !== first);
+    expect(firstAgain).toBeGreaterThanOrEqual(10);
+    expect(firstAgain).toBeLessThanOrEqual(12);
+    // Without render costs (a cheap frame), refreshes follow the records closely.
+    const cheap = manualStore(0, 1000);
+    cheap.store.ingest([recs[0]]);
+    cheap.queued.shift()!();
+    cheap.rendered(1);
+    cheap.advance(10);
+    cheap.store.ingest([recs[1]]);
+    cheap.queued.shift()!();
+    expect(cheap.store.revision.value).toBeGreaterThan(first);
   });
 
   it('a reset in the middle of a backlog drops the rest of the old capture', () => {
