@@ -11,6 +11,9 @@ export interface ClientComparison {
   notes: Map<number, string>;
 }
 
+/** What the client holds unread at the end of the body (AgentScopeClientReader.finish). */
+type ClientTail = { unread: string; start: number };
+
 /** Where a comparison's pass over the frames stands (see ClientComparer): it resumes from here. */
 interface PassState {
   /** Next frame to compare, and the first client line that may lie in it. */
@@ -36,7 +39,7 @@ export function compareWithAgentScopeClient(
   frames: readonly SpecFrame[],
   specTail: SpecTail | undefined,
   client: AgentScopeClientReader,
-  clientTail: { unread: string; start: number } | undefined,
+  clientTail: ClientTail | undefined,
   /** How messages name the client; pi-agent-core's streamProxy reads SSE exactly the same way. */
   clientName = 'the AgentScope client',
 ): ClientComparison {
@@ -58,7 +61,7 @@ export class ClientComparer {
     frames: readonly SpecFrame[],
     specTail: SpecTail | undefined,
     client: AgentScopeClientReader,
-    clientTail: { unread: string; start: number } | undefined,
+    clientTail: ClientTail | undefined,
     clientName = 'the AgentScope client',
   ): ClientComparison {
     if (clientTail !== undefined) return compareWithAgentScopeClient(frames, specTail, client, clientTail, clientName);
@@ -76,7 +79,7 @@ function comparePass(
   pass: PassState,
   frames: readonly SpecFrame[],
   client: AgentScopeClientReader,
-  clientTail: { unread: string; start: number } | undefined,
+  clientTail: ClientTail | undefined,
 ): void {
   const clientName = pass.clientName;
   const Name = clientName.charAt(0).toUpperCase() + clientName.slice(1);
@@ -182,7 +185,7 @@ function finishComparison(
   frames: readonly SpecFrame[],
   specTail: SpecTail | undefined,
   client: AgentScopeClientReader,
-  clientTail: { unread: string; start: number } | undefined,
+  clientTail: ClientTail | undefined,
 ): ClientComparison {
   const clientName = pass.clientName;
   const diagnostics = [...pass.diagnostics];
