@@ -173,8 +173,8 @@ export function createPanelStore(options: StoreOptions = {}) {
    * analysis itself on a long live connection, so views refresh at most every `refreshGap` ms — three times what the
    * last refresh cost, up to BACKLOG_REFRESH_MS — leaving frames free for input; and every BACKLOG_REFRESH_MS while a
    * big batch is worked off. The cost counts the render too (style, layout, paint: measured in the task after the
-   * frame), which on a long live stream is most of it: a panel following 300,000 events at 5,000/s was busy ~89% of
-   * the time, mostly rendering, while only the view rebuild was counted, and ~43% since (Chromium traces).
+   * frame), which on a long live stream is most of it. (A panel following 300,000 events at 5,000/s was busy ~89% of
+   * the time, mostly rendering; ~43% with this and the incremental view rebuild of src/core/analysis — Chromium traces.)
    */
   function flush(budgetMs = sliceMs): void {
     flushScheduled = false;
