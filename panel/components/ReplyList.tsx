@@ -4,6 +4,10 @@ import type { ReplyView } from '../../src/core/analysis/types.ts';
 import { formatMs, formatUsage } from '../lib/format.ts';
 import type { PanelStore } from '../store/store.ts';
 import { ConnectionDetails } from './ConnectionDetails.tsx';
+import { useRowWindow } from './useRowWindow.ts';
+
+/** Row height of table.grid (styles.css: td height 20px, nowrap): the list renders only the rows in view. */
+const ROW = 20;
 
 interface RowProps {
   r: ReplyView;
@@ -47,8 +51,23 @@ const ReplyRow = memo(function ReplyRow({ r, selected, onSelect }: RowProps) {
   );
 }, sameRow);
 
+/**
+ * An empty row of `height` px standing for rows not rendered. The zebra stripes come from `:nth-child(even)`, so the
+ * rows above the window are stood for by one or two spacer rows — as many as keeps each rendered row's parity.
+ */
+function Spacer({ height }: { height: number }) {
+  return (
+    <tr aria-hidden="true" class="spacer">
+      <td colSpan={6} style={{ height: `${height}px`, padding: 0, border: 0 }} />
+    </tr>
+  );
+}
+
 export function ReplyList({ store }: { store: PanelStore }) {
   const conn = store.selectedConnection.value;
+  // Windowed: a connection can hold tens of thousands of replies (a long multi-agent session); rendering a row for
+  // each took ~10 s to show 20,000 and ~1.4 s per click.
+  const win = useRowWindow(conn?.replies.length ?? 0, ROW, ROW);
   if (!conn) return <div class="empty">Select a connection.</div>;
   if (conn.replies.length === 0) {
     return (
@@ -59,8 +78,10 @@ export function ReplyList({ store }: { store: PanelStore }) {
     );
   }
   const selected = store.selectedReplyId.value;
+  const { start, end } = win;
+  const rows = conn.replies.slice(start, end);
   return (
-    <div class="scroll" data-testid="replies">
+    <div class="scroll" data-testid="replies" ref={win.ref}>
       <table class="grid">
         <colgroup>
           <col />
@@ -81,9 +102,12 @@ export function ReplyList({ store }: { store: PanelStore }) {
           </tr>
         </thead>
         <tbody>
-          {conn.replies.map((r) => (
+          {start > 0 ? <Spacer height={start * ROW} /> : null}
+          {start > 0 && start % 2 === 0 ? <Spacer height={0} /> : null}
+          {rows.map((r) => (
             <ReplyRow key={r.id} r={r} selected={r.id === selected} onSelect={store.selectReply} />
           ))}
+          {end < conn.replies.length ? <Spacer height={(conn.replies.length - end) * ROW} /> : null}
         </tbody>
       </table>
       <ConnectionDetails store={store} />

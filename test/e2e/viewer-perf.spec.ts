@@ -165,3 +165,50 @@ test('? shows the keyboard shortcuts; Escape closes them; Space plays and pauses
   await expect(page.getByTestId('scrubber').getByRole('button', { name: 'Play', exact: true })).toBeVisible();
   await page.close();
 });
+
+/** An SSE body of `n` short AgentScope replies (ids `r0`…), each one text block of two deltas. */
+function manyReplies(n: number): string {
+  let i = 0;
+  const ev = (reply: number, type: string, extra: string) =>
+    `data: {"type":"${type}","reply_id":"r${reply}","id":"e${i++}","created_at":"2026-03-01T09:00:00"${extra}}\n\n`;
+  const out: string[] = [];
+  for (let r = 0; r < n; r++) {
+    out.push(ev(r, 'REPLY_START', ',"session_id":"s","name":"Agent"'), ev(r, 'TEXT_BLOCK_START', `,"block_id":"b${r}"`));
+    out.push(ev(r, 'TEXT_BLOCK_DELTA', `,"block_id":"b${r}","delta":"reply "`), ev(r, 'TEXT_BLOCK_DELTA', `,"block_id":"b${r}","delta":"${r}"`));
+    out.push(ev(r, 'TEXT_BLOCK_END', `,"block_id":"b${r}"`), ev(r, 'REPLY_END', ',"session_id":"s","finished_reason":"completed","error":null'));
+  }
+  return out.join('');
+}
+
+test('the reply list renders only the rows in view: 5,000 replies, scrolled to the middle, zebra stripes kept', async () => {
+  const page = await openViewer();
+  const N = 5000;
+  await page.getByTestId('import-input').setInputFiles({ name: 'many.sse', mimeType: 'text/event-stream', buffer: Buffer.from(manyReplies(N)) });
+  await expect(page.getByTestId('status')).toContainText('Imported many.sse: 1 connection', { timeout: 60_000 });
+  await page.locator('[data-conn]').first().click();
+  const rows = page.getByTestId('replies').locator('[data-reply]');
+  await expect(rows.first()).toHaveAttribute('data-reply', 'r0');
+  expect(await rows.count()).toBeLessThan(100);
+  const ids = async () => rows.evaluateAll((els) => els.map((e) => Number((e as HTMLElement).dataset.reply!.slice(1))));
+  const bg = (id: number) => page.locator(`[data-reply="r${id}"] td`).first().evaluate((td) => getComputedStyle(td).backgroundColor);
+  // The stripes as the whole table has them (no rows above r2 and r3 are left out at the top).
+  const [plain, striped] = [await bg(2), await bg(3)];
+  expect(plain).not.toBe(striped);
+
+  // The list is as tall as all its rows: scrolling to row 2,501 brings rows around it (20 px each below the header).
+  for (const target of [2501, 2502]) {
+    await page.getByTestId('replies').evaluate((el, y) => { el.scrollTop = y; }, target * 20);
+    await expect.poll(async () => (await ids()).includes(target)).toBe(true);
+    const shown = await ids();
+    expect(shown).toEqual(Array.from({ length: shown.length }, (_, k) => shown[0] + k)); // consecutive
+    expect(shown.length).toBeLessThan(100);
+    // Stripes follow the row's index, not its place among the rendered rows (odd indices are striped).
+    for (const id of [target, target + 1, target + 2]) expect(await bg(id)).toBe(id % 2 ? striped : plain);
+  }
+
+  // A row down there selects its reply like any other.
+  await page.locator('[data-reply="r2503"]').click();
+  await expect(page.locator('[data-reply="r2503"]')).toHaveAttribute('aria-selected', 'true');
+  await expect(page.locator('.bubble')).toContainText('reply 2503');
+  await page.close();
+});
