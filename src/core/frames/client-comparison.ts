@@ -49,9 +49,11 @@ export function compareWithAgentScopeClient(
 }
 
 /**
- * The same comparison for a body that is still being read, resumed where the previous one stopped: a completed frame
- * compares the same whatever arrives after it, as long as the body has not ended (the client's unread tail is only
- * known then) and the client neither stopped nor was renamed since (then it starts over). Without this, the panel
+ * The same comparison for a body that is still being read, resumed where the previous one stopped. A completed frame
+ * compares the same whatever arrives after it once the client has finished every line that starts inside it (a frame
+ * the spec ended with CRs can still be inside the client's unfinished line), as long as the body has not ended (the
+ * client's unread tail is only known then) and the client neither stopped nor was renamed since (then it starts
+ * over). Frames not settled yet are compared afresh on each call, on a copy of the pass. Without this, the panel
  * compared every frame of a live stream again on each refresh — tens of ms per refresh at 300,000 events.
  */
 export class ClientComparer {
@@ -69,17 +71,23 @@ export class ClientComparer {
     if (pass === undefined || pass.clientName !== clientName || pass.stoppedAt !== client.stoppedAt || pass.fi > frames.length) {
       pass = this.pass = freshPass(clientName, client.stoppedAt);
     }
-    comparePass(pass, frames, client, undefined);
-    return finishComparison(pass, frames, specTail, client, undefined);
+    let settled = pass.fi;
+    while (settled < frames.length && frames[settled].end <= client.pendingStart) settled++;
+    comparePass(pass, frames, client, undefined, settled);
+    if (settled === frames.length) return finishComparison(pass, frames, specTail, client, undefined);
+    const unsettled: PassState = { ...pass, diagnostics: [...pass.diagnostics], notes: new Map(pass.notes) };
+    comparePass(unsettled, frames, client, undefined, frames.length);
+    return finishComparison(unsettled, frames, specTail, client, undefined);
   }
 }
 
-/** Compares frames `pass.fi` onwards, adding to `pass`. */
+/** Compares frames `pass.fi` up to `upTo`, adding to `pass`. */
 function comparePass(
   pass: PassState,
   frames: readonly SpecFrame[],
   client: AgentScopeClientReader,
   clientTail: ClientTail | undefined,
+  upTo = frames.length,
 ): void {
   const clientName = pass.clientName;
   const Name = clientName.charAt(0).toUpperCase() + clientName.slice(1);
@@ -98,7 +106,7 @@ function comparePass(
   };
 
   // Indexed, not for-of: a one-off pass over every frame runs unoptimised, where for-of allocates per element.
-  for (let fi = pass.fi; fi < frames.length; fi++) {
+  for (let fi = pass.fi; fi < upTo; fi++) {
     const f = frames[fi];
     while (li < n && client.endOf(li) <= f.start) li++;
     let end = li;
@@ -171,7 +179,7 @@ function comparePass(
     }
   }
 
-  pass.fi = frames.length;
+  pass.fi = upTo;
   pass.li = li;
   pass.stopFrame = stopFrame;
 }

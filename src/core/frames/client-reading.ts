@@ -180,6 +180,10 @@ export class AgentScopeClientReader {
   get pendingLine(): string {
     return this.buffer;
   }
+  /** Body offset where `pendingLine` starts: every line that starts before it is complete. */
+  get pendingStart(): number {
+    return this.bufferStart;
+  }
   takeLine(line: string, end: number, t: number): void {
     this.classify(line, this.bufferStart, end, t, true);
     this.buffer = '';

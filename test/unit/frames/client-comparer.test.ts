@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { ClientComparer, compareWithAgentScopeClient } from '../../../src/core/frames/client-comparison.ts';
 import { AgentScopeClientReader } from '../../../src/core/frames/client-reading.ts';
 import { SseSpecDecoder } from '../../../src/core/frames/sse-spec.ts';
+import { cut, cutsFor, utf8 } from './helpers.ts';
 
 const piece = fc.constantFrom(
   'data: {"a":1}\n\n',
@@ -25,20 +26,9 @@ const piece = fc.constantFrom(
   'data: {"tail":1}',
 );
 
-/** A body and where it is cut into chunks. */
-const body = fc.tuple(fc.array(piece, { minLength: 1, maxLength: 30 }), fc.array(fc.nat(400), { maxLength: 12 }))
-  .map(([pieces, cuts]) => {
-    const text = pieces.join('');
-    const at = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((a, b) => a - b);
-    const chunks: string[] = [];
-    let from = 0;
-    for (const c of at) {
-      chunks.push(text.slice(from, c));
-      from = c;
-    }
-    chunks.push(text.slice(from));
-    return chunks.filter((c) => c !== '');
-  });
+/** A body (ASCII) and where it is cut into chunks. */
+const body = fc.array(piece, { minLength: 1, maxLength: 30 }).map((pieces) => pieces.join('')).chain((text) =>
+  cutsFor(text.length).map((cuts) => cut(utf8(text), cuts).map((c) => new TextDecoder().decode(c))));
 
 describe('ClientComparer', () => {
   it('answers after every chunk what a comparison from scratch answers, and at the end too', () => {
