@@ -87,6 +87,16 @@ test(`three iframes each streaming ${STREAM / MiB} MiB under a ${CAP / MiB} MiB 
     return Object.values(budget).map((doc) => doc.limit);
   }).toEqual(Array(FRAMES).fill(Math.floor(CAP / FRAMES)));
 
+  // Reports still on their way settle first: a relay sends at most one per 500 ms, the last size after the interval
+  // (relay/usage-reports.ts), so the budget is read until two readings 600 ms apart agree.
+  let last = '';
+  await expect.poll(async () => {
+    const now = JSON.stringify(await ext.debug((d, id: number) => d.budget(id), tabId));
+    const settled = now === last;
+    last = now;
+    return settled;
+  }, { intervals: [600] }).toBe(true);
+
   // The bookkeeping outlives the service worker (storage.session): a new worker knows the same documents and limits.
   const before = await ext.debug((d, id: number) => d.budget(id), tabId) as TabBudgetState;
   await ext.restartServiceWorker();
