@@ -126,18 +126,23 @@ function formatDiagnostic(c: ConnectionView, d: Diagnostic): string {
   return `${d.severity.padEnd(7)} ${d.code.padEnd(32)} ${where}: ${d.message}`;
 }
 
+/** "1 error", "2 errors". */
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
 function validate(conns: ConnectionView[], json: boolean): { stdout: string; exitCode: number } {
   const all = conns.flatMap((c) => c.diagnostics.map((d) => ({ connection: c.record.id, url: c.record.url, ...d })));
   const exitCode = all.some((d) => d.severity === 'error') ? 1 : 0;
   if (json) return { stdout: JSON.stringify(all, null, 2), exitCode };
   const lines: string[] = [];
   for (const c of conns) {
-    lines.push(`${c.record.method} ${c.record.url} — ${c.dialect}, ${c.events.length} events, ${c.replies.length} replies`);
+    lines.push(`${c.record.method} ${c.record.url} — ${c.dialect}, ${plural(c.events.length, 'event')}, ${plural(c.replies.length, 'reply', 'replies')}`);
     for (const d of c.diagnostics) lines.push(`  ${formatDiagnostic(c, d)}`);
   }
   const counts = { error: 0, warning: 0, info: 0 };
   for (const d of all) counts[d.severity]++;
-  lines.push(`${counts.error} errors, ${counts.warning} warnings, ${counts.info} info`);
+  lines.push(`${plural(counts.error, 'error')}, ${plural(counts.warning, 'warning')}, ${counts.info} info`);
   const codes = [...new Set(all.filter((d) => d.severity !== 'info').map((d) => d.code))];
   for (const code of codes) {
     const doc = diagnosticDoc(code);

@@ -58,6 +58,9 @@ describe('the replyscope binary', () => {
     const err = await run(process.execPath, [BIN, 'validate', file]).then(() => null, (e) => e);
     expect(err?.code).toBe(1);
     expect(err.stdout).toMatch(/as\.delta-before-start/);
+    // Counts read as English: "1 error", "2 warnings", "1 reply".
+    expect(err.stdout).toMatch(/^\d+ errors?, \d+ warnings?, \d+ info$/m);
+    expect(err.stdout).not.toMatch(/\b1 (errors|warnings|events|replies)\b/);
   });
 
   it('replay prints every reply of an SSE file with its final message', async () => {
