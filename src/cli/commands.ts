@@ -137,7 +137,11 @@ function validate(conns: ConnectionView[], json: boolean): { stdout: string; exi
   if (json) return { stdout: JSON.stringify(all, null, 2), exitCode };
   const lines: string[] = [];
   for (const c of conns) {
-    lines.push(`${c.record.method} ${c.record.url} — ${c.dialect}, ${plural(c.events.length, 'event')}, ${plural(c.replies.length, 'reply', 'replies')}`);
+    // A body imported from a file has no request: its synthesised method would read as if the file had been fetched.
+    // (HAR entries keep their own method and absolute URL.)
+    const fromFile = c.record.transport === 'import' && !/^[a-z][a-z0-9+.-]*:\/\//i.test(c.record.url);
+    const source = fromFile ? 'file' : c.record.method;
+    lines.push(`${source} ${c.record.url} — ${c.dialect}, ${plural(c.events.length, 'event')}, ${plural(c.replies.length, 'reply', 'replies')}`);
     for (const d of c.diagnostics) lines.push(`  ${formatDiagnostic(c, d)}`);
   }
   const counts = { error: 0, warning: 0, info: 0 };

@@ -61,6 +61,27 @@ describe('the replyscope binary', () => {
     // Counts read as English: "1 error", "2 warnings", "1 reply".
     expect(err.stdout).toMatch(/^\d+ errors?, \d+ warnings?, \d+ info$/m);
     expect(err.stdout).not.toMatch(/\b1 (errors|warnings|events|replies)\b/);
+    // A conformance case is a file, not a request.
+    expect(err.stdout).toMatch(/^file .*delta_before_start\.json — agentscope, /m);
+  });
+
+  it('validate names a HAR entry by its request and an imported body as a file', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'rs-cli-'));
+    const delta = `data: ${JSON.stringify({ id: 'e1', created_at: '2026-11-29T09:30:00.200', metadata: {}, type: 'TEXT_BLOCK_DELTA', reply_id: 'r1', block_id: 'b1', delta: 'Hi' })}\n\n`;
+    const har = path.join(dir, 'x.har');
+    // No `_resourceType`: the entry is imported as such, with the request it records.
+    writeFileSync(har, JSON.stringify({ log: { version: '1.2', creator: { name: 't', version: '1' }, entries: [{
+      startedDateTime: '2026-11-29T09:30:00.000Z', time: 10,
+      request: { method: 'POST', url: 'https://api.example/stream', httpVersion: 'HTTP/1.1', headers: [], queryString: [], cookies: [], headersSize: -1, bodySize: 0 },
+      response: { status: 200, statusText: 'OK', httpVersion: 'HTTP/1.1', headers: [{ name: 'content-type', value: 'text/event-stream' }], cookies: [],
+        content: { size: delta.length, mimeType: 'text/event-stream', text: delta }, redirectURL: '', headersSize: -1, bodySize: -1 },
+      cache: {}, timings: { send: 0, wait: 0, receive: 0 },
+    }] } }));
+    const sse = path.join(dir, 'body.sse');
+    writeFileSync(sse, delta);
+    const first = async (file: string) => (await run(process.execPath, [BIN, 'validate', file])).stdout.split('\n')[0];
+    expect(await first(har)).toBe('POST https://api.example/stream — agentscope, 1 event, 1 reply');
+    expect(await first(sse)).toBe(`file ${sse} — agentscope, 1 event, 1 reply`);
   });
 
   it('replay prints every reply of an SSE file with its final message', async () => {
