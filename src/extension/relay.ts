@@ -43,6 +43,10 @@ const link: BackgroundLink = new BackgroundLink(
     tabLimit = bytes;
     applyLimit();
   },
+  // What a burst may hold back: records held there are also in the store, so they cost nothing more until the store
+  // evicts them. So: the store's free room, plus a quarter of the limit (the bound of its queue of evicted chunks
+  // awaiting their digest) — near the limit, a burst holds back no more than that quarter.
+  () => Math.max(0, store.limitBytes - store.size) + store.limitBytes / 4,
 );
 
 const nowMs = () => performance.timeOrigin + performance.now();

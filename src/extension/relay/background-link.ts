@@ -67,7 +67,7 @@ function randomId(): string {
 
 export class BackgroundLink {
   readonly docId = randomId();
-  private readonly outbox = new IdleOutbox<RelayToBackground>((m) => this.post(m));
+  private readonly outbox: IdleOutbox<RelayToBackground>;
   private port: chrome.runtime.Port | undefined;
   private attached = false;
   private announced = false;
@@ -81,7 +81,10 @@ export class BackgroundLink {
     private readonly clearStore: (now: number) => void,
     /** The tab's documents hold more than the cap together: this document's limit (null: lifted). */
     private readonly onLimit: (bytes: number | null) => void = () => undefined,
+    /** The most captured characters a burst may hold back in the outbox (see IdleOutbox). */
+    holdChars: () => number = () => Infinity,
   ) {
+    this.outbox = new IdleOutbox<RelayToBackground>((m) => this.post(m), { holdChars });
     chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
       if (sender.id !== chrome.runtime.id || sender.tab) return false; // only our background, never another page
       const msg = acceptMessage(backgroundToRelaySchema, message, this.drops, 'background→relay');
@@ -136,7 +139,9 @@ export class BackgroundLink {
   /** Live records from the store (already accepted). */
   records(records: CaptureRecord[]): void {
     if (this.attached) {
-      for (const batch of batchRecords(records, LIVE_BATCH_CHARS)) this.outbox.push({ type: 'records', docId: this.docId, records: batch });
+      for (const batch of batchRecords(records, LIVE_BATCH_CHARS)) {
+        this.outbox.push({ type: 'records', docId: this.docId, records: batch }, batch.reduce((n, r) => n + approxChars(r), 0));
+      }
     } else if (!this.announced) {
       // First capture of this document: say hello once; the background answers `attach` if a panel watches.
       this.announced = true;
