@@ -28,6 +28,9 @@ interface PassState {
   stoppedAt: number | undefined;
 }
 
+/** How messages name the client unless told otherwise. */
+const AGENTSCOPE_CLIENT = 'the AgentScope client';
+
 const freshPass = (clientName: string, stoppedAt: number | undefined): PassState =>
   ({ fi: 0, li: 0, stopFrame: undefined, diagnostics: [], notes: new Map(), clientName, stoppedAt });
 
@@ -41,7 +44,7 @@ export function compareWithAgentScopeClient(
   client: AgentScopeClientReader,
   clientTail: ClientTail | undefined,
   /** How messages name the client; pi-agent-core's streamProxy reads SSE exactly the same way. */
-  clientName = 'the AgentScope client',
+  clientName = AGENTSCOPE_CLIENT,
 ): ClientComparison {
   const pass = freshPass(clientName, client.stoppedAt);
   comparePass(pass, frames, client, clientTail);
@@ -59,14 +62,10 @@ export function compareWithAgentScopeClient(
 export class ClientComparer {
   private pass: PassState | undefined;
 
-  compare(
-    frames: readonly SpecFrame[],
-    specTail: SpecTail | undefined,
-    client: AgentScopeClientReader,
-    clientTail: ClientTail | undefined,
-    clientName = 'the AgentScope client',
-  ): ClientComparison {
-    if (clientTail !== undefined) return compareWithAgentScopeClient(frames, specTail, client, clientTail, clientName);
+  /** `compareWithAgentScopeClient`'s arguments; with a client tail (the body ended) it is that function, whole. */
+  compare(...args: Parameters<typeof compareWithAgentScopeClient>): ClientComparison {
+    const [frames, specTail, client, clientTail, clientName = AGENTSCOPE_CLIENT] = args;
+    if (clientTail !== undefined) return compareWithAgentScopeClient(...args);
     let pass = this.pass;
     if (pass === undefined || pass.clientName !== clientName || pass.stoppedAt !== client.stoppedAt || pass.fi > frames.length) {
       pass = this.pass = freshPass(clientName, client.stoppedAt);
