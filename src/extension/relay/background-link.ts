@@ -40,8 +40,8 @@ function derivedChars(d: NonNullable<Extract<CaptureRecord, { kind: 'evicted' }>
   return n;
 }
 
-/** Splits records into batches that fit in one message each. */
-export function batchRecords(records: readonly CaptureRecord[], maxChars = MAX_MESSAGE_CHARS): CaptureRecord[][] {
+/** Splits records into batches that fit in one message each; `sizes`, when given, gets each batch's approximate size. */
+export function batchRecords(records: readonly CaptureRecord[], maxChars = MAX_MESSAGE_CHARS, sizes?: number[]): CaptureRecord[][] {
   const batches: CaptureRecord[][] = [];
   let current: CaptureRecord[] = [];
   let size = 0;
@@ -49,6 +49,7 @@ export function batchRecords(records: readonly CaptureRecord[], maxChars = MAX_M
     const n = approxChars(rec);
     if (current.length && size + n > maxChars) {
       batches.push(current);
+      sizes?.push(size);
       current = [];
       size = 0;
     }
@@ -56,6 +57,7 @@ export function batchRecords(records: readonly CaptureRecord[], maxChars = MAX_M
     size += n;
   }
   batches.push(current);
+  sizes?.push(size);
   return batches;
 }
 
@@ -139,9 +141,9 @@ export class BackgroundLink {
   /** Live records from the store (already accepted). */
   records(records: CaptureRecord[]): void {
     if (this.attached) {
-      for (const batch of batchRecords(records, LIVE_BATCH_CHARS)) {
-        this.outbox.push({ type: 'records', docId: this.docId, records: batch }, batch.reduce((n, r) => n + approxChars(r), 0));
-      }
+      const sizes: number[] = [];
+      const batches = batchRecords(records, LIVE_BATCH_CHARS, sizes);
+      for (let i = 0; i < batches.length; i++) this.outbox.push({ type: 'records', docId: this.docId, records: batches[i] }, sizes[i]);
     } else if (!this.announced) {
       // First capture of this document: say hello once; the background answers `attach` if a panel watches.
       this.announced = true;

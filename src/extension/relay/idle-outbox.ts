@@ -153,8 +153,9 @@ export class IdleOutbox<M> {
       this.head = 0;
     }
     if (this.pending > 0) {
-      this.dueAt = this.now() + this.maxDelayMs;
-      this.scheduleDrain(this.now());
+      const after = this.now(); // (the posts took time)
+      this.dueAt = after + this.maxDelayMs;
+      this.scheduleDrain(after);
     }
   }
 }
