@@ -5,6 +5,7 @@ import type { Diagnostic } from '../diagnostics/types.ts';
 import type { RawEvent } from './body-reader.ts';
 import type { ReplyView, SchemaIssue, SeekableHistory } from './types.ts';
 import { parsePlainIsoAsUtc } from '../time/python-iso.ts';
+import { shownJson } from '../diagnostics/shown.ts';
 
 /** What a processor decides about one event (the rest of EventView is filled by the analyzer). */
 export interface EventFacts {
@@ -65,18 +66,9 @@ export function previewOf(raw: unknown, keys: readonly string[]): string {
   for (const k of keys) {
     const v = obj[k];
     if (typeof v === 'string') return clip(v);
-    if (v !== undefined && v !== null && typeof v === 'object') return clip(stringifyForPreview(v));
+    if (v !== undefined && v !== null && typeof v === 'object') return clip(shownJson(v) as string);
   }
   return '';
-}
-
-/** JSON.stringify recurses: a value nested thousands deep (valid JSON, JSON.parse reads it) overflows the stack. */
-function stringifyForPreview(v: object): string {
-  try {
-    return JSON.stringify(v);
-  } catch {
-    return Array.isArray(v) ? '[… nested too deeply to preview]' : '{… nested too deeply to preview}';
-  }
 }
 
 export function parseTime(v: unknown): number | undefined {

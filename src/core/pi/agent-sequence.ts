@@ -1,6 +1,7 @@
 // Ordering rules of pi-agent-core AgentEvent streams (agent-loop.js): agent_start → (turn_start → message_start →
 // message_update* → message_end … tool_execution_start/update/end … → turn_end)+ → agent_end. Pure fold.
 import type { Diagnostic } from '../diagnostics/types.ts';
+import { shownString } from '../diagnostics/shown.ts';
 import { PI_CODES } from './diagnostic-codes.ts';
 
 export interface AgentSequenceState {
@@ -48,7 +49,7 @@ export function checkAgentSequence(
       break;
     case 'message_update':
       if (!s.message) out.push(warn(index, 'message_update without message_start'));
-      else if (s.message.role !== 'assistant') out.push(warn(index, `message_update for a ${String(s.message.role)} message`, s.message.at));
+      else if (s.message.role !== 'assistant') out.push(warn(index, `message_update for a ${shownString(s.message.role)} message`, s.message.at));
       break;
     case 'message_end':
       if (!s.message) out.push(warn(index, 'message_end without message_start'));

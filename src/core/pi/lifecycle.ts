@@ -2,6 +2,7 @@
 // (proxy-reducer.ts) to know which blocks exist and when the client settles or stops, so every diagnostic says
 // what the reference client will actually do. Pure: `(state, input) → {state, diagnostics}`.
 import type { EndState } from '../capture/model.ts';
+import { shownJson, shownString } from '../diagnostics/shown.ts';
 import type { Diagnostic } from '../diagnostics/types.ts';
 import { PI_CODES as C } from './diagnostic-codes.ts';
 import type { PiLine } from './client-reading.ts';
@@ -64,7 +65,7 @@ const KIND_OF: Record<string, string> = { text: 'text', thinking: 'thinking', to
 
 /** What the client will make of a block event, said before it is applied. */
 function blockDiagnostics(state: PiLifecycleState, ev: Record<string, unknown>, index: number): Diagnostic[] {
-  const type = String(ev.type);
+  const type = shownString(ev.type);
   const m = /^(text|thinking|toolcall)_(start|delta|end)$/.exec(type);
   if (!m) return [];
   const [, family, phase] = m;
@@ -73,7 +74,7 @@ function blockDiagnostics(state: PiLifecycleState, ev: Record<string, unknown>, 
   const usable = typeof rawIndex === 'number' && arrayIndexOf(String(rawIndex)) !== undefined;
   if (!usable) {
     const effect = phase === 'start' ? 'stores the block under' : 'targets';
-    out.push(d(C.missingContentIndex, 'warning', index, `${type} has contentIndex ${JSON.stringify(rawIndex) ?? 'undefined'}: it ${effect} content["${String(rawIndex)}"], invisible in the message`));
+    out.push(d(C.missingContentIndex, 'warning', index, `${type} has contentIndex ${shownJson(rawIndex) ?? 'undefined'}: it ${effect} content["${shownString(rawIndex)}"], invisible in the message`));
   }
   let key: string;
   try {
@@ -111,8 +112,8 @@ function toolArgsDiagnostics(partialJson: unknown, index: number, where: string)
   if (repaired.ok && isPlainObject(repaired.value)) {
     return [d(C.toolcallArgsRepaired, 'info', index, `the arguments of ${where} only parse after pi-ai's JSON repair`)];
   }
-  const what = repaired.ok ? `are JSON but not an object (${JSON.stringify(repaired.value).slice(0, 40)})` : 'are not valid JSON';
-  const salvaged = JSON.stringify(parseStreamingJson(partialJson) || {}).slice(0, 60);
+  const what = repaired.ok ? `are JSON but not an object (${(shownJson(repaired.value) as string).slice(0, 40)})` : 'are not valid JSON';
+  const salvaged = (shownJson(parseStreamingJson(partialJson) || {}) as string).slice(0, 60);
   return [d(C.toolcallArgsInvalid, 'warning', index, `the arguments of ${where} ${what}; the client keeps ${salvaged}`)];
 }
 
@@ -140,7 +141,7 @@ function onClientEvent(state: PiLifecycleState, raw: unknown, index: number, for
   const out: Diagnostic[] = [];
   const ev = raw !== null && typeof raw === 'object' ? (raw as Record<string, unknown>) : undefined;
   if (state.events === 0 && ev && ev.type !== 'start' && ev.type !== 'error') {
-    out.push(d(C.missingStart, 'warning', index, `the stream begins with ${JSON.stringify(ev.type)} instead of "start"`));
+    out.push(d(C.missingStart, 'warning', index, `the stream begins with ${shownJson(ev.type)} instead of "start"`));
   }
   if (state.client.settled && state.terminalIndex !== undefined) {
     out.push(d(C.frameAfterTerminal, 'warning', index, 'frame after the terminal event: consumers never see it, but it still changes the message result() returned', [state.terminalIndex]));
@@ -152,7 +153,7 @@ function onClientEvent(state: PiLifecycleState, raw: unknown, index: number, for
     out.push(d(C.clientException, 'error', index, `the client threw "${step.failure}" and stops reading`));
   }
   if (step.emitted === 'error' && step.delivered && step.failure === undefined && ev) {
-    out.push(d(C.streamError, 'info', index, `server error event (${String(ev.reason)}): ${ev.errorMessage === undefined ? 'no errorMessage' : String(ev.errorMessage)}`));
+    out.push(d(C.streamError, 'info', index, `server error event (${shownString(ev.reason)}): ${ev.errorMessage === undefined ? 'no errorMessage' : shownString(ev.errorMessage)}`));
   }
   let check = state.check;
   if (form === 'assistant') {
@@ -171,7 +172,7 @@ function onAgentEvent(state: PiLifecycleState, raw: unknown, index: number): PiL
   const out = validationDiagnostics('agent', raw, index);
   const type = raw !== null && typeof raw === 'object' ? (raw as Record<string, unknown>).type : undefined;
   if (!(PI_AGENT_EVENT_TYPES as readonly unknown[]).includes(type)) {
-    out.push(d(C.unknownEventType, 'warning', index, `${JSON.stringify(type) ?? 'an event without a type'} is not a pi-agent-core AgentEvent type: an agent loop's subscribers ignore it`));
+    out.push(d(C.unknownEventType, 'warning', index, `${shownJson(type) ?? 'an event without a type'} is not a pi-agent-core AgentEvent type: an agent loop's subscribers ignore it`));
   }
   const seq = checkAgentSequence(state.agent, raw, index);
   const r = checkPiAgentEvent(state.check, raw);

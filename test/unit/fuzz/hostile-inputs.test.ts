@@ -100,6 +100,69 @@ describe('hostile inputs through the whole pipeline', () => {
     expect(codes(live.connections()[0]).filter((c) => c.startsWith('sse.ignored-line'))).toHaveLength(2);
   });
 
+  // Found by the protocol fuzz (seed 20261130, cases 7178 and one more): describing a bad contentIndex in a diagnostic
+  // ran String()/JSON.stringify over it, which recurse; the event was reported as one Replyscope could not analyse.
+  describe('pi fields that String() and JSON.stringify cannot write out are diagnosed, not fatal', () => {
+    const DEEP_ARRAY = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const NOT_TEXT = '{"toString":1}'; // String() throws a TypeError on it
+    const failed = (v: ConnectionView) => v.diagnostics.filter((d) => d.code === 'analysis.event-failed').map((d) => d.index);
+    const codesAt = (v: ConnectionView, i: number) => v.diagnostics.filter((d) => d.index === i).map((d) => d.code);
+    const messagesAt = (v: ConnectionView, i: number) => v.diagnostics.filter((d) => d.index === i).map((d) => d.message).join(' | ');
+
+    it.each([['nested 100,000 deep', DEEP_ARRAY, /nested too deeply to show/], ['with its own toString', NOT_TEXT, /not convertible to text/]])(
+      'proxy form: a contentIndex %s',
+      (_what, bad, shown) => {
+        for (const [open, close] of [['{"type":"toolcall_start","contentIndex":0,"id":"t","toolName":"x"}', `{"type":"toolcall_end","contentIndex":${bad}}`],
+          ['{"type":"text_start","contentIndex":0}', `{"type":"text_delta","contentIndex":${bad},"delta":"x"}`]]) {
+          const v = analyse(['{"type":"start"}', open, close]);
+          expect(failed(v)).toEqual([]);
+          expect(codesAt(v, 2)).toContain('pi.missing-content-index');
+          expect(messagesAt(v, 2)).toMatch(shown);
+          // pi's client turns the index into a property key, which throws too: it fails, as the reference does.
+          expect(codesAt(v, 2)).toContain('pi.client-exception');
+        }
+      },
+    );
+
+    it('proxy form: a first event whose type is nested 100,000 deep (the reference fails warning about it)', () => {
+      const v = analyse([`{"type":${DEEP_ARRAY}}`, '{"type":"start"}']);
+      expect(failed(v)).toEqual([]);
+      expect(messagesAt(v, 0)).toMatch(/begins with \[… nested too deeply to show\] instead of "start"/);
+      expect(messagesAt(v, 0)).toMatch(/the client threw "Maximum call stack size exceeded"/);
+    });
+
+    it('proxy form: an error event whose reason and errorMessage are nested 100,000 deep', () => {
+      const v = analyse(['{"type":"start"}', `{"type":"error","reason":${DEEP_ARRAY},"errorMessage":${DEEP_ARRAY},"usage":{}}`]);
+      expect(failed(v)).toEqual([]);
+      expect(messagesAt(v, 1)).toMatch(/server error event \(\[… nested too deeply to show\]\): \[… nested too deeply to show\]/);
+    });
+
+    it('proxy form: tool-call arguments that are an array nested 100,000 deep', () => {
+      const v = analyse(['{"type":"start"}', '{"type":"toolcall_start","contentIndex":0,"id":"t","toolName":"x"}',
+        JSON.stringify({ type: 'toolcall_delta', contentIndex: 0, delta: DEEP_ARRAY }), '{"type":"toolcall_end","contentIndex":0}']);
+      expect(failed(v)).toEqual([]);
+      expect(codesAt(v, 3)).toContain('pi.toolcall-args-invalid');
+      expect(messagesAt(v, 3)).toMatch(/are JSON but not an object \(\[… nested too deeply to show\]\)/);
+    });
+
+    it('assistant form: a partial message holding a value nested 100,000 deep, and a delta that cannot be text', () => {
+      // The second block is compared as untouched on every event (a structural comparison that must not recurse).
+      const partial = (text: string) => `{"role":"assistant","content":[{"type":"text","text":"${text}","extra":${DEEP_ARRAY}},{"type":"text","text":"","extra":${DEEP_ARRAY}}]}`;
+      const v = analyse([`{"type":"start","partial":{"role":"assistant","content":[]}}`, `{"type":"text_start","contentIndex":0,"partial":${partial('')}}`,
+        `{"type":"text_delta","contentIndex":0,"delta":"a","partial":${partial('a')}}`, `{"type":"text_delta","contentIndex":0,"delta":${NOT_TEXT},"partial":${partial('a')}}`]);
+      expect(v.dialect).toBe('pi-assistant');
+      expect(failed(v)).toEqual([]);
+    });
+
+    it('agent form: a message_update for a message whose role is nested 100,000 deep', () => {
+      const v = analyse(['{"type":"agent_start"}', '{"type":"turn_start"}', `{"type":"message_start","message":{"role":${DEEP_ARRAY}}}`,
+        `{"type":"message_update","message":{"role":${DEEP_ARRAY}}}`]);
+      expect(v.dialect).toBe('pi-agent');
+      expect(failed(v)).toEqual([]);
+      expect(messagesAt(v, 3)).toMatch(/message_update for a \[… nested too deeply to show\] message/);
+    });
+  });
+
   it('pi agent-event streams: an event whose type is not an AgentEvent is invalid and diagnosed', () => {
     const v = analyse([
       '{"type":"agent_start"}',
