@@ -4,6 +4,7 @@
 // becomes HTML — and only validated data: URLs (built here) or explicitly clicked http(s) URLs become media sources.
 import { memo } from 'preact/compat';
 import { useState } from 'preact/hooks';
+import { shownString } from '../../src/core/diagnostics/shown.ts';
 import { Icon } from './Icon.tsx';
 import { formatUsage } from '../lib/format.ts';
 import { elideInline, prettyValue } from '../lib/elide.ts';
@@ -30,7 +31,7 @@ function Media({ source, name }: { source: unknown; name?: string }) {
   const kind = mediaKind(mediaType);
   if (source.type === 'url' || typeof source.url === 'string') {
     const url = safeRemoteUrl(source.url);
-    if (!url) return <div class="warn">Not loaded: {String(source.url)} (only http/https URLs are loaded)</div>;
+    if (!url) return <div class="warn">Not loaded: {shownString(source.url)} (only http/https URLs are loaded)</div>;
     if (!load) {
       return (
         <button class="load-remote" onClick={() => setLoad(true)} title="Fetches the URL from the network">
@@ -222,7 +223,7 @@ export function MessageBubble({ message, touched, appended }: BubbleProps) {
       <div class="bubble" data-testid="bubble">
         <div class="bubble-head">
           <span class="who">{who}</span>
-          {message.role && message.name ? <span class="dim">{String(message.role)}</span> : null}
+          {message.role && message.name ? <span class="dim">{shownString(message.role)}</span> : null}
           {model ? <span class="dim">{model}</span> : null}
           {reason ? <span class={`badge ${reason === 'completed' || reason === 'stop' ? '' : 'warning'}`}>{reason}</span> : null}
           {message.usage ? <span class="dim">{formatUsage(message.usage)}</span> : null}

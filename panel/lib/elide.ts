@@ -49,6 +49,27 @@ export function prettyValue(value: unknown, maxString = JSON_STRING_CHARS): stri
   try {
     return JSON.stringify(value, replacer, 2) ?? String(value);
   } catch (err) {
+    // Nested too deep for JSON.stringify (a stream's value that JSON.parse read): show it down to a depth.
+    if (err instanceof RangeError) {
+      try {
+        return JSON.stringify(cutDeep(value, 0), replacer, 2) ?? String(value);
+      } catch {
+        // cyclic below the cut: fall through
+      }
+    }
     return `<unprintable: ${(err as Error).message}>`;
   }
+}
+
+/** Levels of a value `prettyValue` shows when the whole is too deep to print. */
+export const PRETTY_DEPTH = 100;
+
+/** `value` with everything below PRETTY_DEPTH levels replaced by a marker (recursion bounded by that depth). */
+function cutDeep(value: unknown, depth: number): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (depth >= PRETTY_DEPTH) return `[nested deeper than ${PRETTY_DEPTH} levels: not shown]`;
+  if (Array.isArray(value)) return value.map((v) => cutDeep(v, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = cutDeep(v, depth + 1);
+  return out;
 }

@@ -13,33 +13,48 @@ const isObj = (v: unknown): v is Record<string, unknown> =>
 
 const esc = (k: string) => k.replace(/~/g, '~0').replace(/\//g, '~1');
 
+type Task = { before: unknown; after: unknown; path: string } | JsonChange;
+
+/**
+ * The changes from `before` to `after`, in document order (a key's changes before the next key's; keys only `after`
+ * has come last). With a stack of tasks, not recursion: messages are built from stream data, and a value nested
+ * thousands deep (JSON.parse reads it) overflowed the call stack, which took the whole message view with it.
+ */
 export function diffJson(before: unknown, after: unknown, path = '', out: JsonChange[] = []): JsonChange[] {
-  if (Object.is(before, after)) return out;
-  if (typeof before === 'string' && typeof after === 'string') {
-    if (after.startsWith(before)) out.push({ op: 'append', path, appended: after.slice(before.length) });
-    else out.push({ op: 'replace', path, from: before, value: after });
-    return out;
-  }
-  if (Array.isArray(before) && Array.isArray(after)) {
-    const n = Math.max(before.length, after.length);
-    for (let i = 0; i < n; i++) {
-      const p = `${path}/${i}`;
-      if (i >= before.length) out.push({ op: 'add', path: p, value: after[i] });
-      else if (i >= after.length) out.push({ op: 'remove', path: p, value: before[i] });
-      else diffJson(before[i], after[i], p, out);
+  const stack: Task[] = [{ before, after, path }];
+  while (stack.length > 0) {
+    const task = stack.pop() as Task;
+    if ('op' in task) {
+      out.push(task);
+      continue;
     }
-    return out;
-  }
-  if (isObj(before) && isObj(after)) {
-    for (const k of Object.keys(before)) {
-      const p = `${path}/${esc(k)}`;
-      if (!(k in after)) out.push({ op: 'remove', path: p, value: before[k] });
-      else diffJson(before[k], after[k], p, out);
+    const { before: b, after: a, path: p } = task;
+    if (Object.is(b, a)) continue;
+    if (typeof b === 'string' && typeof a === 'string') {
+      out.push(a.startsWith(b) ? { op: 'append', path: p, appended: a.slice(b.length) } : { op: 'replace', path: p, from: b, value: a });
+      continue;
     }
-    for (const k of Object.keys(after)) if (!(k in before)) out.push({ op: 'add', path: `${path}/${esc(k)}`, value: after[k] });
-    return out;
+    // Children are pushed last-first, so they come off the stack in order.
+    if (Array.isArray(b) && Array.isArray(a)) {
+      for (let i = Math.max(b.length, a.length) - 1; i >= 0; i--) {
+        const q = `${p}/${i}`;
+        stack.push(i >= b.length ? { op: 'add', path: q, value: a[i] } : i >= a.length ? { op: 'remove', path: q, value: b[i] } : { before: b[i], after: a[i], path: q });
+      }
+      continue;
+    }
+    if (isObj(b) && isObj(a)) {
+      const added = Object.keys(a).filter((k) => !(k in b));
+      for (let i = added.length - 1; i >= 0; i--) stack.push({ op: 'add', path: `${p}/${esc(added[i])}`, value: a[added[i]] });
+      const keys = Object.keys(b);
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const k = keys[i];
+        const q = `${p}/${esc(k)}`;
+        stack.push(k in a ? { before: b[k], after: a[k], path: q } : { op: 'remove', path: q, value: b[k] });
+      }
+      continue;
+    }
+    out.push({ op: 'replace', path: p, from: b, value: a });
   }
-  out.push({ op: 'replace', path, from: before, value: after });
   return out;
 }
 

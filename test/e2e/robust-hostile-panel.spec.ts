@@ -1,8 +1,9 @@
 // Hostile content rendered by the standalone viewer and by the real extension panel: markup and script in every
-// string field, javascript:/data:text/html URLs, SVG with script, RTL overrides, a 10 MB single line. After
-// clicking through every view, no script may have run (sentinel global, dialogs, CSP violation reports) and nothing
-// may have become markup (no script/iframe/object/embed, no on* attributes, no javascript: links). How long each
-// took to become interactive is printed as a figure — not asserted. ROBUST_FULL=1 uses the 10 MB line.
+// string field, javascript:/data:text/html URLs, SVG with script, RTL overrides, a 10 MB single line, and values
+// String()/JSON.stringify cannot write out (arrays nested 100,000 deep, {"toString": 1}). After clicking through
+// every view, no script may have run (sentinel global, dialogs, CSP violation reports), nothing may have become
+// markup (no script/iframe/object/embed, no on* attributes, no javascript: links), and no render may have thrown.
+// How long each took to become interactive is printed as a figure — not asserted. ROBUST_FULL=1 uses the 10 MB line.
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -61,6 +62,13 @@ async function verdict(page: Page): Promise<Verdict> {
   }, perFrame);
 }
 
+/** Uncaught exceptions of the page's scripts (a render that throws), collected from now on. */
+function pageErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (err) => errors.push(`${err.name}: ${err.message}`.slice(0, 300)));
+  return errors;
+}
+
 /** Clicks through the views of the first connection: reply, steps, events, timeline, diagnostics. */
 async function exercise(page: Page, connId: string): Promise<{ interactive: number; walk: number }> {
   const started = Date.now();
@@ -83,6 +91,10 @@ async function exercise(page: Page, connId: string): Promise<{ interactive: numb
   const n = await events.count();
   for (const i of [0, Math.floor(n / 2), n - 1]) if (n > 0) await timed(`event row ${i}`, () => events.nth(i).click());
   for (const tab of ['timeline', 'diagnostics', 'events']) await timed(`tab ${tab}`, () => page.locator(`[data-tab="${tab}"]`).click());
+  // The message as JSON and as a diff against the step before, then back to the bubble.
+  if (await page.getByRole('tab', { name: 'JSON', exact: true }).count()) {
+    for (const name of ['JSON', 'Diff', 'Message']) await timed(`detail ${name}`, () => page.getByRole('tab', { name, exact: true }).click());
+  }
   const occurrence = page.getByTestId('diag-occurrence').first();
   if (await occurrence.count()) await timed('diagnostic', () => occurrence.click().catch(() => undefined));
   if (slow.length) console.log(`  slow steps: ${slow.join(', ')}`);
@@ -116,6 +128,7 @@ test.describe('standalone viewer', () => {
       const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
       await page.addInitScript(GUARD);
       page.on('dialog', (d) => void d.dismiss());
+      const errors = pageErrors(page);
       await page.goto(`${server.url}/index.html`);
       const log = writeCaptureLog(captureOf(corpusRecords(item, 'hostile:1')));
       const t0 = Date.now();
@@ -127,8 +140,14 @@ test.describe('standalone viewer', () => {
       console.log(figures.at(-1));
       const v = await verdict(page);
       expect(v).toEqual({ pwned: undefined, violations: [], dialogs: [], dangerous: [] });
+      expect(errors).toEqual([]);
       // The payloads are there — as text.
-      if (!item.name.endsWith('-megabyte-line')) await expect(page.getByTestId('bubble')).toContainText('<script>');
+      if (item.name.endsWith('-markup-everywhere')) await expect(page.getByTestId('bubble')).toContainText('<script>');
+      if (item.name === 'pi-unprintable-values') {
+        await expect(page.getByTestId('bubble')).toContainText('unprintable values');
+        await page.getByRole('tab', { name: 'JSON', exact: true }).click();
+        await expect(page.getByTestId('message-json')).toContainText('nested deeper than 100 levels: not shown');
+      }
       await page.close();
     });
   }
@@ -170,6 +189,7 @@ test.describe('extension panel', () => {
       const panel = await ext.context.newPage();
       await panel.addInitScript(GUARD);
       panel.on('dialog', (d) => void d.dismiss());
+      const errors = pageErrors(panel);
       const t0 = Date.now();
       await panel.goto(`chrome-extension://${ext.extensionId}/panel/index.html?tabId=${tabId}`);
       const conn = panel.locator('[data-conn]').first();
@@ -181,6 +201,7 @@ test.describe('extension panel', () => {
       console.log(figures.at(-1));
       const v = await verdict(panel);
       expect(v).toEqual({ pwned: undefined, violations: [], dialogs: [], dangerous: [] });
+      expect(errors).toEqual([]);
       expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned)).toBeUndefined();
       await panel.close();
       await page.close();

@@ -1,7 +1,8 @@
 // Hostile content for the panel and the viewer: markup and script payloads in every string field of AgentScope and
 // pi streams, javascript:/data:text/html/vbscript: URLs where the protocol carries URLs, SVG with script as data
-// blocks, RTL/bidi overrides, and a 10 MB single-line text. Every payload that executes sets `window.__pwned` (or
-// calls alert), so a renderer that injects markup is caught by a sentinel, not only by a CSP report.
+// blocks, RTL/bidi overrides, a 10 MB single-line text, and values String()/JSON.stringify cannot write out. Every
+// payload that executes sets `window.__pwned` (or calls alert), so a renderer that injects markup is caught by a
+// sentinel, not only by a CSP report.
 import type { CaptureRecord, ConnectionRecord } from '../../src/core/capture/model.ts';
 import { encodeFrames, recordsFor, type Frame } from './wire.ts';
 
@@ -87,11 +88,32 @@ function pi(): Frame[] {
   ];
 }
 
+/**
+ * Values that `JSON.parse` reads but `String()` and `JSON.stringify` cannot write out: arrays nested 100,000 deep (they
+ * recurse and overflow the stack) and objects with their own `toString` key (String() throws). A pi assistant-form
+ * stream carries them in the message's role, name, stop reason, usage and a block, and as a delta; a pi proxy event
+ * as a contentIndex. The panel must show every view of them without a render error.
+ */
+function unprintable(): Frame[] {
+  const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+  const notText = '{"toString":1}';
+  const message = (text: string) => `{"role":${deep},"name":${notText},"content":[{"type":"text","text":"${text}","extra":${deep}}],"stopReason":${deep},"errorMessage":${notText},"usage":${deep}}`;
+  const t = (text: string): Frame => ({ kind: 'text', text });
+  return [
+    t(`{"type":"start","partial":{"role":${deep},"name":${notText},"content":[],"usage":${deep}}}`),
+    t(`{"type":"text_start","contentIndex":0,"partial":${message('')}}`),
+    t(`{"type":"text_delta","contentIndex":0,"delta":"unprintable values","partial":${message('unprintable values')}}`),
+    t(`{"type":"text_delta","contentIndex":${deep},"delta":${notText},"partial":${message('unprintable values')}}`),
+    t(`{"type":"done","reason":${deep},"message":${message('unprintable values')}}`),
+  ];
+}
+
 /** `bigLineMb`: size of the single-line text (10 in the full run; smaller keeps the everyday e2e suite quick). */
 export function hostileCorpus(bigLineMb = 10): CorpusItem[] {
   const ten = 'x'.repeat(bigLineMb * 1024 * 1024 - 64) + PAYLOADS[0];
   return [
     { name: 'agentscope-markup-everywhere', frames: agentScope() },
+    { name: 'pi-unprintable-values', frames: unprintable() },
     {
       name: 'pi-markup-everywhere', frames: pi(),
       requestBody: JSON.stringify({ model: { id: ALL, name: ALL, api: ALL, provider: ALL }, context: { systemPrompt: ALL, messages: [{ role: 'user', content: ALL, timestamp: 0 }] } }),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { elide, elideInline, prettyValue, SHOWN_CHARS } from '../../../panel/lib/elide.ts';
+import { elide, elideInline, PRETTY_DEPTH, prettyValue, SHOWN_CHARS } from '../../../panel/lib/elide.ts';
 
 describe('elide', () => {
   it('keeps a text that fits whole', () => {
@@ -47,6 +47,10 @@ describe('prettyValue', () => {
     cyclic.self = cyclic;
     expect(prettyValue(cyclic)).toMatch(/^<unprintable: /);
     expect(prettyValue(10n)).toMatch(/^<unprintable: /);
+    // Too deep for JSON.stringify (JSON.parse reads it): shown down to a depth, the rest marked.
+    const deep = prettyValue({ a: 1, deep: JSON.parse(`${'['.repeat(100_000)}${']'.repeat(100_000)}`) });
+    expect(deep).toMatch(/^\{\n {2}"a": 1,\n {2}"deep": \[/);
+    expect(deep).toContain(`"[nested deeper than ${PRETTY_DEPTH} levels: not shown]"`);
     expect(prettyValue(undefined)).toBe('undefined');
   });
 });
