@@ -8,8 +8,8 @@
 //   4. otherwise {}.
 import { parse as parsePartialJson } from 'partial-json';
 
-/** Escapes JSON accepts after a backslash (besides `u`, which needs four hex digits). */
-const SIMPLE_ESCAPES = new Set(['"', '\\', '/', 'b', 'f', 'n', 'r', 't', 'u']);
+/** Character codes JSON accepts after a backslash: the quote, backslash, slash, b f n r t, and u (checked further). */
+const SIMPLE_ESCAPES = new Set([34, 92, 47, 98, 102, 110, 114, 116, 117]);
 
 const CONTROL_ESCAPES: Record<string, string> = {
   '\b': '\\b',
@@ -23,51 +23,57 @@ function escapeControl(ch: string): string {
   return CONTROL_ESCAPES[ch] ?? `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }
 
+const isHex = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
+
 /**
  * Repairs string literals the way pi-ai does: inside strings, raw control characters (U+0000–U+001F) become
  * escapes and a backslash that does not start a valid escape is doubled (so `C:\Users` survives). A `\u` followed
  * by four hex digits is kept; a `\u` without them is treated as an invalid escape (backslash doubled). Text
  * outside strings is copied unchanged.
+ * The text is copied in runs between the characters that change, and not at all when none does: appending one
+ * character at a time made a multi-megabyte tool-call argument cost seconds per parse, most of it in the GC.
  */
 export function repairJsonStrings(json: string): string {
-  let out = '';
+  const parts: string[] = [];
+  let copied = 0; // json[copied, i) is unchanged text not yet in `parts`
   let inString = false;
-  for (let i = 0; i < json.length; i++) {
-    const ch = json[i];
+  const n = json.length;
+  for (let i = 0; i < n; i++) {
+    const c = json.charCodeAt(i);
     if (!inString) {
-      out += ch;
-      if (ch === '"') inString = true;
+      if (c === 34 /* " */) inString = true;
       continue;
     }
-    if (ch === '"') {
-      out += ch;
+    if (c === 34) {
       inString = false;
       continue;
     }
-    if (ch === '\\') {
-      const next = json[i + 1];
-      if (next === undefined) {
-        out += '\\\\';
-        continue;
+    if (c === 92 /* \ */) {
+      if (i + 1 < n) {
+        const next = json.charCodeAt(i + 1);
+        if (next === 117 /* u */ && i + 6 <= n && isHex(json.charCodeAt(i + 2)) && isHex(json.charCodeAt(i + 3)) && isHex(json.charCodeAt(i + 4)) && isHex(json.charCodeAt(i + 5))) {
+          i += 5;
+          continue;
+        }
+        // `u` is in the set too: an incomplete \u escape keeps its backslash here (JSON.parse then rejects it).
+        if (SIMPLE_ESCAPES.has(next)) {
+          i += 1;
+          continue;
+        }
       }
-      if (next === 'u' && /^[0-9a-fA-F]{4}$/.test(json.slice(i + 2, i + 6))) {
-        out += json.slice(i, i + 6);
-        i += 5;
-        continue;
-      }
-      // `u` is in the set too: an incomplete \u escape keeps its backslash here (JSON.parse then rejects it).
-      if (SIMPLE_ESCAPES.has(next)) {
-        out += ch + next;
-        i += 1;
-        continue;
-      }
-      out += '\\\\';
+      // An invalid escape (or a backslash at the end): the backslash is doubled, the next character read as usual.
+      parts.push(json.slice(copied, i), '\\\\');
+      copied = i + 1;
       continue;
     }
-    const code = ch.charCodeAt(0);
-    out += code <= 0x1f ? escapeControl(ch) : ch;
+    if (c <= 0x1f) {
+      parts.push(json.slice(copied, i), escapeControl(json[i]));
+      copied = i + 1;
+    }
   }
-  return out;
+  if (parts.length === 0) return json;
+  parts.push(json.slice(copied));
+  return parts.join('');
 }
 
 /** Strict parse, retried once on the repaired text when the repair changes anything. */

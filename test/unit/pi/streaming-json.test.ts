@@ -31,6 +31,48 @@ describe('parseStreamingJson', () => {
     );
   });
 
+  // The repair as it was written first, one character at a time: the run-copying version must give the same text.
+  function repairOneByOne(json: string): string {
+    const simple = new Set(['"', '\\', '/', 'b', 'f', 'n', 'r', 't', 'u']);
+    const control: Record<string, string> = { '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+    let out = '';
+    let inString = false;
+    for (let i = 0; i < json.length; i++) {
+      const ch = json[i];
+      if (!inString) {
+        out += ch;
+        if (ch === '"') inString = true;
+      } else if (ch === '"') {
+        out += ch;
+        inString = false;
+      } else if (ch === '\\') {
+        const next = json[i + 1];
+        if (next === undefined) out += '\\\\';
+        else if (next === 'u' && /^[0-9a-fA-F]{4}$/.test(json.slice(i + 2, i + 6))) {
+          out += json.slice(i, i + 6);
+          i += 5;
+        } else if (simple.has(next)) {
+          out += ch + next;
+          i += 1;
+        } else out += '\\\\';
+      } else out += ch.charCodeAt(0) <= 0x1f ? (control[ch] ?? `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`) : ch;
+    }
+    return out;
+  }
+
+  it('repairs exactly as the one-character-at-a-time version, and returns the text itself when nothing changes', () => {
+    const unit = fc.oneof(noise, fc.constantFrom('\\u00e9', '\\uD83D', '\\"', '\\\\', 'é', '🙂', '\u001f'), fc.string({ maxLength: 3 }));
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 16 }), (parts) => {
+        const text = parts.join('');
+        for (const t of [text, `"${text}`, `{"k": "${text}"}`]) expect(repairJsonStrings(t)).toBe(repairOneByOne(t));
+      }),
+      { numRuns: 2000, seed: 3 },
+    );
+    const clean = `{"content": "${'x'.repeat(1000)}\\n"}`;
+    expect(repairJsonStrings(clean)).toBe(clean);
+  });
+
   it('repairs only inside strings', () => {
     expect(repairJsonStrings('{"p": "C:\\Users\\new"}')).toBe('{"p": "C:\\\\Users\\new"}');
     expect(repairJsonStrings('{"t": "a\nb\u0001"}')).toBe('{"t": "a\\nb\\u0001"}');
