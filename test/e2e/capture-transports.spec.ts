@@ -114,6 +114,27 @@ test('XHR stream: incremental responseText is captured byte-exact', async () => 
   expect(cap.end?.state).toBe('complete');
 });
 
+test('XHR with responseType arraybuffer: the bytes are captured exactly and the page keeps its buffer', async () => {
+  const id = 'xhr-arraybuffer';
+  const got = await page.evaluate((url) => new Promise<number[]>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    (window as unknown as { lastXhr: XMLHttpRequest }).lastXhr = xhr;
+    xhr.open('GET', url);
+    xhr.responseType = 'arraybuffer';
+    xhr.onload = () => resolve([...new Uint8Array(xhr.response as ArrayBuffer)]);
+    xhr.onerror = () => reject(new Error('xhr failed'));
+    xhr.send();
+  }), `/stream?id=${id}`);
+  const sent = Buffer.concat(server.log(id).sent);
+  expect(Buffer.from(got).equals(sent)).toBe(true);
+  const cap = await waitForCapture(ext, tabId, `id=${id}`);
+  expect(cap.connection.transport).toBe('xhr');
+  expect(cap.bytes.equals(sent)).toBe(true);
+  expect(cap.end?.state).toBe('complete');
+  // The capture copied the response; the page's ArrayBuffer was not handed over (detached) on the way.
+  expect(await page.evaluate(() => ((window as unknown as { lastXhr: XMLHttpRequest }).lastXhr.response as ArrayBuffer).byteLength)).toBe(sent.length);
+});
+
 test('XHR POST: body and masked headers captured; page abort mid-stream ends as cancelled', async () => {
   const id = 'xhr-post';
   const body = JSON.stringify({ prompt: 'Hallo 🌍' });
