@@ -28,8 +28,9 @@ export const pyInt = z.unknown().transform((v, ctx): number => {
     let s = v.trim();
     const dot = s.lastIndexOf('.');
     if (dot >= 0 && /^0*$/.test(s.slice(dot + 1))) s = s.slice(0, dot);
-    // Python int(): optional sign, digits with single underscores between them.
-    if (/^[+-]?\d+(_\d+)*$/.test(s)) return Number(s.replace(/_/g, ''));
+    // Python int(): optional sign, digits with single underscores between them. (No repeated group: one overflows
+    // the expression's backtrack stack on a string of millions of digit groups.)
+    if (/^[+-]?\d[\d_]*$/.test(s) && !s.endsWith('_') && !s.includes('__')) return Number(s.replace(/_/g, ''));
     return fail('Input should be a valid integer, unable to parse string as an integer');
   }
   return fail('Input should be a valid integer');

@@ -3,7 +3,7 @@
 // an event names, the block a delta or END names, a START). The per-event-type rules live in lifecycle.ts.
 import type { Diagnostic, Severity } from '../diagnostics/types.ts';
 import { LABEL, addBlock, blockOf, key, newReply, type BlockState, type Kind, type ReplyState } from './lifecycle-state.ts';
-import { PyError, pyB64Decode } from './py-compat.ts';
+import { PyError, isCanonicalBase64, pyB64Decode } from './py-compat.ts';
 
 /** What most events get: no diagnostic (shared, frozen: callers must not push into a result). */
 export const NONE: Diagnostic[] = Object.freeze([]) as unknown as Diagnostic[];
@@ -130,7 +130,7 @@ export class LifecycleTracker {
   /** A chunk the reference raises on is an error; one it decodes only leniently (junk, data after padding) a warning. */
   protected checkBase64(data: string): void {
     // Canonical base64 always decodes: only a chunk that is not canonical needs the (slower) reference decoder.
-    if (data === '' || CANONICAL_B64.test(data)) return;
+    if (data === '' || isCanonicalBase64(data, true)) return;
     try {
       pyB64Decode(data);
     } catch (err) {
@@ -140,8 +140,6 @@ export class LifecycleTracker {
     this.add('as.base64-lenient', 'warning', `Chunk ${JSON.stringify(data.slice(0, 40))} is not canonical base64; the reference's lenient decoder drops junk/whitespace and anything after padding.`);
   }
 }
-
-const CANONICAL_B64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 export function isJson(s: string): boolean {
   try {

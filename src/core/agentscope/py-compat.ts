@@ -97,7 +97,20 @@ export function pyB64Encode(bytes: Uint8Array): string {
   return out;
 }
 
-const FULL_QUADS = /^(?:[A-Za-z0-9+/]{4})*$/;
+const isB64Char = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 43 || c === 47;
+
+/**
+ * `s` is canonical standard base64: whole quads of the alphabet, the last one padded (`XX==`, `XXX=`) only when
+ * `padded`. A loop, not a regular expression: `(?:[A-Za-z0-9+/]{4})*` takes room on the expression's backtrack stack
+ * per quad, and an 8 MB chunk overflowed it (found by the protocol fuzz).
+ */
+export function isCanonicalBase64(s: string, padded: boolean): boolean {
+  if (s.length % 4 !== 0) return false;
+  let end = s.length;
+  if (padded && end > 0 && s.charCodeAt(end - 1) === 61 /* = */) end -= s.charCodeAt(end - 2) === 61 ? 2 : 1;
+  for (let i = 0; i < end; i++) if (!isB64Char(s.charCodeAt(i))) return false;
+  return true;
+}
 
 /**
  * The last plain concatenation below, which is whole quads: a block's data is usually the previous call's result, so
@@ -110,7 +123,7 @@ let lastQuads = '';
 export function pyB64Concat(existing: string, chunk: string): string {
   // Whole unpadded quads are a bijection with 3-byte groups, so decode-concat-encode of two of them is their plain
   // concatenation: the usual case (a block's data grows chunk by chunk), spared a decode of everything so far.
-  if (FULL_QUADS.test(chunk) && (existing === lastQuads || FULL_QUADS.test(existing))) {
+  if (isCanonicalBase64(chunk, false) && (existing === lastQuads || isCanonicalBase64(existing, false))) {
     lastQuads = existing + chunk;
     return lastQuads;
   }

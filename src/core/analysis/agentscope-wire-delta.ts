@@ -66,12 +66,19 @@ function share(s: string): string {
   return s;
 }
 
+/** Texts longer than this are left to JSON.parse (see readWireDelta). */
+export const MAX_TEXT_LENGTH = 1024 * 1024;
+
 /**
  * The delta's fields when `text` is that exact shape (then it is valid JSON, and `JSON.parse` of it gives an event
  * `fastValidateAgentScope` accepts, with these fields); undefined otherwise.
  */
 export function readWireDelta(text: string): WireDelta | undefined {
   if (text.charCodeAt(1) !== 34 /* " */ || text.charCodeAt(2) !== 105 /* i */) return undefined; // not `{"id"…`: no regex
+  // The delta's group is repeated once per character, and each repetition takes room on the expression's backtrack
+  // stack: a delta of ~8 MB overflowed it (a RangeError that failed the whole capture's analysis). Long texts are
+  // rare and JSON.parse reads them at its usual speed.
+  if (text.length > MAX_TEXT_LENGTH) return undefined;
   const m = PATTERN.exec(text);
   if (m === null) return undefined;
   const type = m[2] !== undefined ? 'TEXT_BLOCK_DELTA' : m[3] !== undefined ? 'THINKING_BLOCK_DELTA' : m[4] !== undefined ? 'TOOL_CALL_DELTA' : 'TOOL_RESULT_TEXT_DELTA';

@@ -2,7 +2,7 @@
 // that must be exactly the reference rule (decode both, concatenate the bytes, re-encode) for every input.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { pyB64Concat, pyB64Decode, pyB64Encode } from '../../../src/core/agentscope/py-compat.ts';
+import { isCanonicalBase64, pyB64Concat, pyB64Decode, pyB64Encode } from '../../../src/core/agentscope/py-compat.ts';
 
 /** The reference rule, spelled out. */
 function reference(existing: string, chunk: string): string {
@@ -54,5 +54,30 @@ describe('pyB64Concat', () => {
       }),
       { seed: 6, numRuns: 2000 },
     );
+  });
+});
+
+describe('isCanonicalBase64', () => {
+  // The regular expressions it replaces (their repeated group overflowed the backtrack stack on multi-MB chunks).
+  const FULL_QUADS = /^(?:[A-Za-z0-9+/]{4})*$/;
+  const CANONICAL = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+  it('accepts exactly what the expressions accepted', () => {
+    const text = fc.oneof(b64, junky, fc.stringMatching(/^[A-Za-z0-9+/=]{0,13}$/), fc.string({ maxLength: 9 }));
+    fc.assert(
+      fc.property(text, (s) => {
+        expect(isCanonicalBase64(s, false)).toBe(FULL_QUADS.test(s));
+        expect(isCanonicalBase64(s, true)).toBe(CANONICAL.test(s));
+      }),
+      { numRuns: 3000, seed: 4 },
+    );
+  });
+
+  it('reads a 12 MB chunk, where the expressions overflowed', () => {
+    const big = 'QUJD'.repeat(3 * 1024 * 1024);
+    expect(() => FULL_QUADS.test(big)).toThrow(RangeError);
+    expect(isCanonicalBase64(big, false)).toBe(true);
+    expect(isCanonicalBase64(`${big}QQ==`, true)).toBe(true);
+    expect(pyB64Concat(big, 'QUJD')).toBe(`${big}QUJD`);
   });
 });

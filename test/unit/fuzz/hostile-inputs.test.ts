@@ -100,6 +100,30 @@ describe('hostile inputs through the whole pipeline', () => {
     expect(codes(live.connections()[0]).filter((c) => c.startsWith('sse.ignored-line'))).toHaveLength(2);
   });
 
+  // Found by the protocol fuzz (seed 2026113002, case 8036) and then looked for: regular expressions with a repeated
+  // group take backtrack-stack room per repetition, and a multi-megabyte value overflowed them. The wire-delta
+  // reading threw out of the body reader, failing the whole capture's analysis.
+  it('AgentScope values of 9 MB as pydantic writes them: a text delta, a data chunk, an integer string', () => {
+    const ev = (o: Record<string, unknown>) => JSON.stringify({ id: 'e', created_at: '2026-01-01T00:00:00', metadata: {}, ...o });
+    const text = 'x'.repeat(9 * 1024 * 1024);
+    const data = 'QUJD'.repeat(9 * 256 * 1024);
+    const v = analyse([
+      ev({ type: 'REPLY_START', reply_id: 'r', session_id: 's', name: 'n' }),
+      ev({ type: 'TEXT_BLOCK_START', reply_id: 'r', block_id: 'b' }),
+      ev({ type: 'TEXT_BLOCK_DELTA', reply_id: 'r', block_id: 'b', delta: text }),
+      ev({ type: 'TEXT_BLOCK_END', reply_id: 'r', block_id: 'b' }),
+      ev({ type: 'DATA_BLOCK_START', reply_id: 'r', block_id: 'd', media_type: 'image/png' }),
+      ev({ type: 'DATA_BLOCK_DELTA', reply_id: 'r', block_id: 'd', media_type: 'image/png', data }),
+      ev({ type: 'DATA_BLOCK_DELTA', reply_id: 'r', block_id: 'd', media_type: 'image/png', data: 'QUJD' }),
+      ev({ type: 'MODEL_CALL_END', reply_id: 'r', input_tokens: `1${'_1'.repeat(3 * 1024 * 1024)}`, output_tokens: 2 }),
+    ]);
+    expect(v.events).toHaveLength(8);
+    expect(v.diagnostics.filter((d) => d.code === 'analysis.event-failed')).toEqual([]);
+    const msg = v.replies[0].history.at(6) as { content: { text?: string; source?: { data?: string } }[] };
+    expect(msg.content[0].text).toBe(text);
+    expect(msg.content[1].source?.data).toBe(`${data}QUJD`);
+  });
+
   // Found by the protocol fuzz (seed 20261130, cases 7178 and one more): describing a bad contentIndex in a diagnostic
   // ran String()/JSON.stringify over it, which recurse; the event was reported as one Replyscope could not analyse.
   describe('pi fields that String() and JSON.stringify cannot write out are diagnosed, not fatal', () => {
