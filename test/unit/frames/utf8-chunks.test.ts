@@ -36,8 +36,18 @@ describe('base64', () => {
       }),
     );
   });
-  it('rejects characters outside the alphabet', () => {
-    expect(() => base64ToBytes('ab-_')).toThrow(/invalid base64/);
+  it('rejects characters outside the alphabet and impossible lengths, saying where', () => {
+    expect(() => base64ToBytes('ab-_')).toThrow('invalid base64: character "-" at 2');
+    expect(() => base64ToBytes('QU=J')).toThrow('invalid base64: character "=" at 2');
+    expect(() => base64ToBytes('QUJDR===')).toThrow('invalid base64: length 8 is not possible');
+    expect(() => base64ToBytes('QUJ\u00e9')).toThrow('invalid base64: character "é" at 3');
+    expect(base64ToBytes('QUI')).toEqual(new Uint8Array([65, 66])); // padding is optional
+  });
+  it('round-trips a 9 MB payload exactly as Node encodes it', () => {
+    const bytes = new Uint8Array(9 * 1024 * 1024 + 1).map((_, i) => (i * 2654435761) >>> 24);
+    const b64 = bytesToBase64(bytes);
+    expect(b64).toBe(Buffer.from(bytes).toString('base64'));
+    expect(Buffer.from(base64ToBytes(b64)).equals(Buffer.from(bytes))).toBe(true);
   });
 });
 
