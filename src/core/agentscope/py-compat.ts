@@ -1,5 +1,6 @@
 // Small re-implementations of Python / pydantic behaviour that the reference's append_event depends on.
 // Each one is observable in the reconstructed message, so "close enough" is not good enough.
+import { bytesToBase64 } from '../frames/utf8-chunks.ts';
 
 /** Error raised where the Python reference raises; `pyType` is the Python exception class name. */
 export class PyError extends Error {
@@ -78,24 +79,8 @@ export function pyB64Decode(s: string): Uint8Array {
   return Uint8Array.from(out);
 }
 
-/** `base64.b64encode(b).decode('ascii')`: canonical alphabet and padding. */
-export function pyB64Encode(bytes: Uint8Array): string {
-  let out = '';
-  let i = 0;
-  for (; i + 2 < bytes.length; i += 3) {
-    const n = (bytes[i] << 16) | (bytes[i + 1] << 8) | bytes[i + 2];
-    out += B64_ALPHABET[n >> 18] + B64_ALPHABET[(n >> 12) & 63] + B64_ALPHABET[(n >> 6) & 63] + B64_ALPHABET[n & 63];
-  }
-  const rest = bytes.length - i;
-  if (rest === 1) {
-    const n = bytes[i] << 16;
-    out += B64_ALPHABET[n >> 18] + B64_ALPHABET[(n >> 12) & 63] + '==';
-  } else if (rest === 2) {
-    const n = (bytes[i] << 16) | (bytes[i + 1] << 8);
-    out += B64_ALPHABET[n >> 18] + B64_ALPHABET[(n >> 12) & 63] + B64_ALPHABET[(n >> 6) & 63] + '=';
-  }
-  return out;
-}
+/** `base64.b64encode(b).decode('ascii')`: canonical alphabet and padding (the capture format's own encoding). */
+export const pyB64Encode: (bytes: Uint8Array) => string = bytesToBase64;
 
 const isB64Char = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 43 || c === 47;
 
