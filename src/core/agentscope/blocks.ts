@@ -8,6 +8,7 @@
 // Validation follows pydantic in JSON mode ("lax"): see `pyInt`/`pyBool`. Unknown keys are stripped (pydantic's
 // default `extra="ignore"`) — `schema.ts` reports them — except on ThinkingBlock, which is `extra="allow"`.
 import { z } from 'zod';
+import { utf8Length } from '../frames/utf8-chunks.ts';
 import { pyAnyUrl } from './py-compat.ts';
 
 /** pydantic lax `int` in JSON mode: ints, floats without fraction, bools, numeric strings (trimmed, `_`, `.0`). */
@@ -26,6 +27,9 @@ export const pyInt = z.unknown().transform((v, ctx): number => {
   }
   if (typeof v === 'string') {
     let s = v.trim();
+    // pydantic-core refuses a (trimmed) string over 4300 bytes before parsing it, as Python's int() does since the
+    // digit limit of CVE-2020-10735.
+    if (utf8Length(s) > 4300) return fail('Unable to parse input string as an integer, exceeded maximum size');
     const dot = s.lastIndexOf('.');
     if (dot >= 0 && /^0*$/.test(s.slice(dot + 1))) s = s.slice(0, dot);
     // Python int(): optional sign, digits with single underscores between them. (No repeated group: one overflows

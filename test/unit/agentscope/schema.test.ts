@@ -22,7 +22,13 @@ describe('schema', () => {
       const r = mce(input);
       expect(r.ok && r.event.type === 'MODEL_CALL_END' && r.event.input_tokens, JSON.stringify(input)).toBe(want);
     }
-    for (const bad of [1.5, '1e3', null, '0x10', '１２', 1e20, [], {}]) expect(mce(bad).ok, JSON.stringify(bad)).toBe(false);
+    for (const bad of [1.5, '1e3', null, '0x10', '１２', 1e20, [], {}, '1__0', '1_', '_1', '+_1']) expect(mce(bad).ok, JSON.stringify(bad)).toBe(false);
+    // pydantic-core refuses a string over 4300 bytes before parsing it (Python's int() digit limit, CVE-2020-10735).
+    expect(mce('1'.repeat(4300)).ok).toBe(true);
+    const long = mce(` ${'1'.repeat(4301)} `);
+    expect(long.ok).toBe(false);
+    expect(!long.ok && long.issues.map((i) => i.message)).toContain('Unable to parse input string as an integer, exceeded maximum size');
+    expect(mce(`1${'_1'.repeat(3000)}`).ok).toBe(false); // 6001 characters, underscores count
   });
 
   it('coerces bools like pydantic lax mode', () => {
