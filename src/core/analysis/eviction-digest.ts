@@ -333,26 +333,34 @@ const isJsMarker = (v: object): boolean => {
   return keys.length === 1 && keys[0] === '$js';
 };
 
-function toJson(v: unknown, path: string): { value: unknown } | { problem: string } {
+/**
+ * Deepest nesting the encoding writes out. The client holds whatever JSON.parse read (a block id can be an array
+ * nested 100,000 deep), and a recursive walk of that overflowed the stack in the relay; such a state is reported as
+ * not derived instead.
+ */
+const MAX_ENCODED_DEPTH = 1000;
+
+function toJson(v: unknown, path: string, depth = 0): { value: unknown } | { problem: string } {
+  if (depth > MAX_ENCODED_DEPTH) return { problem: `${path.slice(0, 80)}… is nested deeper than ${MAX_ENCODED_DEPTH} levels` };
   if (v === undefined) return { value: { $js: 'undefined' } };
   if (v === null || typeof v === 'string' || typeof v === 'boolean') return { value: v };
   if (typeof v === 'number') return { value: Number.isFinite(v) ? v : { $js: String(v) } };
   if (Array.isArray(v)) {
     const out: unknown[] = [];
     for (let i = 0; i < v.length; i++) {
-      const x = toJson(v[i], `${path}[${i}]`);
+      const x = toJson(v[i], `${path}[${i}]`, depth + 1);
       if ('problem' in x) return x;
       out.push(x.value);
     }
     return { value: out };
   }
   // A tool call's arguments, parsed when read (see StreamedArguments): encoded as the value they stand for.
-  if (v instanceof StreamedArguments) return toJson(v.toJSON(), path);
+  if (v instanceof StreamedArguments) return toJson(v.toJSON(), path, depth);
   if (typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) {
     if (isJsMarker(v)) return { problem: `${path} is an object {"$js": …}, which the encoding reserves` };
     const out: Record<string, unknown> = {};
     for (const [k, x] of Object.entries(v)) {
-      const e = toJson(x, `${path}.${k}`);
+      const e = toJson(x, `${path}.${k}`, depth + 1);
       if ('problem' in e) return e;
       out[k] = e.value;
     }

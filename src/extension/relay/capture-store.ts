@@ -290,8 +290,15 @@ function digestInto(conn: ConnState, rec: DataRecord): void {
   }
 }
 
+/** The connection's digest so far; one that fails to write itself out stops deriving, like one rejecting a record. */
 function derivedOf(conn: ConnState | undefined): EvictionDerived | undefined {
-  return conn?.digest ? conn.digest.derived() : undefined;
+  if (!conn?.digest) return undefined;
+  try {
+    return conn.digest.derived();
+  } catch {
+    conn.digest = null;
+    return undefined;
+  }
 }
 
 function pick(ev: { chunks: number; messages: number; bytes: number }): { chunks: number; messages: number; bytes: number } {

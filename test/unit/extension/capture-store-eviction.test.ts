@@ -106,6 +106,28 @@ describe('CaptureStore eviction keeps the evicted part derived', () => {
     expect(ev?.derived?.events).toBeGreaterThan(0);
   });
 
+  it('a pi client state nested too deep to write out is reported as not derived; capture and snapshot go on', () => {
+    // A block id of 100,000 nested arrays (JSON.parse reads it, pi's client stores it): encoding the client state
+    // recursed until the stack overflowed, in the relay, on the page's thread.
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const lines = ['{"type":"start"}', `{"type":"toolcall_start","contentIndex":0,"id":${deep},"toolName":"x"}`,
+      ...Array.from({ length: 3000 }, (_, i) => `{"type":"toolcall_delta","contentIndex":0,"delta":"${i},"}`)];
+    const body = new TextEncoder().encode(lines.map((l) => `data: ${l}\n\n`).join(''));
+    const records = captureOf(cut(body, Array.from({ length: 400 }, (_, i) => Math.floor((i * body.length) / 400))), { id: 'p', state: 'open', requestBody: { model: { id: 'm' } } });
+    const store = new CaptureStore(64 * 1024);
+    records.forEach((r, i) => {
+      store.add([r], i);
+      store.digestPending(() => true, i);
+    });
+    const snap = toCaptureRecords(store.snapshot());
+    const ev = snap.find((r): r is EvictionRecord => r.kind === 'evicted');
+    expect(ev?.derived?.dialect).toBe('pi-proxy');
+    expect(ev?.derived?.pi).toMatchObject({ derived: false, reason: expect.stringMatching(/nested deeper than 1000 levels/) });
+    expect(snap.at(-1)).toEqual(records.at(-1)); // the newest record is kept
+    const view = analyzeCapture({ header: HEADER, records: snap })[0];
+    expect(view.dialect).toBe('pi-proxy');
+  });
+
   it('digests nothing while under the cap', () => {
     const store = new CaptureStore(1 << 20);
     const conn: ConnectionRecord = { kind: 'connection', id: 'c', transport: 'fetch', frameUrl: 'https://a/', method: 'GET', url: 'https://a/s', requestHeaders: [], startTime: 0 };
