@@ -72,8 +72,19 @@ export function isLegacyEvent(raw: unknown): boolean {
   return Object.keys(raw).some((k) => LEGACY_KEYS.has(k));
 }
 
-function convert(value: unknown, path: string, notes: string[]): unknown {
-  if (Array.isArray(value)) return value.map((v, i) => convert(v, `${path}${i}.`, notes));
+/**
+ * Deepest level whose keys are converted. Below it a value is kept as it came: an event's value can be nested
+ * 100,000 deep (JSON.parse reads it), and converting it recursed until the stack overflowed.
+ */
+const MAX_CONVERTED_DEPTH = 1000;
+
+function convert(value: unknown, path: string, notes: string[], depth = 0): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (depth >= MAX_CONVERTED_DEPTH) {
+    notes.push(`${path.slice(0, 60)}… nested deeper than ${MAX_CONVERTED_DEPTH} levels: kept as it came`);
+    return value;
+  }
+  if (Array.isArray(value)) return value.map((v, i) => convert(v, `${path}${i}.`, notes, depth + 1));
   if (!isObject(value)) return value;
   const out: Record<string, unknown> = {};
   const keys = Object.keys(value);
@@ -86,7 +97,7 @@ function convert(value: unknown, path: string, notes: string[]): unknown {
       }
       notes.push(`${path}${k} → ${path}${target}`);
     }
-    out[target] = OPAQUE_KEYS.has(target) ? value[k] : convert(value[k], `${path}${target}.`, notes);
+    out[target] = OPAQUE_KEYS.has(target) ? value[k] : convert(value[k], `${path}${target}.`, notes, depth + 1);
   }
   return out;
 }

@@ -100,6 +100,17 @@ describe('hostile inputs through the whole pipeline', () => {
     expect(codes(live.connections()[0]).filter((c) => c.startsWith('sse.ignored-line'))).toHaveLength(2);
   });
 
+  // Found by the protocol fuzz (seed 2026113004, case 9035): normalising the older camelCase dialect recursed into
+  // every value; one nested 100,000 deep overflowed the stack.
+  it('a legacy (camelCase) event with a value nested 100,000 deep is diagnosed, not fatal', () => {
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const v = analyse(['{"type":"RUN_STARTED","replyId":"r","sessionId":"s","name":"n"}', `{"type":"REQUIRE_USER_CONFIRM","replyId":"r","toolCalls":${deep}}`,
+      '{"type":"TEXT_BLOCK_START","replyId":"r","blockId":"b"}', '{"type":"TEXT_BLOCK_DELTA","replyId":"r","blockId":"b","delta":"ok"}']);
+    expect(v.diagnostics.filter((d) => d.code === 'analysis.event-failed')).toEqual([]);
+    expect(v.events[1].valid).toBe(false);
+    expect((v.replies[0].history.at(v.replies[0].history.length - 1) as { content: { text: string }[] }).content[0].text).toBe('ok');
+  });
+
   // Found by the protocol fuzz (seed 2026113002, case 8036) and then looked for: regular expressions with a repeated
   // group take backtrack-stack room per repetition, and a multi-megabyte value overflowed them. The wire-delta
   // reading threw out of the body reader, failing the whole capture's analysis.
