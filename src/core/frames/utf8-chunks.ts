@@ -53,8 +53,15 @@ export function bytesToBase64(bytes: Uint8Array): string {
     out[o++] = rest === 2 ? B64_CODE[(n >> 6) & 63] : 61; // '='
     out[o++] = 61;
   }
-  ascii ??= new TextDecoder();
-  return ascii.decode(out); // ASCII only: one character per byte
+  try {
+    ascii ??= new TextDecoder();
+    return ascii.decode(out); // ASCII only: one character per byte
+  } catch {
+    // The tap runs this in pages, and a page can replace TextDecoder: the capture must not throw into the page.
+    let text = '';
+    for (let j = 0; j < o; j++) text += B64[B64_VALUE[out[j]]] ?? '=';
+    return text;
+  }
 }
 
 /** Strict base64 decoding (standard alphabet, padding optional); throws on any other character. */

@@ -43,6 +43,20 @@ describe('base64', () => {
     expect(() => base64ToBytes('QUJ\u00e9')).toThrow('invalid base64: character "é" at 3');
     expect(base64ToBytes('QUI')).toEqual(new Uint8Array([65, 66])); // padding is optional
   });
+  it('still encodes when a page has replaced TextDecoder (the tap runs this in pages)', () => {
+    const native = TextDecoder.prototype.decode;
+    TextDecoder.prototype.decode = () => {
+      throw new Error('page says no');
+    };
+    try {
+      for (const n of [0, 1, 2, 3, 100]) {
+        const bytes = new Uint8Array(n).map((_, i) => (i * 131 + 7) & 255);
+        expect(bytesToBase64(bytes)).toBe(Buffer.from(bytes).toString('base64'));
+      }
+    } finally {
+      TextDecoder.prototype.decode = native;
+    }
+  });
   it('round-trips a 9 MB payload exactly as Node encodes it', () => {
     const bytes = new Uint8Array(9 * 1024 * 1024 + 1).map((_, i) => (i * 2654435761) >>> 24);
     const b64 = bytesToBase64(bytes);
