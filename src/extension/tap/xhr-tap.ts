@@ -1,6 +1,7 @@
 // XMLHttpRequest, tapped through its prototype (the constructor stays the browser's own). When the response head
 // says "stream", the growing responseText is diffed on every readystatechange/progress and each new piece becomes a
-// chunk. XHR already decoded the bytes, so chunks are text and `bytes` is their UTF-8 length.
+// chunk. XHR already decoded the bytes, so chunks are text and `bytes` is their UTF-8 length. With `responseType`
+// `arraybuffer` there is no text to diff: the whole response is handed over as bytes when it completes.
 import type { BodyRecord, ConnectionRecord } from '../../core/capture/model.ts';
 import { ChunkSplitter } from '../../core/frames/byte-chunks.ts';
 import { utf8Length } from '../../core/frames/utf8-chunks.ts';
