@@ -1,6 +1,6 @@
 // Small re-implementations of Python / pydantic behaviour that the reference's append_event depends on.
 // Each one is observable in the reconstructed message, so "close enough" is not good enough.
-import { bytesToBase64 } from '../frames/utf8-chunks.ts';
+import { B64_VALUE, bytesToBase64 } from '../frames/utf8-chunks.ts';
 
 /** Error raised where the Python reference raises; `pyType` is the Python exception class name. */
 export class PyError extends Error {
@@ -16,10 +16,6 @@ export class PyError extends Error {
     return `${this.pyType}: ${this.message}`;
   }
 }
-
-const B64_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-const B64_VALUE = new Int16Array(128).fill(-1);
-for (let i = 0; i < B64_ALPHABET.length; i++) B64_VALUE[B64_ALPHABET.charCodeAt(i)] = i;
 
 /**
  * `base64.b64decode(s)` of CPython 3.11+ (non-validating `binascii.a2b_base64`): characters outside the alphabet are
@@ -82,8 +78,6 @@ export function pyB64Decode(s: string): Uint8Array {
 /** `base64.b64encode(b).decode('ascii')`: canonical alphabet and padding (the capture format's own encoding). */
 export const pyB64Encode: (bytes: Uint8Array) => string = bytesToBase64;
 
-const isB64Char = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 43 || c === 47;
-
 /**
  * `s` is canonical standard base64: whole quads of the alphabet, the last one padded (`XX==`, `XXX=`) only when
  * `padded`. A loop, not a regular expression: `(?:[A-Za-z0-9+/]{4})*` takes room on the expression's backtrack stack
@@ -93,7 +87,10 @@ export function isCanonicalBase64(s: string, padded: boolean): boolean {
   if (s.length % 4 !== 0) return false;
   let end = s.length;
   if (padded && end > 0 && s.charCodeAt(end - 1) === 61 /* = */) end -= s.charCodeAt(end - 2) === 61 ? 2 : 1;
-  for (let i = 0; i < end; i++) if (!isB64Char(s.charCodeAt(i))) return false;
+  for (let i = 0; i < end; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 128 || B64_VALUE[c] < 0) return false;
+  }
   return true;
 }
 

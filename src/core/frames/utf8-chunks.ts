@@ -23,7 +23,7 @@ export interface ChunkPayload {
 
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 /** Each base64 digit's value by character code (-1: not a digit). */
-const B64_VALUE = new Int16Array(128).fill(-1);
+export const B64_VALUE = new Int16Array(128).fill(-1);
 for (let i = 0; i < B64.length; i++) B64_VALUE[B64.charCodeAt(i)] = i;
 const B64_CODE = new Uint8Array(64);
 for (let i = 0; i < B64.length; i++) B64_CODE[i] = B64.charCodeAt(i);
