@@ -1,6 +1,7 @@
 // Captured strings can be megabytes long (a 60 MB reply, a 10 MB single-line delta). Laying out such a text node
 // takes the browser seconds to minutes — on every seek — so views show a bounded window of a long text and say what
 // they left out. Everything here is pure; the components in LongText.tsx render it.
+import { truncateDeep } from '../../src/core/diagnostics/shown.ts';
 
 /** Characters of a long text that are shown by default (a quarter from its head, the rest from its tail). */
 export const SHOWN_CHARS = 40_000;
@@ -52,7 +53,7 @@ export function prettyValue(value: unknown, maxString = JSON_STRING_CHARS): stri
     // Nested too deep for JSON.stringify (a stream's value that JSON.parse read): show it down to a depth.
     if (err instanceof RangeError) {
       try {
-        return JSON.stringify(cutDeep(value, 0), replacer, 2) ?? String(value);
+        return JSON.stringify(truncateDeep(value, PRETTY_DEPTH), replacer, 2) ?? String(value);
       } catch {
         // cyclic below the cut: fall through
       }
@@ -63,13 +64,3 @@ export function prettyValue(value: unknown, maxString = JSON_STRING_CHARS): stri
 
 /** Levels of a value `prettyValue` shows when the whole is too deep to print. */
 export const PRETTY_DEPTH = 100;
-
-/** `value` with everything below PRETTY_DEPTH levels replaced by a marker (recursion bounded by that depth). */
-function cutDeep(value: unknown, depth: number): unknown {
-  if (value === null || typeof value !== 'object') return value;
-  if (depth >= PRETTY_DEPTH) return `[nested deeper than ${PRETTY_DEPTH} levels: not shown]`;
-  if (Array.isArray(value)) return value.map((v) => cutDeep(v, depth + 1));
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[k] = cutDeep(v, depth + 1);
-  return out;
-}

@@ -27,3 +27,19 @@ export function shownJson(v: unknown): string | undefined {
     return unshowable(v, err);
   }
 }
+
+/**
+ * `value` as JSON would show it, with everything below `maxDepth` levels replaced by a marker string (the recursion
+ * is bounded by `maxDepth`), for values too deep to write out whole.
+ */
+export function truncateDeep(value: unknown, maxDepth: number, depth = 0): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  // What JSON would show (e.g. a pi tool call's lazily parsed arguments, see StreamedArguments).
+  const toJSON = (value as { toJSON?: unknown }).toJSON;
+  if (typeof toJSON === 'function') return truncateDeep(toJSON.call(value), maxDepth, depth);
+  if (depth >= maxDepth) return `[nested deeper than ${maxDepth} levels: not shown]`;
+  if (Array.isArray(value)) return value.map((v) => truncateDeep(v, maxDepth, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = truncateDeep(v, maxDepth, depth + 1);
+  return out;
+}

@@ -2,6 +2,7 @@
 // value per step with structural sharing instead (unchanged blocks are reused, nothing is ever mutated), so any
 // step can be kept for time travel. `piMessageSnapshot` turns a state into exactly what a JSON round trip of the
 // reference's object gives (undefined keys vanish, holes become null, non-index content keys disappear).
+import { truncateDeep } from '../diagnostics/shown.ts';
 
 /** A content block as the client stores it (text / thinking / toolCall), keys in the reference's order. */
 export type PiBlock = Readonly<Record<string, unknown>> & { readonly type: string };
@@ -147,24 +148,12 @@ export function jsonRoundTrip<T = unknown>(value: unknown): T {
   } catch (err) {
     if (!(err instanceof RangeError)) throw err;
     // A hostile, absurdly deep value (the client holds it; JSON cannot show it): cut it where it gets too deep.
-    text = JSON.stringify(truncateDepth(value, 0));
+    text = JSON.stringify(truncateDeep(value, MAX_SNAPSHOT_DEPTH));
   }
   return (text === undefined ? undefined : JSON.parse(text)) as T;
 }
 
 const MAX_SNAPSHOT_DEPTH = 1000;
-
-function truncateDepth(value: unknown, depth: number): unknown {
-  if (value === null || typeof value !== 'object') return value;
-  // What JSON would show (e.g. a tool call's lazily parsed arguments, see StreamedArguments).
-  const toJSON = (value as { toJSON?: unknown }).toJSON;
-  if (typeof toJSON === 'function') return truncateDepth(toJSON.call(value), depth);
-  if (depth >= MAX_SNAPSHOT_DEPTH) return `[nested deeper than ${MAX_SNAPSHOT_DEPTH} levels: not shown]`;
-  if (Array.isArray(value)) return value.map((v) => truncateDepth(v, depth + 1));
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[k] = truncateDepth(v, depth + 1);
-  return out;
-}
 
 /** The message as JSON: what the reference's shared object looked like at this step. */
 export function piMessageSnapshot(message: PiMessageState): PiMessageJson {
