@@ -5,7 +5,7 @@ import type { Diagnostic } from '../diagnostics/types.ts';
 import type { RawEvent } from './body-reader.ts';
 import type { ReplyView, SchemaIssue, SeekableHistory } from './types.ts';
 import { parsePlainIsoAsUtc } from '../time/python-iso.ts';
-import { shownJson } from '../diagnostics/shown.ts';
+import { shownJsonClipped } from '../diagnostics/shown.ts';
 
 /** What a processor decides about one event (the rest of EventView is filled by the analyzer). */
 export interface EventFacts {
@@ -66,7 +66,7 @@ export function previewOf(raw: unknown, keys: readonly string[]): string {
   for (const k of keys) {
     const v = obj[k];
     if (typeof v === 'string') return clip(v);
-    if (v !== undefined && v !== null && typeof v === 'object') return clip(shownJson(v) as string);
+    if (v !== undefined && v !== null && typeof v === 'object') return shownJsonClipped(v, PREVIEW_MAX) ?? '';
   }
   return '';
 }

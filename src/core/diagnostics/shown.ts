@@ -3,7 +3,8 @@
 // thousands deep — overflows the stack in them. The protocol fuzz found it as a pi `contentIndex` of 100,000 nested
 // arrays: describing the bad index threw, and the whole event was reported as one Replyscope could not analyse.
 // `String()` also throws on an object with its own `toString` key that is not a function ({"toString": 1}).
-// These never throw; a value that cannot be written out is described by its kind instead.
+// These never throw; a value that cannot be written out is described by its kind instead. JSON is shown as its head
+// (shownJsonHead), written without the rest of the value, so a deep value shows its head too.
 
 function unshowable(v: unknown, err: unknown): string {
   const [open, close] = Array.isArray(v) ? ['[', ']'] : ['{', '}'];
@@ -19,12 +20,115 @@ export function shownString(v: unknown): string {
   }
 }
 
-/** `JSON.stringify(v)` (undefined for undefined, as there), or a description of `v` when it throws. */
-export function shownJson(v: unknown): string | undefined {
+/**
+ * `JSON.stringify(v)?.slice(0, n)` (or a description of `v` when JSON.stringify throws on it), written without writing out the rest: at most ~n characters of output whatever the
+ * value's size or depth (a loop with its own stack, not recursion). Previews and diagnostics show the head of values
+ * a stream sent; writing all of a multi-MB value to keep 40 characters cost its whole size per event, and a value
+ * nested 100,000 deep overflowed the stack first (~140 ms per attempt where the stack is 4 MB, as in a worker).
+ * Equal to `JSON.stringify(v).slice(0, n)` wherever that does not throw (test/unit/diagnostics/shown.test.ts); on a
+ * cycle it writes the head instead of throwing.
+ */
+export function shownJsonHead(v: unknown, n: number): string | undefined {
   try {
-    return JSON.stringify(v);
+    return new JsonHead(n).write(v);
   } catch (err) {
-    return unshowable(v, err);
+    return unshowable(v, err).slice(0, n);
+  }
+}
+
+/** `shownJsonHead(v, max)`, ending in "…" when the JSON is longer than `max` (for text shown in one line). */
+export function shownJsonClipped(v: unknown, max: number): string | undefined {
+  const head = shownJsonHead(v, max + 1);
+  return head !== undefined && head.length > max ? `${head.slice(0, max)}…` : head;
+}
+
+/** `s` as JSON writes it, cut to `room` characters (its head is written from its head: escapes only lengthen). */
+function quotedHead(s: string, room: number): string {
+  if (s.length <= room) return JSON.stringify(s);
+  let k = room + 1;
+  const c = s.charCodeAt(k - 1);
+  if (c >= 0xd800 && c <= 0xdbff) k++; // keep a surrogate pair whole (a lone half is written as an escape)
+  return JSON.stringify(s.slice(0, k)).slice(0, -1); // the closing quote is not where the cut is
+}
+
+type Frame = { array: unknown[]; i: number } | { object: Record<string, unknown>; keys: string[]; i: number; wrote: boolean };
+
+class JsonHead {
+  private out = '';
+  constructor(private readonly n: number) {}
+
+  private get room(): number {
+    return this.n - this.out.length;
+  }
+
+  /** A value JSON.stringify would write (`key`: what its toJSON gets), or undefined for one it leaves out. */
+  private prepared(value: unknown, key: string): unknown {
+    if (value !== null && (typeof value === 'object' || typeof value === 'bigint')) {
+      const toJSON = (value as { toJSON?: unknown }).toJSON;
+      if (typeof toJSON === 'function') value = toJSON.call(value, key);
+    }
+    if (value instanceof Number || value instanceof String || value instanceof Boolean) value = value.valueOf();
+    return value;
+  }
+
+  private writable(value: unknown): boolean {
+    return value !== undefined && typeof value !== 'function' && typeof value !== 'symbol';
+  }
+
+  /** Writes a leaf, or opens a container (returns its frame). */
+  private open(value: unknown): Frame | undefined {
+    if (value === null) this.out += 'null';
+    else if (typeof value === 'string') this.out += quotedHead(value, this.room);
+    else if (typeof value === 'number') this.out += Number.isFinite(value) ? String(value) : 'null';
+    else if (typeof value === 'boolean') this.out += String(value);
+    else if (typeof value === 'bigint') throw new TypeError('Do not know how to serialize a BigInt');
+    else if (Array.isArray(value)) {
+      this.out += '[';
+      return { array: value, i: 0 };
+    } else {
+      this.out += '{';
+      return { object: value as Record<string, unknown>, keys: Object.keys(value as object), i: 0, wrote: false };
+    }
+    return undefined;
+  }
+
+  write(top: unknown): string | undefined {
+    const first = this.prepared(top, '');
+    if (!this.writable(first)) return undefined;
+    const stack: Frame[] = [];
+    const opened = this.open(first);
+    if (opened) stack.push(opened);
+    while (stack.length > 0 && this.out.length < this.n) {
+      const f = stack[stack.length - 1];
+      let next: Frame | undefined;
+      if ('array' in f) {
+        if (f.i >= f.array.length) {
+          this.out += ']';
+          stack.pop();
+          continue;
+        }
+        if (f.i > 0) this.out += ',';
+        const v = this.prepared(f.array[f.i], String(f.i));
+        f.i++;
+        next = this.writable(v) ? this.open(v) : ((this.out += 'null'), undefined);
+      } else {
+        if (f.i >= f.keys.length) {
+          this.out += '}';
+          stack.pop();
+          continue;
+        }
+        const key = f.keys[f.i++];
+        const v = this.prepared(f.object[key], key);
+        if (!this.writable(v)) continue;
+        if (f.wrote) this.out += ',';
+        f.wrote = true;
+        this.out += `${quotedHead(key, this.room)}:`;
+        if (this.out.length >= this.n) break;
+        next = this.open(v);
+      }
+      if (next) stack.push(next);
+    }
+    return this.out.slice(0, this.n);
   }
 }
 

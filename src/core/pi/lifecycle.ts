@@ -2,7 +2,11 @@
 // (proxy-reducer.ts) to know which blocks exist and when the client settles or stops, so every diagnostic says
 // what the reference client will actually do. Pure: `(state, input) → {state, diagnostics}`.
 import type { EndState } from '../capture/model.ts';
-import { shownJson, shownString } from '../diagnostics/shown.ts';
+import { shownJsonClipped, shownJsonHead, shownString } from '../diagnostics/shown.ts';
+
+/** How much of a value a stream sent a diagnostic message quotes. */
+const SHOWN_MAX = 80;
+const clipped = (text: string, max = SHOWN_MAX) => (text.length > max ? `${text.slice(0, max)}…` : text);
 import type { Diagnostic } from '../diagnostics/types.ts';
 import { PI_CODES as C } from './diagnostic-codes.ts';
 import type { PiLine } from './client-reading.ts';
@@ -74,7 +78,7 @@ function blockDiagnostics(state: PiLifecycleState, ev: Record<string, unknown>, 
   const usable = typeof rawIndex === 'number' && arrayIndexOf(String(rawIndex)) !== undefined;
   if (!usable) {
     const effect = phase === 'start' ? 'stores the block under' : 'targets';
-    out.push(d(C.missingContentIndex, 'warning', index, `${type} has contentIndex ${shownJson(rawIndex) ?? 'undefined'}: it ${effect} content["${shownString(rawIndex)}"], invisible in the message`));
+    out.push(d(C.missingContentIndex, 'warning', index, `${type} has contentIndex ${shownJsonClipped(rawIndex, SHOWN_MAX) ?? 'undefined'}: it ${effect} content["${clipped(shownString(rawIndex))}"], invisible in the message`));
   }
   let key: string;
   try {
@@ -112,8 +116,8 @@ function toolArgsDiagnostics(partialJson: unknown, index: number, where: string)
   if (repaired.ok && isPlainObject(repaired.value)) {
     return [d(C.toolcallArgsRepaired, 'info', index, `the arguments of ${where} only parse after pi-ai's JSON repair`)];
   }
-  const what = repaired.ok ? `are JSON but not an object (${(shownJson(repaired.value) as string).slice(0, 40)})` : 'are not valid JSON';
-  const salvaged = (shownJson(parseStreamingJson(partialJson) || {}) as string).slice(0, 60);
+  const what = repaired.ok ? `are JSON but not an object (${shownJsonHead(repaired.value, 40) as string})` : 'are not valid JSON';
+  const salvaged = shownJsonHead(parseStreamingJson(partialJson) || {}, 60) as string;
   return [d(C.toolcallArgsInvalid, 'warning', index, `the arguments of ${where} ${what}; the client keeps ${salvaged}`)];
 }
 
@@ -141,14 +145,14 @@ function onClientEvent(state: PiLifecycleState, raw: unknown, index: number, for
   const out: Diagnostic[] = [];
   const ev = raw !== null && typeof raw === 'object' ? (raw as Record<string, unknown>) : undefined;
   if (state.events === 0 && ev && ev.type !== 'start' && ev.type !== 'error') {
-    out.push(d(C.missingStart, 'warning', index, `the stream begins with ${shownJson(ev.type)} instead of "start"`));
+    out.push(d(C.missingStart, 'warning', index, `the stream begins with ${shownJsonClipped(ev.type, SHOWN_MAX)} instead of "start"`));
   }
   if (state.client.settled && state.terminalIndex !== undefined) {
     out.push(d(C.frameAfterTerminal, 'warning', index, 'frame after the terminal event: consumers never see it, but it still changes the message result() returned', [state.terminalIndex]));
   }
   if (ev) out.push(...validationDiagnostics(form, raw, index), ...blockDiagnostics(state, ev, index));
   const step = applyPiProxyEvent(state.client, raw);
-  if (step.warning !== undefined) out.push(d(C.unknownEventType, 'warning', index, `${step.warning}: the client skips this frame`));
+  if (step.warning !== undefined) out.push(d(C.unknownEventType, 'warning', index, `${clipped(step.warning, SHOWN_MAX + 40)}: the client skips this frame`));
   if (step.failure !== undefined && !out.some((x) => x.severity === 'error')) {
     out.push(d(C.clientException, 'error', index, `the client threw "${step.failure}" and stops reading`));
   }
@@ -172,7 +176,7 @@ function onAgentEvent(state: PiLifecycleState, raw: unknown, index: number): PiL
   const out = validationDiagnostics('agent', raw, index);
   const type = raw !== null && typeof raw === 'object' ? (raw as Record<string, unknown>).type : undefined;
   if (!(PI_AGENT_EVENT_TYPES as readonly unknown[]).includes(type)) {
-    out.push(d(C.unknownEventType, 'warning', index, `${shownJson(type) ?? 'an event without a type'} is not a pi-agent-core AgentEvent type: an agent loop's subscribers ignore it`));
+    out.push(d(C.unknownEventType, 'warning', index, `${shownJsonClipped(type, SHOWN_MAX) ?? 'an event without a type'} is not a pi-agent-core AgentEvent type: an agent loop's subscribers ignore it`));
   }
   const seq = checkAgentSequence(state.agent, raw, index);
   const r = checkPiAgentEvent(state.check, raw);

@@ -162,7 +162,7 @@ describe('hostile inputs through the whole pipeline', () => {
     it('proxy form: a first event whose type is nested 100,000 deep (the reference fails warning about it)', () => {
       const v = analyse([`{"type":${DEEP_ARRAY}}`, '{"type":"start"}']);
       expect(failed(v)).toEqual([]);
-      expect(messagesAt(v, 0)).toMatch(/begins with \[… nested too deeply to show\] instead of "start"/);
+      expect(messagesAt(v, 0)).toContain(`begins with ${'['.repeat(80)}… instead of "start"`); // the head, cut to 80
       expect(messagesAt(v, 0)).toMatch(/the client threw "Maximum call stack size exceeded"/);
     });
 
@@ -177,7 +177,7 @@ describe('hostile inputs through the whole pipeline', () => {
         JSON.stringify({ type: 'toolcall_delta', contentIndex: 0, delta: DEEP_ARRAY }), '{"type":"toolcall_end","contentIndex":0}']);
       expect(failed(v)).toEqual([]);
       expect(codesAt(v, 3)).toContain('pi.toolcall-args-invalid');
-      expect(messagesAt(v, 3)).toMatch(/are JSON but not an object \(\[… nested too deeply to show\]\)/);
+      expect(messagesAt(v, 3)).toContain(`are JSON but not an object (${'['.repeat(40)})`);
     });
 
     it('assistant form: a partial message holding a value nested 100,000 deep, and a delta that cannot be text', () => {
@@ -196,6 +196,18 @@ describe('hostile inputs through the whole pipeline', () => {
       expect(failed(v)).toEqual([]);
       expect(messagesAt(v, 3)).toMatch(/message_update for a \[… nested too deeply to show\] message/);
     });
+  });
+
+  it('quotes only the head of a large value in diagnostics and previews', () => {
+    // Messages and previews used to quote a value whole (a multi-MB `type` made a multi-MB message per event) or
+    // wrote all of it out to keep its first characters.
+    const big = 'x'.repeat(2_000_000);
+    const pi = analyse(['{"type":"start"}', JSON.stringify({ type: big }), JSON.stringify({ type: 'text_start', contentIndex: [big] })]);
+    const longest = Math.max(...pi.diagnostics.map((d) => d.message.length));
+    expect(pi.diagnostics.some((d) => d.message.includes(`"${'x'.repeat(60)}`))).toBe(true);
+    expect(longest).toBeLessThan(1000);
+    const as = analyse([AS.start, AS.block, JSON.stringify({ type: 'TEXT_BLOCK_DELTA', reply_id: 'r', block_id: 'b', delta: { text: big } })]);
+    expect(as.events[2].preview).toBe(`{"text":"${'x'.repeat(111)}…`);
   });
 
   it('pi agent-event streams: an event whose type is not an AgentEvent is invalid and diagnosed', () => {
