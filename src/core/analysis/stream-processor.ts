@@ -5,7 +5,7 @@ import type { Diagnostic } from '../diagnostics/types.ts';
 import type { RawEvent } from './body-reader.ts';
 import type { ReplyView, SchemaIssue, SeekableHistory } from './types.ts';
 import { parsePlainIsoAsUtc } from '../time/python-iso.ts';
-import { shownJsonClipped } from '../diagnostics/shown.ts';
+import { clipped, shownJsonClipped } from '../diagnostics/shown.ts';
 
 /** What a processor decides about one event (the rest of EventView is filled by the analyzer). */
 export interface EventFacts {
@@ -56,7 +56,7 @@ export function typeOf(raw: unknown): string {
 const PREVIEW_MAX = 120;
 
 export function clip(s: string, max = PREVIEW_MAX): string {
-  return s.length > max ? `${s.slice(0, max)}…` : s;
+  return clipped(s, max);
 }
 
 /** A short, single-line description of what an event carries, for the event list. */

@@ -36,10 +36,15 @@ export function shownJsonHead(v: unknown, n: number): string | undefined {
   }
 }
 
+/** `text` cut to `max` characters, ending in "…" when it was longer (text shown in one line). */
+export function clipped(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
 /** `shownJsonHead(v, max)`, ending in "…" when the JSON is longer than `max` (for text shown in one line). */
 export function shownJsonClipped(v: unknown, max: number): string | undefined {
   const head = shownJsonHead(v, max + 1);
-  return head !== undefined && head.length > max ? `${head.slice(0, max)}…` : head;
+  return head === undefined ? undefined : clipped(head, max);
 }
 
 /** `s` as JSON writes it, cut to `room` characters (its head is written from its head: escapes only lengthen). */

@@ -2,11 +2,7 @@
 // (proxy-reducer.ts) to know which blocks exist and when the client settles or stops, so every diagnostic says
 // what the reference client will actually do. Pure: `(state, input) → {state, diagnostics}`.
 import type { EndState } from '../capture/model.ts';
-import { shownJsonClipped, shownJsonHead, shownString } from '../diagnostics/shown.ts';
-
-/** How much of a value a stream sent a diagnostic message quotes. */
-const SHOWN_MAX = 80;
-const clipped = (text: string, max = SHOWN_MAX) => (text.length > max ? `${text.slice(0, max)}…` : text);
+import { clipped, shownJsonClipped, shownJsonHead, shownString } from '../diagnostics/shown.ts';
 import type { Diagnostic } from '../diagnostics/types.ts';
 import { PI_CODES as C } from './diagnostic-codes.ts';
 import type { PiLine } from './client-reading.ts';
@@ -18,6 +14,9 @@ import { parseStreamingJson, repairJsonStrings } from './streaming-json.ts';
 import { detectPiForm, validatePiEvent, type PiEventForm } from './validate.ts';
 import { PI_AGENT_EVENT_TYPES } from './schema.ts';
 import { checkAgentSequence, initialAgentSequence, type AgentSequenceState } from './agent-sequence.ts';
+
+/** How much of a value a stream sent a diagnostic message quotes. */
+const SHOWN_MAX = 80;
 
 export type PiLifecycleInput =
   /** The response head (and body text for non-2xx answers). */
@@ -78,7 +77,7 @@ function blockDiagnostics(state: PiLifecycleState, ev: Record<string, unknown>, 
   const usable = typeof rawIndex === 'number' && arrayIndexOf(String(rawIndex)) !== undefined;
   if (!usable) {
     const effect = phase === 'start' ? 'stores the block under' : 'targets';
-    out.push(d(C.missingContentIndex, 'warning', index, `${type} has contentIndex ${shownJsonClipped(rawIndex, SHOWN_MAX) ?? 'undefined'}: it ${effect} content["${clipped(shownString(rawIndex))}"], invisible in the message`));
+    out.push(d(C.missingContentIndex, 'warning', index, `${type} has contentIndex ${shownJsonClipped(rawIndex, SHOWN_MAX) ?? 'undefined'}: it ${effect} content["${clipped(shownString(rawIndex), SHOWN_MAX)}"], invisible in the message`));
   }
   let key: string;
   try {
@@ -154,7 +153,7 @@ function onClientEvent(state: PiLifecycleState, raw: unknown, index: number, for
   const step = applyPiProxyEvent(state.client, raw);
   if (step.warning !== undefined) out.push(d(C.unknownEventType, 'warning', index, `${clipped(step.warning, SHOWN_MAX + 40)}: the client skips this frame`));
   if (step.failure !== undefined && !out.some((x) => x.severity === 'error')) {
-    out.push(d(C.clientException, 'error', index, `the client threw "${step.failure}" and stops reading`));
+    out.push(d(C.clientException, 'error', index, `the client threw "${clipped(step.failure, SHOWN_MAX + 40)}" and stops reading`));
   }
   if (step.emitted === 'error' && step.delivered && step.failure === undefined && ev) {
     out.push(d(C.streamError, 'info', index, `server error event (${shownString(ev.reason)}): ${ev.errorMessage === undefined ? 'no errorMessage' : shownString(ev.errorMessage)}`));
