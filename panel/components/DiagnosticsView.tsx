@@ -60,8 +60,8 @@ export function DiagnosticsView({ store, scope }: { store: PanelStore; scope: 'c
                   }}
                 >
                   <span class="mono dim">#{d.index}</span>
-                  <span class="mono">{ev?.type ?? ''}</span>
-                  <span>{d.message}</span>
+                  <span class="mono diag-type" title={ev?.type}>{ev?.type ?? ''}</span>
+                  <span class="diag-msg">{d.message}</span>
                   {scope === 'all' ? <span class="dim">{conn.record.url}</span> : null}
                 </button>
               );

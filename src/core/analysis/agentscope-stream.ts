@@ -17,7 +17,7 @@ import { contextFor, DELTA_KIND, StepColumns, TYPE_INFO, type TypeInfo } from '.
 import type { RawEvent } from './body-reader.ts';
 import { NO_ISSUES, NO_STRINGS } from './event-view.ts';
 import type { Dialect, ReplyView } from './types.ts';
-import { clip, parseTime, previewOf, typeOf, type EventFacts, type StepStatus, type StreamProcessor } from './stream-processor.ts';
+import { clip, parseTime, previewOf, typeOf, viewType, type EventFacts, type StepStatus, type StreamProcessor } from './stream-processor.ts';
 
 export { contextFor } from './agentscope-steps.ts';
 
@@ -181,7 +181,7 @@ export class AgentScopeStream implements StreamProcessor {
     const diagnostics = this.lifecycle.push(index, parsed, outcome, { legacy });
     if (replyId !== undefined && diagnostics.length) this.extra.get(replyId)?.diagnostics.push(...diagnostics);
     const facts: EventFacts = {
-      type: info?.name ?? type,
+      type: info?.name ?? viewType(type),
       valid: parsed.ok,
       issues: parsed.ok ? NO_ISSUES : parsed.issues,
       extras: parsed.ok ? parsed.extras : NO_STRINGS,

@@ -8,14 +8,14 @@ import { BodyReader, bodyKindOf, type RawEvent } from './body-reader.ts';
 import { DialectDetector, isAgentScope, isPi } from './dialect.ts';
 import { analysedEvent, EventTimes } from './event-view.ts';
 import { PiStream } from './pi-stream.ts';
-import { previewOf, typeOf, type EventFacts, type StreamProcessor } from './stream-processor.ts';
+import { previewOf, typeOf, viewType, type EventFacts, type StreamProcessor } from './stream-processor.ts';
 import type { ConnectionState, ConnectionView, Dialect, EventView } from './types.ts';
 
 const bySeverityThenIndex = (a: Diagnostic, b: Diagnostic) => a.index - b.index;
 
 function undecidedFacts(ev: RawEvent): EventFacts {
   return {
-    type: ev.parseError !== undefined ? '(not JSON)' : typeOf(ev.raw),
+    type: ev.parseError !== undefined ? '(not JSON)' : viewType(typeOf(ev.raw)),
     valid: false,
     issues: ev.parseError !== undefined ? [{ path: '', message: ev.parseError }] : [],
     extras: [],

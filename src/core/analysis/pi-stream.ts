@@ -12,7 +12,7 @@ import { validatePiEvent, type PiEventForm } from '../pi/validate.ts';
 import type { RawEvent } from './body-reader.ts';
 import { decodePiState } from './eviction-digest.ts';
 import type { Dialect, ReplyView, SeekableHistory } from './types.ts';
-import { mapHistory, previewOf, typeOf, type EventFacts, type StepStatus, type StreamProcessor } from './stream-processor.ts';
+import { mapHistory, previewOf, typeOf, viewType, type EventFacts, type StepStatus, type StreamProcessor } from './stream-processor.ts';
 
 const FORM: Record<string, PiEventForm> = { 'pi-proxy': 'proxy', 'pi-assistant': 'assistant', 'pi-agent': 'agent' };
 
@@ -134,7 +134,7 @@ export class PiStream implements StreamProcessor {
     const blockId = typeof obj.contentIndex === 'number' ? this.blockIdOf(obj.contentIndex)
       : typeof obj.toolCallId === 'string' ? obj.toolCallId : typeof obj.id === 'string' ? obj.id : undefined;
     return {
-      type: ev.parseError !== undefined ? '(not JSON)' : typeOf(raw),
+      type: ev.parseError !== undefined ? '(not JSON)' : viewType(typeOf(raw)),
       valid: v?.ok ?? false,
       issues: v && !v.ok ? v.issues : ev.parseError !== undefined ? [{ path: '', message: ev.parseError }] : [],
       extras: v && v.ok ? v.extras : [],

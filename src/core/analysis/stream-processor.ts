@@ -45,6 +45,14 @@ export function mapHistory<S, M>(h: SeekableHistory<S>, f: (s: S) => M): Seekabl
   };
 }
 
+/** Longest `type` an event view shows (a stream can send megabytes there; the raw text keeps all of it). */
+const VIEW_TYPE_MAX = 200;
+
+/** `typeOf` as an event view shows it: cut to VIEW_TYPE_MAX characters. */
+export function viewType(type: string): string {
+  return clipped(type, VIEW_TYPE_MAX);
+}
+
 export function typeOf(raw: unknown): string {
   if (raw !== null && typeof raw === 'object' && !Array.isArray(raw)) {
     const t = (raw as Record<string, unknown>).type;

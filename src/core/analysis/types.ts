@@ -43,7 +43,7 @@ export interface EventView {
   t: number;
   /** The event's `created_at` as epoch ms when it has one (the timeline's axis for imports without arrival times). */
   createdAt?: number;
-  /** The `type` as sent (or '?' when there is none). */
+  /** The `type` as sent (or '?' when there is none), cut to 200 characters (`rawText` has all of it). */
   type: string;
   /** Parsed JSON as received (never mutated). undefined when the frame is not JSON. */
   raw: unknown;

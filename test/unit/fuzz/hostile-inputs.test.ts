@@ -206,6 +206,8 @@ describe('hostile inputs through the whole pipeline', () => {
     const longest = Math.max(...pi.diagnostics.map((d) => d.message.length));
     expect(pi.diagnostics.some((d) => d.message.includes(`"${'x'.repeat(60)}`))).toBe(true);
     expect(longest).toBeLessThan(1000);
+    expect(pi.events[1].type).toBe(`${'x'.repeat(200)}…`); // the view's type; the raw text keeps all of it
+    expect(pi.events[1].rawText).toContain(big);
     const as = analyse([AS.start, AS.block, JSON.stringify({ type: 'TEXT_BLOCK_DELTA', reply_id: 'r', block_id: 'b', delta: { text: big } })]);
     expect(as.events[2].preview).toBe(`{"text":"${'x'.repeat(111)}…`);
   });
