@@ -21,12 +21,13 @@ export function shownString(v: unknown): string {
 }
 
 /**
- * `JSON.stringify(v)?.slice(0, n)` (or a description of `v` when JSON.stringify throws on it), written without writing out the rest: at most ~n characters of output whatever the
- * value's size or depth (a loop with its own stack, not recursion). Previews and diagnostics show the head of values
- * a stream sent; writing all of a multi-MB value to keep 40 characters cost its whole size per event, and a value
- * nested 100,000 deep overflowed the stack first (~140 ms per attempt where the stack is 4 MB, as in a worker).
+ * `JSON.stringify(v)?.slice(0, n)`, written without writing out the rest: at most ~n characters of output whatever
+ * the value's size or depth (a loop with its own stack, not recursion). Previews and diagnostics show the head of
+ * values a stream sent; writing all of a multi-MB value to keep 40 characters cost its whole size per event, and a
+ * value nested 100,000 deep overflowed the stack first (~140 ms per attempt where the stack is 4 MB, as in a worker).
  * Equal to `JSON.stringify(v).slice(0, n)` wherever that does not throw (test/unit/diagnostics/shown.test.ts); on a
- * cycle it writes the head instead of throwing.
+ * cycle it writes the head instead of throwing; where JSON.stringify throws for another reason (a BigInt, a toJSON
+ * that throws) it describes `v`.
  */
 export function shownJsonHead(v: unknown, n: number): string | undefined {
   try {
