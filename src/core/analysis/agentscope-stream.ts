@@ -17,6 +17,7 @@ import { contextFor, DELTA_KIND, StepColumns, TYPE_INFO, type TypeInfo } from '.
 import type { RawEvent } from './body-reader.ts';
 import { NO_ISSUES, NO_STRINGS } from './event-view.ts';
 import type { Dialect, ReplyView } from './types.ts';
+import { roundedIntegerDiagnostic } from './rounded-integers.ts';
 import { clip, parseTime, previewOf, typeOf, viewType, type EventFacts, type StepStatus, type StreamProcessor } from './stream-processor.ts';
 
 export { contextFor } from './agentscope-steps.ts';
@@ -77,6 +78,8 @@ export class AgentScopeStream implements StreamProcessor {
   private readonly indexBase: number;
   /** Replies that began in the evicted head (seeded from the eviction digest). */
   private readonly seeded = new Set<string>();
+  /** Integers beyond 2^53 already told (see rounded-integers.ts). */
+  private readonly rounded = new Set<string>();
 
   /**
    * `evicted`: the digest of the connection's evicted head (see eviction-digest.ts). Its replies become the initial
@@ -99,6 +102,19 @@ export class AgentScopeStream implements StreamProcessor {
   }
 
   push(ev: RawEvent, index: number): EventFacts {
+    const facts = this.apply(ev, index);
+    // A text the wire-delta reading matched holds only strings (and an empty metadata): no number to check.
+    if (ev.wireDelta === undefined && ev.parseError === undefined) {
+      const d = roundedIntegerDiagnostic(ev.rawText, index, this.rounded, 'python');
+      if (d) {
+        facts.diagnostics = [...facts.diagnostics, d];
+        if (facts.replyId !== undefined) this.extra.get(facts.replyId)?.diagnostics.push(d);
+      }
+    }
+    return facts;
+  }
+
+  private apply(ev: RawEvent, index: number): EventFacts {
     let parsed: ValidationResult;
     let legacy = false;
     let fromFast: AgentEvent | undefined; // the event the fast validator made (a replay can make it again from the text)

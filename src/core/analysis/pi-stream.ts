@@ -11,6 +11,7 @@ import { assignPiReply, initialPiReplySplit, type PiReplySplitState } from '../p
 import { validatePiEvent, type PiEventForm } from '../pi/validate.ts';
 import type { RawEvent } from './body-reader.ts';
 import { decodePiState } from './eviction-digest.ts';
+import { roundedIntegerDiagnostic } from './rounded-integers.ts';
 import type { Dialect, ReplyView, SeekableHistory } from './types.ts';
 import { mapHistory, previewOf, typeOf, viewType, type EventFacts, type StepStatus, type StreamProcessor } from './stream-processor.ts';
 
@@ -64,6 +65,8 @@ export class PiStream implements StreamProcessor {
   private readonly list: PiReply[] = [];
   private readonly replyIds: string[] = [];
   private readonly blockIds: string[] = [];
+  /** Integers beyond 2^53 already told (see rounded-integers.ts). */
+  private readonly rounded = new Set<string>();
   private readonly proxyHistory?: CheckpointedHistory<PiProxyState, PiStep>;
   /** The proxy client state was seeded from an eviction digest: the first reply continues from it. */
   private seeded = false;
@@ -104,7 +107,9 @@ export class PiStream implements StreamProcessor {
       : stepPiLifecycle(this.lifecycle, { kind: 'event', index, raw });
     this.lifecycle = step.state;
     // The response head's verdict (e.g. a non-2xx status failing the client) is told at the first event.
-    const stepDiagnostics = this.headDiagnostics.length ? [...this.takeHead(), ...step.diagnostics] : step.diagnostics;
+    let stepDiagnostics = this.headDiagnostics.length ? [...this.takeHead(), ...step.diagnostics] : step.diagnostics;
+    const rounded = ev.parseError === undefined ? roundedIntegerDiagnostic(ev.rawText, index, this.rounded, 'pi') : undefined;
+    if (rounded) stepDiagnostics = [...stepDiagnostics, rounded];
     const v = ev.parseError === undefined ? validatePiEvent(raw, this.form) : undefined;
     const a = assignPiReply(this.split, index, raw, this.form);
     this.split = a.state;

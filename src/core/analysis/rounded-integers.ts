@@ -1,0 +1,143 @@
+// Integers that JSON.parse cannot hold. A JSON number is a double in JavaScript, so an integer literal beyond 2^53
+// (a 64-bit trace id, a snowflake id in `metadata`) is read as the nearest double: 1234567890123456789 becomes
+// 1234567890123456768. The Python reference (pydantic) keeps it an exact int, so the reconstruction here differs
+// from it there, and so does every JavaScript frontend that reads the stream with JSON.parse — which is worth
+// telling the developer: the value their backend sent is not the value their UI holds. pi's client is JavaScript
+// itself and rounds the same way; the server's value is still not the one the frontend gets.
+//
+// The event's text is the truth: it is scanned for integer literals (outside strings) whose value the parse
+// changed. The scan runs only when a run of 16 digits is in the text (any integer beyond 2^53 has 16 or more), so
+// ordinary events pay one native search.
+import type { Diagnostic } from '../diagnostics/types.ts';
+import { clipped } from '../diagnostics/shown.ts';
+
+export interface RoundedInteger {
+  /** Dotted path of the value ('' for a top-level number), as schema issues write paths. */
+  path: string;
+  /** The literal as the text has it. */
+  literal: string;
+  /** What JSON.parse made of it (Infinity for a literal beyond the double range). */
+  read: number;
+}
+
+const LONG_DIGITS = /\d{16}/;
+const INTEGER = /^-?\d+$/;
+
+/**
+ * The integer literals of JSON text `text` that JSON.parse does not read back as themselves (the number it makes
+ * prints as another integer), in text order. `text` should be
+ * valid JSON (the caller parsed it); other text gives some answer but never throws. Iterative: any depth.
+ */
+export function roundedIntegers(text: string): RoundedInteger[] {
+  if (!LONG_DIGITS.test(text)) return [];
+  const found: RoundedInteger[] = [];
+  const path: (string | number)[] = [];
+  const inObject: boolean[] = [];
+  let expectKey = false;
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === 34 /* " */) {
+      const end = stringEnd(text, i);
+      if (expectKey) {
+        const raw = text.slice(i + 1, end);
+        path[path.length - 1] = raw.indexOf('\\') === -1 ? raw : decodeKey(raw);
+        expectKey = false;
+      }
+      i = end + 1;
+    } else if (c === 123 /* { */ || c === 91 /* [ */) {
+      path.push(c === 123 ? '' : 0);
+      inObject.push(c === 123);
+      expectKey = c === 123;
+      i++;
+    } else if (c === 125 /* } */ || c === 93 /* ] */) {
+      path.pop();
+      inObject.pop();
+      expectKey = false;
+      i++;
+    } else if (c === 44 /* , */) {
+      const top = inObject.length - 1;
+      if (top >= 0 && inObject[top]) expectKey = true;
+      else if (top >= 0) (path[top] as number)++;
+      i++;
+    } else if (c === 45 /* - */ || (c >= 48 && c <= 57)) {
+      let j = i + 1;
+      for (; j < n; j++) {
+        const d = text.charCodeAt(j);
+        if (!((d >= 48 && d <= 57) || d === 46 || d === 101 || d === 69 || d === 43 || d === 45)) break;
+      }
+      if (j - i >= 16) {
+        const literal = text.slice(i, j);
+        if (INTEGER.test(literal)) {
+          const read = Number(literal);
+          if (!Number.isFinite(read) || printedValue(read) !== BigInt(literal)) found.push({ path: path.join('.'), literal, read });
+        }
+      }
+      i = j;
+    } else i++; // whitespace, ':', the letters of true/false/null
+  }
+  return found;
+}
+
+/**
+ * The exact value of what JavaScript prints for integer-valued `read` (String(), JSON.stringify: the shortest decimal
+ * that reads back as the same double). That, not the double's own binary value, is what a frontend shows and sends
+ * back: 70065005125618410 parses to 70065005125618408 but prints as 70065005125618410, so nothing visible is lost.
+ */
+function printedValue(read: number): bigint {
+  const m = /^(-?)(\d+)(?:\.(\d+))?(?:e\+(\d+))?$/.exec(String(read)) as RegExpExecArray;
+  const fraction = m[3] ?? '';
+  const v = BigInt(m[2] + fraction) * 10n ** BigInt(Number(m[4] ?? 0) - fraction.length);
+  return m[1] === '-' ? -v : v;
+}
+
+/** Index of the quote that closes the string opening at `open` (text.length - 1 when it is never closed). */
+function stringEnd(text: string, open: number): number {
+  let q = text.indexOf('"', open + 1);
+  while (q !== -1) {
+    let backslashes = 0;
+    for (let k = q - 1; text.charCodeAt(k) === 92 /* \ */; k--) backslashes++;
+    if (backslashes % 2 === 0) return q;
+    q = text.indexOf('"', q + 1);
+  }
+  return text.length - 1;
+}
+
+function decodeKey(raw: string): string {
+  try {
+    return JSON.parse(`"${raw}"`) as string;
+  } catch {
+    return raw;
+  }
+}
+
+/** Integer literals shown in a message: a 5,000-digit one would otherwise be the whole message. */
+const LITERAL_SHOWN = 40;
+
+/**
+ * The `stream.unsafe-integer` diagnostic of event `index` for the rounded integers of its text that `seen` has not
+ * had yet (path and literal; an event that carries the whole message repeats the same value on every update), or
+ * undefined. `reader`: who reads the stream with JSON.parse besides this panel, for the message.
+ */
+export function roundedIntegerDiagnostic(text: string, index: number, seen: Set<string>, reader: 'python' | 'pi'): Diagnostic | undefined {
+  const fresh = roundedIntegers(text).filter((r) => {
+    const key = `${r.path}\u0000${r.literal}`;
+    if (seen.has(key)) return false;
+    if (seen.size < 10_000) seen.add(key); // bounded: past that, repeats are told again rather than kept forever
+    return true;
+  });
+  if (fresh.length === 0) return undefined;
+  const first = fresh[0];
+  const where = first.path === '' ? '' : ` at ${clipped(first.path, 80)}`;
+  const more = fresh.length > 1 ? ` (and ${fresh.length - 1} more in this event)` : '';
+  const who = reader === 'python'
+    ? 'Python (the reference) keeps it exact; JSON.parse — this panel\'s reconstruction and any JavaScript frontend — reads'
+    : 'JSON.parse — pi\'s client, this panel and any JavaScript frontend — reads';
+  return {
+    code: 'stream.unsafe-integer',
+    severity: 'warning',
+    index,
+    message: `The integer ${clipped(first.literal, LITERAL_SHOWN)}${where} is beyond 2^53: ${who} ${clipped(String(first.read), LITERAL_SHOWN)}${more}.`,
+  };
+}
