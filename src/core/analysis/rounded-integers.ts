@@ -10,6 +10,7 @@
 // ordinary events pay one native search.
 import type { Diagnostic } from '../diagnostics/types.ts';
 import { clipped } from '../diagnostics/shown.ts';
+import { jsonStringEnd } from '../frames/json-text.ts';
 
 export interface RoundedInteger {
   /** Dotted path of the value ('' for a top-level number), as schema issues write paths. */
@@ -39,7 +40,7 @@ export function roundedIntegers(text: string): RoundedInteger[] {
   while (i < n) {
     const c = text.charCodeAt(i);
     if (c === 34 /* " */) {
-      const end = stringEnd(text, i);
+      const end = jsonStringEnd(text, i);
       if (expectKey) {
         const raw = text.slice(i + 1, end);
         path[path.length - 1] = raw.indexOf('\\') === -1 ? raw : decodeKey(raw);
@@ -92,17 +93,6 @@ function printedValue(read: number): bigint {
   return m[1] === '-' ? -v : v;
 }
 
-/** Index of the quote that closes the string opening at `open` (text.length - 1 when it is never closed). */
-function stringEnd(text: string, open: number): number {
-  let q = text.indexOf('"', open + 1);
-  while (q !== -1) {
-    let backslashes = 0;
-    for (let k = q - 1; text.charCodeAt(k) === 92 /* \ */; k--) backslashes++;
-    if (backslashes % 2 === 0) return q;
-    q = text.indexOf('"', q + 1);
-  }
-  return text.length - 1;
-}
 
 function decodeKey(raw: string): string {
   try {

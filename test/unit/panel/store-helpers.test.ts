@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { CaptureRecord } from '../../../src/core/capture/model.ts';
 import type { ConnectionView, EventView, FrameView } from '../../../src/core/analysis/types.ts';
 import { remapConnectionIds } from '../../../panel/store/import-merge.ts';
-import { prettyJsonText } from '../../../panel/lib/partial-json-view.ts';
+import fc from 'fast-check';
+import { prettyJsonText, reindentJson } from '../../../panel/lib/partial-json-view.ts';
 import { eventRows, filterConnections } from '../../../panel/store/filters.ts';
 import { nextIn } from '../../../panel/store/steps.ts';
 
@@ -32,6 +33,28 @@ describe('prettyJsonText', () => {
   });
   it('shows non-JSON as is', () => expect(prettyJsonText('not json')).toEqual({ text: 'not json', state: 'invalid' }));
   it('says empty for nothing', () => expect(prettyJsonText('  ').state).toBe('empty'));
+  it('keeps complete input as the model wrote it: number literals, escapes, repeated keys', () => {
+    const raw = '{"order_id":1234567890123456789,"price":1.10,"e":1E2,"name":"caf\\u00e9","a":1,"a":2,"s":"q\\"uote, [x]: {y}"}';
+    expect(prettyJsonText(raw)).toEqual({
+      state: 'complete',
+      text: '{\n  "order_id": 1234567890123456789,\n  "price": 1.10,\n  "e": 1E2,\n  "name": "caf\\u00e9",\n  "a": 1,\n  "a": 2,\n  "s": "q\\"uote, [x]: {y}"\n}',
+    });
+  });
+  it('shows input nested too deep to lay out as it is', () => {
+    const deep = `${'['.repeat(50_000)}${']'.repeat(50_000)}`;
+    expect(prettyJsonText(deep)).toEqual({ text: deep, state: 'unformatted' });
+  });
+});
+
+describe('reindentJson', () => {
+  it('lays JSON out exactly as JSON.stringify(JSON.parse(text), null, 2) when printing again changes no token', () => {
+    fc.assert(fc.property(fc.jsonValue(), fc.constantFrom('', ' ', '\n', ' \t\r\n '), (v, ws) => {
+      // The canonical text, then whitespace between every pair of tokens (strings kept whole).
+      const canonical = JSON.stringify(v);
+      const spaced = canonical.replace(/("(?:[^"\\]|\\.)*")|([{}[\],:])/g, (m, str) => (str ? str : `${ws}${m}${ws}`));
+      expect(reindentJson(`${ws}${spaced}${ws}`)).toBe(JSON.stringify(v, null, 2));
+    }), { numRuns: 1000 });
+  });
 });
 
 function conn(frames: FrameView[], events: Partial<EventView>[], extra: Partial<ConnectionView> = {}): ConnectionView {
