@@ -102,19 +102,6 @@ export class AgentScopeStream implements StreamProcessor {
   }
 
   push(ev: RawEvent, index: number): EventFacts {
-    const facts = this.apply(ev, index);
-    // A text the wire-delta reading matched holds only strings (and an empty metadata): no number to check.
-    if (ev.wireDelta === undefined && ev.parseError === undefined) {
-      const d = roundedIntegerDiagnostic(ev.rawText, index, this.rounded, 'python');
-      if (d) {
-        facts.diagnostics = [...facts.diagnostics, d];
-        if (facts.replyId !== undefined) this.extra.get(facts.replyId)?.diagnostics.push(d);
-      }
-    }
-    return facts;
-  }
-
-  private apply(ev: RawEvent, index: number): EventFacts {
     let parsed: ValidationResult;
     let legacy = false;
     let fromFast: AgentEvent | undefined; // the event the fast validator made (a replay can make it again from the text)
@@ -137,7 +124,7 @@ export class AgentScopeStream implements StreamProcessor {
       if (fast) {
         fromFast = fast;
         const facts = wd === undefined ? this.deltaLane(ev, index) : undefined; // (a wire delta was tried above)
-        if (facts) return facts;
+        if (facts) return this.noteRounded(ev, index, facts);
         parsed = wireProblem(ev.rawText, ev.wellFormed) ?? { ok: true, event: fast, extras: NO_STRINGS };
       }
       else {
@@ -208,6 +195,20 @@ export class AgentScopeStream implements StreamProcessor {
     if (blockId !== undefined) facts.blockId = blockId;
     const createdAt = typeof obj.created_at === 'string' ? plainIsoAsUtc(obj.created_at) ?? parseTime(obj.created_at) : parseTime(obj.created_at);
     if (createdAt !== undefined) facts.createdAt = createdAt;
+    return this.noteRounded(ev, index, facts);
+  }
+
+  /**
+   * `facts` with the event's integers that JSON.parse rounds told (rounded-integers.ts). Not asked of a text the
+   * wire-delta reading matched — its fields are strings and its metadata empty — so the delta lane's events skip it.
+   */
+  private noteRounded(ev: RawEvent, index: number, facts: EventFacts): EventFacts {
+    if (ev.wireDelta !== undefined || ev.parseError !== undefined) return facts;
+    const d = roundedIntegerDiagnostic(ev.rawText, index, this.rounded, 'python');
+    if (d) {
+      facts.diagnostics = [...facts.diagnostics, d];
+      if (facts.replyId !== undefined) this.extra.get(facts.replyId)?.diagnostics.push(d);
+    }
     return facts;
   }
 
