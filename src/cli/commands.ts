@@ -155,7 +155,18 @@ function validate(conns: ConnectionView[], json: boolean): { stdout: string; exi
   return { stdout: lines.join('\n'), exitCode };
 }
 
-export async function runCli(args: string[], readFile: ReadFile): Promise<{ stdout: string; exitCode: number }> {
+/**
+ * A note for `replay` when the output cannot equal the reference's: integers beyond 2^53 that JSON.parse rounded
+ * (the Python reference keeps them exact; see rounded-integers.ts). Undefined when there are none.
+ */
+function roundingNote(conns: ConnectionView[]): string | undefined {
+  const n = conns.reduce((sum, c) => sum + c.diagnostics.filter((d) => d.code === 'stream.unsafe-integer').length, 0);
+  if (n === 0) return undefined;
+  return `note: ${plural(n, 'event')} held integers beyond 2^53, which this output has as the nearest JavaScript number ` +
+    '(a Python consumer keeps them exact); "replyscope validate FILE" lists them (stream.unsafe-integer)';
+}
+
+export async function runCli(args: string[], readFile: ReadFile): Promise<{ stdout: string; exitCode: number; stderr?: string }> {
   const p = parseArgs(args);
   const file = p.file as string;
   const bytes = readFile(file);
@@ -164,7 +175,9 @@ export async function runCli(args: string[], readFile: ReadFile): Promise<{ stdo
       return { stdout: conformance(bytes, file), exitCode: 0 };
     case 'replay': {
       const reply = p.flags.get('--reply');
-      return { stdout: replay(loadConnections(bytes, file), p.flags.has('--steps'), reply === true ? undefined : reply), exitCode: 0 };
+      const conns = loadConnections(bytes, file);
+      const note = roundingNote(conns);
+      return { stdout: replay(conns, p.flags.has('--steps'), reply === true ? undefined : reply), exitCode: 0, ...(note ? { stderr: note } : {}) };
     }
     default:
       return validate(loadConnections(bytes, file), p.flags.has('--json'));

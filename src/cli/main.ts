@@ -6,7 +6,7 @@ import { runCli, CliError } from './commands.ts';
 const args = process.argv.slice(2);
 
 try {
-  const { stdout, exitCode } = await runCli(args, (path) => {
+  const { stdout, exitCode, stderr } = await runCli(args, (path) => {
     try {
       return readFileSync(path);
     } catch (err) {
@@ -15,6 +15,7 @@ try {
     }
   });
   if (stdout) process.stdout.write(stdout.endsWith('\n') ? stdout : `${stdout}\n`);
+  if (stderr) process.stderr.write(`replyscope: ${stderr}\n`);
   process.exitCode = exitCode;
 } catch (err) {
   if (err instanceof CliError) {

@@ -97,10 +97,28 @@ describe('the replyscope binary', () => {
       ev('TEXT_BLOCK_END', { block_id: 'b1' }),
       ev('REPLY_END', { session_id: 's' }),
     ].join(''));
-    const { stdout } = await run(process.execPath, [BIN, 'replay', file, '--reply', 'r1']);
+    const { stdout, stderr } = await run(process.execPath, [BIN, 'replay', file, '--reply', 'r1']);
     const out = JSON.parse(stdout);
     expect(out[0].replies[0].final.content[0].text).toBe('Hello world');
     expect(out[0].replies[0].final.finished_reason).toBe('completed');
+    expect(stderr).toBe('');
+  });
+
+  it('replay says on stderr when its output rounds integers the reference keeps exact', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'rs-cli-'));
+    const file = path.join(dir, 'stream.sse');
+    const ev = (type: string, extra: string) => `data: {"type":"${type}","id":"e-${type}","created_at":"2026-01-01T00:00:00","reply_id":"r1"${extra}}\n\n`;
+    writeFileSync(file, [
+      ev('REPLY_START', ',"session_id":"s","name":"Friday","role":"assistant","metadata":{"trace":1234567890123456789}'),
+      ev('REPLY_END', ',"session_id":"s"'),
+    ].join(''));
+    const { stdout, stderr } = await run(process.execPath, [BIN, 'replay', file]);
+    expect(JSON.parse(stdout)[0].replies).toHaveLength(1);
+    expect(stderr).toBe('replyscope: note: 1 event held integers beyond 2^53, which this output has as the nearest JavaScript number ' +
+      '(a Python consumer keeps them exact); "replyscope validate FILE" lists them (stream.unsafe-integer)\n');
+    const validated = await run(process.execPath, [BIN, 'validate', file]);
+    expect(validated.stdout).toContain('stream.unsafe-integer');
+    expect(validated.stdout).toContain('The integer 1234567890123456789 at metadata.trace is beyond 2^53');
   });
 
   it('bad input gets one clear line and no stack trace', async () => {
