@@ -7,7 +7,7 @@
 //
 // The event's text is the truth: it is scanned for integer literals (outside strings) whose value the parse
 // changed. The scan runs only when a run of 16 digits is in the text (any integer beyond 2^53 has 16 or more), so
-// ordinary events pay one native search.
+// ordinary events pay a look at every 16th character (see hasDigitRun16).
 import type { Diagnostic } from '../diagnostics/types.ts';
 import { clipped } from '../diagnostics/shown.ts';
 import { jsonStringEnd } from '../frames/json-text.ts';
@@ -21,7 +21,25 @@ export interface RoundedInteger {
   read: number;
 }
 
-const LONG_DIGITS = /\d{16}/;
+const isDigit = (c: number) => c >= 48 && c <= 57;
+
+/**
+ * `/\d{16}/.test(text)`, looking at every 16th character first: 16 consecutive characters include exactly one at
+ * an index ≡ 15 (mod 16), so only a digit there can be part of such a run. The expression tried every index (~3.5 ns
+ * per character here; the look ~0.6 µs for the benchmark capture's non-delta events, the expression ~1 µs).
+ */
+export function hasDigitRun16(text: string): boolean {
+  const n = text.length;
+  for (let i = 15; i < n; i += 16) {
+    if (!isDigit(text.charCodeAt(i))) continue;
+    let start = i;
+    while (start > 0 && isDigit(text.charCodeAt(start - 1))) start--;
+    let end = i + 1;
+    while (end < n && end - start < 16 && isDigit(text.charCodeAt(end))) end++;
+    if (end - start >= 16) return true;
+  }
+  return false;
+}
 const INTEGER = /^-?\d+$/;
 
 /**
@@ -30,7 +48,7 @@ const INTEGER = /^-?\d+$/;
  * valid JSON (the caller parsed it); other text gives some answer but never throws. Iterative: any depth.
  */
 export function roundedIntegers(text: string): RoundedInteger[] {
-  if (!LONG_DIGITS.test(text)) return [];
+  if (!hasDigitRun16(text)) return [];
   const found: RoundedInteger[] = [];
   const path: (string | number)[] = [];
   const inObject: boolean[] = [];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { analyzeCapture } from '../../../src/core/analysis/analyze.ts';
-import { roundedIntegers } from '../../../src/core/analysis/rounded-integers.ts';
+import { hasDigitRun16, roundedIntegers } from '../../../src/core/analysis/rounded-integers.ts';
 import { diagnosticDoc } from '../../../src/core/diagnostics/catalog.ts';
 import { captureOf, loadCases } from './support.ts';
 
@@ -57,6 +57,24 @@ function write(v: Json, ws: string): { text: string; expected: { path: string; l
   };
   return { text: go(v, []), expected };
 }
+
+describe('hasDigitRun16', () => {
+  it('is /\\d{16}/.test, at every length and offset', () => {
+    const text = fc.array(fc.oneof(fc.constantFrom('0', '9', '5'), fc.constantFrom('a', '/', ':', '"', ' ')), { maxLength: 80 }).map((a) => a.join(''));
+    const runs = fc.tuple(fc.string({ maxLength: 40 }), fc.integer({ min: 12, max: 20 }), fc.string({ maxLength: 40 })).map(([a, k, b]) => `${a}x${'7'.repeat(k)}x${b}`);
+    fc.assert(fc.property(fc.oneof(text, runs), (s) => {
+      expect(hasDigitRun16(s)).toBe(/\d{16}/.test(s));
+    }), { numRuns: 5000 });
+  });
+  it('finds a run of 15 to 17 digits at every offset', () => {
+    for (let offset = 0; offset < 48; offset++) {
+      for (const k of [15, 16, 17]) {
+        const s = `${'a'.repeat(offset)}${'7'.repeat(k)}"`;
+        expect(hasDigitRun16(s), `${k} digits at ${offset}`).toBe(k >= 16);
+      }
+    }
+  });
+});
 
 describe('roundedIntegers', () => {
   it('finds exactly the integer literals JSON.parse changes, with their paths, at any whitespace', () => {
