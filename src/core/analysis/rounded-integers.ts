@@ -1,6 +1,6 @@
 // Integers that JSON.parse cannot hold. A JSON number is a double in JavaScript, so an integer literal beyond 2^53
-// (a 64-bit trace id, a snowflake id in `metadata`) is read as the nearest double: 1234567890123456789 becomes
-// 1234567890123456768. The Python reference (pydantic) keeps it an exact int, so the reconstruction here differs
+// (a 64-bit trace id, a snowflake id in `metadata`) is read as the nearest double: 1234567890123456789 comes back
+// as 1234567890123456800. The Python reference (pydantic) keeps it an exact int, so the reconstruction here differs
 // from it there, and so does every JavaScript frontend that reads the stream with JSON.parse — which is worth
 // telling the developer: the value their backend sent is not the value their UI holds. pi's client is JavaScript
 // itself and rounds the same way; the server's value is still not the one the frontend gets.
@@ -40,12 +40,13 @@ export function hasDigitRun16(text: string): boolean {
   }
   return false;
 }
+
 const INTEGER = /^-?\d+$/;
 
 /**
  * The integer literals of JSON text `text` that JSON.parse does not read back as themselves (the number it makes
- * prints as another integer), in text order. `text` should be
- * valid JSON (the caller parsed it); other text gives some answer but never throws. Iterative: any depth.
+ * prints as another integer), in text order. `text` should be valid JSON (the caller parsed it); other text gives
+ * some answer but never throws. Iterative: any depth.
  */
 export function roundedIntegers(text: string): RoundedInteger[] {
   if (!hasDigitRun16(text)) return [];
@@ -110,7 +111,6 @@ function printedValue(read: number): bigint {
   const v = BigInt(m[2] + fraction) * 10n ** BigInt(Number(m[4] ?? 0) - fraction.length);
   return m[1] === '-' ? -v : v;
 }
-
 
 function decodeKey(raw: string): string {
   try {
