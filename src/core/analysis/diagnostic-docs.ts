@@ -25,7 +25,7 @@ export const ANALYSIS_DIAGNOSTIC_DOCS: DiagnosticDoc[] = [
     title: 'An integer JavaScript cannot hold exactly',
     explanation:
       'The event has an integer literal beyond 2^53 (a 64-bit id, say). JSON.parse reads every JSON number as a ' +
-      'double, so this panel\'s reconstruction — and any JavaScript frontend reading the stream — holds the nearest ' +
+      'double, so Replyscope\'s reconstruction — and any JavaScript frontend reading the stream — holds the nearest ' +
       'one instead (1234567890123456789 becomes 1234567890123456800). The raw frame shows the exact text. Sending such ' +
       'values as strings keeps them intact. Told once per connection for each path and value.',
     reference:

@@ -126,7 +126,7 @@ const LITERAL_SHOWN = 40;
 /**
  * The `stream.unsafe-integer` diagnostic of event `index` for the rounded integers of its text that `seen` has not
  * had yet (path and literal; an event that carries the whole message repeats the same value on every update), or
- * undefined. `reader`: who reads the stream with JSON.parse besides this panel, for the message.
+ * undefined. `reader`: who reads the stream with JSON.parse besides Replyscope, for the message.
  */
 export function roundedIntegerDiagnostic(text: string, index: number, seen: Set<string>, reader: 'python' | 'pi'): Diagnostic | undefined {
   const fresh = roundedIntegers(text).filter((r) => {
@@ -140,8 +140,8 @@ export function roundedIntegerDiagnostic(text: string, index: number, seen: Set<
   const where = first.path === '' ? '' : ` at ${clipped(first.path, 80)}`;
   const more = fresh.length > 1 ? ` (and ${fresh.length - 1} more in this event)` : '';
   const who = reader === 'python'
-    ? 'Python (the reference) keeps it exact; JSON.parse — this panel\'s reconstruction and any JavaScript frontend — reads'
-    : 'JSON.parse — pi\'s client, this panel and any JavaScript frontend — reads';
+    ? 'Python (the reference) keeps it exact; JSON.parse — Replyscope\'s reconstruction and any JavaScript frontend — reads'
+    : 'JSON.parse — pi\'s client, Replyscope and any JavaScript frontend — reads';
   return {
     code: 'stream.unsafe-integer',
     severity: 'warning',
