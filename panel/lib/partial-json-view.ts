@@ -35,7 +35,11 @@ export function prettyJsonText(raw: string): PrettyJson {
   }
 }
 
-const WHITESPACE = new Set([0x20, 0x0a, 0x0d, 0x09]);
+const isWhitespace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+
+/** Line breaks with the indentation of each depth up to 64, made once (deeper ones are made when needed). */
+const indents = Array.from({ length: 65 }, (_, d) => `\n${'  '.repeat(d)}`);
+const indent = (depth: number) => (depth < indents.length ? indents[depth] : `\n${'  '.repeat(depth)}`);
 
 /**
  * Valid JSON text `raw` laid out as `JSON.stringify(JSON.parse(raw), null, 2)` lays it out, with every string and
@@ -44,59 +48,48 @@ const WHITESPACE = new Set([0x20, 0x0a, 0x0d, 0x09]);
  */
 export function reindentJson(raw: string): string | undefined {
   const limit = raw.length * 4 + 100_000;
-  const parts: string[] = [];
-  let size = 0;
+  let out = '';
   let depth = 0;
-  const push = (s: string) => {
-    parts.push(s);
-    size += s.length;
-  };
-  const newline = () => push(`\n${'  '.repeat(depth)}`);
   const n = raw.length;
   let i = 0;
   while (i < n) {
-    if (size > limit) return undefined;
+    if (out.length > limit) return undefined;
     const c = raw.charCodeAt(i);
-    if (WHITESPACE.has(c)) i++;
+    if (isWhitespace(c)) i++;
     else if (c === 34 /* " */) {
       const end = jsonStringEnd(raw, i);
-      push(raw.slice(i, end + 1));
+      out += raw.slice(i, end + 1);
       i = end + 1;
     } else if (c === 123 /* { */ || c === 91 /* [ */) {
       let k = i + 1;
-      while (k < n && WHITESPACE.has(raw.charCodeAt(k))) k++;
+      while (k < n && isWhitespace(raw.charCodeAt(k))) k++;
       if (raw.charCodeAt(k) === c + 2 /* } or ] */) {
-        push(c === 123 ? '{}' : '[]');
+        out += c === 123 ? '{}' : '[]';
         i = k + 1;
       } else {
-        push(raw[i]);
-        depth++;
-        newline();
+        out += (c === 123 ? '{' : '[') + indent(++depth);
         i++;
       }
     } else if (c === 125 /* } */ || c === 93 /* ] */) {
-      depth--;
-      newline();
-      push(raw[i]);
+      out += indent(--depth) + (c === 125 ? '}' : ']');
       i++;
     } else if (c === 44 /* , */) {
-      push(',');
-      newline();
+      out += `,${indent(depth)}`;
       i++;
     } else if (c === 58 /* : */) {
-      push(': ');
+      out += ': ';
       i++;
     } else {
       // A number, true, false or null: up to the next structural character or whitespace, as written.
       let j = i + 1;
       while (j < n) {
         const d = raw.charCodeAt(j);
-        if (WHITESPACE.has(d) || d === 44 || d === 58 || d === 93 || d === 125) break;
+        if (isWhitespace(d) || d === 44 || d === 58 || d === 93 || d === 125) break;
         j++;
       }
-      push(raw.slice(i, j));
+      out += raw.slice(i, j);
       i = j;
     }
   }
-  return parts.join('');
+  return out;
 }
