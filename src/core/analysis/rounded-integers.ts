@@ -81,11 +81,11 @@ export function roundedIntegers(text: string): RoundedInteger[] {
       if (top >= 0 && inObject[top]) expectKey = true;
       else if (top >= 0) (path[top] as number)++;
       i++;
-    } else if (c === 45 /* - */ || (c >= 48 && c <= 57)) {
+    } else if (c === 45 /* - */ || isDigit(c)) {
       let j = i + 1;
       for (; j < n; j++) {
         const d = text.charCodeAt(j);
-        if (!((d >= 48 && d <= 57) || d === 46 || d === 101 || d === 69 || d === 43 || d === 45)) break;
+        if (!(isDigit(d) || d === 46 || d === 101 || d === 69 || d === 43 || d === 45)) break;
       }
       if (j - i >= 16) {
         const literal = text.slice(i, j);
