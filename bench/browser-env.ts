@@ -49,20 +49,29 @@ export async function launch(dist: string | undefined): Promise<Browser> {
   };
 }
 
-/** The app page: `window.readStream(path)` reads the stream and resolves with its time and long tasks. */
+/**
+ * The app page: `window.readStream(path)` reads the stream and resolves with its time and long tasks. With `keep`,
+ * the page also keeps a copy of every chunk, as a tap must (the floor of any capture that holds the bytes in the page).
+ */
 const APP_HTML = `<!doctype html><meta charset="utf-8"><title>app</title><body><pre id="out"></pre><script>
 const longTasks = [];
 new PerformanceObserver((l) => { for (const e of l.getEntries()) longTasks.push(e); }).observe({ type: 'longtask', buffered: true });
-window.readStream = async (path) => {
+window.readStream = async (path, keep) => {
   const before = longTasks.length;
   const t0 = performance.now();
   const res = await fetch(path);
   const reader = res.body.getReader();
   const decoder = new TextDecoder();
-  let buffer = '', events = 0, last;
+  const copies = [];
+  let buffer = '', events = 0, last, copyMs = 0;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
+    if (keep) {
+      const c0 = performance.now();
+      copies.push(value.slice());
+      copyMs += performance.now() - c0;
+    }
     buffer += decoder.decode(value, { stream: true });
     const lines = buffer.split('\\n');
     buffer = lines.pop();
@@ -72,7 +81,7 @@ window.readStream = async (path) => {
   await new Promise((r) => setTimeout(r, 0)); // let the observer deliver the last entries
   const tasks = longTasks.slice(before);
   document.getElementById('out').textContent = events + ' events, last ' + (last && last.type);
-  return { ms, events, longTasks: tasks.length, longTaskMs: tasks.reduce((s, e) => s + e.duration, 0) };
+  return { ms, events, longTasks: tasks.length, longTaskMs: tasks.reduce((s, e) => s + e.duration, 0), copyMs, copied: copies.length };
 };
 </script>`;
 

@@ -27,9 +27,12 @@ export async function browserFigures(opts: { quick: boolean; page: boolean; pane
     out.push(figure({
       figure: 'page overhead (time)', value: r.ratio, budget: 1.05, unit: 'ratio', direction: 'max',
       baseline: `without extension ${r.plainMs.toFixed(0)} ms vs with ${r.extMs.toFixed(0)} ms for ${(r.bodyBytes / 1e6).toFixed(0)} MB (${r.events} events); ` +
-        `CPU profile of the page's thread: tap ${share(p.tapMs)}, relay ${share(p.relayMs)} (most: ${p.top}, ${share(p.topMs)})`,
+        `CPU profile of the page's thread: tap ${share(p.tapMs)}, relay ${share(p.relayMs)} (most: ${p.top}, ${share(p.topMs)}); ` +
+        `floor — the page keeping a copy of each chunk itself, no extension: ${r.copyRatio.toFixed(3)}× (spread ${spread(r.copyRatios, 3)}; ` +
+        `its copies ${r.copyMs.toFixed(0)} ms for ${r.chunks} chunks)`,
       spread: spread(r.ratios, 3),
-      detail: { plainMs: r.plainMs, extMs: r.extMs, bodyBytes: r.bodyBytes, events: r.events, profileMs: p.totalMs, tapMs: p.tapMs, relayMs: p.relayMs, top: p.top, topMs: p.topMs },
+      detail: { plainMs: r.plainMs, extMs: r.extMs, bodyBytes: r.bodyBytes, events: r.events, profileMs: p.totalMs, tapMs: p.tapMs, relayMs: p.relayMs, top: p.top, topMs: p.topMs,
+        copyRatio: r.copyRatio, copySpread: spread(r.copyRatios, 3), copyMs: r.copyMs, chunks: r.chunks },
     }));
     out.push(figure({
       figure: 'page extra long tasks', value: r.extraLongTasks, budget: 0, unit: 'ratio', direction: 'max',
