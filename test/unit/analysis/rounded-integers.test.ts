@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { analyzeCapture } from '../../../src/core/analysis/analyze.ts';
-import { hasDigitRun16, roundedIntegers } from '../../../src/core/analysis/rounded-integers.ts';
+import { hasDigitRun16, roundedIntegers } from '../../../src/core/frames/json-integers.ts';
 import { diagnosticDoc } from '../../../src/core/diagnostics/catalog.ts';
 import { captureOf, loadCases } from './support.ts';
 
