@@ -132,6 +132,13 @@ export const AGENTSCOPE_DIAGNOSTIC_DOCS: DiagnosticDoc[] = [
     explanation: 'The concatenated TOOL_CALL_DELTA fragments do not form JSON when the call ends. append_event stores the raw string and never parses it; the tool invocation (or a UI showing arguments) will fail.',
   },
   {
+    code: 'as.tool-input-unsafe-integer',
+    severity: 'warning',
+    title: 'Tool-call input has an integer JavaScript cannot hold exactly',
+    explanation: 'The input the TOOL_CALL_DELTA fragments built holds an integer literal beyond 2^53 (a 64-bit id, say). A frontend that reads the input with JSON.parse — to show the arguments, or to run a client-side tool — gets the nearest double instead (1234567890123456789 becomes 1234567890123456800), and would act on another id. The tool-call bubble shows the input as written. Asking the model for such values as strings keeps them intact.',
+    reference: 'append_event keeps the input as a string, and Python\'s json.loads reads the integer exactly: the agent\'s own tool gets the right value; only JavaScript readers round it.',
+  },
+  {
     code: 'as.invalid-base64',
     severity: 'error',
     title: 'Data chunk the reference cannot decode',

@@ -10,6 +10,7 @@
 // The bookkeeping (replies, blocks, clock, the diagnostics being collected) is LifecycleTracker's
 // (lifecycle-tracker.ts); this file holds the rules per event type and the end-of-stream report.
 import type { Diagnostic } from '../diagnostics/types.ts';
+import { describeRounded, roundedIntegers } from '../frames/json-integers.ts';
 import type { ApplyOutcome } from './append-event.ts';
 import type { Msg } from './blocks.ts';
 import { ALLOWED, LABEL, addBlock, addResult, blockOf, newReply, type BlockState, type Kind, type ToolCallState } from './lifecycle-state.ts';
@@ -120,6 +121,23 @@ export class AgentScopeLifecycle extends LifecycleTracker {
     return out;
   }
 
+  /**
+   * At TOOL_CALL_END: the input the deltas built must be JSON, and JSON a frontend can read as written — an integer
+   * beyond 2^53 (a 64-bit id) survives the agent's `json.loads` but not a `JSON.parse` of the input.
+   */
+  private checkToolInput(id: string, b: BlockState): void {
+    const input = b.input ?? '';
+    if (!isJson(input)) {
+      this.add('as.tool-input-invalid-json', 'warning', `Tool call ${id} input is not valid JSON at TOOL_CALL_END: ${JSON.stringify(input.slice(0, 80))}`, [b.start]);
+      return;
+    }
+    const found = roundedIntegers(input);
+    if (found.length === 0) return;
+    const shown = describeRounded(found);
+    this.add('as.tool-input-unsafe-integer', 'warning', `Tool call ${id} input has the integer ${shown.literal}, beyond 2^53: Python's json.loads keeps it exact; ` +
+      `JSON.parse of the input — any JavaScript frontend that shows or runs the call — reads ${shown.read}${shown.more}.`, [b.start]);
+  }
+
   private checkEvent(event: Exclude<AgentEvent, { type: 'CUSTOM' }>, index: number) {
     const r = this.reply(event.type, event.reply_id, index);
     switch (event.type) {
@@ -166,7 +184,7 @@ export class AgentScopeLifecycle extends LifecycleTracker {
       }
       case 'TOOL_CALL_END': {
         const b = this.find(r, event.type, index, 'tool_call', event.tool_call_id, true);
-        if (b && !isJson(b.input ?? '')) this.add('as.tool-input-invalid-json', 'warning', `Tool call ${event.tool_call_id} input is not valid JSON at TOOL_CALL_END: ${JSON.stringify((b.input ?? '').slice(0, 80))}`, [b.start]);
+        if (b) this.checkToolInput(event.tool_call_id, b);
         return;
       }
       case 'TOOL_RESULT_START': {

@@ -11,6 +11,7 @@ export const PI_CODES = {
   toolcallEndIgnored: 'pi.toolcall-end-ignored',
   toolcallArgsInvalid: 'pi.toolcall-args-invalid',
   toolcallArgsRepaired: 'pi.toolcall-args-repaired',
+  toolcallArgsUnsafeInteger: 'pi.toolcall-args-unsafe-integer',
   blockRestarted: 'pi.block-restarted',
   frameAfterTerminal: 'pi.frame-after-terminal',
   ignoredAfterFailure: 'pi.ignored-after-failure',

@@ -83,6 +83,13 @@ export const PI_DIAGNOSTIC_DOCS: DiagnosticDoc[] = [
     reference: 'pi-ai 0.73 retries JSON.parse on the repaired text; older clients and other JSON parsers reject it.',
   },
   {
+    code: C.toolcallArgsUnsafeInteger,
+    severity: 'warning',
+    title: 'Tool-call arguments hold an integer JavaScript cannot hold exactly',
+    explanation: 'The argument text the model streamed has an integer literal beyond 2^53 (a 64-bit id, say). JSON.parse reads it as the nearest double (1234567890123456789 becomes 1234567890123456800), so the tool runs with another value than the model wrote. The tool-call bubble shows the text as streamed. Asking the model for such values as strings keeps them intact.',
+    reference: 'pi-ai parses the arguments with JSON.parse (parseStreamingJson): the reference itself rounds, the same way as the panel.',
+  },
+  {
     code: C.blockRestarted,
     severity: 'warning',
     title: 'Block started twice at the same index',

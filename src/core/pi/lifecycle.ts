@@ -5,6 +5,7 @@ import type { EndState } from '../capture/model.ts';
 import { clipped, shownJsonClipped, shownJsonHead, shownString } from '../diagnostics/shown.ts';
 import type { Diagnostic } from '../diagnostics/types.ts';
 import { PI_CODES as C } from './diagnostic-codes.ts';
+import { describeRounded, roundedIntegers } from '../frames/json-integers.ts';
 import type { PiLine } from './client-reading.ts';
 import { PI_ABORT_MESSAGE, piHttpFailure } from './client-reading.ts';
 import { arrayIndexOf, contentKey, readBlock } from './message-state.ts';
@@ -110,14 +111,24 @@ function blockDiagnostics(state: PiLifecycleState, ev: Record<string, unknown>, 
 function toolArgsDiagnostics(partialJson: unknown, index: number, where: string): Diagnostic[] {
   if (typeof partialJson !== 'string' || partialJson.trim() === '') return [];
   const strict = tryParse(partialJson);
-  if (strict.ok && isPlainObject(strict.value)) return [];
-  const repaired = strict.ok ? strict : tryParse(repairJsonStrings(partialJson));
+  if (strict.ok && isPlainObject(strict.value)) return unsafeIntegers(partialJson, index, where);
+  const repairedText = strict.ok ? partialJson : repairJsonStrings(partialJson);
+  const repaired = strict.ok ? strict : tryParse(repairedText);
   if (repaired.ok && isPlainObject(repaired.value)) {
-    return [d(C.toolcallArgsRepaired, 'info', index, `the arguments of ${where} only parse after pi-ai's JSON repair`)];
+    return [d(C.toolcallArgsRepaired, 'info', index, `the arguments of ${where} only parse after pi-ai's JSON repair`), ...unsafeIntegers(repairedText, index, where)];
   }
   const what = repaired.ok ? `are JSON but not an object (${shownJsonHead(repaired.value, 40) as string})` : 'are not valid JSON';
   const salvaged = shownJsonHead(parseStreamingJson(partialJson) || {}, 60) as string;
   return [d(C.toolcallArgsInvalid, 'warning', index, `the arguments of ${where} ${what}; the client keeps ${salvaged}`)];
+}
+
+/** The arguments' integers beyond 2^53, which pi-ai's JSON.parse (and so the tool) reads as another value. */
+function unsafeIntegers(json: string, index: number, where: string): Diagnostic[] {
+  const found = roundedIntegers(json);
+  if (found.length === 0) return [];
+  const shown = describeRounded(found);
+  return [d(C.toolcallArgsUnsafeInteger, 'warning', index, `the arguments of ${where} hold the integer ${shown.literal}, beyond 2^53: ` +
+    `pi-ai's JSON.parse — and so the tool — reads ${shown.read}${shown.more}`)];
 }
 
 function tryParse(text: string): { ok: true; value: unknown } | { ok: false } {

@@ -102,6 +102,7 @@ const CASES: Record<string, { events: () => Raw[]; at?: number }> = {
     at: 7,
   },
   'as.tool-input-invalid-json': { events: () => [start(), ...call('c1', '{"a": 1,,'), ...result('c1'), end()], at: 3 },
+  'as.tool-input-unsafe-integer': { events: () => [start(), ...call('c1', '{"order_id": 1234567890123456789}'), ...result('c1'), end()], at: 3 },
   'as.invalid-base64': { events: () => [start(), ...data('d1', ['YQ']), end()], at: 2 },
   'as.base64-lenient': { events: () => [start(), ...data('d1', [' YW\nJj ']), end()], at: 2 },
   'as.media-type-changed': { events: () => [start(), ...data('d1', ['YQ=='], 'image/jpeg'), end()], at: 2 },
@@ -162,6 +163,28 @@ describe('AgentScope lifecycle diagnostics', () => {
     expect(statuses.filter((s) => s === 'error').length).toBe(4); // 3 chunks + the invalid URL
     // CUSTOM is routed to no reply (the reference would raise if handed one): still visible, as info.
     expect(codesAt(diags, 'as.custom-event')).toEqual([statuses.indexOf('custom')]);
+  });
+
+  it('tool-call input: integers JSON.parse rounds are told at TOOL_CALL_END, with path and value; others are not', () => {
+    // Streamed in pieces that cut the literal: only the finished input counts.
+    const pieces = (id: string, parts: string[]) => [
+      ev('TOOL_CALL_START', { tool_call_id: id, tool_call_name: 'Bash' }),
+      ...parts.map((delta) => ev('TOOL_CALL_DELTA', { tool_call_id: id, delta })),
+      ev('TOOL_CALL_END', { tool_call_id: id }),
+    ];
+    const { diags } = check([
+      start(),
+      ...pieces('c1', ['{"user": {"ids": [1, 12345678', '90123456789]}, "n": -99999999999999999999', ', "s": "12345678901234567890"}']),
+      ...pieces('c2', ['{"max": 9007199254740991, "printsAlike": 70065005125618410, "f": 1.2345678901234567e30}']),
+      end(),
+    ]);
+    const found = diags.filter((d) => d.code === 'as.tool-input-unsafe-integer');
+    expect(found.map((d) => [d.index, d.related])).toEqual([[5, [1]]]);
+    expect(found[0].message).toBe('Tool call c1 input has the integer 1234567890123456789 at user.ids.1, beyond 2^53: Python\'s json.loads keeps it exact; ' +
+      'JSON.parse of the input — any JavaScript frontend that shows or runs the call — reads 1234567890123456800 (and 1 more).');
+    expect(found[0].severity).toBe('warning');
+    // Invalid input is told as such, not scanned.
+    expect(codesAt(check([start(), ...call('c3', '{"a": 12345678901234567890,'), end()]).diags, 'as.tool-input-unsafe-integer')).toEqual([]);
   });
 
   it('a parked reply (asking at end of stream) is info, not a warning', () => {

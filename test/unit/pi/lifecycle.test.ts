@@ -79,6 +79,47 @@ describe('pi lifecycle diagnostics', () => {
     expect(restarted.diagnostics[0].message).toContain('thinking block');
   });
 
+  it('tells integers in tool-call arguments that JSON.parse rounds, at toolcall_end (proxy form: no partial)', () => {
+    const frames = (events: unknown[]) => events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join('');
+    const call = (i: number, parts: string[]) => [
+      { type: 'toolcall_start', contentIndex: i, id: `call_${i}`, toolName: 'lookup' },
+      ...parts.map((delta) => ({ type: 'toolcall_delta', contentIndex: i, delta })),
+      { type: 'toolcall_end', contentIndex: i },
+    ];
+    const fed = feedPiText(startPiSession(), frames([
+      { type: 'start' },
+      ...call(0, ['{"channel": 11223344556677', '88990, "limit": 10}']),
+      ...call(1, ['{"max": 9007199254740991, "printsAlike": 70065005125618410, "id": "12345678901234567890"}']),
+      // Needs pi-ai's repair (a raw tab in a string) and still holds one.
+      ...call(2, ['{"note": "a\tb", "ids": [1, -12345678901234567891]}']),
+      { type: 'done', reason: 'toolUse', usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } } },
+    ]));
+    expect(codes(fed.diagnostics)).toEqual(['pi.toolcall-args-unsafe-integer@4', 'pi.toolcall-args-repaired@10', 'pi.toolcall-args-unsafe-integer@10']);
+    expect(fed.diagnostics[0].message).toBe('the arguments of content[0] hold the integer 1122334455667788990 at channel, beyond 2^53: ' +
+      "pi-ai's JSON.parse — and so the tool — reads 1122334455667788900");
+    expect(fed.diagnostics[2].message).toContain('-12345678901234567891 at ids.1');
+  });
+
+  it('tells them in the assistant form too, where only the partial\'s partialJson still has the digits', () => {
+    const usage = { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+    const base = { role: 'assistant', api: 'anthropic-messages', provider: 'anthropic', model: 'm', usage, stopReason: 'stop', timestamp: 1 };
+    const text = '{"channel": 1122334455667788990';
+    // What the server's own JSON.parse made of the arguments: already rounded, so the events' numbers print alike.
+    const args = JSON.parse(`${text}}`);
+    const block = (partialJson?: string) => ({ type: 'toolCall', id: 'c', name: 'lookup', arguments: partialJson === '' ? {} : args, ...(partialJson === undefined ? {} : { partialJson }) });
+    const msg = (partialJson?: string) => ({ ...base, content: [block(partialJson)] });
+    const events = [
+      { type: 'start', partial: { ...base, content: [] } },
+      { type: 'toolcall_start', contentIndex: 0, partial: msg('') },
+      { type: 'toolcall_delta', contentIndex: 0, delta: text, partial: msg(text) },
+      { type: 'toolcall_delta', contentIndex: 0, delta: '}', partial: msg(`${text}}`) },
+      { type: 'toolcall_end', contentIndex: 0, toolCall: block(), partial: msg() },
+      { type: 'done', reason: 'toolUse', message: { ...msg(), stopReason: 'toolUse' } },
+    ];
+    const fed = feedPiText(startPiSession(), events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join(''));
+    expect(codes(fed.diagnostics)).toEqual(['pi.toolcall-args-unsafe-integer@4']);
+  });
+
   it('treats an aborted or broken connection as the client does, not as a missing terminal event', () => {
     const fed = feedPiText(startPiSession(), 'data: {"type":"start"}\n\ndata: {"type":"text_start","contentIndex":0}\n\n');
     expect(codes(endPiSession(fed.session))).toEqual(['pi.no-terminal@1']);
