@@ -48,10 +48,27 @@ export function describeZodError(err: unknown, kind: string): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-/** True when the text's first line looks like a capture log header (used by input sniffing). */
+/** A header line is far shorter; a longer first line is some other JSON (a one-line HAR, an events array). */
+const HEADER_LINE_MAX = 64 * 1024;
+
+/**
+ * True when the text's first line is a capture log header, or a damaged one (so that readCaptureLog says what is
+ * wrong with it) — used by input sniffing. Looking for the two strings alone took any one-line JSON file that
+ * mentions them — a compact HAR of a Replyscope capture — for a capture log, and refused it.
+ */
 export function looksLikeCaptureLog(text: string): boolean {
-  const first = text.slice(0, text.indexOf('\n') === -1 ? undefined : text.indexOf('\n'));
-  return first.includes('"kind"') && first.includes(`"${CAPTURE_FORMAT}"`);
+  const nl = text.indexOf('\n');
+  const first = text.slice(0, nl === -1 ? HEADER_LINE_MAX + 1 : nl);
+  if (first.length > HEADER_LINE_MAX || !first.includes(`"${CAPTURE_FORMAT}"`)) return false;
+  let value: unknown;
+  try {
+    value = JSON.parse(first);
+  } catch {
+    return first.includes('"kind"'); // a header line that is not JSON: readCaptureLog reports it
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const v = value as { kind?: unknown; format?: unknown };
+  return v.kind === 'header' || v.format === CAPTURE_FORMAT;
 }
 
 export function readCaptureLog(text: string): Capture {

@@ -68,6 +68,18 @@ describe('loadInput', () => {
     );
   });
 
+  it('reads a HAR written on one line even when it mentions a capture log (it is no capture log header)', () => {
+    fc.assert(
+      fc.property(captureArb, (capture) => {
+        const compact = JSON.stringify({ ...JSON.parse(writeHar(capture)), comment: '{"kind":"header","format":"replyscope-capture"}' });
+        expect(loadInput(compact)).toEqual(capture);
+      }),
+      { numRuns: 30 },
+    );
+    // A damaged header line is still read as one, so the error names what is wrong with it.
+    expect(() => loadInput('{"kind":"header","format":"replyscope-capture","version":1,\n{"kind":"chunk"}')).toThrow(/capture log line 1/);
+  });
+
   it('reads every published conformance case (events or raw chunks; pi client -> request body)', () => {
     for (const dir of ['agentscope', 'pi']) {
       const casesDir = path.join(conformance, dir, 'cases');
