@@ -82,7 +82,7 @@ function bodyChunks(conn: string, body: Uint8Array, endT: number, msgTimes: numb
   return out;
 }
 
-function browserEntry(entry: Obj, index: number, pageUrls: Map<string, string>, records: CaptureRecord[]): boolean {
+function browserEntry(entry: Obj, index: number, pageUrls: Map<string, string>, records: CaptureRecord[], taken?: ReadonlySet<string>): boolean {
   const request = isObj(entry.request) ? entry.request : {};
   const response = isObj(entry.response) ? entry.response : {};
   const content = isObj(response.content) ? response.content : {};
@@ -92,7 +92,8 @@ function browserEntry(entry: Obj, index: number, pageUrls: Map<string, string>, 
   const isSse = mime.startsWith('text/event-stream');
   if (!isSse && !isNdjsonContentType(mime) && transport !== 'eventsource' && messages.length === 0) return false;
 
-  const id = `har:${index}`;
+  let id = `har:${index}`;
+  for (let n = 2; taken?.has(id); n++) id = `har:${index}~${n}`; // next to Replyscope's own records (see importHar)
   const start = Date.parse(str(entry.startedDateTime) ?? '');
   const timings = isObj(entry.timings) ? entry.timings : {};
   const before = ['blocked', 'dns', 'connect', 'send', 'wait'].reduce((s, k) => s + Math.max(0, num(timings[k]) ?? 0), 0);
@@ -157,14 +158,23 @@ export function importHar(har: unknown): Capture {
       throw new HarImportError(`HAR log._replyscope.header: ${describeZodError(e, 'header')}`);
     }
     const all = ownRecords(own.records, 'HAR log');
+    const others: number[] = [];
     entries.forEach((e, i) => {
       if (isObj(e) && isObj(e._replyscope)) all.push(...ownRecords(e._replyscope.records, `HAR entry ${i}`));
+      else others.push(i);
     });
     all.sort((a, b) => a[0] - b[0]);
-    return { header, records: all.map(([, r]) => r) };
+    const records = all.map(([, r]) => r);
+    // Entries without our records (a HAR merged with a browser's, or edited by hand) are read as a browser's, after
+    // ours: ignoring them lost them without a word.
+    if (others.length) {
+      const taken = new Set(records.flatMap((r) => (r.kind === 'connection' ? [r.id] : [])));
+      records.push(...browserEntries(entries, others, pageUrlsOf(log), taken));
+    }
+    return { header, records };
   }
   const pages = Array.isArray(log.pages) ? log.pages.filter(isObj) : [];
-  const pageUrls = new Map(pages.map((p) => [str(p.id) ?? '', str(p.title) ?? '']));
+  const pageUrls = pageUrlsOf(log);
   const creator = isObj(log.creator) ? log.creator : {};
   const browser = isObj(log.browser) ? log.browser : undefined;
   const firstStart = entries.map((e) => (isObj(e) ? str(e.startedDateTime) : undefined)).find((s) => s !== undefined);
@@ -177,14 +187,25 @@ export function importHar(har: unknown): Capture {
     ...(pages[0] && str(pages[0].title) ? { pageUrl: str(pages[0].title) } : {}),
     ...(browser ? { browser: [str(browser.name), str(browser.version)].filter(Boolean).join(' ') } : {}),
   };
+  return { header, records: browserEntries(entries, entries.map((_, i) => i), pageUrls) };
+}
+
+function pageUrlsOf(log: Obj): Map<string, string> {
+  const pages = Array.isArray(log.pages) ? log.pages.filter(isObj) : [];
+  return new Map(pages.map((p) => [str(p.id) ?? '', str(p.title) ?? '']));
+}
+
+/** The records of the entries at `indices`, read as a browser saved them, and a notice of those that are no stream. */
+function browserEntries(entries: unknown[], indices: number[], pageUrls: Map<string, string>, taken?: ReadonlySet<string>): CaptureRecord[] {
   const records: CaptureRecord[] = [];
   let skipped = 0;
-  entries.forEach((e, i) => {
+  for (const i of indices) {
+    const e = entries[i];
     if (!isObj(e)) throw new HarImportError(`HAR entry ${i} is not an object`);
-    if (!browserEntry(e, i, pageUrls, records)) skipped++;
-  });
+    if (!browserEntry(e, i, pageUrls, records, taken)) skipped++;
+  }
   if (skipped > 0) {
     records.push({ kind: 'notice', t: Number.NaN, level: 'info', text: `${skipped} of ${entries.length} HAR entries are not streams (no text/event-stream, NDJSON or EventSource) and were skipped.` });
   }
-  return { header, records };
+  return records;
 }

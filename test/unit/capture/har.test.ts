@@ -155,6 +155,27 @@ describe('HAR import of a Chrome file', () => {
     expect(cap.records.find((r) => r.kind === 'end' && r.conn === 'har:2')).toMatchObject({ state: 'complete', t: Date.parse('2026-11-29T21:00:02.000Z') + 5000 });
   });
 
+  it('a HAR of ours with entries added from a browser\'s keeps both: ours exact, the others read as a browser\'s', () => {
+    // Our capture, whose own id happens to be one the browser entries' would take.
+    const ours: Capture = { ...sample(), records: sample().records.map((r) => ('conn' in r ? { ...r, conn: 'har:1' } : r.kind === 'connection' ? { ...r, id: 'har:1' } : r)) };
+    const har = JSON.parse(writeHar(ours));
+    har.log.entries.push(...(JSON.parse(JSON.stringify(chromeHar)).log.entries as unknown[]));
+    const cap = importHar(har);
+    expect(cap.records.slice(0, ours.records.length)).toEqual(ours.records);
+    const added = cap.records.slice(ours.records.length);
+    // The Chrome entries sit at 1..3 of the merged file: the first stream would be har:2 (then har:3), the html skipped.
+    expect(added.filter((r): r is ConnectionRecord => r.kind === 'connection').map((c) => [c.id, c.url])).toEqual([
+      ['har:2', 'https://api.example/sessions/s1/stream'],
+      ['har:3', 'https://api.example/events'],
+    ]);
+    expect(added.at(-1)).toMatchObject({ kind: 'notice', text: expect.stringMatching(/^1 of 4 HAR entries are not streams/) });
+    // A clash is renamed, not merged into our connection.
+    const clash = JSON.parse(writeHar(ours));
+    clash.log.entries.push(JSON.parse(JSON.stringify(chromeHar)).log.entries[1]);
+    const ids = importHar(clash).records.filter((r): r is ConnectionRecord => r.kind === 'connection').map((c) => c.id);
+    expect(ids).toEqual(['har:1', 'har:1~2']);
+  });
+
   it('rejects what is not a HAR', () => {
     expect(() => importHar({ entries: [] })).toThrow(/not a HAR file/);
   });
