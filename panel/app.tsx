@@ -8,6 +8,7 @@ import { DiagnosticsView } from './components/DiagnosticsView.tsx';
 import { EventList, EventToolbar } from './components/EventList.tsx';
 import { ExportDialog } from './components/ExportDialog.tsx';
 import { KeyboardHelp } from './components/KeyboardHelp.tsx';
+import { PageNotices } from './components/PageNotices.tsx';
 import { ReplyList } from './components/ReplyList.tsx';
 import { Scrubber, scrubberKey } from './components/Scrubber.tsx';
 import { SplitPane } from './components/SplitPane.tsx';
@@ -78,8 +79,9 @@ function EmptyState({ source, onOpen, unreachable }: { source: PanelSource; onOp
   return source.kind === 'extension' ? (
     <div class="empty" data-testid="empty">
       <strong>No agent streams yet — reload the page or open the demo.</strong>
-      Replyscope records SSE, NDJSON and EventSource streams of this tab from the moment it loads.
-      Streams started before the extension was installed are not visible. You can also import a capture file.
+      Replyscope records SSE, NDJSON and EventSource streams of this tab from the moment it loads — not WebSocket
+      traffic, nor requests made inside workers (a note above says when the page opens either). Streams started before
+      the extension was installed are not visible. You can also import a capture file.
     </div>
   ) : (
     <div class="empty" data-testid="empty">
@@ -177,6 +179,7 @@ export function App({ store, source }: { store: PanelStore; source: PanelSource 
       onDrop={onDrop}
     >
       <Toolbar store={store} source={source} onImport={(files) => void importFiles(store, files)} onExport={() => setExporting(true)} onHelp={() => setHelp(true)} />
+      <PageNotices notices={store.notices.value} />
       {empty ? (
         <EmptyState source={source} unreachable={store.live.value.pageReachable === false} onOpen={() => document.querySelector<HTMLInputElement>('[data-testid="import-input"]')?.click()} />
       ) : (

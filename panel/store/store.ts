@@ -5,7 +5,7 @@
 // leaves the rest for the next frame, so a big import or snapshot is analysed in slices while the page stays
 // responsive (`backlog` drives the progress indicator).
 import { batch, computed, signal } from '@preact/signals';
-import type { Capture, CaptureHeader, CaptureRecord, ChunkRecord } from '../../src/core/capture/model.ts';
+import type { Capture, CaptureHeader, CaptureRecord, ChunkRecord, NoticeRecord } from '../../src/core/capture/model.ts';
 import type { LiveState } from '../sources/source.ts';
 import type { ConnectionView, EventView, FrameView, ReplyView } from '../../src/core/analysis/types.ts';
 import { CaptureAnalyzer } from '../core-bridge.ts';
@@ -130,6 +130,11 @@ export function createPanelStore(options: StoreOptions = {}) {
   const connections = computed<ConnectionView[]>(() => {
     void revision.value;
     return analyzer.connections();
+  });
+  /** The capture's notices that belong to no connection (what the page opened that cannot be captured, import notes). */
+  const notices = computed<readonly NoticeRecord[]>(() => {
+    void revision.value;
+    return analyzer.notices().slice(); // a new array: the analyzer's grows in place
   });
   const selectedConnection = computed(() => {
     const id = selectedConnId.value;
@@ -381,6 +386,7 @@ export function createPanelStore(options: StoreOptions = {}) {
     detailTab,
     filters,
     connections,
+    notices,
     selectedConnection,
     selectedReply,
     selectedEventView,

@@ -2,7 +2,7 @@
 import { runAgentScopeCase } from '../core/agentscope/conformance.ts';
 import { runPiCase } from '../core/pi/conformance.ts';
 import { loadInput, InputError } from '../core/capture/load-input.ts';
-import { analyzeCapture } from '../core/analysis/analyze.ts';
+import { CaptureAnalyzer } from '../core/analysis/analyze.ts';
 import { diagnosticDoc } from '../core/diagnostics/catalog.ts';
 import type { ConnectionView } from '../core/analysis/types.ts';
 import type { Diagnostic } from '../core/diagnostics/types.ts';
@@ -74,8 +74,15 @@ function decodeJson(bytes: Uint8Array, path: string): unknown {
 }
 
 function loadConnections(bytes: Uint8Array, path: string): ConnectionView[] {
+  return loadAnalysis(bytes, path).conns;
+}
+
+/** The file's connections, and the notes of no connection (import notes, what the page opened that was not captured). */
+function loadAnalysis(bytes: Uint8Array, path: string): { conns: ConnectionView[]; notices: string[] } {
   try {
-    return analyzeCapture(loadInput(bytes, path));
+    const analyzer = new CaptureAnalyzer();
+    analyzer.push(loadInput(bytes, path).records);
+    return { conns: analyzer.connections(), notices: analyzer.notices().map((n) => n.text) };
   } catch (err) {
     if (err instanceof InputError) throw new CliError(err.message.startsWith(path) ? err.message : `${path}: ${err.message}`);
     throw err;
@@ -131,11 +138,11 @@ function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-function validate(conns: ConnectionView[], json: boolean): { stdout: string; exitCode: number } {
+function validate({ conns, notices }: { conns: ConnectionView[]; notices: string[] }, json: boolean): { stdout: string; exitCode: number } {
   const all = conns.flatMap((c) => c.diagnostics.map((d) => ({ connection: c.record.id, url: c.record.url, ...d })));
   const exitCode = all.some((d) => d.severity === 'error') ? 1 : 0;
   if (json) return { stdout: JSON.stringify(all, null, 2), exitCode };
-  const lines: string[] = [];
+  const lines: string[] = notices.map((n) => `note: ${n}`);
   for (const c of conns) {
     // A body imported from a file has no request: its synthesised method would read as if the file had been fetched.
     // (HAR entries keep their own method and absolute URL.)
@@ -180,6 +187,6 @@ export async function runCli(args: string[], readFile: ReadFile): Promise<{ stdo
       return { stdout: replay(conns, p.flags.has('--steps'), reply === true ? undefined : reply), exitCode: 0, ...(note ? { stderr: note } : {}) };
     }
     default:
-      return validate(loadConnections(bytes, file), p.flags.has('--json'));
+      return validate(loadAnalysis(bytes, file), p.flags.has('--json'));
   }
 }

@@ -1,5 +1,6 @@
 // EventSource and XMLHttpRequest streams in real Chromium with the built extension.
 import { expect, test, type Page } from '@playwright/test';
+import { blindSpotNotice } from '../../src/core/capture/notices.ts';
 import { defaultPieces, type AgentServer } from './support/agent-server.ts';
 import { connectionsMatching, captured, waitForCapture } from './support/capture.ts';
 import type { ExtensionBrowser } from './support/extension.ts';
@@ -73,6 +74,72 @@ test('EventSource keeps its identity: name, length, constants, instanceof', asyn
     return out;
   });
   expect(facts).toEqual({ name: 'EventSource', length: 1, constants: [0, 1, 2], instanceOf: true, withCredentials: false, addLength: 2, noNew: 'TypeError' });
+});
+
+test('WebSocket and workers stay the browser\'s own; the capture notes that it cannot look into them, and the panel says so', async () => {
+  const facts = await page.evaluate(async () => {
+    const ws = new WebSocket('ws://127.0.0.1:9/agent?session=1');
+    const script = URL.createObjectURL(new Blob(['onconnect = (e) => e.ports[0].postMessage("shared up"); if (typeof postMessage === "function") postMessage("up");'], { type: 'text/javascript' }));
+    const worker = new Worker(script);
+    const fromWorker = await new Promise((resolve) => (worker.onmessage = (e) => resolve(e.data)));
+    const shared = new SharedWorker(script);
+    const fromShared = await new Promise((resolve) => (shared.port.onmessage = (e) => resolve(e.data)));
+    const thrown = (f: () => unknown) => {
+      try {
+        f();
+        return 'none';
+      } catch (e) {
+        return (e as Error).name;
+      }
+    };
+    const again = new WebSocket('ws://127.0.0.1:9/agent?session=1'); // the same URL: told once
+    const out = {
+      names: [WebSocket.name, Worker.name, SharedWorker.name],
+      lengths: [WebSocket.length, Worker.length, SharedWorker.length],
+      constants: [WebSocket.CONNECTING, WebSocket.OPEN, WebSocket.CLOSING, WebSocket.CLOSED],
+      instanceOf: ws instanceof WebSocket && ws instanceof EventTarget && worker instanceof Worker && shared instanceof SharedWorker,
+      nativeText: [String(WebSocket), String(Worker)].every((t) => t.includes('[native code]')),
+      url: ws.url,
+      fromWorker,
+      fromShared,
+      badUrl: thrown(() => new WebSocket('ftp://127.0.0.1/not-a-socket-scheme')),
+      noNew: thrown(() => (WebSocket as unknown as (u: string) => void)('ws://127.0.0.1:9/')),
+      script,
+    };
+    again.close();
+    ws.close();
+    worker.terminate();
+    return out;
+  });
+  const { script, ...rest } = facts;
+  expect(rest).toEqual({
+    names: ['WebSocket', 'Worker', 'SharedWorker'],
+    lengths: [1, 1, 1],
+    constants: [0, 1, 2, 3],
+    instanceOf: true,
+    nativeText: true,
+    url: 'ws://127.0.0.1:9/agent?session=1',
+    fromWorker: 'up',
+    fromShared: 'shared up',
+    badUrl: 'SyntaxError',
+    noNew: 'TypeError',
+  });
+  const expected = [
+    blindSpotNotice('WebSocket', 'ws://127.0.0.1:9/agent?session=1'),
+    blindSpotNotice('Worker', script),
+    blindSpotNotice('SharedWorker', script),
+  ];
+  await expect
+    .poll(async () => (await ext.records(tabId)).filter((r) => r.kind === 'notice' && r.conn === undefined).map((r) => r.kind === 'notice' && r.text))
+    .toEqual(expected);
+  const panel = await ext.panelPage(tabId);
+  const notes = panel.getByTestId('page-notices');
+  await expect(notes).toContainText(expected[0]);
+  await expect(notes).toContainText(expected[1]);
+  await notes.getByText('1 more note').click();
+  await expect(notes).toContainText(expected[2]);
+  await panel.screenshot({ path: test.info().outputPath('page-notices.png') });
+  await panel.close();
 });
 
 interface XhrResult {

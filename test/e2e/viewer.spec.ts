@@ -156,6 +156,27 @@ test('import a HAR file', async () => {
   await page.close();
 });
 
+test('the import\'s notes are shown: skipped HAR entries above the connections, an entry without content on its connection', async () => {
+  const page = await openViewer();
+  const har = JSON.parse(writeHar(sample));
+  // Entries as a browser saves them (without Replyscope's lossless `_replyscope` copy, which an import prefers).
+  const { _replyscope: _r, _eventSourceMessages: _m, ...entry } = har.log.entries[0];
+  const header = (v: string) => [{ name: 'content-type', value: v }];
+  har.log.entries.push(
+    { ...entry, request: { ...entry.request, url: 'http://127.0.0.1/index.html' }, response: { ...entry.response, headers: header('text/html'), content: { size: 5, mimeType: 'text/html', text: '<p>x' } } },
+    { ...entry, request: { ...entry.request, url: 'http://127.0.0.1/saved-without-content' }, response: { ...entry.response, headers: header('text/event-stream'), content: { size: 0, mimeType: 'text/event-stream' } } },
+  );
+  await importText(page, 'notes.har', JSON.stringify(har));
+  const total = har.log.entries.length;
+  await expect(page.getByTestId('page-notices')).toContainText(`1 of ${total} HAR entries are not streams`);
+  await page.locator('[data-conn]', { hasText: 'saved-without-content' }).click();
+  await expect(page.getByTestId('connection-details')).toContainText('This HAR entry has no response content');
+  await page.locator('[data-tab="diagnostics"]').click();
+  await expect(page.getByText('capture.notice')).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('import-notes.png') });
+  await page.close();
+});
+
 test('captured strings never become markup, scripts or unsafe URLs', async () => {
   const page = await openViewer();
   const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="window.__pwned=3" width="8" height="8"><rect width="8" height="8"/></svg>').toString('base64');

@@ -1,7 +1,8 @@
 // Analysis: capture records in, the panel's/CLI's read model out. Incremental — live records are pushed as they
 // arrive and only the connections they touch are recomputed — and deterministic: the same records always give the
 // same views, so an exported capture log replays identically anywhere.
-import type { Capture, CaptureRecord, ConnectionRecord, EndRecord, EvictionDerived, EvictionRecord } from '../capture/model.ts';
+import type { Capture, CaptureRecord, ConnectionRecord, EndRecord, EvictionDerived, EvictionRecord, NoticeRecord } from '../capture/model.ts';
+import { EVENTSOURCE_PARTIAL_NOTICE } from '../capture/notices.ts';
 import type { Diagnostic } from '../diagnostics/types.ts';
 import { AgentScopeStream } from './agentscope-stream.ts';
 import { BodyReader, bodyKindOf, type RawEvent } from './body-reader.ts';
@@ -10,6 +11,10 @@ import { analysedEvent, EventTimes } from './event-view.ts';
 import { PiStream } from './pi-stream.ts';
 import { previewOf, typeOf, viewType, type EventFacts, type StreamProcessor } from './stream-processor.ts';
 import type { ConnectionState, ConnectionView, Dialect, EventView } from './types.ts';
+
+/** Notices kept per connection and per capture (the tap bounds its own; an imported file may hold any number). */
+const MAX_CONNECTION_NOTICES = 20;
+const MAX_PAGE_NOTICES = 100;
 
 const bySeverityThenIndex = (a: Diagnostic, b: Diagnostic) => a.index - b.index;
 
@@ -43,6 +48,8 @@ class ConnectionAnalysis {
   /** The dialect the evicted events spoke (from their digest), before any remaining event could tell. */
   private seededDialect?: Dialect;
   readonly notes: string[] = [];
+  /** The capture's notices on this connection (see capture/notices.ts), as diagnostics. */
+  private notices: Diagnostic[] = [];
   private view?: ConnectionView;
   /**
    * The events' own diagnostics, in event order, collected up to event `eventDiagsUpTo`: a view of a live connection
@@ -200,6 +207,18 @@ class ConnectionAnalysis {
     this.view = undefined;
   }
 
+  /**
+   * A notice the capture left on this connection: shown with the connection's notes and as a diagnostic at the event
+   * it came after. The tap's EventSource note is what the transport already says (`notes`), so it is not repeated.
+   */
+  addNotice(r: NoticeRecord): void {
+    if (r.text === EVENTSOURCE_PARTIAL_NOTICE && this.record.transport === 'eventsource') return;
+    if (this.notices.length >= MAX_CONNECTION_NOTICES) return;
+    this.notes.push(r.text);
+    this.notices.push({ code: 'capture.notice', severity: r.level, index: Math.max(0, this.events.length - 1), message: r.text });
+    this.invalidate();
+  }
+
   private state(): ConnectionState {
     const s = this.end?.state;
     if (s === undefined) return 'live';
@@ -225,6 +244,7 @@ class ConnectionAnalysis {
     if (this.record.transport === 'eventsource') {
       out.push({ code: 'stream.eventsource-partial-view', severity: 'info', index: 0, message: this.notes[0] });
     }
+    for (const n of this.notices) out.push(n);
     if (this.ended && this.dialect === 'unknown' && this.events.length > 0) {
       out.push({ code: 'stream.unknown-dialect', severity: 'warning', index: 0, message: `none of the ${this.events.length} events looks like AgentScope or pi` });
     }
@@ -250,12 +270,20 @@ class ConnectionAnalysis {
 
 export class CaptureAnalyzer {
   private readonly conns = new Map<string, ConnectionAnalysis>();
+  private readonly pageNotices: NoticeRecord[] = [];
 
   /** Apply records in arrival order; returns the ids of the connections they changed. */
   push(records: readonly CaptureRecord[]): string[] {
     const changed = new Set<string>();
     for (const r of records) {
-      if (r.kind === 'notice') continue;
+      if (r.kind === 'notice') {
+        const c = r.conn === undefined ? undefined : this.conns.get(r.conn);
+        if (c) {
+          c.addNotice(r);
+          changed.add(r.conn as string);
+        } else if (r.conn === undefined && this.pageNotices.length < MAX_PAGE_NOTICES) this.pageNotices.push(r);
+        continue;
+      }
       if (r.kind === 'connection') {
         const existing = this.conns.get(r.id);
         if (existing) {
@@ -297,6 +325,11 @@ export class CaptureAnalyzer {
 
   connections(): ConnectionView[] {
     return [...this.conns.values()].map((c) => c.build());
+  }
+
+  /** The notices that belong to no connection (what the page did that the capture cannot see, import notes), in order. */
+  notices(): readonly NoticeRecord[] {
+    return this.pageNotices;
   }
 
   connection(id: string): ConnectionView | undefined {

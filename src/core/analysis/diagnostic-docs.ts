@@ -67,6 +67,15 @@ export const ANALYSIS_DIAGNOSTIC_DOCS: DiagnosticDoc[] = [
       'the eviction point on; earlier steps cannot be shown.',
   },
   {
+    code: 'capture.notice',
+    severity: 'info',
+    title: 'A note the capture left on this connection',
+    explanation:
+      'What the capture could not record on this connection — e.g. an XMLHttpRequest read with responseType "json" ' +
+      'or "blob", whose body page script never sees as it arrives — or how an import treated it (a HAR entry saved ' +
+      'without its content). The message says which.',
+  },
+  {
     code: 'stream.eventsource-partial-view',
     severity: 'info',
     title: 'EventSource: only dispatched events are visible',

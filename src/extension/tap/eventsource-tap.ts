@@ -3,12 +3,9 @@
 // added first, so it runs before the page's). Comments, `retry:` and events nobody listens to are invisible; a notice
 // says so. Each (re)connection is its own ConnectionRecord: the browser reconnects on its own after the body ends.
 import type { ConnectionRecord } from '../../core/capture/model.ts';
+import { EVENTSOURCE_PARTIAL_NOTICE } from '../../core/capture/notices.ts';
 import type { TapEmitter } from './emitter.ts';
 import { mimic, natives, now } from './natives.ts';
-
-const INVISIBLE_NOTICE =
-  'EventSource: only events dispatched to the page are captured — comments/heartbeats, retry: fields and events ' +
-  'without a listener are invisible (use fetch for a byte-exact capture).';
 
 interface SourceState {
   conn: string | undefined;
@@ -74,7 +71,7 @@ export function installEventSourceTap(emitter: TapEmitter): void {
       responseTime: now(),
     };
     emitter.emit(connection, 256);
-    emitter.emit({ kind: 'notice', t: now(), conn: id, level: 'info', text: INVISIBLE_NOTICE });
+    emitter.emit({ kind: 'notice', t: now(), conn: id, level: 'info', text: EVENTSOURCE_PARTIAL_NOTICE });
   };
 
   const onError = (source: EventSource): void => {

@@ -1,6 +1,7 @@
 // MAIN-world entry (document_start, every frame). Built as one classic IIFE with no imports (crx standaloneFiles):
 // it must patch fetch/EventSource/XMLHttpRequest before the page's first script runs, so nothing here may be async.
 // No zod, no extension APIs, no globals left behind.
+import { installBlindSpotTaps } from './blind-spots.ts';
 import { TapEmitter } from './emitter.ts';
 import { installEventSourceTap } from './eventsource-tap.ts';
 import { installFetchTap } from './fetch-tap.ts';
@@ -33,6 +34,7 @@ function install(): void {
   installFetchTap(emitter);
   installEventSourceTap(emitter);
   installXhrTap(emitter);
+  installBlindSpotTaps(emitter);
 }
 
 install();

@@ -82,6 +82,17 @@ describe('the replyscope binary', () => {
     const first = async (file: string) => (await run(process.execPath, [BIN, 'validate', file])).stdout.split('\n')[0];
     expect(await first(har)).toBe('POST https://api.example/stream — agentscope, 1 event, 1 reply');
     expect(await first(sse)).toBe(`file ${sse} — agentscope, 1 event, 1 reply`);
+    // The import's note of entries that are no stream leads the report.
+    const withPage = JSON.parse(readFileSync(har, 'utf8'));
+    const entry = withPage.log.entries[0];
+    withPage.log.entries.unshift({ ...entry, request: { ...entry.request, method: 'GET', url: 'https://app.example/' },
+      response: { ...entry.response, headers: [{ name: 'content-type', value: 'text/html' }], content: { size: 3, mimeType: 'text/html', text: '<p>' } } });
+    writeFileSync(har, JSON.stringify(withPage));
+    const lines = (await run(process.execPath, [BIN, 'validate', har])).stdout.split('\n');
+    expect(lines.slice(0, 2)).toEqual([
+      'note: 1 of 2 HAR entries are not streams (no text/event-stream, NDJSON or EventSource) and were skipped.',
+      'POST https://api.example/stream — agentscope, 1 event, 1 reply',
+    ]);
   });
 
   it('replay prints every reply of an SSE file with its final message', async () => {

@@ -1,0 +1,63 @@
+// The capture's notices reach the user: a connection's as a note and a diagnostic on it, the others (what the page
+// opened that cannot be captured, import notes) in the analyzer's own list — none of them were shown before.
+import { describe, expect, it } from 'vitest';
+import { CaptureAnalyzer } from '../../../src/core/analysis/analyze.ts';
+import type { CaptureRecord, ConnectionRecord } from '../../../src/core/capture/model.ts';
+import { blindSpotNotice, EVENTSOURCE_PARTIAL_NOTICE } from '../../../src/core/capture/notices.ts';
+import { diagnosticDoc } from '../../../src/core/diagnostics/catalog.ts';
+import { captureOf, sseBody } from './support.ts';
+
+const conn = (id: string, transport: ConnectionRecord['transport']): ConnectionRecord => ({
+  kind: 'connection', id, transport, frameUrl: 'http://127.0.0.1/app', method: 'GET', url: `http://127.0.0.1/${id}`, requestHeaders: [], startTime: 1,
+});
+
+describe('capture notices', () => {
+  it('a connection\'s notice is a note and a capture.notice diagnostic at the event it came after', () => {
+    const records = captureOf([new TextEncoder().encode(sseBody([{ type: 'start' }, { type: 'text_start', contentIndex: 0 }]))], { id: 'f1' });
+    const end = records.pop() as CaptureRecord;
+    records.push({ kind: 'notice', t: 5, conn: 'f1', level: 'warning', text: 'XHR responseType "json": body not captured.' }, end);
+    const a = new CaptureAnalyzer();
+    a.push(records);
+    const view = a.connection('f1');
+    expect(view?.notes).toEqual(['XHR responseType "json": body not captured.']);
+    expect(view?.diagnostics.filter((d) => d.code === 'capture.notice')).toEqual([
+      { code: 'capture.notice', severity: 'warning', index: 1, message: 'XHR responseType "json": body not captured.' },
+    ]);
+    expect(diagnosticDoc('capture.notice')?.title).toBeTruthy();
+    expect(a.notices()).toEqual([]);
+  });
+
+  it('a notice on a connection with no events yet sits at index 0, and a built view learns of a later notice', () => {
+    const a = new CaptureAnalyzer();
+    a.push([conn('x1', 'xhr')]);
+    expect(a.connection('x1')?.notes).toEqual([]);
+    a.push([{ kind: 'notice', t: 2, conn: 'x1', level: 'info', text: 'first' }]);
+    expect(a.connection('x1')?.diagnostics.map((d) => [d.code, d.index, d.severity])).toEqual([['capture.notice', 0, 'info']]);
+  });
+
+  it('the tap\'s EventSource note is not told twice (the transport already says it)', () => {
+    const a = new CaptureAnalyzer();
+    a.push([conn('e1', 'eventsource'), { kind: 'notice', t: 2, conn: 'e1', level: 'info', text: EVENTSOURCE_PARTIAL_NOTICE }]);
+    const view = a.connection('e1');
+    expect(view?.notes).toHaveLength(1);
+    expect(view?.diagnostics.map((d) => d.code)).toEqual(['stream.eventsource-partial-view']);
+    // The same text on another transport is not the transport's note: it is shown.
+    a.push([conn('f2', 'fetch'), { kind: 'notice', t: 3, conn: 'f2', level: 'info', text: EVENTSOURCE_PARTIAL_NOTICE }]);
+    expect(a.connection('f2')?.notes).toEqual([EVENTSOURCE_PARTIAL_NOTICE]);
+  });
+
+  it('notices of no connection are kept in order, bounded; those of an unknown connection are dropped', () => {
+    const a = new CaptureAnalyzer();
+    const ws = blindSpotNotice('WebSocket', 'wss://agent.example/ws');
+    a.push([
+      { kind: 'notice', t: 1, level: 'info', text: ws },
+      { kind: 'notice', t: 2, conn: 'gone', level: 'info', text: 'of a connection never seen' },
+      { kind: 'notice', t: 3, level: 'info', text: blindSpotNotice('Worker', `blob:http://127.0.0.1/${'x'.repeat(300)}`) },
+    ]);
+    expect(a.notices().map((n) => n.text)).toEqual([ws, expect.stringMatching(/^This page started a Worker \(blob:http:\/\/127\.0\.0\.1\/x+…\)\. Requests made inside workers/)]);
+    expect(a.notices()[1].text.length).toBeLessThan(400);
+    expect(ws).toBe('This page opened a WebSocket to wss://agent.example/ws. WebSocket traffic is not captured: an agent streaming over it is not shown here.');
+    a.push(Array.from({ length: 200 }, (_, i) => ({ kind: 'notice' as const, t: 10 + i, level: 'info' as const, text: `n${i}` })));
+    expect(a.notices()).toHaveLength(100);
+  });
+});
