@@ -132,6 +132,7 @@ test('WebSocket and workers stay the browser\'s own; the capture notes that it c
   await expect
     .poll(async () => (await ext.records(tabId)).filter((r) => r.kind === 'notice' && r.conn === undefined).map((r) => r.kind === 'notice' && r.text))
     .toEqual(expected);
+  expect(JSON.stringify(await ext.records(tabId))).not.toContain('session=1'); // a socket's query (a token, often) stays out
   const panel = await ext.panelPage(tabId);
   const notes = panel.getByTestId('page-notices');
   await expect(notes).toContainText(expected[0]);

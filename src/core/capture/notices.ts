@@ -15,9 +15,14 @@ export const MAX_BLIND_SPOT_NOTICES = 20;
 
 const URL_SHOWN = 200;
 
-/** The note for a blind spot the page opened at `url` (already resolved). */
+/**
+ * The note for a blind spot the page opened at `url` (already resolved). Without its query and fragment: nothing of
+ * the socket is captured, so its URL's tokens (`?token=…` is common on sockets) should not be either.
+ */
 export function blindSpotNotice(kind: BlindSpot, url: string): string {
-  const shown = url.length > URL_SHOWN ? `${url.slice(0, URL_SHOWN)}…` : url;
+  const cut = url.search(/[?#]/);
+  const bare = cut === -1 ? url : `${url.slice(0, cut)}${url[cut]}…`;
+  const shown = bare.length > URL_SHOWN ? `${bare.slice(0, URL_SHOWN)}…` : bare;
   return kind === 'WebSocket'
     ? `This page opened a WebSocket to ${shown}. WebSocket traffic is not captured: an agent streaming over it is not shown here.`
     : `This page started a ${kind} (${shown}). Requests made inside workers are not captured: an agent stream read there is not shown here.`;

@@ -17,7 +17,7 @@ export function installBlindSpotTaps(emitter: TapEmitter): void {
     try {
       if (!emitter.config.enabled || told.size >= MAX_BLIND_SPOT_NOTICES) return;
       const href = new URL(String(url()), document.baseURI).href;
-      const key = `${kind} ${href}`;
+      const key = `${kind} ${href.replace(/[?#].*/s, '')}`; // told once per address, whatever its query
       if (told.has(key)) return;
       told.add(key);
       emitter.emit({ kind: 'notice', t: now(), level: 'info', text: blindSpotNotice(kind, href) });
