@@ -98,6 +98,9 @@ test('WebSocket and workers stay the browser\'s own; the capture notes that it c
       lengths: [WebSocket.length, Worker.length, SharedWorker.length],
       constants: [WebSocket.CONNECTING, WebSocket.OPEN, WebSocket.CLOSING, WebSocket.CLOSED],
       instanceOf: ws instanceof WebSocket && ws instanceof EventTarget && worker instanceof Worker && shared instanceof SharedWorker,
+      // The native prototypes, with their own accessors (what zone.js and the like patch).
+      prototypes: Object.getPrototypeOf(ws) === WebSocket.prototype && Object.getPrototypeOf(worker) === Worker.prototype &&
+        Object.getOwnPropertyDescriptor(WebSocket.prototype, 'onmessage')?.set !== undefined && WebSocket.prototype.constructor.name === 'WebSocket',
       nativeText: [String(WebSocket), String(Worker)].every((t) => t.includes('[native code]')),
       url: ws.url,
       fromWorker,
@@ -117,6 +120,7 @@ test('WebSocket and workers stay the browser\'s own; the capture notes that it c
     lengths: [1, 1, 1],
     constants: [0, 1, 2, 3],
     instanceOf: true,
+    prototypes: true,
     nativeText: true,
     url: 'ws://127.0.0.1:9/agent?session=1',
     fromWorker: 'up',

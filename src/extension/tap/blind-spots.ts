@@ -2,12 +2,17 @@
 // notice (one per kind and URL, at most MAX_BLIND_SPOT_NOTICES per document), so a panel that shows no stream can say
 // where the agent's stream may be instead. Nothing of the socket or the worker is recorded or changed.
 //
-// Subclasses, as for EventSource (eventsource-tap.ts): `new WebSocket(...)` still builds the browser's own object —
-// the arguments go through untouched, so the browser validates them and throws exactly as it would (and then no
-// notice is written) — and name, length, constants, `instanceof` and `toString` stay the native ones.
+// A Proxy of each constructor with only a `construct` trap: `new WebSocket(...)` builds the browser's own object from
+// the untouched arguments (the browser validates them and throws exactly as it would — then no notice is written),
+// and everything else reaches the native constructor: `prototype` (which libraries such as zone.js patch: a subclass,
+// as eventsource-tap.ts needs for its overrides, would put a prototype of its own in between), name, length,
+// constants, `instanceof`, a call without `new` and its TypeError, and `toString` ("[native code]").
 import { blindSpotNotice, MAX_BLIND_SPOT_NOTICES, type BlindSpot } from '../../core/capture/notices.ts';
 import type { TapEmitter } from './emitter.ts';
-import { mimic, now } from './natives.ts';
+import { now } from './natives.ts';
+
+/** Taken at install, before page script could replace it. */
+const construct = Reflect.construct;
 
 export function installBlindSpotTaps(emitter: TapEmitter): void {
   const told = new Set<string>();
@@ -26,36 +31,16 @@ export function installBlindSpotTaps(emitter: TapEmitter): void {
     }
   };
 
-  const NativeWebSocket = globalThis.WebSocket;
-  if (typeof NativeWebSocket === 'function') {
-    class WebSocket extends NativeWebSocket {
-      constructor(...args: ConstructorParameters<typeof NativeWebSocket>) {
-        super(...args);
-        tell('WebSocket', () => this.url);
-      }
-    }
-    globalThis.WebSocket = mimic(WebSocket, NativeWebSocket) as typeof globalThis.WebSocket;
-  }
-
-  const NativeWorker = globalThis.Worker;
-  if (typeof NativeWorker === 'function') {
-    class Worker extends NativeWorker {
-      constructor(...args: ConstructorParameters<typeof NativeWorker>) {
-        super(...args);
-        tell('Worker', () => args[0]);
-      }
-    }
-    globalThis.Worker = mimic(Worker, NativeWorker) as typeof globalThis.Worker;
-  }
-
-  const NativeShared = (globalThis as { SharedWorker?: typeof SharedWorker }).SharedWorker;
-  if (typeof NativeShared === 'function') {
-    class SharedWorker extends NativeShared {
-      constructor(...args: ConstructorParameters<typeof globalThis.SharedWorker>) {
-        super(...args);
-        tell('SharedWorker', () => args[0]);
-      }
-    }
-    (globalThis as { SharedWorker?: typeof SharedWorker }).SharedWorker = mimic(SharedWorker, NativeShared);
+  const g = globalThis as unknown as Record<BlindSpot, (new (...args: unknown[]) => object) | undefined>;
+  for (const kind of ['WebSocket', 'Worker', 'SharedWorker'] as const) {
+    const Native = g[kind];
+    if (typeof Native !== 'function') continue;
+    g[kind] = new Proxy(Native, {
+      construct(target, args, newTarget) {
+        const made = construct(target, args, newTarget) as { url?: unknown };
+        tell(kind, () => (kind === 'WebSocket' ? made.url : args[0]));
+        return made;
+      },
+    });
   }
 }
