@@ -137,12 +137,25 @@ test('WebSocket and workers stay the browser\'s own; the capture notes that it c
     .poll(async () => (await ext.records(tabId)).filter((r) => r.kind === 'notice' && r.conn === undefined).map((r) => r.kind === 'notice' && r.text))
     .toEqual(expected);
   expect(JSON.stringify(await ext.records(tabId))).not.toContain('session=1'); // a socket's query (a token, often) stays out
+  // A subframe's note names the frame.
+  await page.evaluate(() => new Promise<void>((resolve) => {
+    const f = document.createElement('iframe');
+    f.src = '/app?frame=1';
+    f.onload = () => resolve();
+    document.body.append(f);
+  }));
+  const frame = page.frames().find((f) => f.url().endsWith('/app?frame=1'))!;
+  await frame.evaluate(() => new WebSocket('ws://127.0.0.1:9/in-frame').close());
+  const inFrame = blindSpotNotice('WebSocket', 'ws://127.0.0.1:9/in-frame', `${server.url}/app?frame=1`);
+  await expect.poll(async () => (await ext.records(tabId)).some((r) => r.kind === 'notice' && r.text === inFrame)).toBe(true);
+  expected.push(inFrame);
   const panel = await ext.panelPage(tabId);
   const notes = panel.getByTestId('page-notices');
   await expect(notes).toContainText(expected[0]);
   await expect(notes).toContainText(expected[1]);
-  await notes.getByText('1 more note').click();
+  await notes.getByText('2 more notes').click();
   await expect(notes).toContainText(expected[2]);
+  await expect(notes).toContainText(expected[3]);
   await panel.screenshot({ path: test.info().outputPath('page-notices.png') });
   await panel.close();
 });

@@ -16,14 +16,20 @@ export const MAX_BLIND_SPOT_NOTICES = 20;
 const URL_SHOWN = 200;
 
 /**
- * The note for a blind spot the page opened at `url` (already resolved). Without its query and fragment: nothing of
- * the socket is captured, so its URL's tokens (`?token=…` is common on sockets) should not be either.
+ * The note for a blind spot the page (or, with `frameUrl`, a subframe) opened at `url` (already resolved). Without
+ * query and fragment: nothing of the socket is captured, so its URL's tokens (`?token=…` is common) should not be.
  */
-export function blindSpotNotice(kind: BlindSpot, url: string): string {
+export function blindSpotNotice(kind: BlindSpot, url: string, frameUrl?: string): string {
+  const who = frameUrl === undefined ? 'This page' : `The frame ${bareUrl(frameUrl)}`;
+  const shown = bareUrl(url);
+  return kind === 'WebSocket'
+    ? `${who} opened a WebSocket (${shown}). WebSocket traffic is not captured: an agent streaming over it is not shown here.`
+    : `${who} started a ${kind} (${shown}). Requests made inside workers are not captured: an agent stream read there is not shown here.`;
+}
+
+/** `url` without what follows a `?` or `#` (marked `?…`), clipped. */
+function bareUrl(url: string): string {
   const cut = url.search(/[?#]/);
   const bare = cut === -1 ? url : `${url.slice(0, cut)}${url[cut]}…`;
-  const shown = bare.length > URL_SHOWN ? `${bare.slice(0, URL_SHOWN)}…` : bare;
-  return kind === 'WebSocket'
-    ? `This page opened a WebSocket to ${shown}. WebSocket traffic is not captured: an agent streaming over it is not shown here.`
-    : `This page started a ${kind} (${shown}). Requests made inside workers are not captured: an agent stream read there is not shown here.`;
+  return bare.length > URL_SHOWN ? `${bare.slice(0, URL_SHOWN)}…` : bare;
 }

@@ -25,7 +25,7 @@ export function installBlindSpotTaps(emitter: TapEmitter): void {
       const key = `${kind} ${href.replace(/[?#].*/s, '')}`; // told once per address, whatever its query
       if (told.has(key)) return;
       told.add(key);
-      emitter.emit({ kind: 'notice', t: now(), level: 'info', text: blindSpotNotice(kind, href) });
+      emitter.emit({ kind: 'notice', t: now(), level: 'info', text: blindSpotNotice(kind, href, emitter.isSubframe ? location.href : undefined) });
     } catch {
       // nothing to tell then
     }

@@ -56,10 +56,12 @@ describe('capture notices', () => {
     ]);
     expect(a.notices().map((n) => n.text)).toEqual([ws, expect.stringMatching(/^This page started a Worker \(blob:http:\/\/127\.0\.0\.1\/x+…\)\. Requests made inside workers/)]);
     expect(a.notices()[1].text.length).toBeLessThan(400);
-    expect(ws).toBe('This page opened a WebSocket to wss://agent.example/ws. WebSocket traffic is not captured: an agent streaming over it is not shown here.');
+    expect(ws).toBe('This page opened a WebSocket (wss://agent.example/ws). WebSocket traffic is not captured: an agent streaming over it is not shown here.');
     // A socket's query (often a token) and fragment are left out: nothing of the socket is captured.
-    expect(blindSpotNotice('WebSocket', 'wss://agent.example/ws?token=s3cret#x')).toContain('wss://agent.example/ws?…. WebSocket');
+    expect(blindSpotNotice('WebSocket', 'wss://agent.example/ws?token=s3cret#x')).toContain('(wss://agent.example/ws?…). WebSocket');
     expect(blindSpotNotice('Worker', 'https://app.example/w.js#frag')).toContain('(https://app.example/w.js#…)');
+    // A subframe's note names the frame (without its query either).
+    expect(blindSpotNotice('WebSocket', 'wss://a.example/s', 'https://widget.example/chat?user=1')).toMatch(/^The frame https:\/\/widget\.example\/chat\?… opened a WebSocket \(wss:\/\/a\.example\/s\)\. /);
     a.push(Array.from({ length: 200 }, (_, i) => ({ kind: 'notice' as const, t: 10 + i, level: 'info' as const, text: `n${i}` })));
     expect(a.notices()).toHaveLength(100);
   });
