@@ -1,10 +1,11 @@
-// The relay's check of the tap's batches, with a fast path for the usual ones: fetch chunks, and the connection and
-// end records around them.
+// The relay's check of the tap's batches, with a fast path for the usual ones: fetch chunks, the connection and end
+// records around them, and notices (a page opening a WebSocket at load sends one first).
 //
 // Why: the relay runs on the page's main thread. zod spent ~40 µs on each batch of four chunk records (~8 ms of the
 // page's thread per 50 MB read, measured in a CPU profile of the page), and a page's first connection record cost
 // 10–18 ms more there: zod builds its checks of each schema on first use. These records are checked here by hand —
 // exactly the checks tapToRelaySchema makes for them — and used as they are (zod would return an equal copy).
+// (A notice left to zod cost the page those 10–18 ms at load on every page that opens a socket or a worker.)
 // Anything else — another record kind, a Uint8Array of another realm (Firefox's wrappers, which the schema
 // converts), a null time (which the schema turns into NaN), a key present but undefined, any field out of shape —
 // goes to zod, which decides and words the reason for the drop counter.
@@ -70,6 +71,13 @@ function isEnd(r: Obj): boolean {
   return n >= 0 && keyCount(r) === 4 + n;
 }
 
+/** A notice (the tap writes one when the page opens a WebSocket or a worker: at load, on many pages — see blind-spots.ts). */
+function isNotice(r: Obj): boolean {
+  if (!finite(r.t) || (r.level !== 'info' && r.level !== 'warning') || typeof r.text !== 'string') return false;
+  const n = optionals(r, { conn: (x) => typeof x === 'string' });
+  return n >= 0 && keyCount(r) === 4 + n;
+}
+
 const CONNECTION_OPTIONALS: Record<string, (v: unknown) => boolean> = {
   isSubframe: (x) => typeof x === 'boolean',
   requestBody: isBody,
@@ -87,14 +95,14 @@ function isConnection(r: Obj): boolean {
   return n >= 0 && keyCount(r) === 8 + n;
 }
 
-/** True when `data` is `{ type: 'records', records }` with only well-formed same-realm bytes, end and connection records. */
+/** True when `data` is `{ type: 'records', records }` with only well-formed same-realm bytes, end, connection and notice records. */
 export function isPlainTapBatch(data: unknown): data is TapToRelay {
   if (!plainObject(data) || data.type !== 'records' || keyCount(data) !== 2) return false;
   const records = data.records;
   if (!Array.isArray(records) || records.length > MAX_TAP_BATCH_RECORDS) return false;
   for (const r of records) {
     if (!plainObject(r)) return false;
-    const ok = r.kind === 'bytes' ? isBytes(r) : r.kind === 'end' ? isEnd(r) : r.kind === 'connection' ? isConnection(r) : false;
+    const ok = r.kind === 'bytes' ? isBytes(r) : r.kind === 'end' ? isEnd(r) : r.kind === 'connection' ? isConnection(r) : r.kind === 'notice' ? isNotice(r) : false;
     if (!ok) return false;
   }
   return true;

@@ -86,12 +86,31 @@ const endRecord = fc
     if (extra !== undefined && typeof r.error === 'string' && r.error.length === 1) rec.extra = extra;
     return rec;
   });
+const noticeRecord = fc
+  .record(
+    {
+      t: time,
+      conn: str,
+      level: mostly(fc.constantFrom('info', 'warning'), fc.constantFrom<unknown>('error', 1, null)),
+      text: str,
+      extra: fc.constant(1),
+      drop: mostly(fc.constant(''), fc.constantFrom('t', 'level', 'text')),
+    },
+    { requiredKeys: ['t', 'level', 'text', 'drop'] },
+  )
+  .map(({ drop, extra, ...r }) => {
+    const rec: Record<string, unknown> = { kind: 'notice', ...r };
+    if (drop) delete rec[drop as string];
+    if (extra !== undefined && typeof r.text === 'string' && r.text.length === 1) rec.extra = extra;
+    return rec;
+  });
 // Mostly complete records without the extra key; some with a key missing or the extra one present.
 const record = fc.oneof(
   { weight: 6, arbitrary: bytesRecord.map(({ extra: _extra, ...r }) => ({ kind: 'bytes', conn: 'a:1', t: 1, bytes: 1, payload: new Uint8Array(1), ...r })) },
   { weight: 1, arbitrary: bytesRecord },
   { weight: 2, arbitrary: connectionRecord },
   { weight: 2, arbitrary: endRecord },
+  { weight: 2, arbitrary: noticeRecord },
   { weight: 1, arbitrary: fc.constantFrom<unknown>({ kind: 'chunk', conn: 'a:1', t: 2, bytes: 1, text: 'a' }, null, 'x') },
 );
 const batch = fc.oneof(
@@ -123,6 +142,7 @@ describe('tap batch fast path', () => {
     expect(fast).toBeGreaterThan(500); // the generator does reach the fast path
     expect(kinds.connection).toBeGreaterThan(40); // with connection and end records in it
     expect(kinds.end).toBeGreaterThan(40);
+    expect(kinds.notice).toBeGreaterThan(40);
   });
 
   it('takes the usual batches (a connection, fetch chunks, the end) without zod, and leaves every other kind to it', () => {
@@ -133,6 +153,8 @@ describe('tap batch fast path', () => {
     const chunk = { kind: 'bytes', conn: 'f:1', t: 1700000000000.25, bytes: 3, payload: new Uint8Array([1, 2, 3]) };
     const end = { kind: 'end', conn: 'f:1', t: 2, state: 'complete' };
     expect(isPlainTapBatch({ type: 'records', records: [conn, chunk, chunk, end] })).toBe(true);
+    const notice = { kind: 'notice', t: 1700000000000.5, level: 'info', text: 'This page opened a WebSocket (ws://x/s).' };
+    expect(isPlainTapBatch({ type: 'records', records: [notice, { ...notice, conn: 'f:1', level: 'warning' }] })).toBe(true);
     expect(isPlainTapBatch({ type: 'records', records: [chunk, { kind: 'chunk', conn: 'f:1', t: 2, bytes: 1, text: 'a' }] })).toBe(false);
     expect(isPlainTapBatch({ type: 'records', records: [{ ...end, t: null }] })).toBe(false); // zod's NaN, not ours
     expect(acceptTapBatch({ type: 'records', records: [{ ...end, t: null }] }, new DropCounter())?.records[0]).toMatchObject({ t: NaN });
