@@ -40,70 +40,64 @@ const body = mostly(
   ).map(({ extra, ...b }) => (extra !== undefined && b.size === 0 ? { ...b, extra } : b)),
   fc.constantFrom<unknown>(null, 'body', undefined, []),
 );
-/** Connection/end records as the tap sends them, with some fields odd, a required one dropped, or one key too many. */
-const connectionRecord = fc
-  .record(
-    {
-      id: mostly(fc.constant('a:1'), fc.constantFrom<unknown>('', 1, null)),
-      transport: mostly(fc.constantFrom('fetch', 'eventsource', 'xhr', 'import'), fc.constantFrom<unknown>('ws', 1, undefined)),
-      frameUrl: str,
-      isSubframe: mostly(fc.boolean(), fc.constantFrom<unknown>(1, undefined)),
-      method: str,
-      url: str,
-      requestHeaders: headers,
-      requestBody: body,
-      status: mostly(fc.constantFrom(200, 0, 404, 599), num),
-      statusText: str,
-      responseHeaders: headers,
-      startTime: time,
-      responseTime: time,
-      extra: fc.constant(1),
-      drop: mostly(fc.constant(''), fc.constantFrom('id', 'transport', 'frameUrl', 'method', 'url', 'requestHeaders', 'startTime')),
-    },
-    { requiredKeys: ['id', 'transport', 'frameUrl', 'method', 'url', 'requestHeaders', 'startTime', 'drop'] },
-  )
-  .map(({ drop, extra, ...r }) => {
-    const rec: Record<string, unknown> = { kind: 'connection', ...r };
-    if (drop) delete rec[drop as string];
-    if (extra !== undefined && r.status === 0) rec.extra = extra;
-    return rec;
-  });
-const endRecord = fc
-  .record(
-    {
-      conn: str,
-      t: time,
-      state: mostly(fc.constantFrom('complete', 'cancelled', 'aborted', 'error', 'evicted-open', 'open'), fc.constantFrom<unknown>('done', 1, null)),
-      error: str,
-      extra: fc.constant(1),
-      drop: mostly(fc.constant(''), fc.constantFrom('conn', 't', 'state')),
-    },
-    { requiredKeys: ['conn', 't', 'state', 'drop'] },
-  )
-  .map(({ drop, extra, ...r }) => {
-    const rec: Record<string, unknown> = { kind: 'end', ...r };
-    if (drop) delete rec[drop as string];
-    if (extra !== undefined && typeof r.error === 'string' && r.error.length === 1) rec.extra = extra;
-    return rec;
-  });
-const noticeRecord = fc
-  .record(
-    {
-      t: time,
-      conn: str,
-      level: mostly(fc.constantFrom('info', 'warning'), fc.constantFrom<unknown>('error', 1, null)),
-      text: str,
-      extra: fc.constant(1),
-      drop: mostly(fc.constant(''), fc.constantFrom('t', 'level', 'text')),
-    },
-    { requiredKeys: ['t', 'level', 'text', 'drop'] },
-  )
-  .map(({ drop, extra, ...r }) => {
-    const rec: Record<string, unknown> = { kind: 'notice', ...r };
-    if (drop) delete rec[drop as string];
-    if (extra !== undefined && typeof r.text === 'string' && r.text.length === 1) rec.extra = extra;
-    return rec;
-  });
+/**
+ * Records of `kind` as the tap sends them, with some fields odd, a required one dropped (one of `droppable`), or —
+ * when `extraWhen` holds for the record — one key too many. `fields` are fc arbitraries; `optional` keys may be absent.
+ */
+function tapRecord(kind: string, fields: Record<string, fc.Arbitrary<unknown>>, optional: string[], extraWhen: (r: Record<string, unknown>) => boolean) {
+  const droppable = Object.keys(fields).filter((k) => !optional.includes(k));
+  const model: Record<string, fc.Arbitrary<unknown>> = { ...fields, extra: fc.constant(1), drop: mostly(fc.constant(''), fc.constantFrom(...droppable)) };
+  return fc
+    .record(model, { requiredKeys: [...droppable, 'drop'] })
+    .map(({ drop, extra, ...r }) => {
+      const rec: Record<string, unknown> = { kind, ...r };
+      if (drop) delete rec[drop as string];
+      if (extra !== undefined && extraWhen(r)) rec.extra = extra;
+      return rec;
+    });
+}
+const connectionRecord = tapRecord(
+  'connection',
+  {
+    id: mostly(fc.constant('a:1'), fc.constantFrom<unknown>('', 1, null)),
+    transport: mostly(fc.constantFrom('fetch', 'eventsource', 'xhr', 'import'), fc.constantFrom<unknown>('ws', 1, undefined)),
+    frameUrl: str,
+    isSubframe: mostly(fc.boolean(), fc.constantFrom<unknown>(1, undefined)),
+    method: str,
+    url: str,
+    requestHeaders: headers,
+    requestBody: body,
+    status: mostly(fc.constantFrom(200, 0, 404, 599), num),
+    statusText: str,
+    responseHeaders: headers,
+    startTime: time,
+    responseTime: time,
+  },
+  ['isSubframe', 'requestBody', 'status', 'statusText', 'responseHeaders', 'responseTime'],
+  (r) => r.status === 0,
+);
+const endRecord = tapRecord(
+  'end',
+  {
+    conn: str,
+    t: time,
+    state: mostly(fc.constantFrom('complete', 'cancelled', 'aborted', 'error', 'evicted-open', 'open'), fc.constantFrom<unknown>('done', 1, null)),
+    error: str,
+  },
+  ['error'],
+  (r) => typeof r.error === 'string' && r.error.length === 1,
+);
+const noticeRecord = tapRecord(
+  'notice',
+  {
+    t: time,
+    conn: str,
+    level: mostly(fc.constantFrom('info', 'warning'), fc.constantFrom<unknown>('error', 1, null)),
+    text: str,
+  },
+  ['conn'],
+  (r) => typeof r.text === 'string' && r.text.length === 1,
+);
 // Mostly complete records without the extra key; some with a key missing or the extra one present.
 const record = fc.oneof(
   { weight: 6, arbitrary: bytesRecord.map(({ extra: _extra, ...r }) => ({ kind: 'bytes', conn: 'a:1', t: 1, bytes: 1, payload: new Uint8Array(1), ...r })) },
