@@ -177,6 +177,37 @@ test('the import\'s notes are shown: skipped HAR entries above the connections, 
   await page.close();
 });
 
+test('a Chrome HAR with a WebSocket entry: its received messages are read as a stream, the reply shown', async () => {
+  const page = await openViewer();
+  const t0 = Date.parse('2026-11-29T21:00:01.000Z') / 1000;
+  const ev = (type: string, k: number, extra: object) => ({ type, id: `e${k}`, created_at: '2026-11-29T21:00:01', reply_id: 'r1', ...extra });
+  const events = [
+    ev('REPLY_START', 1, { session_id: 's', name: 'Friday' }),
+    ev('TEXT_BLOCK_START', 2, { block_id: 'b1' }),
+    ev('TEXT_BLOCK_DELTA', 3, { block_id: 'b1', delta: 'Hello over ' }),
+    ev('TEXT_BLOCK_DELTA', 4, { block_id: 'b1', delta: 'a socket' }),
+    ev('TEXT_BLOCK_END', 5, { block_id: 'b1' }),
+    ev('REPLY_END', 6, { session_id: 's' }),
+  ];
+  const har = { log: { version: '1.2', creator: { name: 'WebInspector', version: '537.36' }, entries: [{
+    _resourceType: 'websocket', startedDateTime: '2026-11-29T21:00:00.900Z', time: 2000,
+    request: { method: 'GET', url: 'wss://agent.example/ws', httpVersion: 'HTTP/1.1', headers: [], queryString: [], cookies: [], headersSize: -1, bodySize: 0 },
+    response: { status: 101, statusText: 'Switching Protocols', httpVersion: 'HTTP/1.1', headers: [], cookies: [], content: { size: 0, mimeType: 'x-unknown' }, redirectURL: '', headersSize: -1, bodySize: -1 },
+    cache: {}, timings: { send: 0, wait: 0, receive: 0 },
+    _webSocketMessages: [{ type: 'send', time: t0, opcode: 1, data: '{"prompt":"hi"}' }, ...events.map((e, k) => ({ type: 'receive', time: t0 + 0.2 * (k + 1), opcode: 1, data: JSON.stringify(e) }))],
+  }] } };
+  await importText(page, 'socket.har', JSON.stringify(har));
+  const row = page.locator('[data-conn]').first();
+  await expect(row).toContainText('agentscope');
+  await row.click();
+  await expect(page.getByTestId('connection-details')).toContainText('websocket');
+  await page.getByText('Friday').first().click();
+  await page.keyboard.press('End');
+  await expect.poll(() => bubbleTexts(page)).toEqual(['Hello over a socket']);
+  await page.screenshot({ path: test.info().outputPath('websocket-har.png') });
+  await page.close();
+});
+
 test('captured strings never become markup, scripts or unsafe URLs', async () => {
   const page = await openViewer();
   const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="window.__pwned=3" width="8" height="8"><rect width="8" height="8"/></svg>').toString('base64');

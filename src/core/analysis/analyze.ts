@@ -229,7 +229,9 @@ class ConnectionAnalysis {
     const out: Diagnostic[] = [];
     const last = Math.max(0, this.events.length - 1);
     const status = this.record.status;
-    if (status !== undefined && (status < 200 || status > 299)) {
+    // A WebSocket (from a HAR) opens with 101 Switching Protocols: that is its success, not an HTTP error.
+    const opened = this.record.transport === 'websocket' && status === 101;
+    if (status !== undefined && !opened && (status < 200 || status > 299)) {
       out.push({ code: 'stream.http-error', severity: 'error', index: 0, message: `HTTP ${status} ${this.record.statusText ?? ''}`.trim() });
     }
     if (this.end?.state === 'error') {

@@ -22,8 +22,9 @@ export function header(headers: [string, string][] | undefined, name: string): s
   return headers?.find(([k]) => k.toLowerCase() === lower)?.[1];
 }
 
+/** 'eventsource': the connection is a list of messages, each one event's data (EventSource, and an imported WebSocket's received text messages). */
 export function bodyKindOf(rec: ConnectionRecord): BodyKind {
-  if (rec.transport === 'eventsource') return 'eventsource';
+  if (rec.transport === 'eventsource' || rec.transport === 'websocket') return 'eventsource';
   return isNdjsonContentType(header(rec.responseHeaders, 'content-type')) ? 'ndjson' : 'sse';
 }
 

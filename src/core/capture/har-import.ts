@@ -1,6 +1,6 @@
 // HAR import: our own exports (exact, from `_replyscope`) and browser HARs such as Chrome's "Save all as HAR with
-// content". Only stream entries are imported (text/event-stream, NDJSON types, EventSource entries); a notice says
-// how many others were skipped. Browser HARs carry no chunk times: the body becomes chunks at the message times
+// content". Only stream entries are imported (text/event-stream, NDJSON types, EventSource and WebSocket entries); a
+// notice says how many others were skipped. Browser HARs carry no chunk times: the body becomes chunks at the message times
 // when `_eventSourceMessages` line up with the body's frames, else one chunk at the end of the entry.
 import type { Capture, CaptureHeader, CaptureRecord, ConnectionRecord, Transport } from './model.ts';
 import { parseHeader, parseRecord } from './schemas.ts';
@@ -50,7 +50,31 @@ function ownRecords(value: unknown, where: string): [number, CaptureRecord][] {
 
 function transportOf(entry: Obj): Transport {
   const rt = str(entry._resourceType)?.toLowerCase();
-  return rt === 'eventsource' || rt === 'fetch' || rt === 'xhr' ? rt : 'import';
+  if (rt === 'eventsource' || rt === 'fetch' || rt === 'xhr' || rt === 'websocket') return rt;
+  return Array.isArray(entry._webSocketMessages) ? 'websocket' : 'import';
+}
+
+/**
+ * A WebSocket entry's frames (Chrome's `_webSocketMessages`: type send/receive, opcode 1 text / 2 binary, time in
+ * epoch seconds, data): the received text messages become message records, each one event's data as an
+ * EventSource message is; a notice says what was left out (what the page sent, binary frames).
+ */
+function webSocketRecords(id: string, frames: Obj[], start: number, endT: number): CaptureRecord[] {
+  const out: CaptureRecord[] = [];
+  const first = num(frames[0]?.time) ?? 0;
+  let sent = 0;
+  let binary = 0;
+  for (const f of frames) {
+    if (f.type === 'send') sent++;
+    else if (f.type !== 'receive') continue;
+    else if (f.opcode !== undefined && f.opcode !== 1) binary++;
+    else out.push({ kind: 'message', conn: id, t: messageTimeMs(f.time, start, first), type: 'message', data: str(f.data) ?? '', lastEventId: '' });
+  }
+  const left = [sent ? `${sent} message${sent === 1 ? '' : 's'} the page sent` : '', binary ? `${binary} binary message${binary === 1 ? '' : 's'}` : ''].filter(Boolean);
+  if (left.length) {
+    out.push({ kind: 'notice', t: endT, conn: id, level: 'info', text: `WebSocket: the received text messages were imported, each read as one event; not shown: ${left.join(' and ')}.` });
+  }
+  return out;
 }
 
 /** Body bytes as chunks; split at frame ends with the message times when they line up one to one. */
@@ -90,7 +114,7 @@ function browserEntry(entry: Obj, index: number, pageUrls: Map<string, string>, 
   const messages = Array.isArray(entry._eventSourceMessages) ? entry._eventSourceMessages.filter(isObj) : [];
   const transport = transportOf(entry);
   const isSse = mime.startsWith('text/event-stream');
-  if (!isSse && !isNdjsonContentType(mime) && transport !== 'eventsource' && messages.length === 0) return false;
+  if (!isSse && !isNdjsonContentType(mime) && transport !== 'eventsource' && transport !== 'websocket' && messages.length === 0) return false;
 
   let id = `har:${index}`;
   for (let n = 2; taken?.has(id); n++) id = `har:${index}~${n}`; // next to Replyscope's own records (see importHar)
@@ -119,7 +143,9 @@ function browserEntry(entry: Obj, index: number, pageUrls: Map<string, string>, 
   const first = num(messages[0]?.time) ?? 0;
   const msgTimes = messages.map((m) => messageTimeMs(m.time, start, first));
   const text = str(content.text);
-  if (transport === 'eventsource' && messages.length > 0) {
+  if (transport === 'websocket') {
+    records.push(...webSocketRecords(id, Array.isArray(entry._webSocketMessages) ? entry._webSocketMessages.filter(isObj) : [], start, endT));
+  } else if (transport === 'eventsource' && messages.length > 0) {
     messages.forEach((m, k) =>
       records.push({ kind: 'message', conn: id, t: msgTimes[k], type: str(m.eventName) ?? 'message', data: str(m.data) ?? '', lastEventId: str(m.eventId) ?? '' }),
     );

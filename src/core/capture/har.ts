@@ -85,7 +85,9 @@ function entryFor(conn: ConnectionRecord, own: [number, CaptureRecord][], create
   const receive = Math.max(0, finish - response);
   const isSse = mimeType.toLowerCase().startsWith('text/event-stream');
   const ended = end !== undefined && end.state !== 'open' && end.state !== 'evicted-open';
-  const eventSourceMessages = conn.transport === 'eventsource' ? esMessages(messages) : isSse ? sseMessages(chunks, ended) : undefined;
+  const eventSourceMessages = conn.transport === 'eventsource' ? esMessages(messages) : conn.transport !== 'websocket' && isSse ? sseMessages(chunks, ended) : undefined;
+  // Chrome's form: what a WebSocket received, as text frames (what the page sent was never imported).
+  const webSocketMessages = conn.transport === 'websocket' ? messages.map((m) => ({ type: 'receive' as const, time: m.t / 1000, opcode: 1, data: m.data })) : undefined;
   const url = conn.url;
   let queryString: Entry['request']['queryString'] = [];
   try {
@@ -115,7 +117,7 @@ function entryFor(conn: ConnectionRecord, own: [number, CaptureRecord][], create
       httpVersion: 'HTTP/1.1',
       cookies: [],
       headers: harHeaders(conn.responseHeaders),
-      content: conn.transport === 'eventsource' && chunks.length === 0 ? { size: 0, mimeType } : bodyContent(chunks, mimeType),
+      content: (conn.transport === 'eventsource' || conn.transport === 'websocket') && chunks.length === 0 ? { size: 0, mimeType } : bodyContent(chunks, mimeType),
       redirectURL: '',
       headersSize: -1,
       bodySize: -1,
@@ -125,6 +127,7 @@ function entryFor(conn: ConnectionRecord, own: [number, CaptureRecord][], create
     timings: { send: 0, wait, receive },
     _resourceType: conn.transport === 'import' ? 'other' : conn.transport,
     ...(eventSourceMessages ? { _eventSourceMessages: eventSourceMessages } : {}),
+    ...(webSocketMessages ? { _webSocketMessages: webSocketMessages } : {}),
     _replyscope: { records: own } satisfies HarReplyscopeEntry,
   };
   return entry;

@@ -4,7 +4,8 @@
 // src/core/analysis (consumer). Keep it free of logic.
 
 /** How the page obtained the stream. */
-export type Transport = 'fetch' | 'eventsource' | 'xhr' | 'import';
+/** 'websocket': only from an imported HAR (Chrome's `_webSocketMessages`); the tap does not capture WebSocket traffic. */
+export type Transport = 'fetch' | 'eventsource' | 'xhr' | 'websocket' | 'import';
 
 /** Why a connection stopped producing data. `open` = still streaming when the record was taken. */
 export type EndState =

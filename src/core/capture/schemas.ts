@@ -28,7 +28,7 @@ export const headerSchema = z.strictObject({
 export const connectionSchema = z.strictObject({
   kind: z.literal('connection'),
   id: z.string().min(1),
-  transport: z.enum(['fetch', 'eventsource', 'xhr', 'import']),
+  transport: z.enum(['fetch', 'eventsource', 'xhr', 'websocket', 'import']),
   frameUrl: z.string(),
   isSubframe: z.boolean().optional(),
   method: z.string(),

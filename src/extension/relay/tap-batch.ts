@@ -28,7 +28,7 @@ function keyCount(o: object): number {
 const finite = (v: unknown): boolean => typeof v === 'number' && Number.isFinite(v);
 const safeInt = (v: unknown): boolean => typeof v === 'number' && Number.isSafeInteger(v);
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
-const TRANSPORTS = new Set(['fetch', 'eventsource', 'xhr', 'import']);
+const TRANSPORTS = new Set(['fetch', 'eventsource', 'xhr', 'websocket', 'import']);
 const END_STATES = new Set(['complete', 'cancelled', 'aborted', 'error', 'evicted-open', 'open']);
 
 /**

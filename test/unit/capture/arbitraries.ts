@@ -49,11 +49,17 @@ const esConn = (id: string) =>
   fc.tuple(connection(id, 'eventsource'), fc.array(fc.record({ type: fc.constantFrom('message', 'delta'), data: fc.string({ unit: 'grapheme' }), lastEventId: fc.constantFrom('', '7') }), { maxLength: 5 }))
     .map(([conn, msgs]): CaptureRecord[] => [conn, ...msgs.map((m, k) => ({ kind: 'message' as const, conn: id, t: 1.75e12 + k, ...m }))]);
 
+/** A WebSocket as a HAR import gives it: the received text messages (type "message", no event id). */
+const wsConn = (id: string) =>
+  fc.tuple(connection(id, 'websocket'), fc.array(fc.string({ unit: 'grapheme' }), { maxLength: 5 }))
+    .map(([conn, data]): CaptureRecord[] => [{ ...conn, status: 101, statusText: 'Switching Protocols', responseHeaders: [] }, ...data.map((d, k) => ({ kind: 'message' as const, conn: id, t: 1.75e12 + k, type: 'message', data: d, lastEventId: '' }))]);
+
 /** Interleaves the per-connection record lists randomly, keeping each list's order. */
 export const captureArb: fc.Arbitrary<Capture> = fc
-  .tuple(fetchConn('t1:1'), fc.option(fetchConn('t1:2'), { nil: undefined }), fc.option(esConn('t1:3'), { nil: undefined }), fc.array(fc.nat(), { maxLength: 40 }), fc.boolean())
-  .map(([a, b, c, picks, notice]) => {
-    const lists = [a, b ?? [], c ?? []].map((l) => [...l]);
+  .tuple(fetchConn('t1:1'), fc.option(fetchConn('t1:2'), { nil: undefined }), fc.option(esConn('t1:3'), { nil: undefined }), fc.array(fc.nat(), { maxLength: 40 }), fc.boolean(),
+    fc.option(wsConn('t1:4'), { nil: undefined, freq: 3 }))
+  .map(([a, b, c, picks, notice, d]) => {
+    const lists = [a, b ?? [], c ?? [], d ?? []].map((l) => [...l]);
     const records: CaptureRecord[] = [];
     if (notice) records.push({ kind: 'notice', t: 1.75e12, level: 'warning', text: 'Worker fetches are not visible' });
     let p = 0;

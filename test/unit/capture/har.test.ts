@@ -7,6 +7,8 @@ import type { Capture, ChunkRecord, ConnectionRecord, MessageRecord } from '../.
 import { recordsToBytes } from '../../../src/core/frames/utf8-chunks.ts';
 import { chunkTexts, readSse } from '../../../src/core/frames/read-body.ts';
 import { captureArb } from './arbitraries.ts';
+import { analyzeCapture } from '../../../src/core/analysis/analyze.ts';
+import { bodyKindOf } from '../../../src/core/analysis/body-reader.ts';
 import { toRecords, utf8 } from '../frames/helpers.ts';
 
 type Extra = Entry & { _eventSourceMessages?: HarEventSourceMessage[]; _replyscope?: unknown; _resourceType?: string };
@@ -74,6 +76,13 @@ describe('HAR export', () => {
           const theirs = back.records.filter((r): r is ChunkRecord => r.kind === 'chunk' && r.conn === `har:${i}`);
           expect(recordsToBytes(theirs)).toEqual(recordsToBytes(mine));
         });
+        // A WebSocket's received messages come back from Chrome's `_webSocketMessages` form alone.
+        for (const c of capture.records.filter((r): r is ConnectionRecord => r.kind === 'connection' && r.transport === 'websocket')) {
+          const i = har.log.entries.findIndex((e: Entry) => e.request.url === c.url);
+          const data = (recs: Capture['records'], id: string) => recs.filter((r): r is MessageRecord => r.kind === 'message' && r.conn === id).map((m) => m.data);
+          expect(back.records.find((r) => r.kind === 'connection' && r.id === `har:${i}`)).toMatchObject({ transport: 'websocket' });
+          expect(data(back.records, `har:${i}`)).toEqual(data(capture.records, c.id));
+        }
       }),
       { numRuns: 60 },
     );
@@ -174,6 +183,41 @@ describe('HAR import of a Chrome file', () => {
     clash.log.entries.push(JSON.parse(JSON.stringify(chromeHar)).log.entries[1]);
     const ids = importHar(clash).records.filter((r): r is ConnectionRecord => r.kind === 'connection').map((c) => c.id);
     expect(ids).toEqual(['har:1', 'har:1~2']);
+  });
+
+  it('reads a WebSocket entry: received text messages as events, a note of what the page sent and of binary frames', () => {
+    const events = [
+      { type: 'REPLY_START', id: 'e1', created_at: '2026-11-29T21:00:01', reply_id: 'r1', session_id: 's', name: 'Friday' },
+      { type: 'TEXT_BLOCK_START', id: 'e2', created_at: '2026-11-29T21:00:01', reply_id: 'r1', block_id: 'b1' },
+      { type: 'TEXT_BLOCK_DELTA', id: 'e3', created_at: '2026-11-29T21:00:01', reply_id: 'r1', block_id: 'b1', delta: 'Hi ' },
+      { type: 'TEXT_BLOCK_DELTA', id: 'e4', created_at: '2026-11-29T21:00:02', reply_id: 'r1', block_id: 'b1', delta: 'there' },
+    ];
+    const t0 = Date.parse('2026-11-29T21:00:01.000Z') / 1000;
+    const har = { log: { version: '1.2', creator: { name: 'WebInspector', version: '537.36' }, entries: [{
+      _resourceType: 'websocket', startedDateTime: '2026-11-29T21:00:00.900Z', time: 2000,
+      request: { method: 'GET', url: 'wss://agent.example/ws', httpVersion: 'HTTP/1.1', headers: [], queryString: [], cookies: [], headersSize: -1, bodySize: 0 },
+      response: { status: 101, statusText: 'Switching Protocols', httpVersion: 'HTTP/1.1', headers: [], cookies: [], content: { size: 0, mimeType: 'x-unknown' }, redirectURL: '', headersSize: -1, bodySize: -1 },
+      cache: {}, timings: { send: 0, wait: 0, receive: 0 },
+      _webSocketMessages: [
+        { type: 'send', time: t0, opcode: 1, data: '{"prompt":"hello"}' },
+        ...events.map((e, k) => ({ type: 'receive', time: t0 + 0.25 * (k + 1), opcode: 1, data: JSON.stringify(e) })),
+        { type: 'receive', time: t0 + 2, opcode: 2, data: 'AAEC' },
+      ],
+    }] } };
+    const cap = importHar(har);
+    expect(cap.records[0]).toMatchObject({ kind: 'connection', id: 'har:0', transport: 'websocket', url: 'wss://agent.example/ws', status: 101 });
+    const messages = cap.records.filter((r): r is MessageRecord => r.kind === 'message');
+    expect(messages.map((m) => [m.t, m.type, JSON.parse(m.data).id])).toEqual(events.map((e, k) => [(t0 + 0.25 * (k + 1)) * 1000, 'message', e.id]));
+    expect(cap.records).toContainEqual(expect.objectContaining({ kind: 'notice', conn: 'har:0', text: expect.stringMatching(/not shown: 1 message the page sent and 1 binary message\.$/) }));
+    const [conn] = analyzeCapture(cap);
+    expect(conn.dialect).toBe('agentscope');
+    const reply = conn.replies[0];
+    const final = reply.history.at(reply.history.length - 1) as { content: { type: string; text?: string }[] };
+    expect(final.content).toMatchObject([{ type: 'text', text: 'Hi there' }]);
+    expect(conn.diagnostics.map((d) => d.code)).toContain('capture.notice');
+    expect(conn.diagnostics.map((d) => d.code)).not.toContain('stream.http-error'); // 101 is how a socket opens
+    // Read as a list of messages, like EventSource's (the eviction digest, too, takes messages only on such a kind).
+    expect(bodyKindOf(cap.records[0] as ConnectionRecord)).toBe('eventsource');
   });
 
   it('rejects what is not a HAR', () => {
