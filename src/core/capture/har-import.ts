@@ -1,7 +1,7 @@
 // HAR import: our own exports (exact, from `_replyscope`) and browser HARs such as Chrome's "Save all as HAR with
 // content". Only stream entries are imported (text/event-stream, NDJSON types, EventSource and WebSocket entries); a
-// notice says how many others were skipped. Browser HARs carry no chunk times: the body becomes chunks at the message times
-// when `_eventSourceMessages` line up with the body's frames, else one chunk at the end of the entry.
+// notice says how many others were skipped. Browser HARs carry no chunk times: the body becomes chunks at the message
+// times when `_eventSourceMessages` line up with the body's frames, else one chunk at the end of the entry.
 import type { Capture, CaptureHeader, CaptureRecord, ConnectionRecord, Transport } from './model.ts';
 import { parseHeader, parseRecord } from './schemas.ts';
 import { describeZodError } from './capture-log.ts';
