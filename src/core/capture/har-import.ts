@@ -195,12 +195,12 @@ export function importHar(har: unknown): Capture {
     // ours: ignoring them lost them without a word.
     if (others.length) {
       const taken = new Set(records.flatMap((r) => (r.kind === 'connection' ? [r.id] : [])));
-      records.push(...browserEntries(entries, others, pageUrlsOf(log), taken));
+      records.push(...browserEntries(entries, others, pageUrlsOf(pagesOf(log)), taken));
     }
     return { header, records };
   }
-  const pages = Array.isArray(log.pages) ? log.pages.filter(isObj) : [];
-  const pageUrls = pageUrlsOf(log);
+  const pages = pagesOf(log);
+  const pageUrls = pageUrlsOf(pages);
   const creator = isObj(log.creator) ? log.creator : {};
   const browser = isObj(log.browser) ? log.browser : undefined;
   const firstStart = entries.map((e) => (isObj(e) ? str(e.startedDateTime) : undefined)).find((s) => s !== undefined);
@@ -216,8 +216,12 @@ export function importHar(har: unknown): Capture {
   return { header, records: browserEntries(entries, entries.map((_, i) => i), pageUrls) };
 }
 
-function pageUrlsOf(log: Obj): Map<string, string> {
-  const pages = Array.isArray(log.pages) ? log.pages.filter(isObj) : [];
+function pagesOf(log: Obj): Obj[] {
+  return Array.isArray(log.pages) ? log.pages.filter(isObj) : [];
+}
+
+/** Page id → the page's URL (Chrome writes it as the title): an entry's frame URL. */
+function pageUrlsOf(pages: Obj[]): Map<string, string> {
   return new Map(pages.map((p) => [str(p.id) ?? '', str(p.title) ?? '']));
 }
 

@@ -27,9 +27,15 @@ export function blindSpotNotice(kind: BlindSpot, url: string, frameUrl?: string)
     : `${who} started a ${kind} (${shown}). Requests made inside workers are not captured: an agent stream read there is not shown here.`;
 }
 
+/** `url` without its query and fragment: the address a blind spot is told once for. */
+export function urlWithoutQuery(url: string): string {
+  const cut = url.search(/[?#]/);
+  return cut === -1 ? url : url.slice(0, cut);
+}
+
 /** `url` without what follows a `?` or `#` (marked `?…`), clipped. */
 function bareUrl(url: string): string {
-  const cut = url.search(/[?#]/);
-  const bare = cut === -1 ? url : `${url.slice(0, cut)}${url[cut]}…`;
+  const address = urlWithoutQuery(url);
+  const bare = address.length === url.length ? url : `${address}${url[address.length]}…`;
   return bare.length > URL_SHOWN ? `${bare.slice(0, URL_SHOWN)}…` : bare;
 }

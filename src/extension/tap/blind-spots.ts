@@ -7,7 +7,7 @@
 // and everything else reaches the native constructor: `prototype` (which libraries such as zone.js patch: a subclass,
 // as eventsource-tap.ts needs for its overrides, would put a prototype of its own in between), name, length,
 // constants, `instanceof`, a call without `new` and its TypeError, and `toString` ("[native code]").
-import { blindSpotNotice, MAX_BLIND_SPOT_NOTICES, type BlindSpot } from '../../core/capture/notices.ts';
+import { blindSpotNotice, MAX_BLIND_SPOT_NOTICES, urlWithoutQuery, type BlindSpot } from '../../core/capture/notices.ts';
 import type { TapEmitter } from './emitter.ts';
 import { now } from './natives.ts';
 
@@ -22,7 +22,7 @@ export function installBlindSpotTaps(emitter: TapEmitter): void {
     try {
       if (!emitter.config.enabled || told.size >= MAX_BLIND_SPOT_NOTICES) return;
       const href = new URL(String(url()), document.baseURI).href;
-      const key = `${kind} ${href.replace(/[?#].*/s, '')}`; // told once per address, whatever its query
+      const key = `${kind} ${urlWithoutQuery(href)}`; // told once per address, whatever its query
       if (told.has(key)) return;
       told.add(key);
       emitter.emit({ kind: 'notice', t: now(), level: 'info', text: blindSpotNotice(kind, href, emitter.isSubframe ? location.href : undefined) });
