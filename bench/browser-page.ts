@@ -30,6 +30,10 @@ export interface PageOverheadResult {
   extraLongTasks: number;
   plainLongTasks: number[];
   extLongTasks: number[];
+  /** Long tasks per run of the page keeping its own copies (no extension): the floor of the long-task figure too. */
+  copyLongTasks: number[];
+  /** median long tasks of the copying page minus without. */
+  copyExtraLongTasks: number;
   bodyBytes: number;
   events: number;
   /** One more read with the extension, under the CPU profiler (see page-profile.ts). */
@@ -95,7 +99,7 @@ export async function measurePageOverhead(dist: string, opts: { megabytes: numbe
         a.push(await runPlain());
       }
       opts.log(`  run ${i + 1}: without ${a[i].ms.toFixed(0)} ms (${a[i].longTasks} long tasks), with ${b[i].ms.toFixed(0)} ms (${b[i].longTasks}); ` +
-        `the page copying its chunks ${c[i].ms.toFixed(0)} ms (copies ${c[i].copyMs.toFixed(0)} ms)`);
+        `the page copying its chunks ${c[i].ms.toFixed(0)} ms (copies ${c[i].copyMs.toFixed(0)} ms, ${c[i].longTasks} long tasks)`);
       if (a[i].events !== events || b[i].events !== events || c[i].events !== events) throw new Error(`the page read ${a[i].events}/${b[i].events}/${c[i].events} of ${events} events`);
     }
     let profile: PageProfile | undefined;
@@ -111,6 +115,8 @@ export async function measurePageOverhead(dist: string, opts: { megabytes: numbe
       extraLongTasks: median(extLongTasks) - median(plainLongTasks),
       plainLongTasks,
       extLongTasks,
+      copyLongTasks: c.map((r) => r.longTasks),
+      copyExtraLongTasks: median(c.map((r) => r.longTasks)) - median(plainLongTasks),
       bodyBytes: body.length,
       events,
       profile: profile as PageProfile,

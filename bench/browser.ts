@@ -36,8 +36,9 @@ export async function browserFigures(opts: { quick: boolean; page: boolean; pane
     }));
     out.push(figure({
       figure: 'page extra long tasks', value: r.extraLongTasks, budget: 0, unit: 'ratio', direction: 'max',
-      baseline: `long tasks per run without ${r.plainLongTasks.join('/')} vs with ${r.extLongTasks.join('/')}`,
-      detail: { plainLongTasks: r.plainLongTasks.join(','), extLongTasks: r.extLongTasks.join(',') },
+      baseline: `long tasks per run without ${r.plainLongTasks.join('/')} vs with ${r.extLongTasks.join('/')}; ` +
+        `floor — the page keeping its own copies: ${r.copyLongTasks.join('/')} (median ${r.copyExtraLongTasks >= 0 ? '+' : ''}${r.copyExtraLongTasks})`,
+      detail: { plainLongTasks: r.plainLongTasks.join(','), extLongTasks: r.extLongTasks.join(','), copyLongTasks: r.copyLongTasks.join(','), copyExtraLongTasks: r.copyExtraLongTasks },
     }));
   }
   if (opts.panel) {
