@@ -157,11 +157,4 @@ export type PiProxyEvent = z.infer<typeof PiProxyEventSchema>;
 export type PiAssistantMessageEvent = z.infer<typeof PiAssistantMessageEventSchema>;
 export type PiAgentEvent = z.infer<typeof PiAgentEventSchema>;
 
-export const PI_PROXY_EVENT_TYPES = [
-  'start', 'text_start', 'text_delta', 'text_end', 'thinking_start', 'thinking_delta', 'thinking_end',
-  'toolcall_start', 'toolcall_delta', 'toolcall_end', 'done', 'error',
-] as const;
-export const PI_AGENT_EVENT_TYPES = [
-  'agent_start', 'agent_end', 'turn_start', 'turn_end', 'message_start', 'message_update', 'message_end',
-  'tool_execution_start', 'tool_execution_update', 'tool_execution_end',
-] as const;
+export { PI_AGENT_EVENT_TYPES, PI_PROXY_EVENT_TYPES } from './event-types.ts';
