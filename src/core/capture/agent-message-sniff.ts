@@ -1,0 +1,63 @@
+// Is a WebSocket message an agent event? A socket has no content type to tell an agent stream from a dev server's
+// hot-reload channel, a chat's presence pings or a price feed, so the tap records a socket only once one of its text
+// messages is an AgentScope or pi event (capture from then on; see extension/tap/websocket-tap.ts). The page tap
+// bundles this file: no zod, no imports beyond the type-name lists.
+//
+// Names no other protocol is likely to use count on their own: the 28 AgentScope types but CUSTOM, the legacy
+// dialect's run events, pi's block events and pi-agent-core's agent events. pi's `start`, `done` and `error` are
+// common words (a hot-reload channel sends `{"type":"error"}`), so they count only with pi's shape: a `partial`
+// message (pi-ai's own events), or a stop `reason` (the proxy form's end). The proxy form's bare `{"type":"start"}`
+// does not; the tap's look-back keeps it when the block events follow.
+import { AGENTSCOPE_EVENT_TYPES } from '../agentscope/event-types.ts';
+import { PI_AGENT_EVENT_TYPES, PI_PROXY_EVENT_TYPES } from '../pi/event-types.ts';
+
+const GENERIC = new Set(['start', 'done', 'error', 'CUSTOM']);
+/** pi's common-word events, and the stop reasons its `done` / `error` carry. */
+const PI_GENERIC = new Set(['start', 'done', 'error']);
+const PI_STOP_REASONS = new Set(['stop', 'length', 'toolUse', 'error', 'aborted']);
+
+/** The `type` values that mark a message as an agent event. */
+export const AGENT_EVENT_NAMES: ReadonlySet<string> = new Set(
+  [...AGENTSCOPE_EVENT_TYPES, 'RUN_STARTED', 'RUN_FINISHED', 'RUN_ERROR', ...PI_PROXY_EVENT_TYPES, ...PI_AGENT_EVENT_TYPES].filter((t) => !GENERIC.has(t)),
+);
+
+/** Where the type is looked for: AgentScope writes it after id, created_at and metadata; pi first. */
+const HEAD_CHARS = 4096;
+/** Messages up to this size are parsed to confirm the type is the top-level one; longer ones are taken on the head. */
+const MAX_PARSED_CHARS = 1024 * 1024;
+const TYPE_FIELD = /"type"\s*:\s*"([A-Za-z_]{3,40})"/g;
+
+/**
+ * True when `text` is a JSON object whose top-level `type` is an agent event name, or one of pi's common words with
+ * pi's shape (a message of over 1 MiB is judged by the names in its head alone). Cheap on everything else: a regular
+ * expression over the first 4 KiB, a parse only when a candidate name is there.
+ */
+export function looksLikeAgentEvent(text: string): boolean {
+  let first = 0;
+  while (first < 16 && (text.charCodeAt(first) === 32 || text.charCodeAt(first) === 10 || text.charCodeAt(first) === 13 || text.charCodeAt(first) === 9)) first++;
+  if (text.length < 12 || text.charCodeAt(first) !== 123 /* { */) return false;
+  const head = text.length > HEAD_CHARS ? text.slice(0, HEAD_CHARS) : text;
+  TYPE_FIELD.lastIndex = 0;
+  let distinctive = false;
+  let generic = false; // pi's common words: only if the parse below finds pi's shape
+  for (let m = TYPE_FIELD.exec(head); m !== null && !distinctive; m = TYPE_FIELD.exec(head)) {
+    distinctive = AGENT_EVENT_NAMES.has(m[1]);
+    generic ||= PI_GENERIC.has(m[1]);
+  }
+  if (!distinctive && !generic) return false;
+  if (text.length > MAX_PARSED_CHARS) return distinctive;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return false;
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const event = value as { type?: unknown; partial?: unknown; reason?: unknown };
+  if (typeof event.type !== 'string') return false;
+  if (AGENT_EVENT_NAMES.has(event.type)) return true;
+  if (!PI_GENERIC.has(event.type)) return false;
+  if (event.partial !== null && typeof event.partial === 'object') return true;
+  return event.type !== 'start' && typeof event.reason === 'string' && PI_STOP_REASONS.has(event.reason);
+}
+
