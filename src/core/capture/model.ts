@@ -3,8 +3,7 @@
 // This file is the contract between src/extension (producer), src/core/capture (formats) and
 // src/core/analysis (consumer). Keep it free of logic.
 
-/** How the page obtained the stream. */
-/** 'websocket': only from an imported HAR (Chrome's `_webSocketMessages`); the tap does not capture WebSocket traffic. */
+/** How the page obtained the stream. 'websocket': a socket's received text messages (the tap, once it carries agent events; or a HAR's `_webSocketMessages`). */
 export type Transport = 'fetch' | 'eventsource' | 'xhr' | 'websocket' | 'import';
 
 /** Why a connection stopped producing data. `open` = still streaming when the record was taken. */

@@ -7,7 +7,18 @@ export const EVENTSOURCE_PARTIAL_NOTICE =
   'EventSource: only events dispatched to the page are captured — comments/heartbeats, retry: fields and events ' +
   'without a listener are invisible (use fetch for a byte-exact capture).';
 
-/** What the page started that the capture cannot look into. */
+/**
+ * The tap's note on a recorded WebSocket: what it holds. `skipped`: text messages received before the first agent
+ * event and not kept (the tap keeps a few before it); `fromStart`: recorded from the start (include list).
+ */
+export function webSocketCaptureNotice(skipped: number, fromStart: boolean): string {
+  const from = fromStart
+    ? 'recorded from its start (its URL is in the include list)'
+    : `recorded from its first AgentScope or pi event${skipped > 0 ? ` and the few messages before it (${skipped} earlier text message${skipped === 1 ? ' was' : 's were'} not kept)` : ''}`;
+  return `WebSocket ${from}: each received text message is read as one event; messages the page sends and binary messages are not captured.`;
+}
+
+/** What the page started that the capture cannot look into (WebSocket: until it carries agent events). */
 export type BlindSpot = 'WebSocket' | 'Worker' | 'SharedWorker';
 
 /** At most this many blind-spot notes per document (a page opening a socket per message would otherwise flood). */
@@ -23,7 +34,8 @@ export function blindSpotNotice(kind: BlindSpot, url: string, frameUrl?: string)
   const who = frameUrl === undefined ? 'This page' : `The frame ${bareUrl(frameUrl)}`;
   const shown = bareUrl(url);
   return kind === 'WebSocket'
-    ? `${who} opened a WebSocket (${shown}). WebSocket traffic is not captured: an agent streaming over it is not shown here.`
+    ? `${who} opened a WebSocket (${shown}). It is recorded once it carries an AgentScope or pi event (from the start if its URL ` +
+      'is in the include list); until then nothing of it is captured.'
     : `${who} started a ${kind} (${shown}). Requests made inside workers are not captured: an agent stream read there is not shown here.`;
 }
 

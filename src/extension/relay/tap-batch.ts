@@ -1,5 +1,6 @@
 // The relay's check of the tap's batches, with a fast path for the usual ones: fetch chunks, the connection and end
-// records around them, and notices (a page opening a WebSocket at load sends one first).
+// records around them, notices (a page opening a WebSocket at load sends one first), and the messages of an
+// EventSource or a recorded WebSocket (one record per message: an agent socket sends thousands a second).
 //
 // Why: the relay runs on the page's main thread. zod spent ~40 µs on each batch of four chunk records (~8 ms of the
 // page's thread per 50 MB read, measured in a CPU profile of the page), and a page's first connection record cost
@@ -78,6 +79,10 @@ function isNotice(r: Obj): boolean {
   return n >= 0 && keyCount(r) === 4 + n;
 }
 
+function isMessage(r: Obj): boolean {
+  return keyCount(r) === 6 && typeof r.conn === 'string' && finite(r.t) && typeof r.type === 'string' && typeof r.data === 'string' && typeof r.lastEventId === 'string';
+}
+
 const CONNECTION_OPTIONALS: Record<string, (v: unknown) => boolean> = {
   isSubframe: (x) => typeof x === 'boolean',
   requestBody: isBody,
@@ -95,14 +100,14 @@ function isConnection(r: Obj): boolean {
   return n >= 0 && keyCount(r) === 8 + n;
 }
 
-/** True when `data` is `{ type: 'records', records }` with only well-formed same-realm bytes, end, connection and notice records. */
+/** True when `data` is `{ type: 'records', records }` with only well-formed same-realm bytes, end, connection, notice and message records. */
 export function isPlainTapBatch(data: unknown): data is TapToRelay {
   if (!plainObject(data) || data.type !== 'records' || keyCount(data) !== 2) return false;
   const records = data.records;
   if (!Array.isArray(records) || records.length > MAX_TAP_BATCH_RECORDS) return false;
   for (const r of records) {
     if (!plainObject(r)) return false;
-    const ok = r.kind === 'bytes' ? isBytes(r) : r.kind === 'end' ? isEnd(r) : r.kind === 'connection' ? isConnection(r) : r.kind === 'notice' ? isNotice(r) : false;
+    const ok = r.kind === 'bytes' ? isBytes(r) : r.kind === 'end' ? isEnd(r) : r.kind === 'connection' ? isConnection(r) : r.kind === 'notice' ? isNotice(r) : r.kind === 'message' ? isMessage(r) : false;
     if (!ok) return false;
   }
   return true;

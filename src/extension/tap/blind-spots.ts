@@ -1,6 +1,8 @@
 // What the tap cannot look into, said where it happens: a page that opens a WebSocket or starts a worker gets a
 // notice (one per kind and URL, at most MAX_BLIND_SPOT_NOTICES per document), so a panel that shows no stream can say
-// where the agent's stream may be instead. Nothing of the socket or the worker is recorded or changed.
+// where the agent's stream may be instead. Nothing of the worker is recorded or changed; a socket is watched, and
+// recorded once it carries agent events (websocket-tap.ts) — from its opening, without a note, when the include list
+// names it.
 //
 // A Proxy of each constructor with only a `construct` trap: `new WebSocket(...)` builds the browser's own object from
 // the untouched arguments (the browser validates them and throws exactly as it would — then no notice is written),
@@ -10,6 +12,7 @@
 import { blindSpotNotice, MAX_BLIND_SPOT_NOTICES, urlWithoutQuery, type BlindSpot } from '../../core/capture/notices.ts';
 import type { TapEmitter } from './emitter.ts';
 import { now } from './natives.ts';
+import { watchWebSocket } from './websocket-tap.ts';
 
 /** Taken at install, before page script could replace it. */
 const construct = Reflect.construct;
@@ -38,7 +41,15 @@ export function installBlindSpotTaps(emitter: TapEmitter): void {
     g[kind] = new Proxy(Native, {
       construct(target, args, newTarget) {
         const made = construct(target, args, newTarget) as { url?: unknown };
-        tell(kind, () => (kind === 'WebSocket' ? made.url : args[0]));
+        let included = false;
+        if (kind === 'WebSocket') {
+          try {
+            included = watchWebSocket(emitter, made as WebSocket);
+          } catch {
+            // (an odd page: the socket is then only told about)
+          }
+        }
+        if (!included) tell(kind, () => (kind === 'WebSocket' ? made.url : args[0]));
         return made;
       },
     });

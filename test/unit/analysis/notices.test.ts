@@ -56,9 +56,10 @@ describe('capture notices', () => {
     ]);
     expect(a.notices().map((n) => n.text)).toEqual([ws, expect.stringMatching(/^This page started a Worker \(blob:http:\/\/127\.0\.0\.1\/x+…\)\. Requests made inside workers/)]);
     expect(a.notices()[1].text.length).toBeLessThan(400);
-    expect(ws).toBe('This page opened a WebSocket (wss://agent.example/ws). WebSocket traffic is not captured: an agent streaming over it is not shown here.');
-    // A socket's query (often a token) and fragment are left out: nothing of the socket is captured.
-    expect(blindSpotNotice('WebSocket', 'wss://agent.example/ws?token=s3cret#x')).toContain('(wss://agent.example/ws?…). WebSocket');
+    expect(ws).toBe('This page opened a WebSocket (wss://agent.example/ws). It is recorded once it carries an AgentScope or pi event ' +
+      '(from the start if its URL is in the include list); until then nothing of it is captured.');
+    // A socket's query (often a token) and fragment are left out: the note is shown whether or not the socket is recorded.
+    expect(blindSpotNotice('WebSocket', 'wss://agent.example/ws?token=s3cret#x')).toContain('(wss://agent.example/ws?…). It is');
     expect(blindSpotNotice('Worker', 'https://app.example/w.js#frag')).toContain('(https://app.example/w.js#…)');
     // A subframe's note names the frame (without its query either).
     expect(blindSpotNotice('WebSocket', 'wss://a.example/s', 'https://widget.example/chat?user=1')).toMatch(/^The frame https:\/\/widget\.example\/chat\?… opened a WebSocket \(wss:\/\/a\.example\/s\)\. /);

@@ -60,7 +60,7 @@ const connectionRecord = tapRecord(
   'connection',
   {
     id: mostly(fc.constant('a:1'), fc.constantFrom<unknown>('', 1, null)),
-    transport: mostly(fc.constantFrom('fetch', 'eventsource', 'xhr', 'import'), fc.constantFrom<unknown>('ws', 1, undefined)),
+    transport: mostly(fc.constantFrom('fetch', 'eventsource', 'xhr', 'websocket', 'import'), fc.constantFrom<unknown>('ws', 1, undefined)),
     frameUrl: str,
     isSubframe: mostly(fc.boolean(), fc.constantFrom<unknown>(1, undefined)),
     method: str,
@@ -98,6 +98,12 @@ const noticeRecord = tapRecord(
   ['conn'],
   (r) => typeof r.text === 'string' && r.text.length === 1,
 );
+const messageRecord = tapRecord(
+  'message',
+  { conn: str, t: time, type: mostly(fc.constantFrom('message', 'delta'), fc.constantFrom<unknown>(1, null)), data: str, lastEventId: str },
+  [],
+  (r) => typeof r.data === 'string' && r.data.length === 1,
+);
 // Mostly complete records without the extra key; some with a key missing or the extra one present.
 const record = fc.oneof(
   { weight: 6, arbitrary: bytesRecord.map(({ extra: _extra, ...r }) => ({ kind: 'bytes', conn: 'a:1', t: 1, bytes: 1, payload: new Uint8Array(1), ...r })) },
@@ -105,6 +111,7 @@ const record = fc.oneof(
   { weight: 2, arbitrary: connectionRecord },
   { weight: 2, arbitrary: endRecord },
   { weight: 2, arbitrary: noticeRecord },
+  { weight: 2, arbitrary: messageRecord },
   { weight: 1, arbitrary: fc.constantFrom<unknown>({ kind: 'chunk', conn: 'a:1', t: 2, bytes: 1, text: 'a' }, null, 'x') },
 );
 const batch = fc.oneof(
@@ -137,6 +144,7 @@ describe('tap batch fast path', () => {
     expect(kinds.connection).toBeGreaterThan(40); // with connection and end records in it
     expect(kinds.end).toBeGreaterThan(40);
     expect(kinds.notice).toBeGreaterThan(40);
+    expect(kinds.message).toBeGreaterThan(40);
   });
 
   it('takes the usual batches (a connection, fetch chunks, the end) without zod, and leaves every other kind to it', () => {
@@ -149,6 +157,8 @@ describe('tap batch fast path', () => {
     expect(isPlainTapBatch({ type: 'records', records: [conn, chunk, chunk, end] })).toBe(true);
     const notice = { kind: 'notice', t: 1700000000000.5, level: 'info', text: 'This page opened a WebSocket (ws://x/s).' };
     expect(isPlainTapBatch({ type: 'records', records: [notice, { ...notice, conn: 'f:1', level: 'warning' }] })).toBe(true);
+    const message = { kind: 'message', conn: 'w:1', t: 1700000000000.5, type: 'message', data: '{"type":"text_delta"}', lastEventId: '' };
+    expect(isPlainTapBatch({ type: 'records', records: [message, message] })).toBe(true);
     expect(isPlainTapBatch({ type: 'records', records: [chunk, { kind: 'chunk', conn: 'f:1', t: 2, bytes: 1, text: 'a' }] })).toBe(false);
     expect(isPlainTapBatch({ type: 'records', records: [{ ...end, t: null }] })).toBe(false); // zod's NaN, not ours
     expect(acceptTapBatch({ type: 'records', records: [{ ...end, t: null }] }, new DropCounter())?.records[0]).toMatchObject({ t: NaN });

@@ -1,0 +1,162 @@
+// WebSocket streams in real Chromium with the built extension, against a real WebSocket server (ws) on 127.0.0.1:
+// a socket is recorded from its first agent event on (with the four messages before it), a socket that never carries
+// one leaves only its note, the include list records one from its opening — and the page gets every message as before.
+import { expect, test, type Page } from '@playwright/test';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer, type WebSocket as ServerSocket } from 'ws';
+import type { CaptureRecord } from '../../src/core/capture/model.ts';
+import { blindSpotNotice, webSocketCaptureNotice } from '../../src/core/capture/notices.ts';
+import type { AgentServer } from './support/agent-server.ts';
+import { captured, connectionsMatching } from './support/capture.ts';
+import type { ExtensionBrowser } from './support/extension.ts';
+import { useWatchedAgentPage } from './support/watched-agent-page.ts';
+
+let ext: ExtensionBrowser;
+let server: AgentServer;
+let page: Page;
+let tabId: number;
+let wss: WebSocketServer;
+let wsUrl: string;
+
+useWatchedAgentPage((parts) => ({ ext, server, page, tabId } = parts));
+
+const at = (i: number) => `2026-03-01T09:00:${String(i).padStart(2, '0')}.000000`;
+const asEvent = (type: string, extra: Record<string, unknown>, i: number) =>
+  JSON.stringify({ id: `e${i}`, created_at: at(i), metadata: {}, type, reply_id: 'r1', ...extra });
+/** An AgentScope reply as pydantic writes it, with a non-ASCII delta. */
+const AGENTSCOPE_REPLY = [
+  asEvent('REPLY_START', { session_id: 's1', name: 'Friday', role: 'assistant' }, 1),
+  asEvent('TEXT_BLOCK_START', { block_id: 'b1' }, 2),
+  asEvent('TEXT_BLOCK_DELTA', { block_id: 'b1', delta: 'Over a socket: ' }, 3),
+  asEvent('TEXT_BLOCK_DELTA', { block_id: 'b1', delta: 'héllo 👋' }, 4),
+  asEvent('TEXT_BLOCK_END', { block_id: 'b1' }, 5),
+  asEvent('REPLY_END', { session_id: 's1' }, 6),
+];
+const PRESENCE = Array.from({ length: 10 }, (_, i) => JSON.stringify({ type: 'presence', users: i + 1 }));
+const PI_PROXY = ['{"type":"start"}', '{"type":"text_start","contentIndex":0}', '{"type":"text_delta","contentIndex":0,"delta":"pi says hi"}',
+  '{"type":"text_end","contentIndex":0}', '{"type":"done","reason":"stop"}'];
+const HMR = ['{"type":"connected"}', '{"type":"update","updates":[]}', '{"type":"error","err":{"message":"x"}}'];
+
+/** What each path sends on connection, and how it ends. */
+const scripts: Record<string, (ws: ServerSocket) => void> = {
+  '/agent': (ws) => {
+    for (const m of PRESENCE) ws.send(m);
+    ws.send(AGENTSCOPE_REPLY[0]);
+    ws.send(Buffer.from([1, 2, 3]), { binary: true });
+    for (const m of AGENTSCOPE_REPLY.slice(1)) ws.send(m);
+    ws.close(1000, 'reply done');
+  },
+  '/pi': (ws) => {
+    for (const m of PI_PROXY) ws.send(m);
+    setTimeout(() => ws.terminate(), 50); // no closing handshake
+  },
+  '/hmr': (ws) => {
+    for (const m of HMR) ws.send(m);
+    ws.close(1000);
+  },
+  '/included-socket': (ws) => {
+    for (const m of HMR) ws.send(m);
+    ws.close(1000);
+  },
+};
+
+test.beforeAll(async () => {
+  wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+  await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
+  wsUrl = `ws://127.0.0.1:${(wss.address() as AddressInfo).port}`;
+  wss.on('connection', (ws, req) => scripts[new URL(req.url ?? '/', wsUrl).pathname]?.(ws));
+});
+test.afterAll(async () => {
+  for (const c of wss.clients) c.terminate();
+  await new Promise<void>((resolve) => wss.close(() => resolve()));
+});
+
+interface PageSocket {
+  texts: string[];
+  binary: number;
+  wasClean: boolean;
+  code: number;
+}
+
+/** Opens a socket in the page the way an app does (onmessage set right after `new`) and resolves when it closes. */
+function socketInPage(url: string): Promise<PageSocket> {
+  return page.evaluate(
+    (url) =>
+      new Promise<PageSocket>((resolve) => {
+        const ws = new WebSocket(url);
+        const out: PageSocket = { texts: [], binary: 0, wasClean: false, code: 0 };
+        ws.onmessage = (e) => (typeof e.data === 'string' ? out.texts.push(e.data) : out.binary++);
+        ws.onclose = (e) => resolve({ ...out, wasClean: e.wasClean, code: e.code });
+      }),
+    url,
+  );
+}
+
+async function socketCapture(path: string): Promise<ReturnType<typeof captured>> {
+  let cap: ReturnType<typeof captured> | undefined;
+  await expect
+    .poll(async () => {
+      const records = await ext.records(tabId);
+      const conn = connectionsMatching(records, `${wsUrl}${path}`)[0];
+      cap = conn && captured(records, conn);
+      return cap?.end?.state ?? 'none';
+    })
+    .not.toBe('none');
+  return cap as ReturnType<typeof captured>;
+}
+
+const notes = (records: CaptureRecord[]) => records.flatMap((r) => (r.kind === 'notice' ? [r.text] : []));
+
+test('a socket is recorded from its first agent event, with the four messages before it; the page gets every message', async () => {
+  const got = await socketInPage(`${wsUrl}/agent?token=t0k3n`);
+  expect(got).toEqual({ texts: [...PRESENCE, ...AGENTSCOPE_REPLY], binary: 1, wasClean: true, code: 1000 });
+  const cap = await socketCapture('/agent');
+  expect(cap.connection).toMatchObject({ transport: 'websocket', method: 'GET', url: `${wsUrl}/agent?token=t0k3n`, status: 101 });
+  expect(cap.messages.map((m) => m.data)).toEqual([...PRESENCE.slice(6), ...AGENTSCOPE_REPLY]);
+  expect(cap.messages.every((m) => m.type === 'message')).toBe(true);
+  expect(notes(cap.records)).toEqual([webSocketCaptureNotice(6, false), '1 binary message on this socket not recorded.']);
+  expect(cap.end?.state).toBe('complete');
+
+  // A hot-reload-like socket: its messages reach the page, nothing of it is recorded but the note (checked once
+  // the next socket's records, which the tap sends after any of this one's, are in).
+  const hmr = await socketInPage(`${wsUrl}/hmr`);
+  expect(hmr.texts).toEqual(HMR);
+
+  // The pi proxy form: the bare `start` before the first block event is kept; no closing handshake is an error end.
+  const pi = await socketInPage(`${wsUrl}/pi`);
+  expect(pi.texts).toEqual(PI_PROXY);
+  const piCap = await socketCapture('/pi');
+  expect(piCap.messages.map((m) => m.data)).toEqual(PI_PROXY);
+  expect(piCap.end).toMatchObject({ state: 'error', error: expect.stringMatching(/without a closing handshake \(code 1006/) });
+  expect(notes(piCap.records)).toEqual([webSocketCaptureNotice(0, false)]);
+  const records = await ext.records(tabId);
+  expect(connectionsMatching(records, `${wsUrl}/hmr`)).toEqual([]);
+  expect(notes(records)).toContain(blindSpotNotice('WebSocket', `${wsUrl}/hmr`));
+
+
+  // The panel reads the socket's reply like any other stream.
+  const panel = await ext.panelPage(tabId);
+  await panel.locator('[data-conn]', { hasText: '/agent' }).click();
+  await expect(panel.getByTestId('bubble').first()).toContainText('Over a socket: héllo 👋');
+  await panel.screenshot({ path: test.info().outputPath('websocket-reply.png') });
+  await panel.close();
+});
+
+test('a socket on the include list is recorded from its opening, without the note', async () => {
+  const setInclude = (list: string[]): Promise<void> =>
+    ext.debug(async (_d, l: string[]) => {
+      await chrome.storage.local.set({ 'replyscope.includeUrls': l });
+    }, list);
+  await setInclude(['*/included-socket*']);
+  try {
+    await page.reload();
+    const got = await socketInPage(`${wsUrl}/included-socket`);
+    expect(got.texts).toEqual(HMR);
+    const cap = await socketCapture('/included-socket');
+    expect(cap.messages.map((m) => m.data)).toEqual(HMR);
+    expect(notes(cap.records)).toEqual([webSocketCaptureNotice(0, true)]);
+    expect(notes(await ext.records(tabId))).not.toContain(blindSpotNotice('WebSocket', `${wsUrl}/included-socket`));
+  } finally {
+    await setInclude([]);
+  }
+});
