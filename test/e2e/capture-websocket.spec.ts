@@ -138,6 +138,8 @@ test('a socket is recorded from its first agent event, with the four messages be
   const panel = await ext.panelPage(tabId);
   await panel.locator('[data-conn]', { hasText: '/agent' }).click();
   await expect(panel.getByTestId('bubble').first()).toContainText('Over a socket: héllo 👋');
+  // Above the list, the note of the socket that was not recorded; those of the recorded ones give way to them.
+  await expect(panel.getByTestId('page-notices')).toHaveText(blindSpotNotice('WebSocket', `${wsUrl}/hmr`));
   await panel.screenshot({ path: test.info().outputPath('websocket-reply.png') });
   await panel.close();
 });

@@ -2,7 +2,7 @@
 // arrive and only the connections they touch are recomputed — and deterministic: the same records always give the
 // same views, so an exported capture log replays identically anywhere.
 import type { Capture, CaptureRecord, ConnectionRecord, EndRecord, EvictionDerived, EvictionRecord, NoticeRecord } from '../capture/model.ts';
-import { EVENTSOURCE_PARTIAL_NOTICE } from '../capture/notices.ts';
+import { blindSpotNotice, EVENTSOURCE_PARTIAL_NOTICE } from '../capture/notices.ts';
 import type { Diagnostic } from '../diagnostics/types.ts';
 import { AgentScopeStream } from './agentscope-stream.ts';
 import { BodyReader, bodyKindOf, type RawEvent } from './body-reader.ts';
@@ -273,6 +273,8 @@ class ConnectionAnalysis {
 export class CaptureAnalyzer {
   private readonly conns = new Map<string, ConnectionAnalysis>();
   private readonly pageNotices: NoticeRecord[] = [];
+  /** The tap's note on each socket it went on to record ("…is recorded once it carries…"): not shown, the connection is. */
+  private readonly recordedSockets = new Set<string>();
 
   /** Apply records in arrival order; returns the ids of the connections they changed. */
   push(records: readonly CaptureRecord[]): string[] {
@@ -292,6 +294,7 @@ export class CaptureAnalyzer {
           existing.record = r; // a later record of the same connection carries the response head
           existing.invalidate();
         } else this.conns.set(r.id, new ConnectionAnalysis(r));
+        if (r.transport === 'websocket') this.recordedSockets.add(blindSpotNotice('WebSocket', r.url, r.isSubframe ? r.frameUrl : undefined));
         changed.add(r.id);
         continue;
       }
@@ -331,7 +334,7 @@ export class CaptureAnalyzer {
 
   /** The notices that belong to no connection (what the page did that the capture cannot see, import notes), in order. */
   notices(): readonly NoticeRecord[] {
-    return this.pageNotices;
+    return this.recordedSockets.size === 0 ? this.pageNotices : this.pageNotices.filter((n) => !this.recordedSockets.has(n.text));
   }
 
   connection(id: string): ConnectionView | undefined {

@@ -66,4 +66,24 @@ describe('capture notices', () => {
     a.push(Array.from({ length: 200 }, (_, i) => ({ kind: 'notice' as const, t: 10 + i, level: 'info' as const, text: `n${i}` })));
     expect(a.notices()).toHaveLength(100);
   });
+
+  it('the note on a socket the tap went on to record is not shown (its connection is); the others are', () => {
+    const a = new CaptureAnalyzer();
+    const socket = (id: string, url: string, frameUrl?: string): ConnectionRecord => ({
+      ...conn(id, 'websocket'), url, ...(frameUrl ? { frameUrl, isSubframe: true } : {}), status: 101,
+    });
+    const recorded = 'ws://127.0.0.1:8/agent?token=1';
+    const inFrame = 'ws://127.0.0.1:8/in-frame';
+    const frame = 'http://127.0.0.1/widget?x=1';
+    const notes = [
+      blindSpotNotice('WebSocket', recorded),
+      blindSpotNotice('WebSocket', 'ws://127.0.0.1:8/hmr'),
+      blindSpotNotice('WebSocket', inFrame, frame),
+      blindSpotNotice('WebSocket', inFrame), // the same address opened by the top page, which was not recorded
+    ];
+    a.push(notes.map((text, i) => ({ kind: 'notice' as const, t: i, level: 'info' as const, text })));
+    expect(a.notices().map((n) => n.text)).toEqual(notes);
+    a.push([socket('w1', recorded), socket('w2', inFrame, frame)]);
+    expect(a.notices().map((n) => n.text)).toEqual([notes[1], notes[3]]);
+  });
 });
