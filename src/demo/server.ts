@@ -1,10 +1,13 @@
 // The demo agent backend: an HTTP server on 127.0.0.1 speaking the AgentScope service protocol (sessions, the
-// long-lived session stream, the fire-and-forget chat trigger) and a pi proxy endpoint, plus the demo page.
+// long-lived session stream, the fire-and-forget chat trigger) and a pi proxy endpoint, plus the demo page. The
+// session stream is also served over a WebSocket (one event per text message), for apps that read agents that way.
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
 import { realIds, type IdSource } from './wire/ids.ts';
 import { SessionHub } from './session-hub.ts';
 import { InputError } from './normalize-input.ts';
@@ -122,6 +125,26 @@ export async function startDemoServer(opts: DemoServerOptions = {}): Promise<Dem
     sendJson(res, 404, { detail: 'Not Found' });
   }
 
+  // GET /sessions/{id}/ws?agent_id=…: the session stream over a WebSocket, each event's JSON as one text message.
+  const sockets = new WebSocketServer({ noServer: true });
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = new URL(req.url ?? '/', 'http://demo.invalid');
+    const match = /^\/sessions\/([^/]+)\/ws$/.exec(url.pathname);
+    const agentId = url.searchParams.get('agent_id');
+    const sessionId = match ? decodeURIComponent(match[1]) : '';
+    if (!match || !agentId || !hub.has(sessionId, agentId)) {
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    sockets.handleUpgrade(req, socket, head, (ws) => {
+      const unsubscribe = hub.subscribe(sessionId, agentId, (frame) => {
+        const data = eventDataOf(frame);
+        if (data !== undefined) ws.send(data);
+      });
+      ws.on('close', unsubscribe);
+    });
+  });
+
   const host = opts.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -135,11 +158,18 @@ export async function startDemoServer(opts: DemoServerOptions = {}): Promise<Dem
     close: () =>
       new Promise<void>((resolve) => {
         hub.closeAll();
+        for (const ws of sockets.clients) ws.terminate();
         // Long-lived streams and Chromium keep-alive sockets would otherwise hold close() forever.
         server.closeAllConnections();
         server.close(() => resolve());
       }),
   };
+}
+
+/** The event JSON of an SSE frame the hub writes (its `data:` lines joined, as an SSE reader would). */
+export function eventDataOf(frame: string): string | undefined {
+  const lines = frame.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(l.startsWith('data: ') ? 6 : 5));
+  return lines.length ? lines.join('\n') : undefined;
 }
 
 async function readBody(req: IncomingMessage): Promise<string> {

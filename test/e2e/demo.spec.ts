@@ -130,3 +130,32 @@ test('the panel lists every reply with its outcome and shows the broken streamâ€
   }
   await panel.close();
 });
+
+test('over a WebSocket (?transport=websocket) the session plays the same, and the capture records the socket', async ({}, testInfo) => {
+  const played = SCENARIOS.filter((s) => !s.hitl && s.name !== 'broken').slice(0, 3);
+  await page.goto(`${demo.url}/?transport=websocket`);
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+  await expect(page.locator('#conn-state')).toHaveText('connected (WebSocket)');
+  for (const [i, scenario] of played.entries()) {
+    await page.selectOption('#scenario', scenario.name);
+    await page.click('#send');
+    const bubble = page.locator('.bubble.assistant').nth(i);
+    await expect(bubble).toHaveAttribute('data-phase', 'done');
+    for (const text of scenario.intent.texts) await expect(bubble.locator('.block.text', { hasText: text })).toHaveCount(1);
+  }
+  // The socket's messages are the events: the capture rebuilds each reply as intended.
+  let texts: string[] = [];
+  await expect.poll(async () => {
+    const records = await ext.records(tabId);
+    const [conn] = connectionsMatching(records, '/ws?agent_id=');
+    texts = conn ? captured(records, conn).messages.map((m) => m.data) : [];
+    return texts.filter((t) => t.includes('"REPLY_END"')).length;
+  }).toBe(played.length);
+  const { replies } = reconstruct(texts);
+  played.forEach((s, i) => expect(factsOf(replies[i], s.intent), s.name).toEqual(s.intent));
+  const panel = await ext.panelPage(tabId);
+  await panel.locator('tr', { hasText: '/ws?agent_id=' }).first().click();
+  await expect(panel.locator('[data-testid="replies"] [data-reply]')).toHaveCount(played.length);
+  await panel.screenshot({ path: testInfo.outputPath('panel-websocket-session.png') });
+  await panel.close();
+});

@@ -4,7 +4,7 @@
 import { UserMsg } from '../../core/agentscope/message.ts';
 import type { ToolCallBlock } from '../../core/agentscope/schema.ts';
 import { addUserBubble, focusReply, newChatState, processEventText } from './chat-state.ts';
-import { createSession, newEventId, streamEventTexts, triggerChat } from './session-client.ts';
+import { createSession, newEventId, socketEventTexts, streamEventTexts, triggerChat } from './session-client.ts';
 import { renderBubble } from './render.ts';
 import { runPiScenario } from './pi-panel.ts';
 
@@ -59,8 +59,11 @@ function runExternalTools(replyId: string, calls: readonly Pick<ToolCallBlock, "
   }, 300);
 }
 
+/** `?transport=websocket`: the session stream over the demo's WebSocket instead of SSE. */
+const overSocket = new URLSearchParams(location.search).get('transport') === 'websocket';
+
 async function listen(signal: AbortSignal): Promise<void> {
-  for await (const json of streamEventTexts(sessionId, signal)) {
+  for await (const json of (overSocket ? socketEventTexts : streamEventTexts)(sessionId, signal)) {
     const event = processEventText(state, json);
     if (event?.type === 'REQUIRE_EXTERNAL_EXECUTION') runExternalTools(event.reply_id, event.tool_calls);
     scheduleRender();
@@ -87,7 +90,10 @@ async function boot(): Promise<void> {
   sessionId = await createSession();
   const controller = new AbortController();
   addEventListener('pagehide', () => controller.abort());
-  $('conn-state').textContent = 'connected';
+  $('conn-state').textContent = overSocket ? 'connected (WebSocket)' : 'connected (SSE)';
+  const other = $<HTMLAnchorElement>('transport-switch');
+  other.href = overSocket ? '?' : '?transport=websocket';
+  other.textContent = overSocket ? 'read it over SSE instead' : 'read it over a WebSocket instead';
   document.body.dataset.session = sessionId;
   listen(controller.signal).then(
     () => ($('conn-state').textContent = 'stream ended'),

@@ -64,6 +64,47 @@ export async function* streamEventTexts(sessionId: string, signal: AbortSignal):
   }
 }
 
+/**
+ * The same events over the demo's WebSocket (GET /sessions/{id}/ws): one text message per event, as apps that read
+ * their agent over a socket get them. Ends when the socket closes; `signal` closes it.
+ */
+export async function* socketEventTexts(sessionId: string, signal: AbortSignal): AsyncGenerator<string> {
+  const url = new URL(`/sessions/${encodeURIComponent(sessionId)}/ws?agent_id=${encodeURIComponent(AGENT_ID)}`, location.href);
+  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  const ws = new WebSocket(url);
+  const queue: string[] = [];
+  let ended: { error?: Error } | undefined;
+  let wake: (() => void) | undefined;
+  const settle = () => wake?.();
+  ws.onmessage = (e) => {
+    if (typeof e.data === 'string') queue.push(e.data);
+    settle();
+  };
+  ws.onclose = (e) => {
+    ended = e.wasClean || signal.aborted ? {} : { error: new Error(`socket closed (code ${e.code})`) };
+    settle();
+  };
+  const abort = () => ws.close();
+  signal.addEventListener('abort', abort);
+  try {
+    for (;;) {
+      const next = queue.shift();
+      if (next !== undefined) {
+        yield next;
+        continue;
+      }
+      if (ended) {
+        if (ended.error) throw ended.error;
+        return;
+      }
+      await new Promise<void>((resolve) => (wake = resolve));
+    }
+  } finally {
+    signal.removeEventListener('abort', abort);
+    ws.close();
+  }
+}
+
 /** A fresh id as the web UI makes them for events it sends (crypto.randomUUID()). */
 export function newEventId(): string {
   return crypto.randomUUID();
