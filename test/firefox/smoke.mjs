@@ -13,6 +13,8 @@
 //    reply text in its bubble. Screenshots of the panel: test-results/firefox/panel-firefox*.png.
 // 4. The same stream read by EventSource and by XMLHttpRequest: the page gets it unchanged, the capture has both
 //    (EventSource: every dispatched message; XHR: the exact bytes), the panel lists three rows (screenshot *-3.png).
+// 5. The same events over a WebSocket (ws on the same server): the page gets every message, the capture records the
+//    socket from its first agent event (a hello before it kept), as a `websocket` connection.
 // Harness notes: launched with -remote-allow-system-access (BiDi refuses moz-extension: navigation otherwise);
 // puppeteer's goto to a moz-extension: URL never resolves (Firefox's NavigationManager throws on the process switch),
 // so extension pages are opened without awaiting goto and polled. DUMPIO=1 prints Firefox's own output.
@@ -22,6 +24,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import puppeteer from 'puppeteer-core';
+import { WebSocketServer } from 'ws';
 
 const DIST = path.resolve(process.argv[2] ?? 'dist-firefox');
 const FIREFOX = process.env.FIREFOX ?? '/usr/bin/firefox-esr';
@@ -90,6 +93,12 @@ function runES() {
     if (JSON.parse(e.data).type === 'REPLY_END') { es.close(); window.__es = got; document.title = 'es done'; }
   };
 }
+function runWS() {
+  const ws = new WebSocket(location.origin.replace('http', 'ws') + '/socket');
+  const got = [];
+  ws.onmessage = (e) => got.push(e.data);
+  ws.onclose = () => { window.__ws = got; document.title = 'ws done'; };
+}
 function runXHR() {
   const x = new XMLHttpRequest();
   x.open('GET', '/stream?xhr');
@@ -133,6 +142,13 @@ const server = createServer(async (req, res) => {
     }
     res.end();
   } else res.writeHead(404).end();
+});
+// (5) The stream's events over a socket: a hello first, then one event per text message, then a clean close.
+const WS_MESSAGES = ['{"type":"hello"}', ...FRAMES.map((f) => f.slice('data: '.length, -2))];
+const sockets = new WebSocketServer({ server, path: '/socket' });
+sockets.on('connection', (ws) => {
+  for (const m of WS_MESSAGES) ws.send(m);
+  ws.close(1000);
 });
 await new Promise((r) => server.listen(0, '127.0.0.1', r));
 const ORIGIN = `http://127.0.0.1:${server.address().port}`;
@@ -263,6 +279,25 @@ async function main() {
   const diag = await poll(() => panel.evaluate(() => document.querySelector('[data-testid="diagnostics"]')?.innerText), 'diagnostics view').catch((e) => e.message);
   log('EventSource diagnostics:', JSON.stringify(diag));
   await panel.screenshot({ path: SCREENSHOT.replace(/\.png$/, '-3.png') });
+
+  // (5) WebSocket, through the constructor trap.
+  await app.evaluate(() => runWS());
+  await poll(() => app.evaluate(() => document.title === 'ws done'), 'the WebSocket to close', 20000);
+  const wsGot = await app.evaluate(() => window.__ws);
+  check(JSON.stringify(wsGot) === JSON.stringify(WS_MESSAGES), 'WebSocket: page got every message unchanged', JSON.stringify(wsGot));
+  const withSocket = await poll(
+    () =>
+      helper.evaluate(async (id) => {
+        const r = (await browser.runtime.getBackgroundPage()).replyscopeDebug.records(id);
+        return r.filter((x) => x.kind === 'end').length >= 4 ? JSON.parse(JSON.stringify(r)) : null;
+      }, tabId),
+    'the socket ended in the capture',
+  );
+  const socket = withSocket.find((r) => r.kind === 'connection' && r.transport === 'websocket');
+  check(socket?.url === `${ORIGIN.replace('http', 'ws')}/socket`, 'capture has the WebSocket connection', JSON.stringify(withSocket.filter((r) => r.kind === 'connection')));
+  const wsMsgs = withSocket.filter((r) => r.kind === 'message' && r.conn === socket?.id).map((r) => r.data);
+  check(JSON.stringify(wsMsgs) === JSON.stringify(WS_MESSAGES), `WebSocket: captured ${wsMsgs.length} messages equal the page's (the hello kept)`, JSON.stringify(wsMsgs));
+  check(withSocket.some((r) => r.kind === 'end' && r.conn === socket?.id && r.state === 'complete'), 'WebSocket: the clean close ends it as complete');
 }
 
 try {
@@ -271,6 +306,8 @@ try {
   check(false, 'smoke test ran to the end', e?.stack ?? String(e));
 } finally {
   await browser?.close().catch(() => {});
+  sockets.close();
+  server.closeAllConnections();
   server.close();
   rmSync(profile, { recursive: true, force: true, maxRetries: 10 });
 }
