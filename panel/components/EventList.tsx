@@ -53,7 +53,7 @@ export function EventToolbar({ store }: { store: PanelStore }) {
           </option>
         ))}
       </select>
-      <label title="Hide heartbeat / comment frames">
+      <label title="Hide heartbeat / comment frames, and a socket's messages that are no agent events">
         <input
           type="checkbox"
           checked={f.hideHeartbeats.value}
@@ -81,9 +81,9 @@ const Row = memo(function Row({ row, top, odd, selected, origin, onSelect }: Row
       <div class={`vrow heartbeat${odd ? ' odd' : ''}`} style={{ top: `${top}px` }}>
         <span class="num">·</span>
         <span class="num">{formatRelative(row.t, origin)}</span>
-        <span>heartbeat</span>
+        <span>{row.foreign ? 'other message' : 'heartbeat'}</span>
         <span />
-        <span>{truncate(row.data ? `: ${row.data}` : ':', 200)}</span>
+        <span>{truncate(row.foreign ? row.data : row.data ? `: ${row.data}` : ':', 200)}</span>
         <span />
       </div>
     );

@@ -3,8 +3,13 @@
 // index keeps the rows built so far and appends only what arrived since — it rebuilds from scratch only when what
 // the earlier rows were computed from changed: another connection, other filters, or the dialect (the analyzer
 // re-creates the events it read before the dialect was known).
-import type { ConnectionView, EventView } from '../../src/core/analysis/types.ts';
+import type { ConnectionView, EventView, FrameView } from '../../src/core/analysis/types.ts';
 import type { EventRow } from './filters.ts';
+
+/** The row of a heartbeat/comment frame (or of a socket's foreign message). */
+export function beatRow(fr: FrameView): EventRow {
+  return { kind: 'heartbeat', frameIndex: fr.index, t: fr.t, data: fr.data, ...(fr.foreign ? { foreign: true } : {}) };
+}
 
 export interface RowFilter {
   text: string;
@@ -47,7 +52,7 @@ export class EventRowIndex {
     const { events, frames } = conn;
     const beat = (i: number) => {
       const fr = frames[i];
-      if (showBeats && fr.heartbeat) this.rows.push({ kind: 'heartbeat', frameIndex: fr.index, t: fr.t, data: fr.data });
+      if (showBeats && fr.heartbeat) this.rows.push(beatRow(fr));
     };
     // An event whose spec frame has not completed yet (frameIndex -1) ends the final part: heartbeats that arrive
     // before its frame completes still belong before it.

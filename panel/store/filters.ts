@@ -1,7 +1,7 @@
 // Filter state and the pure predicates behind the connections list and the event list.
 import { signal } from '@preact/signals';
 import type { ConnectionView, EventView } from '../../src/core/analysis/types.ts';
-import { matcher } from './event-rows.ts';
+import { beatRow, matcher } from './event-rows.ts';
 
 export function createFilters() {
   return {
@@ -40,7 +40,7 @@ export function filterConnections(list: readonly ConnectionView[], urlText: stri
  * One row of the event list: a protocol event, or a heartbeat/comment frame (which has no event). Heartbeats sit
  * before the first event that follows them in the body, so the list reads in wire order.
  */
-export type EventRow = { kind: 'event'; event: EventView } | { kind: 'heartbeat'; frameIndex: number; t: number; data: string };
+export type EventRow = { kind: 'event'; event: EventView } | { kind: 'heartbeat'; frameIndex: number; t: number; data: string; foreign?: boolean };
 
 /** All rows from scratch: the reference the live list's incremental `EventRowIndex` (event-rows.ts) must equal. */
 export function eventRows(
@@ -59,7 +59,7 @@ export function eventRows(
     if (showBeats) {
       while (f < frames.length && frames[f].index < e.frameIndex) {
         const fr = frames[f++];
-        if (fr.heartbeat) rows.push({ kind: 'heartbeat', frameIndex: fr.index, t: fr.t, data: fr.data });
+        if (fr.heartbeat) rows.push(beatRow(fr));
       }
       while (f < frames.length && frames[f].index <= e.frameIndex) f++;
     }
@@ -68,7 +68,7 @@ export function eventRows(
   if (showBeats) {
     for (; f < frames.length; f++) {
       const fr = frames[f];
-      if (fr.heartbeat) rows.push({ kind: 'heartbeat', frameIndex: fr.index, t: fr.t, data: fr.data });
+      if (fr.heartbeat) rows.push(beatRow(fr));
     }
   }
   return rows;

@@ -138,6 +138,9 @@ test('a socket is recorded from its first agent event, with the four messages be
   const panel = await ext.panelPage(tabId);
   await panel.locator('[data-conn]', { hasText: '/agent' }).click();
   await expect(panel.getByTestId('bubble').first()).toContainText('Over a socket: héllo 👋');
+  // The app's own messages kept from before the reply are "other message" rows, not invalid events.
+  await expect(panel.locator('.vrow.heartbeat', { hasText: 'other message' })).toHaveCount(4);
+  await expect(panel.locator('[data-conn]', { hasText: '/agent' })).toContainText('agentscope6'); // dialect, then 6 events
   // Above the list, the note of the socket that was not recorded; those of the recorded ones give way to them.
   await expect(panel.getByTestId('page-notices')).toHaveText(blindSpotNotice('WebSocket', `${wsUrl}/hmr`));
   await panel.screenshot({ path: test.info().outputPath('websocket-reply.png') });

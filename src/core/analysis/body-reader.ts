@@ -2,6 +2,7 @@
 // dialect's client parses, for reconstruction). Both AgentScope's web UI and pi's streamProxy read SSE the same
 // way — split on "\n", take lines starting exactly "data: " — so one client reader serves both; where it disagrees
 // with the spec reading, the comparison becomes `sse.*` diagnostics.
+import { isForeignSocketMessage } from '../capture/agent-message-sniff.ts';
 import type { ChunkRecord, ConnectionRecord, MessageRecord } from '../capture/model.ts';
 import type { Diagnostic } from '../diagnostics/types.ts';
 import { ClientComparer } from '../frames/client-comparison.ts';
@@ -57,8 +58,11 @@ export class BodyReader {
   /** After an eviction nothing was derived from: text is dropped up to the first frame boundary (see `resync`). */
   private resyncing?: { tail: string };
 
-  /** `splitOnce: false` makes each reader split every chunk itself (the tests compare both ways). */
-  constructor(kind: BodyKind, private readonly options: { splitOnce?: boolean } = {}) {
+  /**
+   * `splitOnce: false` makes each reader split every chunk itself (the tests compare both ways); `socket`: the
+   * messages are a WebSocket's, where the app's own messages are frames, not events (isForeignSocketMessage).
+   */
+  constructor(kind: BodyKind, private readonly options: { splitOnce?: boolean; socket?: boolean } = {}) {
     this.kind = kind;
     if (kind === 'sse') {
       this.sse = new SseSpecDecoder();
@@ -114,12 +118,14 @@ export class BodyReader {
   pushMessage(msg: MessageRecord): RawEvent[] {
     this.bytes += msg.data.length;
     const index = this.frames.length;
+    const foreign = msg.data !== '' && this.options.socket === true && isForeignSocketMessage(msg.data);
     this.frames.push({
-      index, t: msg.t, kind: 'message', data: msg.data, heartbeat: msg.data === '',
+      index, t: msg.t, kind: 'message', data: msg.data, heartbeat: msg.data === '' || foreign,
+      ...(foreign ? { foreign } : {}),
       ...(msg.type !== 'message' ? { event: msg.type } : {}),
       ...(msg.lastEventId ? { id: msg.lastEventId } : {}),
     });
-    if (msg.data === '') return [];
+    if (msg.data === '' || foreign) return [];
     return [this.event(index, msg.t, msg.data)];
   }
 

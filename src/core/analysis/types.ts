@@ -24,8 +24,10 @@ export interface FrameView {
   id?: string;
   /** The frame's data (for comments, the comment text). */
   data: string;
-  /** True for `:` heartbeat/comment frames and empty keep-alives: shown dimmed, hideable. */
+  /** True for `:` heartbeat/comment frames, empty keep-alives and a socket's foreign messages: shown dimmed, hideable. */
   heartbeat: boolean;
+  /** A recorded socket's message that is no agent event (the app's own: presence, pings); not read as an event. */
+  foreign?: boolean;
   /** Set when the dialect's real client reads this frame differently from the SSE spec (and how). */
   clientNote?: string;
 }

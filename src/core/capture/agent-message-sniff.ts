@@ -1,4 +1,4 @@
-// Is a WebSocket message an agent event? A socket has no content type to tell an agent stream from a dev server's
+// Is a WebSocket message an agent event? (And, once a socket is recorded, is a message of it the app's own?) A socket has no content type to tell an agent stream from a dev server's
 // hot-reload channel, a chat's presence pings or a price feed, so the tap records a socket only once one of its text
 // messages is an AgentScope or pi event (capture from then on; see extension/tap/websocket-tap.ts). The page tap
 // bundles this file: no zod, no imports beyond the type-name lists.
@@ -21,6 +21,10 @@ export const AGENT_EVENT_NAMES: ReadonlySet<string> = new Set(
   [...AGENTSCOPE_EVENT_TYPES, 'RUN_STARTED', 'RUN_FINISHED', 'RUN_ERROR', ...PI_PROXY_EVENT_TYPES, ...PI_AGENT_EVENT_TYPES].filter((t) => !GENERIC.has(t)),
 );
 
+/** Every type name of the protocols (a socket message with another `type` is the app's own, see isForeignSocketMessage). */
+const PROTOCOL_NAMES: ReadonlySet<string> = new Set([...AGENTSCOPE_EVENT_TYPES, 'RUN_STARTED', 'RUN_FINISHED', 'RUN_ERROR', ...PI_PROXY_EVENT_TYPES, ...PI_AGENT_EVENT_TYPES]);
+const LEGACY_BINARY = /^BINARY_BLOCK_[A-Z_]+$/;
+
 /** Where the type is looked for: AgentScope writes it after id, created_at and metadata; pi first. */
 const HEAD_CHARS = 4096;
 /** Messages up to this size are parsed to confirm the type is the top-level one; longer ones are taken on the head. */
@@ -33,9 +37,7 @@ const TYPE_FIELD = /"type"\s*:\s*"([A-Za-z_]{3,40})"/g;
  * expression over the first 4 KiB, a parse only when a candidate name is there.
  */
 export function looksLikeAgentEvent(text: string): boolean {
-  let first = 0;
-  while (first < 16 && (text.charCodeAt(first) === 32 || text.charCodeAt(first) === 10 || text.charCodeAt(first) === 13 || text.charCodeAt(first) === 9)) first++;
-  if (text.length < 12 || text.charCodeAt(first) !== 123 /* { */) return false;
+  if (text.length < 12 || firstChar(text) !== 123 /* { */) return false;
   const head = text.length > HEAD_CHARS ? text.slice(0, HEAD_CHARS) : text;
   TYPE_FIELD.lastIndex = 0;
   let distinctive = false;
@@ -61,3 +63,35 @@ export function looksLikeAgentEvent(text: string): boolean {
   return event.type !== 'start' && typeof event.reason === 'string' && PI_STOP_REASONS.has(event.reason);
 }
 
+
+/**
+ * A recorded socket also carries the app's own messages (presence, typing, pings): a frontend routes those away
+ * before `appendEvent`, so analysis shows them as frames, not as invalid events. Foreign: text that is not JSON
+ * (`ping`), and JSON that is not an object or whose `type` is no protocol's name (unless the object has a
+ * protocol's shape: then it is a broken event). JSON that does not parse but looks like an object or array stays an event, so the broken
+ * message is reported.
+ */
+export function isForeignSocketMessage(text: string): boolean {
+  const first = firstChar(text);
+  if (first !== 123 /* { */ && first !== 91 /* [ */) return true;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return false;
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return true;
+  const event = value as Record<string, unknown>;
+  const type = event.type;
+  if (typeof type === 'string' && (PROTOCOL_NAMES.has(type) || LEGACY_BINARY.test(type))) return false;
+  // No type, or one no protocol knows, on an object of a protocol's shape (AgentScope's reply id, pi's content
+  // index): an event the reference rejects (a misspelt or missing type), which is reported as such.
+  return !('reply_id' in event || 'replyId' in event || 'contentIndex' in event);
+}
+
+/** The first character code after up to 16 characters of JSON whitespace. */
+function firstChar(text: string): number {
+  let i = 0;
+  for (let c = text.charCodeAt(0); i < 16 && (c === 32 || c === 10 || c === 13 || c === 9); c = text.charCodeAt(++i));
+  return text.charCodeAt(i);
+}

@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AGENTSCOPE_EVENT_TYPES } from '../../../src/core/agentscope/schema.ts';
-import { AGENT_EVENT_NAMES, looksLikeAgentEvent } from '../../../src/core/capture/agent-message-sniff.ts';
+import { AGENT_EVENT_NAMES, isForeignSocketMessage, looksLikeAgentEvent } from '../../../src/core/capture/agent-message-sniff.ts';
 import { PI_AGENT_EVENT_TYPES, PI_PROXY_EVENT_TYPES } from '../../../src/core/pi/schema.ts';
 
 const conformance = path.resolve(import.meta.dirname, '../../..', '../shared/conformance');
@@ -65,5 +65,31 @@ describe('looksLikeAgentEvent', () => {
     // A common word alone cannot be confirmed without the parse.
     expect(looksLikeAgentEvent(`{"type":"done","reason":"stop","pad":"${'p'.repeat(2_000_000)}"}`)).toBe(false);
     expect(looksLikeAgentEvent(`{"type":"done","reason":"stop","pad":"${'p'.repeat(1000)}"}`)).toBe(true);
+  });
+});
+
+describe('isForeignSocketMessage', () => {
+  it('every event of every conformance stream is an event, whatever its shape, but a stray {"type":"ping"}', () => {
+    const foreign: string[] = [];
+    let events = 0;
+    for (const { name, events: list } of [...caseEvents('agentscope'), ...caseEvents('pi')]) {
+      for (const e of list) {
+        events++;
+        if (isForeignSocketMessage(JSON.stringify(e))) foreign.push(`${name} ${JSON.stringify(e)}`);
+      }
+    }
+    expect(events).toBeGreaterThan(500);
+    // (The reference rejects it in an SSE stream; on a socket it is the app's keep-alive.)
+    expect(foreign).toEqual(['unknown_event_type.json {"type":"ping"}']);
+    // Any protocol name counts here, the common words and CUSTOM too, and the legacy dialect's.
+    for (const t of ['start', 'done', 'error', 'CUSTOM', 'RUN_STARTED', 'BINARY_BLOCK_DELTA']) expect(isForeignSocketMessage(`{"type":"${t}"}`), t).toBe(false);
+  });
+
+  it('the app\'s own messages are foreign; a broken object or array is not (it is reported as an event)', () => {
+    for (const text of ['ping', 'pong 3', '42', '"hi"', 'null', '[]', '[{"type":"text_delta"}]', '{"type":"presence","users":3}', '{"op":"typing"}', '{"type":7}', '{"type":"PING"}'])
+      expect(isForeignSocketMessage(text), text).toBe(true);
+    for (const text of ['{"type":"text_delta"', '{"type":"TEXT_BLOCK_DELTA",}', '[1,', ' \n{"type":"turn_end","message":{}}',
+      '{"type":"TEXT_MESSAGE_CONTENT","reply_id":"r"}', '{"type":"text_delta2","contentIndex":0}'])
+      expect(isForeignSocketMessage(text), text).toBe(false);
   });
 });
