@@ -7,6 +7,7 @@ import { ConnectionList } from './components/ConnectionList.tsx';
 import { DiagnosticsView } from './components/DiagnosticsView.tsx';
 import { EventList, EventToolbar } from './components/EventList.tsx';
 import { ExportDialog } from './components/ExportDialog.tsx';
+import { IncludeDialog } from './components/IncludeDialog.tsx';
 import { KeyboardHelp } from './components/KeyboardHelp.tsx';
 import { PageNotices } from './components/PageNotices.tsx';
 import { ReplyList } from './components/ReplyList.tsx';
@@ -128,18 +129,29 @@ function MainTabs({ store }: { store: PanelStore }) {
 export function App({ store, source }: { store: PanelStore; source: PanelSource }) {
   const [exporting, setExportingState] = useState(false);
   const [help, setHelpState] = useState(false);
+  const [including, setIncludingState] = useState(false);
+  /** Patterns on the include list, shown on its button (undefined until read). */
+  const [includeCount, setIncludeCount] = useState<number | undefined>(undefined);
   const [dropping, setDropping] = useState(false);
   // Whether a dialog is open, readable by the one key listener at once: a listener re-registered by an effect
   // would only learn about a closed dialog after the next paint, and lose the keys pressed meanwhile.
-  const modal = useRef({ exporting: false, help: false });
+  const modal = useRef({ exporting: false, help: false, including: false });
   const setExporting = (on: boolean) => {
     modal.current.exporting = on;
     setExportingState(on);
+  };
+  const setIncluding = (on: boolean) => {
+    modal.current.including = on;
+    setIncludingState(on);
   };
   const setHelp = (on: boolean) => {
     modal.current.help = on;
     setHelpState(on);
   };
+
+  useEffect(() => {
+    source.live?.includeUrls?.().then((list) => setIncludeCount(list.length), () => undefined);
+  }, []);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -148,7 +160,7 @@ export function App({ store, source }: { store: PanelStore; source: PanelSource 
         setHelp(false);
         return;
       }
-      if (e.defaultPrevented || isTextEntry(e.target) || modal.current.exporting || modal.current.help) return;
+      if (e.defaultPrevented || isTextEntry(e.target) || modal.current.exporting || modal.current.help || modal.current.including) return;
       if (e.key === '?' && !e.ctrlKey && !e.metaKey && !e.altKey) {
         e.preventDefault();
         setHelp(true);
@@ -167,6 +179,8 @@ export function App({ store, source }: { store: PanelStore; source: PanelSource 
   };
   const empty = store.connections.value.length === 0;
   const conn = store.selectedConnection.value;
+  const live = source.live;
+  const includeControls = live?.includeUrls && live.setIncludeUrls ? { includeUrls: live.includeUrls, setIncludeUrls: live.setIncludeUrls } : undefined;
 
   return (
     <div
@@ -178,7 +192,8 @@ export function App({ store, source }: { store: PanelStore; source: PanelSource 
       onDragLeave={(e) => e.relatedTarget === null && setDropping(false)}
       onDrop={onDrop}
     >
-      <Toolbar store={store} source={source} onImport={(files) => void importFiles(store, files)} onExport={() => setExporting(true)} onHelp={() => setHelp(true)} />
+      <Toolbar store={store} source={source} onImport={(files) => void importFiles(store, files)} onExport={() => setExporting(true)} onHelp={() => setHelp(true)}
+        onInclude={includeControls ? () => setIncluding(true) : undefined} includeCount={includeCount} />
       <PageNotices notices={store.notices.value} />
       {empty ? (
         <EmptyState source={source} unreachable={store.live.value.pageReachable === false} onOpen={() => document.querySelector<HTMLInputElement>('[data-testid="import-input"]')?.click()} />
@@ -215,6 +230,13 @@ export function App({ store, source }: { store: PanelStore; source: PanelSource 
       )}
       {exporting ? <ExportDialog store={store} onClose={() => setExporting(false)} /> : null}
       {help ? <KeyboardHelp onClose={() => setHelp(false)} /> : null}
+      {including && includeControls ? (
+        <IncludeDialog
+          live={includeControls}
+          onClose={() => setIncluding(false)}
+          onSaved={(patterns) => setIncludeCount(patterns.length)}
+        />
+      ) : null}
     </div>
   );
 }

@@ -4,12 +4,16 @@ import { Icon } from './Icon.tsx';
 import type { PanelSource } from '../sources/source.ts';
 import type { PanelStore } from '../store/store.ts';
 
-export function Toolbar({ store, source, onImport, onExport, onHelp }: {
+export function Toolbar({ store, source, onImport, onExport, onHelp, onInclude, includeCount }: {
   store: PanelStore;
   source: PanelSource;
   onImport: (files: FileList) => void;
   onExport: () => void;
   onHelp: () => void;
+  /** Opens the include list (live captures only). */
+  onInclude?: () => void;
+  /** Patterns on the include list, when known. */
+  includeCount?: number;
 }) {
   const file = useRef<HTMLInputElement>(null);
   const paused = store.paused.value;
@@ -75,6 +79,11 @@ export function Toolbar({ store, source, onImport, onExport, onHelp }: {
         <input type="checkbox" checked={f.errorsOnly.value} onChange={(e) => (f.errorsOnly.value = (e.currentTarget as HTMLInputElement).checked)} />
         Has errors
       </label>
+      {onInclude ? (
+        <button onClick={onInclude} data-testid="include-open" title="URLs to capture whatever their content type, and WebSockets to record from their opening">
+          {includeCount ? `Include URLs (${includeCount})…` : 'Include URLs…'}
+        </button>
+      ) : null}
       <span class="sep" />
       <button onClick={() => file.current?.click()} title="Import a capture log, HAR, JSON/NDJSON events or raw SSE text">
         Import…

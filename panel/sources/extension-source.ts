@@ -9,6 +9,8 @@ export interface TabConnection {
   clear(): void;
   setPreserveLog(on: boolean): void;
   setSiteEnabled(on: boolean): Promise<void>;
+  setIncludeUrls(patterns: string[]): Promise<void>;
+  includeUrls(): Promise<string[]>;
 }
 export type ConnectToTab = (
   tabId: number,
@@ -53,6 +55,14 @@ export function createExtensionSource(tabId: number, connectToTab: ConnectToTab)
       setSiteEnabled: async (on) => {
         if (!conn) throw new Error('Not connected to the tab yet');
         await conn.setSiteEnabled(on);
+      },
+      includeUrls: async () => {
+        if (!conn) throw new Error('Not connected to the tab yet');
+        return conn.includeUrls();
+      },
+      setIncludeUrls: async (patterns) => {
+        if (!conn) throw new Error('Not connected to the tab yet');
+        await conn.setIncludeUrls(patterns);
       },
     },
   };

@@ -27,6 +27,9 @@ export interface LiveControls {
   setPreserveLog(on: boolean): void;
   /** Capture on/off for the inspected page's site (stored by the extension). */
   setSiteEnabled?(on: boolean): Promise<void>;
+  /** The include list: URL patterns captured whatever their content type, sockets from their opening (stored). */
+  includeUrls?(): Promise<string[]>;
+  setIncludeUrls?(patterns: string[]): Promise<void>;
 }
 
 export interface PanelSource {

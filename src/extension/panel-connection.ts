@@ -14,7 +14,7 @@
 // in the pages). onSnapshot is also called when documents are dropped (navigation without preserve log, clear).
 import type { CaptureHeader, CaptureRecord } from '../core/capture/model.ts';
 import { acceptMessage, backgroundToPanelSchema, DropCounter, type PanelToBackground } from './messages.ts';
-import { setIncludeUrls as storeIncludeUrls, setSiteEnabled as storeSiteEnabled } from './settings.ts';
+import { readSettings, setIncludeUrls as storeIncludeUrls, setSiteEnabled as storeSiteEnabled } from './settings.ts';
 import { TabCapture } from './tab-capture.ts';
 
 export interface ConnectionStatus {
@@ -47,6 +47,8 @@ export interface TabConnection {
   /** Switches capture on/off for the inspected page's top-level origin (stored; applies to all its tabs). */
   setSiteEnabled(on: boolean): Promise<void>;
   setIncludeUrls(patterns: string[]): Promise<void>;
+  /** The stored include list (URL patterns captured whatever their content type; sockets from their opening). */
+  includeUrls(): Promise<string[]>;
   status(): ConnectionStatus;
 }
 
@@ -174,6 +176,9 @@ export function connectToTab(tabId: number, handlers: TabConnectionHandlers): Ta
     async setIncludeUrls(patterns) {
       await storeIncludeUrls(patterns);
       send({ type: 'resync' });
+    },
+    async includeUrls() {
+      return (await readSettings()).includeUrls;
     },
     status,
   };

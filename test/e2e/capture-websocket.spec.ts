@@ -147,13 +147,24 @@ test('a socket is recorded from its first agent event, with the four messages be
   await panel.close();
 });
 
-test('a socket on the include list is recorded from its opening, without the note', async () => {
-  const setInclude = (list: string[]): Promise<void> =>
-    ext.debug(async (_d, l: string[]) => {
-      await chrome.storage.local.set({ 'replyscope.includeUrls': l });
-    }, list);
-  await setInclude(['*/included-socket*']);
+test('a socket on the include list (set in the panel\'s dialog) is recorded from its opening, without the note', async ({}, testInfo) => {
+  const stored = () => ext.debug(async () => (await chrome.storage.local.get('replyscope.includeUrls'))['replyscope.includeUrls'] as unknown);
+  const panel = await ext.panelPage(tabId);
   try {
+    await panel.getByTestId('include-open').click();
+    const dialog = panel.getByTestId('include-dialog');
+    await dialog.getByRole('textbox').fill('  */included-socket*\n\n/never-matches\n*/included-socket*  ');
+    await panel.screenshot({ path: testInfo.outputPath('include-dialog.png') });
+    await dialog.getByTestId('include-save').click();
+    await expect(dialog).toHaveCount(0);
+    await expect(panel.getByTestId('include-open')).toHaveText('Include URLs (2)…');
+    expect(await stored()).toEqual(['*/included-socket*', '/never-matches']); // trimmed, blank lines and repeats dropped
+    // Reopened, the dialog shows what is stored; Escape leaves it as it was.
+    await panel.getByTestId('include-open').click();
+    await expect(dialog.getByRole('textbox')).toHaveValue('*/included-socket*\n/never-matches');
+    await panel.keyboard.press('Escape');
+    await expect(dialog).toHaveCount(0);
+
     await page.reload();
     const got = await socketInPage(`${wsUrl}/included-socket`);
     expect(got.texts).toEqual(HMR);
@@ -162,6 +173,11 @@ test('a socket on the include list is recorded from its opening, without the not
     expect(notes(cap.records)).toEqual([webSocketCaptureNotice(0, true)]);
     expect(notes(await ext.records(tabId))).not.toContain(blindSpotNotice('WebSocket', `${wsUrl}/included-socket`));
   } finally {
-    await setInclude([]);
+    await panel.getByTestId('include-open').click();
+    await panel.getByTestId('include-dialog').getByRole('textbox').fill('');
+    await panel.getByTestId('include-save').click();
+    await expect.poll(stored).toEqual([]);
+    await expect(panel.getByTestId('include-open')).toHaveText('Include URLs…');
+    await panel.close();
   }
 });
