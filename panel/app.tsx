@@ -80,9 +80,11 @@ function EmptyState({ source, onOpen, unreachable }: { source: PanelSource; onOp
   return source.kind === 'extension' ? (
     <div class="empty" data-testid="empty">
       <strong>No agent streams yet — reload the page or open the demo.</strong>
-      Replyscope records SSE, NDJSON and EventSource streams of this tab from the moment it loads — not WebSocket
-      traffic, nor requests made inside workers (a note above says when the page opens either). Streams started before
-      the extension was installed are not visible. You can also import a capture file.
+      Replyscope records SSE, NDJSON and EventSource streams of this tab from the moment it loads, and WebSockets once
+      they carry an AgentScope or pi event — not requests made inside workers (a note above says when the page opens a
+      worker or a socket). For a stream with another content type, or a socket with another protocol, add its URL under
+      Include URLs in the toolbar. Streams started before the extension was installed are not visible. You can also
+      import a capture file.
     </div>
   ) : (
     <div class="empty" data-testid="empty">
