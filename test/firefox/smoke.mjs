@@ -253,14 +253,17 @@ async function main() {
   await app.evaluate(() => runXHR());
   await poll(() => app.evaluate(() => document.title === 'xhr done'), 'the XHR to finish', 20000);
   check((await app.evaluate(() => window.__xhr)) === BODY.toString('utf8'), 'XHR: page got the body unchanged');
-  const all = await poll(
-    () =>
-      helper.evaluate(async (id) => {
-        const r = (await browser.runtime.getBackgroundPage()).replyscopeDebug.records(id);
-        return r.filter((x) => x.kind === 'end').length >= 3 ? JSON.parse(JSON.stringify(r)) : null;
-      }, tabId),
-    'three ended connections in the capture',
-  );
+  // The tab's records once `ends` connections have ended in them (the background's debug hook).
+  const recordsWithEnds = (ends, what) =>
+    poll(
+      () =>
+        helper.evaluate(async (id, n) => {
+          const r = (await browser.runtime.getBackgroundPage()).replyscopeDebug.records(id);
+          return r.filter((x) => x.kind === 'end').length >= n ? JSON.parse(JSON.stringify(r)) : null;
+        }, tabId, ends),
+      what,
+    );
+  const all = await recordsWithEnds(3, 'three ended connections in the capture');
   const connOf = (suffix) => all.find((r) => r.kind === 'connection' && r.url === `${ORIGIN}/stream${suffix}`);
   const es = connOf('?es');
   const xhr = connOf('?xhr');
@@ -285,14 +288,7 @@ async function main() {
   await poll(() => app.evaluate(() => document.title === 'ws done'), 'the WebSocket to close', 20000);
   const wsGot = await app.evaluate(() => window.__ws);
   check(JSON.stringify(wsGot) === JSON.stringify(WS_MESSAGES), 'WebSocket: page got every message unchanged', JSON.stringify(wsGot));
-  const withSocket = await poll(
-    () =>
-      helper.evaluate(async (id) => {
-        const r = (await browser.runtime.getBackgroundPage()).replyscopeDebug.records(id);
-        return r.filter((x) => x.kind === 'end').length >= 4 ? JSON.parse(JSON.stringify(r)) : null;
-      }, tabId),
-    'the socket ended in the capture',
-  );
+  const withSocket = await recordsWithEnds(4, 'the socket ended in the capture');
   const socket = withSocket.find((r) => r.kind === 'connection' && r.transport === 'websocket');
   check(socket?.url === `${ORIGIN.replace('http', 'ws')}/socket`, 'capture has the WebSocket connection', JSON.stringify(withSocket.filter((r) => r.kind === 'connection')));
   const wsMsgs = withSocket.filter((r) => r.kind === 'message' && r.conn === socket?.id).map((r) => r.data);

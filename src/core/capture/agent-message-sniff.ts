@@ -48,14 +48,8 @@ export function looksLikeAgentEvent(text: string): boolean {
   }
   if (!distinctive && !generic) return false;
   if (text.length > MAX_PARSED_CHARS) return distinctive;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return false;
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-  const event = value as { type?: unknown; partial?: unknown; reason?: unknown };
+  const event = objectOf(text);
+  if (!event) return false;
   if (typeof event.type !== 'string') return false;
   if (AGENT_EVENT_NAMES.has(event.type)) return true;
   if (!PI_GENERIC.has(event.type)) return false;
@@ -74,19 +68,25 @@ export function looksLikeAgentEvent(text: string): boolean {
 export function isForeignSocketMessage(text: string): boolean {
   const first = firstChar(text);
   if (first !== 123 /* { */ && first !== 91 /* [ */) return true;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return false;
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return true;
-  const event = value as Record<string, unknown>;
+  const event = objectOf(text);
+  if (event === undefined) return false;
+  if (event === null) return true;
   const type = event.type;
   if (typeof type === 'string' && (PROTOCOL_NAMES.has(type) || LEGACY_BINARY.test(type))) return false;
   // No type, or one no protocol knows, on an object of a protocol's shape (AgentScope's reply id, pi's content
   // index): an event the reference rejects (a misspelt or missing type), which is reported as such.
   return !('reply_id' in event || 'replyId' in event || 'contentIndex' in event);
+}
+
+/** The JSON object `text` holds; null when it holds another JSON value, undefined when it is not JSON. */
+function objectOf(text: string): Record<string, unknown> | null | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
 }
 
 /** The first character code after up to 16 characters of JSON whitespace. */
