@@ -6,7 +6,7 @@
 // session hello), or from the start when its URL is in the include list. From then on each received text message is
 // one message record, read as one event, like EventSource's. What the page sends is not recorded (that would mean
 // wrapping `send`), nor binary messages (counted in a note). A socket that never carries an agent event leaves
-// nothing but the blind-spot note (blind-spots.ts, which also calls `watch` from its constructor trap).
+// nothing but the blind-spot note (blind-spots.ts, whose constructor trap calls `watchWebSocket`).
 import { looksLikeAgentEvent } from '../../core/capture/agent-message-sniff.ts';
 import type { ConnectionRecord } from '../../core/capture/model.ts';
 import { webSocketCaptureNotice } from '../../core/capture/notices.ts';
@@ -16,7 +16,7 @@ import { urlMatches } from './request-info.ts';
 
 /**
  * Text messages kept from before the first agent event (pi's bare `start`, a session hello; a ping between them),
- * and the most characters each may have. Few: the app's other messages on an agent socket show as invalid events.
+ * and the most characters each may have. Few: most are the app's own (analysis shows them as other messages).
  */
 const LOOK_BACK = 4;
 const LOOK_BACK_CHARS = 64 * 1024;
