@@ -72,7 +72,7 @@ function webSocketRecords(id: string, frames: Obj[], start: number, endT: number
   }
   const left = [sent ? `${sent} message${sent === 1 ? '' : 's'} the page sent` : '', binary ? `${binary} binary message${binary === 1 ? '' : 's'}` : ''].filter(Boolean);
   if (left.length) {
-    out.push({ kind: 'notice', t: endT, conn: id, level: 'info', text: `WebSocket: the received text messages were imported, each read as one event; not shown: ${left.join(' and ')}.` });
+    out.push({ kind: 'notice', t: endT, conn: id, level: 'info', text: `WebSocket: the received text messages were imported, each read as one event (the app's own shown as other messages); not shown: ${left.join(' and ')}.` });
   }
   return out;
 }
