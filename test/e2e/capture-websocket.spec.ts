@@ -17,6 +17,9 @@ let page: Page;
 let tabId: number;
 let wss: WebSocketServer;
 let wsUrl: string;
+type Sent = { text: string } | { binary: number };
+/** What /random/<s> sends (the random test fills it). */
+let randomSockets: Sent[][] = [];
 
 useWatchedAgentPage((parts) => ({ ext, server, page, tabId } = parts));
 
@@ -64,7 +67,13 @@ test.beforeAll(async () => {
   wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
   await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
   wsUrl = `ws://127.0.0.1:${(wss.address() as AddressInfo).port}`;
-  wss.on('connection', (ws, req) => scripts[new URL(req.url ?? '/', wsUrl).pathname]?.(ws));
+  wss.on('connection', (ws, req) => {
+    const path = new URL(req.url ?? '/', wsUrl).pathname;
+    const random = /^\/random\/(\d+)$/.exec(path);
+    if (!random) return scripts[path]?.(ws);
+    for (const m of randomSockets[Number(random[1])]) ws.send('text' in m ? m.text : Buffer.alloc(m.binary, 7), { binary: 'binary' in m });
+    ws.close(1000);
+  });
 });
 test.afterAll(async () => {
   for (const c of wss.clients) c.terminate();
@@ -180,4 +189,93 @@ test('a socket on the include list (set in the panel\'s dialog) is recorded from
     await expect(panel.getByTestId('include-open')).toHaveText('Include URLs…');
     await panel.close();
   }
+});
+
+/** A small seeded generator (mulberry32), so a failing sequence can be replayed. */
+function random(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * What the capture should hold of a socket that received `sent`, by the rule the README states: nothing until the
+ * first agent event; then the (at most four, each at most 64 KiB) text messages just before it — a longer one in
+ * between forgets those before it — and every text message from there on. Written from the rule, not from the tap.
+ */
+function expectedCapture(sent: Sent[], isAgent: (t: string) => boolean): { texts: string[]; skipped: number; binary: number } | undefined {
+  let held: string[] = [];
+  let skipped = 0;
+  let binary = 0;
+  let texts: string[] | undefined;
+  for (const m of sent) {
+    if ('binary' in m) {
+      binary++;
+      continue;
+    }
+    if (texts) texts.push(m.text);
+    else if (isAgent(m.text)) texts = [...held, m.text];
+    else if (m.text.length > 64 * 1024) {
+      skipped += held.length + 1;
+      held = [];
+    } else {
+      held.push(m.text);
+      if (held.length > 4) {
+        held.shift();
+        skipped++;
+      }
+    }
+  }
+  return texts && { texts, skipped, binary };
+}
+
+test('random sockets (seed 7): the page gets every message; the capture holds what the look-back rule says', async () => {
+  const rnd = random(7);
+  const pick = <T,>(xs: T[]) => xs[Math.floor(rnd() * xs.length)];
+  const agentMessages = [...AGENTSCOPE_REPLY, ...PI_PROXY.slice(1, 4)];
+  const sockets: Sent[][] = [];
+  for (let s = 0; s < 40; s++) {
+    const sent: Sent[] = [];
+    const n = 1 + Math.floor(rnd() * 14);
+    for (let i = 0; i < n; i++) {
+      const r = rnd();
+      if (r < 0.2) sent.push({ text: pick(agentMessages) });
+      else if (r < 0.3) sent.push({ binary: 1 + Math.floor(rnd() * 5) });
+      else if (r < 0.45) sent.push({ text: `{"type":"blob","pad":"${'z'.repeat(64 * 1024 - 24 + Math.floor(rnd() * 3) - 1)}"}` }); // 64 KiB ± 1: the look-back's limit
+      else if (r < 0.6) sent.push({ text: pick(['ping', '{"type":"start"}', '{"type":"error","err":{}}', ' ', '{"type":"done"}']) });
+      else sent.push({ text: JSON.stringify({ type: 'presence', s, i, note: 'ü'.repeat(Math.floor(rnd() * 4)) }) });
+    }
+    sockets.push(sent);
+  }
+  randomSockets = sockets;
+  for (const [s, sent] of sockets.entries()) {
+    const got = await socketInPage(`${wsUrl}/random/${s}?seed=7`);
+    expect(got.texts, `socket ${s}`).toEqual(sent.flatMap((m) => ('text' in m ? [m.text] : [])));
+    expect(got.binary).toBe(sent.filter((m) => 'binary' in m).length);
+  }
+  // A last recorded socket: the tap sends its records after all of the above.
+  await socketInPage(`${wsUrl}/pi?after-random`);
+  await expect.poll(async () => connectionsMatching(await ext.records(tabId), '/pi?after-random').length).toBe(1);
+  const records = await ext.records(tabId);
+  const isAgent = (t: string) => agentMessages.includes(t);
+  let recorded = 0;
+  for (const [s, sent] of sockets.entries()) {
+    const want = expectedCapture(sent, isAgent);
+    const conns = connectionsMatching(records, `/random/${s}?seed=7`);
+    expect(conns.length, `socket ${s}`).toBe(want ? 1 : 0);
+    if (!want) continue;
+    recorded++;
+    const cap = captured(records, conns[0]);
+    expect(cap.messages.map((m) => m.data), `socket ${s}`).toEqual(want.texts);
+    // Binary messages are counted from the socket's opening, before its first event too.
+    const expectedNotes = [webSocketCaptureNotice(want.skipped, false)];
+    if (want.binary > 0) expectedNotes.push(`${want.binary} binary message${want.binary === 1 ? '' : 's'} on this socket not recorded.`);
+    expect(notes(cap.records), `socket ${s}`).toEqual(expectedNotes);
+    expect(cap.end?.state).toBe('complete');
+  }
+  expect(recorded).toBeGreaterThan(8); // the generator does reach both sides
+  expect(recorded).toBeLessThan(sockets.length);
 });
