@@ -81,9 +81,9 @@ const Row = memo(function Row({ row, top, odd, selected, origin, onSelect }: Row
       <div class={`vrow heartbeat${odd ? ' odd' : ''}`} style={{ top: `${top}px` }}>
         <span class="num">·</span>
         <span class="num">{formatRelative(row.t, origin)}</span>
-        <span>{row.foreign ? 'other message' : 'heartbeat'}</span>
+        <span>{row.sent ? 'sent' : row.foreign ? 'other message' : 'heartbeat'}</span>
         <span />
-        <span>{truncate(row.foreign ? row.data : row.data ? `: ${row.data}` : ':', 200)}</span>
+        <span>{truncate(row.foreign || row.sent ? row.data : row.data ? `: ${row.data}` : ':', 200)}</span>
         <span />
       </div>
     );

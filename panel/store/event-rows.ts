@@ -6,9 +6,9 @@
 import type { ConnectionView, EventView, FrameView } from '../../src/core/analysis/types.ts';
 import type { EventRow } from './filters.ts';
 
-/** The row of a heartbeat/comment frame (or of a socket's foreign message). */
+/** The row of a heartbeat/comment frame (or of a socket's foreign or sent message). */
 export function beatRow(fr: FrameView): EventRow {
-  return { kind: 'heartbeat', frameIndex: fr.index, t: fr.t, data: fr.data, ...(fr.foreign ? { foreign: true } : {}) };
+  return { kind: 'heartbeat', frameIndex: fr.index, t: fr.t, data: fr.data, ...(fr.foreign ? { foreign: true } : {}), ...(fr.sent ? { sent: true } : {}) };
 }
 
 export interface RowFilter {

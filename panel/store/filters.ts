@@ -40,7 +40,7 @@ export function filterConnections(list: readonly ConnectionView[], urlText: stri
  * One row of the event list: a protocol event, or a heartbeat/comment frame (which has no event). Heartbeats sit
  * before the first event that follows them in the body, so the list reads in wire order.
  */
-export type EventRow = { kind: 'event'; event: EventView } | { kind: 'heartbeat'; frameIndex: number; t: number; data: string; foreign?: boolean };
+export type EventRow = { kind: 'event'; event: EventView } | { kind: 'heartbeat'; frameIndex: number; t: number; data: string; foreign?: boolean; sent?: boolean };
 
 /** All rows from scratch: the reference the live list's incremental `EventRowIndex` (event-rows.ts) must equal. */
 export function eventRows(

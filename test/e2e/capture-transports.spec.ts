@@ -106,6 +106,10 @@ test('WebSocket and workers stay the browser\'s own; the capture notes that it c
       fromWorker,
       fromShared,
       badUrl: thrown(() => new WebSocket('ftp://127.0.0.1/not-a-socket-scheme')),
+      // send is wrapped (to record what the page sends on a recorded socket) and looks and throws like the browser's.
+      send: [WebSocket.prototype.send.name, WebSocket.prototype.send.length, String(WebSocket.prototype.send).includes('[native code]'),
+        thrown(() => new (WebSocket.prototype.send as unknown as new () => unknown)()), thrown(() => WebSocket.prototype.send.call({}, 'x')),
+        thrown(() => new WebSocket('ws://127.0.0.1:9/agent?session=1').send('too early')) /* one address: told once */, Object.keys(WebSocket.prototype).includes('send')],
       noNew: thrown(() => (WebSocket as unknown as (u: string) => void)('ws://127.0.0.1:9/')),
       script,
     };
@@ -126,6 +130,7 @@ test('WebSocket and workers stay the browser\'s own; the capture notes that it c
     fromWorker: 'up',
     fromShared: 'shared up',
     badUrl: 'SyntaxError',
+    send: ['send', 1, true, 'TypeError', 'TypeError', 'InvalidStateError', true],
     noNew: 'TypeError',
   });
   const expected = [

@@ -53,6 +53,14 @@ const scripts: Record<string, (ws: ServerSocket) => void> = {
     for (const m of PI_PROXY) ws.send(m);
     setTimeout(() => ws.terminate(), 50); // no closing handshake
   },
+  '/chat': (ws) => {
+    ws.send(PRESENCE[0]);
+    ws.on('message', (data, isBinary) => {
+      if (isBinary || !String(data).includes('"chat"')) return;
+      for (const m of AGENTSCOPE_REPLY) ws.send(m);
+      ws.close(1000);
+    });
+  },
   '/hmr': (ws) => {
     for (const m of HMR) ws.send(m);
     ws.close(1000);
@@ -153,6 +161,44 @@ test('a socket is recorded from its first agent event, with the four messages be
   // Above the list, the note of the socket that was not recorded; those of the recorded ones give way to them.
   await expect(panel.getByTestId('page-notices')).toHaveText(blindSpotNotice('WebSocket', `${wsUrl}/hmr`));
   await panel.screenshot({ path: test.info().outputPath('websocket-reply.png') });
+  await panel.close();
+});
+
+test('what the page sends on a recorded socket is recorded as sent, before the reply it asked for', async () => {
+  const CHAT = '{"type":"chat","text":"héllo"}';
+  const got = await page.evaluate(
+    ({ url, chat }) =>
+      new Promise<{ texts: string[]; connecting: string }>((resolve) => {
+        const ws = new WebSocket(url);
+        const texts: string[] = [];
+        let connecting = 'none';
+        try {
+          ws.send('too early');
+        } catch (e) {
+          connecting = (e as Error).name; // the browser's own error, and nothing recorded
+        }
+        ws.onopen = () => {
+          ws.send(new Uint8Array([1, 2]));
+          ws.send(chat);
+        };
+        ws.onmessage = (e) => texts.push(e.data as string);
+        ws.onclose = () => {
+          ws.send('after close'); // dropped by the browser, not recorded
+          resolve({ texts, connecting });
+        };
+      }),
+    { url: `${wsUrl}/chat`, chat: CHAT },
+  );
+  expect(got).toEqual({ texts: [PRESENCE[0], ...AGENTSCOPE_REPLY], connecting: 'InvalidStateError' });
+  const cap = await socketCapture('/chat');
+  expect(cap.messages.map((m) => [m.type, m.data])).toEqual([
+    ['send', CHAT], ['message', PRESENCE[0]], ...AGENTSCOPE_REPLY.map((m) => ['message', m]), // sent at open, before any message
+  ]);
+  expect(notes(cap.records)).toEqual([webSocketCaptureNotice(0, false), '1 binary message on this socket not recorded.']);
+  const panel = await ext.panelPage(tabId);
+  await panel.locator('[data-conn]', { hasText: '/chat' }).click();
+  await expect(panel.locator('.vrow.heartbeat', { hasText: 'sent' })).toContainText(CHAT);
+  await expect(panel.locator('[data-conn]', { hasText: '/chat' })).toContainText('agentscope6'); // the presence and the send are no events
   await panel.close();
 });
 

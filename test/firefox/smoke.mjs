@@ -14,7 +14,7 @@
 // 4. The same stream read by EventSource and by XMLHttpRequest: the page gets it unchanged, the capture has both
 //    (EventSource: every dispatched message; XHR: the exact bytes), the panel lists three rows (screenshot *-3.png).
 // 5. The same events over a WebSocket (ws on the same server): the page gets every message, the capture records the
-//    socket from its first agent event (a hello before it kept), as a `websocket` connection.
+//    socket from its first agent event (the page's send and a hello before it kept), as a `websocket` connection.
 // Harness notes: launched with -remote-allow-system-access (BiDi refuses moz-extension: navigation otherwise);
 // puppeteer's goto to a moz-extension: URL never resolves (Firefox's NavigationManager throws on the process switch),
 // so extension pages are opened without awaiting goto and polled. DUMPIO=1 prints Firefox's own output.
@@ -96,6 +96,7 @@ function runES() {
 function runWS() {
   const ws = new WebSocket(location.origin.replace('http', 'ws') + '/socket');
   const got = [];
+  ws.onopen = () => ws.send('{"type":"chat","text":"hi"}');
   ws.onmessage = (e) => got.push(e.data);
   ws.onclose = () => { window.__ws = got; document.title = 'ws done'; };
 }
@@ -291,8 +292,9 @@ async function main() {
   const withSocket = await recordsWithEnds(4, 'the socket ended in the capture');
   const socket = withSocket.find((r) => r.kind === 'connection' && r.transport === 'websocket');
   check(socket?.url === `${ORIGIN.replace('http', 'ws')}/socket`, 'capture has the WebSocket connection', JSON.stringify(withSocket.filter((r) => r.kind === 'connection')));
-  const wsMsgs = withSocket.filter((r) => r.kind === 'message' && r.conn === socket?.id).map((r) => r.data);
-  check(JSON.stringify(wsMsgs) === JSON.stringify(WS_MESSAGES), `WebSocket: captured ${wsMsgs.length} messages equal the page's (the hello kept)`, JSON.stringify(wsMsgs));
+  const wsMsgs = withSocket.filter((r) => r.kind === 'message' && r.conn === socket?.id).map((r) => (r.type === 'send' ? `sent ${r.data}` : r.data));
+  const wsWant = ['sent {"type":"chat","text":"hi"}', ...WS_MESSAGES]; // sent at open, before any message
+  check(JSON.stringify(wsMsgs) === JSON.stringify(wsWant), `WebSocket: captured the page's send and its ${WS_MESSAGES.length} messages (the hello kept)`, JSON.stringify(wsMsgs));
   check(withSocket.some((r) => r.kind === 'end' && r.conn === socket?.id && r.state === 'complete'), 'WebSocket: the clean close ends it as complete');
 }
 

@@ -29,6 +29,14 @@ export function bodyKindOf(rec: ConnectionRecord): BodyKind {
   return isNdjsonContentType(header(rec.responseHeaders, 'content-type')) ? 'ndjson' : 'sse';
 }
 
+/**
+ * A socket's message that is no event: what the page sent (`type` "send"), and the app's own messages
+ * (isForeignSocketMessage). BodyReader shows them as frames; the eviction digest skips them alike.
+ */
+export function isSocketNonEvent(msg: MessageRecord): boolean {
+  return msg.type === 'send' || isForeignSocketMessage(msg.data);
+}
+
 export class BodyReader {
   readonly kind: BodyKind;
   /** The frames read so far (for SSE bodies the spec decoder's own array: one list, not two). */
@@ -118,14 +126,16 @@ export class BodyReader {
   pushMessage(msg: MessageRecord): RawEvent[] {
     this.bytes += msg.data.length;
     const index = this.frames.length;
-    const foreign = msg.data !== '' && this.options.socket === true && isForeignSocketMessage(msg.data);
+    const sent = this.options.socket === true && msg.type === 'send';
+    const foreign = msg.data !== '' && this.options.socket === true && !sent && isForeignSocketMessage(msg.data);
     this.frames.push({
-      index, t: msg.t, kind: 'message', data: msg.data, heartbeat: msg.data === '' || foreign,
+      index, t: msg.t, kind: 'message', data: msg.data, heartbeat: msg.data === '' || foreign || sent,
       ...(foreign ? { foreign } : {}),
+      ...(sent ? { sent } : {}),
       ...(msg.type !== 'message' ? { event: msg.type } : {}),
       ...(msg.lastEventId ? { id: msg.lastEventId } : {}),
     });
-    if (msg.data === '' || foreign) return [];
+    if (msg.data === '' || foreign || sent) return [];
     return [this.event(index, msg.t, msg.data)];
   }
 

@@ -28,6 +28,8 @@ export interface FrameView {
   heartbeat: boolean;
   /** A recorded socket's message that is no agent event (the app's own: presence, pings); not read as an event. */
   foreign?: boolean;
+  /** A message the page sent on a recorded socket (the request, often); not read as an event. */
+  sent?: boolean;
   /** Set when the dialect's real client reads this frame differently from the SSE spec (and how). */
   clientNote?: string;
 }

@@ -56,23 +56,20 @@ function transportOf(entry: Obj): Transport {
 
 /**
  * A WebSocket entry's frames (Chrome's `_webSocketMessages`: type send/receive, opcode 1 text / 2 binary, time in
- * epoch seconds, data): the received text messages become message records, each one event's data as an
- * EventSource message is; a notice says what was left out (what the page sent, binary frames).
+ * epoch seconds, data): the text messages become message records — received ones `message` (each one event's data,
+ * as an EventSource message is), sent ones `send`, as the tap records them; a notice counts the binary frames left out.
  */
 function webSocketRecords(id: string, frames: Obj[], start: number, endT: number): CaptureRecord[] {
   const out: CaptureRecord[] = [];
   const first = num(frames[0]?.time) ?? 0;
-  let sent = 0;
   let binary = 0;
   for (const f of frames) {
-    if (f.type === 'send') sent++;
-    else if (f.type !== 'receive') continue;
-    else if (f.opcode !== undefined && f.opcode !== 1) binary++;
-    else out.push({ kind: 'message', conn: id, t: messageTimeMs(f.time, start, first), type: 'message', data: str(f.data) ?? '', lastEventId: '' });
+    if (f.type !== 'send' && f.type !== 'receive') continue;
+    if (f.opcode !== undefined && f.opcode !== 1) binary++;
+    else out.push({ kind: 'message', conn: id, t: messageTimeMs(f.time, start, first), type: f.type === 'send' ? 'send' : 'message', data: str(f.data) ?? '', lastEventId: '' });
   }
-  const left = [sent ? `${sent} message${sent === 1 ? '' : 's'} the page sent` : '', binary ? `${binary} binary message${binary === 1 ? '' : 's'}` : ''].filter(Boolean);
-  if (left.length) {
-    out.push({ kind: 'notice', t: endT, conn: id, level: 'info', text: `WebSocket: the received text messages were imported, each read as one event (the app's own shown as other messages); not shown: ${left.join(' and ')}.` });
+  if (binary) {
+    out.push({ kind: 'notice', t: endT, conn: id, level: 'info', text: `WebSocket: the text messages were imported (each received one read as one event, the app's own shown as other messages, the sent ones as sent); not shown: ${binary} binary message${binary === 1 ? '' : 's'}.` });
   }
   return out;
 }

@@ -86,8 +86,10 @@ function entryFor(conn: ConnectionRecord, own: [number, CaptureRecord][], create
   const isSse = mimeType.toLowerCase().startsWith('text/event-stream');
   const ended = end !== undefined && end.state !== 'open' && end.state !== 'evicted-open';
   const eventSourceMessages = conn.transport === 'eventsource' ? esMessages(messages) : conn.transport !== 'websocket' && isSse ? sseMessages(chunks, ended) : undefined;
-  // Chrome's form: what a WebSocket received, as text frames (what the page sent was never imported).
-  const webSocketMessages = conn.transport === 'websocket' ? messages.map((m) => ({ type: 'receive' as const, time: m.t / 1000, opcode: 1, data: m.data })) : undefined;
+  // Chrome's form: what a WebSocket received and sent, as text frames.
+  const webSocketMessages = conn.transport === 'websocket'
+    ? messages.map((m) => ({ type: m.type === 'send' ? ('send' as const) : ('receive' as const), time: m.t / 1000, opcode: 1, data: m.data }))
+    : undefined;
   const url = conn.url;
   let queryString: Entry['request']['queryString'] = [];
   try {

@@ -16,7 +16,7 @@ export function webSocketCaptureNotice(skipped: number, fromStart: boolean): str
     ? 'recorded from its start (its URL is in the include list)'
     : `recorded from its first AgentScope or pi event${skipped > 0 ? ` and the few messages before it (${skipped} earlier text message${skipped === 1 ? ' was' : 's were'} not kept)` : ''}`;
   return `WebSocket ${from}: each received text message is read as one event (the app's own, such as presence or pings, are ` +
-    'shown as other messages); messages the page sends and binary messages are not captured.';
+    'shown as other messages), the texts the page sends are shown as sent; binary messages are not captured.';
 }
 
 /** What the page started that the capture cannot look into (WebSocket: until it carries agent events). */

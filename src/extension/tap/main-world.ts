@@ -7,6 +7,7 @@ import { installEventSourceTap } from './eventsource-tap.ts';
 import { installFetchTap } from './fetch-tap.ts';
 import { PORT_EVENT, RELAY_READY_EVENT } from './handshake.ts';
 import { natives } from './natives.ts';
+import { installWebSocketSendTap } from './websocket-tap.ts';
 import { installXhrTap } from './xhr-tap.ts';
 
 function handOverPort(emitter: TapEmitter): void {
@@ -35,6 +36,7 @@ function install(): void {
   installEventSourceTap(emitter);
   installXhrTap(emitter);
   installBlindSpotTaps(emitter);
+  installWebSocketSendTap();
 }
 
 install();

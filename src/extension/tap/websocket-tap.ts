@@ -3,15 +3,18 @@
 // our own listeners on the browser's object, added before the page's, reading what the browser hands the page and
 // changing nothing of it — and becomes a `websocket` connection at its first text message that is an AgentScope or
 // pi event (core/capture/agent-message-sniff.ts), with the few messages before it (a pi stream's `start`, a
-// session hello), or from the start when its URL is in the include list. From then on each received text message is
-// one message record, read as one event, like EventSource's. What the page sends is not recorded (that would mean
-// wrapping `send`), nor binary messages (counted in a note). A socket that never carries an agent event leaves
-// nothing but the blind-spot note (blind-spots.ts, whose constructor trap calls `watchWebSocket`).
+// session hello, the user's message the page sent), or from the start when its URL is in the include list. From then
+// on each received text message is one message record, read as one event, like EventSource's, and each text message
+// the page sends is one too (`type` "send": shown, not read as an event) — `WebSocket.prototype.send` is wrapped for
+// that (installWebSocketSendTap): the browser's own send runs first, with the page's arguments, and only a send on an
+// open socket that did not throw is recorded. Binary messages are counted in a note, not recorded. A socket that never
+// carries an agent event leaves nothing but the blind-spot note (blind-spots.ts, whose constructor trap calls
+// `watchWebSocket`).
 import { looksLikeAgentEvent } from '../../core/capture/agent-message-sniff.ts';
 import type { ConnectionRecord } from '../../core/capture/model.ts';
 import { webSocketCaptureNotice } from '../../core/capture/notices.ts';
 import type { TapEmitter } from './emitter.ts';
-import { natives, now } from './natives.ts';
+import { mimic, natives, now } from './natives.ts';
 import { urlMatches } from './request-info.ts';
 
 /**
@@ -24,7 +27,12 @@ const LOOK_BACK_CHARS = 64 * 1024;
 interface Held {
   t: number;
   data: string;
+  /** 'send': the page sent it. */
+  type: 'message' | 'send';
 }
+
+/** What each watched socket does with a text the page sends on it (see installWebSocketSendTap). */
+const senders = new WeakMap<object, (data: unknown) => void>();
 
 /** Starts watching `socket` (just constructed by the page); true when it is recorded from its opening (include list). */
 export function watchWebSocket(emitter: TapEmitter, socket: WebSocket): boolean {
@@ -39,8 +47,21 @@ export function watchWebSocket(emitter: TapEmitter, socket: WebSocket): boolean 
   let skipped = 0;
   let binary = 0;
 
-  const record = (t: number, data: string): void => {
-    emitter.emit({ kind: 'message', conn: conn as string, t, type: 'message', data, lastEventId: '' }, data.length + 64);
+  const record = (t: number, data: string, type: Held['type']): void => {
+    emitter.emit({ kind: 'message', conn: conn as string, t, type, data, lastEventId: '' }, data.length + 64);
+  };
+  /** Before the first agent event: keep the last few texts (a longer one forgets those before it). */
+  const lookBack = (t: number, data: string, type: Held['type']): void => {
+    if (data.length > LOOK_BACK_CHARS) {
+      skipped += held.length + 1;
+      held = [];
+      return;
+    }
+    held.push({ t, data, type });
+    if (held.length > LOOK_BACK) {
+      held.shift();
+      skipped++;
+    }
   };
   const open = (fromStart: boolean): void => {
     const id = emitter.nextId();
@@ -61,7 +82,7 @@ export function watchWebSocket(emitter: TapEmitter, socket: WebSocket): boolean 
     };
     emitter.emit(connection, 256);
     emitter.emit({ kind: 'notice', t: now(), conn: id, level: 'info', text: webSocketCaptureNotice(skipped, fromStart) });
-    for (const h of held) record(h.t, h.data);
+    for (const h of held) record(h.t, h.data, h.type);
     held = [];
   };
   const listen = (type: string, handler: (event: Event) => void): void => {
@@ -86,25 +107,25 @@ export function watchWebSocket(emitter: TapEmitter, socket: WebSocket): boolean 
     }
     const t = now();
     if (conn !== undefined) {
-      record(t, data);
+      record(t, data, 'message');
       return;
     }
     if (!looksLikeAgentEvent(data)) {
-      if (data.length > LOOK_BACK_CHARS) {
-        skipped += held.length + 1;
-        held = [];
-        return;
-      }
-      held.push({ t, data });
-      if (held.length > LOOK_BACK) {
-        held.shift();
-        skipped++;
-      }
+      lookBack(t, data, 'message');
       return;
     }
     if (!emitter.config.enabled) return; // switched off for this site since the socket opened
-    held.push({ t, data });
+    held.push({ t, data, type: 'message' });
     open(false);
+  });
+  senders.set(socket, (data) => {
+    if (typeof data !== 'string') {
+      binary++;
+      return;
+    }
+    const t = now();
+    if (conn !== undefined) record(t, data, 'send');
+    else lookBack(t, data, 'send');
   });
   listen('close', (event) => {
     held = [];
@@ -122,4 +143,32 @@ export function watchWebSocket(emitter: TapEmitter, socket: WebSocket): boolean 
     );
   });
   return included;
+}
+
+/**
+ * Wraps `WebSocket.prototype.send` once, so a watched socket sees the texts the page sends (see the top of the file).
+ * The wrapper looks like the native method (name, length, "[native code]"), is no constructor, and throws what the
+ * browser throws (a send while connecting) — then nothing is recorded; so is a send on a closing or closed socket,
+ * which the browser silently drops.
+ */
+export function installWebSocketSendTap(): void {
+  const proto = globalThis.WebSocket?.prototype as (WebSocket & Record<string, unknown>) | undefined;
+  const descriptor = proto && Object.getOwnPropertyDescriptor(proto, 'send');
+  const readyState = proto && Object.getOwnPropertyDescriptor(proto, 'readyState')?.get;
+  if (!proto || typeof descriptor?.value !== 'function' || !readyState) return;
+  const nativeSend = descriptor.value as (...args: unknown[]) => void;
+  const OPEN = 1;
+  const send = {
+    send(this: WebSocket, ...args: unknown[]): void {
+      natives.apply(nativeSend, this, args); // first: its errors (a send while connecting, a foreign `this`) are the page's
+      if (natives.apply(readyState, this, []) !== OPEN) return; // sending does not change the state
+      const onSend = senders.get(this);
+      try {
+        onSend?.(args[0]);
+      } catch {
+        // the page's send went out; only its record is lost
+      }
+    },
+  }.send;
+  natives.defineProperty(proto, 'send', { ...descriptor, value: mimic(send, nativeSend) });
 }

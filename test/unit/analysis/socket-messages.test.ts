@@ -2,13 +2,15 @@
 // as events, so they neither count as protocol errors nor feed the reconstruction. An EventSource's are events.
 import { describe, expect, it } from 'vitest';
 import { CaptureAnalyzer } from '../../../src/core/analysis/analyze.ts';
-import type { CaptureRecord, ConnectionRecord } from '../../../src/core/capture/model.ts';
+import { EvictionDigest } from '../../../src/core/analysis/eviction-digest.ts';
+import type { CaptureRecord, ConnectionRecord, MessageRecord } from '../../../src/core/capture/model.ts';
 
 const conn = (id: string, transport: ConnectionRecord['transport']): ConnectionRecord => ({
   kind: 'connection', id, transport, frameUrl: 'http://127.0.0.1/app', method: 'GET', url: `ws://127.0.0.1/${id}`, requestHeaders: [],
   status: transport === 'websocket' ? 101 : 200, startTime: 1,
 });
 const texts = [
+  '{"type":"chat","text":"hi"}', // sent by the page (below)
   '{"type":"presence","users":2}',
   'ping',
   '{"type":"start"}',
@@ -19,11 +21,11 @@ const texts = [
   '{"type":"text_delta","contentIndex":0,', // broken: an event that does not parse, reported
   '{"type":"done","reason":"stop"}',
 ];
-function analyse(transport: ConnectionRecord['transport']) {
+const messages = (): MessageRecord[] =>
+  texts.map((data, i) => ({ kind: 'message', conn: 'c', t: 10 + i, type: i === 0 ? 'send' : 'message', data, lastEventId: '' }));
+function analyse(transport: ConnectionRecord['transport'], records: CaptureRecord[] = messages()) {
   const a = new CaptureAnalyzer();
-  const records: CaptureRecord[] = [conn('c', transport), ...texts.map((data, i) => ({ kind: 'message' as const, conn: 'c', t: 10 + i, type: 'message', data, lastEventId: '' }))];
-  records.push({ kind: 'end', conn: 'c', t: 99, state: 'complete' });
-  a.push(records);
+  a.push([conn('c', transport), ...records, { kind: 'end', conn: 'c', t: 99, state: 'complete' }]);
   return a.connection('c')!;
 }
 
@@ -31,19 +33,36 @@ describe('socket messages', () => {
   it('a socket\'s foreign messages are frames, not events; the protocol\'s, broken or not, are events', () => {
     const v = analyse('websocket');
     expect(v.frames.map((f) => f.data)).toEqual(texts);
-    expect(v.frames.filter((f) => f.foreign).map((f) => f.index)).toEqual([0, 1, 4]);
-    expect(v.frames.every((f) => f.heartbeat === (f.foreign === true))).toBe(true);
-    expect(v.events.map((e) => e.frameIndex)).toEqual([2, 3, 5, 6, 7, 8]);
+    expect(v.frames.filter((f) => f.sent).map((f) => f.index)).toEqual([0]);
+    expect(v.frames.filter((f) => f.foreign).map((f) => f.index)).toEqual([1, 2, 5]);
+    expect(v.frames.every((f) => f.heartbeat === (f.foreign === true || f.sent === true))).toBe(true);
+    expect(v.events.map((e) => e.frameIndex)).toEqual([3, 4, 6, 7, 8, 9]);
     expect(v.dialect).toBe('pi-proxy');
-    // No diagnostic names a foreign message; the broken one is reported.
+    // No diagnostic names a foreign or sent message; the broken one is reported.
     const at = new Set(v.diagnostics.map((d) => v.events[d.index]?.frameIndex));
-    for (const i of [0, 1, 4]) expect(at.has(i)).toBe(false);
-    expect(v.events.find((e) => e.frameIndex === 7)?.valid).toBe(false);
+    for (const i of [0, 1, 2, 5]) expect(at.has(i)).toBe(false);
+    expect(v.events.find((e) => e.frameIndex === 8)?.valid).toBe(false);
   });
 
   it('an EventSource reads every message as an event (named events are the protocol there)', () => {
     const v = analyse('eventsource');
     expect(v.events).toHaveLength(texts.length);
-    expect(v.frames.some((f) => f.foreign)).toBe(false);
+    expect(v.frames.some((f) => f.foreign || f.sent)).toBe(false);
+  });
+
+  it('evicted at any message, the digest counts the events a full analysis reads, and the rest continues from it', () => {
+    const full = analyse('websocket');
+    const all = messages();
+    for (let k = 1; k < all.length; k++) {
+      const digest = new EvictionDigest(conn('c', 'websocket'));
+      for (const m of all.slice(0, k)) digest.push(m);
+      const before = full.events.filter((e) => e.frameIndex < k).length;
+      expect(digest.eventCount, `evicted ${k}`).toBe(before);
+      const part = analyse('websocket', [
+        { kind: 'evicted', conn: 'c', t: all[k - 1].t, chunks: 0, messages: k, bytes: 0, derived: digest.derived() },
+        ...all.slice(k),
+      ]);
+      expect(part.evictedEvents + part.events.length, `evicted ${k}`).toBe(full.events.length);
+    }
   });
 });

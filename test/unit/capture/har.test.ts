@@ -185,7 +185,7 @@ describe('HAR import of a Chrome file', () => {
     expect(ids).toEqual(['har:1', 'har:1~2']);
   });
 
-  it('reads a WebSocket entry: received text messages as events, a note of what the page sent and of binary frames', () => {
+  it('reads a WebSocket entry: received text messages as events, what the page sent as sent messages, a note of binary frames', () => {
     const events = [
       { type: 'REPLY_START', id: 'e1', created_at: '2026-11-29T21:00:01', reply_id: 'r1', session_id: 's', name: 'Friday' },
       { type: 'TEXT_BLOCK_START', id: 'e2', created_at: '2026-11-29T21:00:01', reply_id: 'r1', block_id: 'b1' },
@@ -207,8 +207,11 @@ describe('HAR import of a Chrome file', () => {
     const cap = importHar(har);
     expect(cap.records[0]).toMatchObject({ kind: 'connection', id: 'har:0', transport: 'websocket', url: 'wss://agent.example/ws', status: 101 });
     const messages = cap.records.filter((r): r is MessageRecord => r.kind === 'message');
-    expect(messages.map((m) => [m.t, m.type, JSON.parse(m.data).id])).toEqual(events.map((e, k) => [(t0 + 0.25 * (k + 1)) * 1000, 'message', e.id]));
-    expect(cap.records).toContainEqual(expect.objectContaining({ kind: 'notice', conn: 'har:0', text: expect.stringMatching(/not shown: 1 message the page sent and 1 binary message\.$/) }));
+    expect(messages.map((m) => [m.t, m.type, m.data])).toEqual([
+      [t0 * 1000, 'send', '{"prompt":"hello"}'],
+      ...events.map((e, k) => [(t0 + 0.25 * (k + 1)) * 1000, 'message', JSON.stringify(e)]),
+    ]);
+    expect(cap.records).toContainEqual(expect.objectContaining({ kind: 'notice', conn: 'har:0', text: expect.stringMatching(/not shown: 1 binary message\.$/) }));
     const [conn] = analyzeCapture(cap);
     expect(conn.dialect).toBe('agentscope');
     const reply = conn.replies[0];
@@ -216,6 +219,11 @@ describe('HAR import of a Chrome file', () => {
     expect(final.content).toMatchObject([{ type: 'text', text: 'Hi there' }]);
     expect(conn.diagnostics.map((d) => d.code)).toContain('capture.notice');
     expect(conn.diagnostics.map((d) => d.code)).not.toContain('stream.http-error'); // 101 is how a socket opens
+    // The sent message is a frame, not an event; exported again, it is a `send` frame.
+    expect(conn.events).toHaveLength(events.length);
+    expect(conn.frames[0]).toMatchObject({ sent: true, data: '{"prompt":"hello"}' });
+    const back = exportHar(cap).log.entries[0] as unknown as { _webSocketMessages: { type: string; data: string }[] };
+    expect(back._webSocketMessages.map((m) => m.type)).toEqual(['send', ...events.map(() => 'receive')]);
     // Read as a list of messages, like EventSource's (the eviction digest, too, takes messages only on such a kind).
     expect(bodyKindOf(cap.records[0] as ConnectionRecord)).toBe('eventsource');
   });
