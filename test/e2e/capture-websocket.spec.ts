@@ -199,6 +199,7 @@ test('what the page sends on a recorded socket is recorded as sent, before the r
   await panel.locator('[data-conn]', { hasText: '/chat' }).click();
   await expect(panel.locator('.vrow.heartbeat', { hasText: 'sent' })).toContainText(CHAT);
   await expect(panel.locator('[data-conn]', { hasText: '/chat' })).toContainText('agentscope6'); // the presence and the send are no events
+  await panel.screenshot({ path: test.info().outputPath('websocket-sent.png') });
   await panel.close();
 });
 

@@ -124,9 +124,9 @@ export class BodyReader {
 
   /** Feed one EventSource message: the browser already did the SSE reading. */
   pushMessage(msg: MessageRecord): RawEvent[] {
-    this.bytes += msg.data.length;
     const index = this.frames.length;
     const sent = this.options.socket === true && msg.type === 'send';
+    if (!sent) this.bytes += msg.data.length; // what was received
     const foreign = msg.data !== '' && this.options.socket === true && !sent && isForeignSocketMessage(msg.data);
     this.frames.push({
       index, t: msg.t, kind: 'message', data: msg.data, heartbeat: msg.data === '' || foreign || sent,

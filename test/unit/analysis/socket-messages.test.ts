@@ -34,6 +34,7 @@ describe('socket messages', () => {
     const v = analyse('websocket');
     expect(v.frames.map((f) => f.data)).toEqual(texts);
     expect(v.frames.filter((f) => f.sent).map((f) => f.index)).toEqual([0]);
+    expect(v.bytes).toBe(texts.slice(1).join('').length); // received only
     expect(v.frames.filter((f) => f.foreign).map((f) => f.index)).toEqual([1, 2, 5]);
     expect(v.frames.every((f) => f.heartbeat === (f.foreign === true || f.sent === true))).toBe(true);
     expect(v.events.map((e) => e.frameIndex)).toEqual([3, 4, 6, 7, 8, 9]);
