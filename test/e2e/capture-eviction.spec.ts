@@ -1,13 +1,17 @@
 // Eviction keeps what was evicted derived: with a small capture cap, a long AgentScope session streams past it, and
 // a panel opened only afterwards (so it gets the relay's post-eviction snapshot) still shows the last reply's
-// final text exactly as the page read it, and says how many events were evicted before that point.
+// final text exactly as the page read it, and says how many events were evicted before that point. The same session
+// over a WebSocket, with the app's own messages and a sent one among the events: they are not counted as events.
 import { bubbleTextBlocks, expectedShown } from './support/bubble.ts';
 import { expect, test, type Page } from '@playwright/test';
 import { launchWithExtension, type ExtensionBrowser } from './support/extension.ts';
 import { startServer, writeAndWait, type TestServer } from './support/server.ts';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer } from 'ws';
 
 let ext: ExtensionBrowser;
 let server: TestServer;
+let sockets: WebSocketServer;
 
 const LIMIT = 1024 * 1024; // the smallest cap the settings accept
 // Two short replies, then one long enough that the cap cuts into its middle.
@@ -34,6 +38,13 @@ async function run() {
     for (const l of lines) { if (!l.startsWith('data: ')) continue; const e = JSON.parse(l.slice(6).trim());
       if (e.type === 'TEXT_BLOCK_DELTA') window.__texts[e.reply_id] = (window.__texts[e.reply_id] || '') + e.delta; } }
   document.title = 'done';
+}
+function runWs(url) {
+  const ws = new WebSocket(url);
+  ws.onopen = () => ws.send('{"type":"chat","text":"go"}');
+  ws.onmessage = (m) => { const e = JSON.parse(m.data);
+    if (e.type === 'TEXT_BLOCK_DELTA') window.__texts[e.reply_id] = (window.__texts[e.reply_id] || '') + e.delta; };
+  ws.onclose = () => { document.title = 'done'; };
 }
 </script>`;
 
@@ -64,9 +75,25 @@ test.beforeAll(async () => {
     }
     res.writeHead(404).end();
   });
+  // The session over a socket: each frame's event one message, a presence message after every 97th.
+  sockets = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+  await new Promise<void>((resolve) => sockets.once('listening', () => resolve()));
+  sockets.on('connection', (ws) => {
+    ws.once('message', async () => {
+      let i = 0;
+      for (const f of sessionFrames()) {
+        ws.send(f.slice('data: '.length, -2));
+        if (++i % 97 === 0) ws.send(JSON.stringify({ type: 'presence', users: i }));
+        if (i % 500 === 0) await new Promise((r) => setImmediate(r));
+      }
+      ws.close(1000);
+    });
+  });
 });
 
 test.afterAll(async () => {
+  for (const c of sockets?.clients ?? []) c.terminate();
+  await new Promise<void>((resolve) => (sockets ? sockets.close(() => resolve()) : resolve()));
   await server?.close();
   await ext?.close();
 });
@@ -96,6 +123,33 @@ test('a panel opened after eviction continues the evicted reply from its derived
   await panel.keyboard.press('End');
   await expect(panel.getByTestId('step-pos')).toHaveText(new RegExp(`^step ${kept} / ${kept}\\b`));
   expect(await bubbleTextBlocks(panel)).toEqual([expectedShown(texts['r-long'])]); // a long text: head … tail
+  await panel.close();
+  await app.close();
+});
+
+test('over a WebSocket too: the app\'s own and the sent messages are no events, before or after the eviction point', async () => {
+  const app = await ext.context.newPage();
+  await app.goto(`${server.url}/app`);
+  const tabId = await ext.tabIdFor(app);
+  await app.evaluate((url) => (window as unknown as { runWs: (u: string) => void }).runWs(url), `ws://127.0.0.1:${(sockets.address() as AddressInfo).port}/session`);
+  await expect(app).toHaveTitle('done', { timeout: 60_000 });
+  const texts = await app.evaluate(() => (window as unknown as { __texts: Record<string, string> }).__texts);
+  expect(texts['r-long'].endsWith(`r-long:${REPLIES[2].deltas - 1} ünï😀 `)).toBe(true);
+
+  const panel = await ext.panelPage(tabId);
+  const row = panel.locator('[data-conn]').first();
+  await expect(row).toContainText('complete');
+  await row.click();
+  const evicted = panel.getByText('Evicted', { exact: true }).locator('xpath=following-sibling::*[1]');
+  await expect(evicted).toHaveText(/^\d+ oldest events \(memory cap\)$/);
+  const n = Number((await evicted.textContent())?.match(/^\d+/)?.[0]);
+  const shortEvents = REPLIES[0].deltas + 4 + REPLIES[1].deltas + 4;
+  expect(n).toBeGreaterThan(shortEvents);
+  // Had the digest counted the presence messages (or the sent one) as events, this count would be off.
+  const kept = REPLIES[2].deltas + 4 - (n - shortEvents);
+  await panel.keyboard.press('End');
+  await expect(panel.getByTestId('step-pos')).toHaveText(new RegExp(`^step ${kept} / ${kept}\\b`));
+  expect(await bubbleTextBlocks(panel)).toEqual([expectedShown(texts['r-long'])]);
   await panel.close();
   await app.close();
 });
