@@ -8,8 +8,8 @@ export const EVENTSOURCE_PARTIAL_NOTICE =
   'without a listener are invisible (use fetch for a byte-exact capture).';
 
 /**
- * The tap's note on a recorded WebSocket: what it holds. `skipped`: text messages received before the first agent
- * event and not kept (the tap keeps a few before it); `fromStart`: recorded from the start (include list).
+ * The tap's note on a recorded WebSocket: what it holds. `skipped`: text messages received or sent before the first
+ * agent event and not kept (the tap keeps a few before it); `fromStart`: recorded from the start (include list).
  */
 export function webSocketCaptureNotice(skipped: number, fromStart: boolean): string {
   const from = fromStart
