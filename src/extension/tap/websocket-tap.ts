@@ -19,8 +19,8 @@ import { urlMatches } from './request-info.ts';
 
 /**
  * Text messages kept from before the first agent event, received or sent (pi's bare `start`, a session hello, the
- * user's message; a ping between them),
- * and the most characters each may have. Few: most are the app's own (analysis shows them as other messages).
+ * user's message; a ping between them), and the most characters each may have. Few: most are the app's own
+ * (analysis shows them as other messages).
  */
 const LOOK_BACK = 4;
 const LOOK_BACK_CHARS = 64 * 1024;
