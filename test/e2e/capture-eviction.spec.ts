@@ -99,16 +99,20 @@ test.afterAll(async () => {
 });
 
 
-test('a panel opened after eviction continues the evicted reply from its derived state', async () => {
+/**
+ * Runs the session in a fresh app page (`start` starts it), then opens the panel only afterwards — so its analysis
+ * starts from the relay's snapshot, whose head was evicted — and checks the long reply continues from its derived
+ * message to the text the page read.
+ */
+async function sessionAfterEviction(start: (app: Page) => Promise<void>): Promise<void> {
   const app = await ext.context.newPage();
   await app.goto(`${server.url}/app`);
   const tabId = await ext.tabIdFor(app);
-  await app.evaluate(() => void (window as unknown as { run: () => Promise<void> }).run());
+  await start(app);
   await expect(app).toHaveTitle('done', { timeout: 60_000 });
   const texts = await app.evaluate(() => (window as unknown as { __texts: Record<string, string> }).__texts);
   expect(texts['r-long'].endsWith(`r-long:${REPLIES[2].deltas - 1} ünï😀 `)).toBe(true);
 
-  // Opened only now: the panel's analysis starts from the relay's snapshot, whose head was evicted.
   const panel = await ext.panelPage(tabId);
   const row = panel.locator('[data-conn]').first();
   await expect(row).toContainText('complete');
@@ -116,40 +120,23 @@ test('a panel opened after eviction continues the evicted reply from its derived
   const evicted = panel.getByText('Evicted', { exact: true }).locator('xpath=following-sibling::*[1]');
   await expect(evicted).toHaveText(/^\d+ oldest events \(memory cap\)$/);
   const n = Number((await evicted.textContent())?.match(/^\d+/)?.[0]);
-  expect(n).toBeGreaterThan(REPLIES[0].deltas + REPLIES[1].deltas); // the short replies and the long one's head
-  // Only the long reply still has events; its remaining steps continue from the derived message.
   const shortEvents = REPLIES[0].deltas + 4 + REPLIES[1].deltas + 4;
+  expect(n).toBeGreaterThan(shortEvents); // the short replies and the long one's head
+  // Only the long reply still has events; its remaining steps continue from the derived message. (Over a socket:
+  // had the digest counted the presence messages or the sent one as events, this count would be off.)
   const kept = REPLIES[2].deltas + 4 - (n - shortEvents);
   await panel.keyboard.press('End');
   await expect(panel.getByTestId('step-pos')).toHaveText(new RegExp(`^step ${kept} / ${kept}\\b`));
   expect(await bubbleTextBlocks(panel)).toEqual([expectedShown(texts['r-long'])]); // a long text: head … tail
   await panel.close();
   await app.close();
+}
+
+test('a panel opened after eviction continues the evicted reply from its derived state', async () => {
+  await sessionAfterEviction((app) => app.evaluate(() => void (window as unknown as { run: () => Promise<void> }).run()));
 });
 
 test('over a WebSocket too: the app\'s own and the sent messages are no events, before or after the eviction point', async () => {
-  const app = await ext.context.newPage();
-  await app.goto(`${server.url}/app`);
-  const tabId = await ext.tabIdFor(app);
-  await app.evaluate((url) => (window as unknown as { runWs: (u: string) => void }).runWs(url), `ws://127.0.0.1:${(sockets.address() as AddressInfo).port}/session`);
-  await expect(app).toHaveTitle('done', { timeout: 60_000 });
-  const texts = await app.evaluate(() => (window as unknown as { __texts: Record<string, string> }).__texts);
-  expect(texts['r-long'].endsWith(`r-long:${REPLIES[2].deltas - 1} ünï😀 `)).toBe(true);
-
-  const panel = await ext.panelPage(tabId);
-  const row = panel.locator('[data-conn]').first();
-  await expect(row).toContainText('complete');
-  await row.click();
-  const evicted = panel.getByText('Evicted', { exact: true }).locator('xpath=following-sibling::*[1]');
-  await expect(evicted).toHaveText(/^\d+ oldest events \(memory cap\)$/);
-  const n = Number((await evicted.textContent())?.match(/^\d+/)?.[0]);
-  const shortEvents = REPLIES[0].deltas + 4 + REPLIES[1].deltas + 4;
-  expect(n).toBeGreaterThan(shortEvents);
-  // Had the digest counted the presence messages (or the sent one) as events, this count would be off.
-  const kept = REPLIES[2].deltas + 4 - (n - shortEvents);
-  await panel.keyboard.press('End');
-  await expect(panel.getByTestId('step-pos')).toHaveText(new RegExp(`^step ${kept} / ${kept}\\b`));
-  expect(await bubbleTextBlocks(panel)).toEqual([expectedShown(texts['r-long'])]);
-  await panel.close();
-  await app.close();
+  const url = `ws://127.0.0.1:${(sockets.address() as AddressInfo).port}/session`;
+  await sessionAfterEviction((app) => app.evaluate((u) => (window as unknown as { runWs: (u: string) => void }).runWs(u), url));
 });
