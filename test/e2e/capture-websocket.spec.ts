@@ -203,6 +203,26 @@ test('what the page sends on a recorded socket is recorded as sent, before the r
   await panel.close();
 });
 
+test('a socket opened in a subframe is recorded with its frame', async () => {
+  await page.evaluate(() => new Promise<void>((resolve) => {
+    const f = document.createElement('iframe');
+    f.src = '/app?socket-frame=1';
+    f.onload = () => resolve();
+    document.body.append(f);
+  }));
+  const frame = page.frames().find((f) => f.url().endsWith('/app?socket-frame=1'))!;
+  const texts = await frame.evaluate((url) => new Promise<string[]>((resolve) => {
+    const ws = new WebSocket(url);
+    const got: string[] = [];
+    ws.onmessage = (e) => got.push(e.data as string);
+    ws.onclose = () => resolve(got);
+  }), `${wsUrl}/pi?in-frame`);
+  expect(texts).toEqual(PI_PROXY);
+  const cap = await socketCapture('/pi?in-frame');
+  expect(cap.connection).toMatchObject({ transport: 'websocket', isSubframe: true, frameUrl: `${server.url}/app?socket-frame=1` });
+  expect(cap.messages.map((m) => m.data)).toEqual(PI_PROXY);
+});
+
 test('a socket on the include list (set in the panel\'s dialog) is recorded from its opening, without the note', async ({}, testInfo) => {
   const stored = () => ext.debug(async () => (await chrome.storage.local.get('replyscope.includeUrls'))['replyscope.includeUrls'] as unknown);
   const panel = await ext.panelPage(tabId);
