@@ -1,7 +1,8 @@
-// Is a WebSocket message an agent event? (And, once a socket is recorded, is a message of it the app's own?) A socket has no content type to tell an agent stream from a dev server's
-// hot-reload channel, a chat's presence pings or a price feed, so the tap records a socket only once one of its text
-// messages is an AgentScope or pi event (capture from then on; see extension/tap/websocket-tap.ts). The page tap
-// bundles this file: no zod, no imports beyond the type-name lists.
+// Is a WebSocket message an agent event? And, once a socket is recorded, is a message of it the app's own? A socket
+// has no content type to tell an agent stream from a dev server's hot-reload channel, a chat's presence pings or a
+// price feed, so the tap records a socket only once one of its text messages is an AgentScope or pi event (capture
+// from then on; see extension/tap/websocket-tap.ts). The page tap bundles this file: no zod, no imports beyond the
+// type-name lists.
 //
 // Names no other protocol is likely to use count on their own: the 28 AgentScope types but CUSTOM, the legacy
 // dialect's run events, pi's block events and pi-agent-core's agent events. pi's `start`, `done` and `error` are
@@ -11,18 +12,14 @@
 import { AGENTSCOPE_EVENT_TYPES } from '../agentscope/event-types.ts';
 import { PI_AGENT_EVENT_TYPES, PI_PROXY_EVENT_TYPES } from '../pi/event-types.ts';
 
-const GENERIC = new Set(['start', 'done', 'error', 'CUSTOM']);
+/** Every type name of the protocols (a socket message with another `type` is the app's own, see isForeignSocketMessage). */
+const PROTOCOL_NAMES: ReadonlySet<string> = new Set([...AGENTSCOPE_EVENT_TYPES, 'RUN_STARTED', 'RUN_FINISHED', 'RUN_ERROR', ...PI_PROXY_EVENT_TYPES, ...PI_AGENT_EVENT_TYPES]);
 /** pi's common-word events, and the stop reasons its `done` / `error` carry. */
 const PI_GENERIC = new Set(['start', 'done', 'error']);
 const PI_STOP_REASONS = new Set(['stop', 'length', 'toolUse', 'error', 'aborted']);
 
-/** The `type` values that mark a message as an agent event. */
-export const AGENT_EVENT_NAMES: ReadonlySet<string> = new Set(
-  [...AGENTSCOPE_EVENT_TYPES, 'RUN_STARTED', 'RUN_FINISHED', 'RUN_ERROR', ...PI_PROXY_EVENT_TYPES, ...PI_AGENT_EVENT_TYPES].filter((t) => !GENERIC.has(t)),
-);
-
-/** Every type name of the protocols (a socket message with another `type` is the app's own, see isForeignSocketMessage). */
-const PROTOCOL_NAMES: ReadonlySet<string> = new Set([...AGENTSCOPE_EVENT_TYPES, 'RUN_STARTED', 'RUN_FINISHED', 'RUN_ERROR', ...PI_PROXY_EVENT_TYPES, ...PI_AGENT_EVENT_TYPES]);
+/** The `type` values that mark a message as an agent event on their own. */
+export const AGENT_EVENT_NAMES: ReadonlySet<string> = new Set([...PROTOCOL_NAMES].filter((t) => t !== 'CUSTOM' && !PI_GENERIC.has(t)));
 const LEGACY_BINARY = /^BINARY_BLOCK_[A-Z_]+$/;
 
 /** Where the type is looked for: AgentScope writes it after id, created_at and metadata; pi first. */
