@@ -167,7 +167,7 @@ export async function startDemoServer(opts: DemoServerOptions = {}): Promise<Dem
 }
 
 /** The event JSON of an SSE frame the hub writes (its `data:` lines joined, as an SSE reader would). */
-export function eventDataOf(frame: string): string | undefined {
+function eventDataOf(frame: string): string | undefined {
   const lines = frame.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(l.startsWith('data: ') ? 6 : 5));
   return lines.length ? lines.join('\n') : undefined;
 }
