@@ -4,6 +4,7 @@ import { blindSpotNotice } from '../../src/core/capture/notices.ts';
 import { defaultPieces, type AgentServer } from './support/agent-server.ts';
 import { connectionsMatching, captured, waitForCapture } from './support/capture.ts';
 import type { ExtensionBrowser } from './support/extension.ts';
+import { appendFrame } from './support/frames.ts';
 import { useWatchedAgentPage } from './support/watched-agent-page.ts';
 
 let ext: ExtensionBrowser;
@@ -143,13 +144,7 @@ test('WebSocket and workers stay the browser\'s own; the capture notes that it c
     .toEqual(expected);
   expect(JSON.stringify(await ext.records(tabId))).not.toContain('session=1'); // a socket's query (a token, often) stays out
   // A subframe's note names the frame.
-  await page.evaluate(() => new Promise<void>((resolve) => {
-    const f = document.createElement('iframe');
-    f.src = '/app?frame=1';
-    f.onload = () => resolve();
-    document.body.append(f);
-  }));
-  const frame = page.frames().find((f) => f.url().endsWith('/app?frame=1'))!;
+  const frame = await appendFrame(page, '/app?frame=1');
   await frame.evaluate(() => new WebSocket('ws://127.0.0.1:9/in-frame').close());
   const inFrame = blindSpotNotice('WebSocket', 'ws://127.0.0.1:9/in-frame', `${server.url}/app?frame=1`);
   await expect.poll(async () => (await ext.records(tabId)).some((r) => r.kind === 'notice' && r.text === inFrame)).toBe(true);

@@ -9,6 +9,7 @@ import { blindSpotNotice, webSocketCaptureNotice } from '../../src/core/capture/
 import type { AgentServer } from './support/agent-server.ts';
 import { captured, connectionsMatching } from './support/capture.ts';
 import type { ExtensionBrowser } from './support/extension.ts';
+import { appendFrame } from './support/frames.ts';
 import { useWatchedAgentPage } from './support/watched-agent-page.ts';
 
 let ext: ExtensionBrowser;
@@ -204,13 +205,7 @@ test('what the page sends on a recorded socket is recorded as sent, before the r
 });
 
 test('a socket opened in a subframe is recorded with its frame', async () => {
-  await page.evaluate(() => new Promise<void>((resolve) => {
-    const f = document.createElement('iframe');
-    f.src = '/app?socket-frame=1';
-    f.onload = () => resolve();
-    document.body.append(f);
-  }));
-  const frame = page.frames().find((f) => f.url().endsWith('/app?socket-frame=1'))!;
+  const frame = await appendFrame(page, '/app?socket-frame=1');
   const texts = await frame.evaluate((url) => new Promise<string[]>((resolve) => {
     const ws = new WebSocket(url);
     const got: string[] = [];
