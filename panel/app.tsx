@@ -128,27 +128,20 @@ function MainTabs({ store }: { store: PanelStore }) {
   );
 }
 
+type Dialog = 'export' | 'help' | 'include';
+
 export function App({ store, source }: { store: PanelStore; source: PanelSource }) {
-  const [exporting, setExportingState] = useState(false);
-  const [help, setHelpState] = useState(false);
-  const [including, setIncludingState] = useState(false);
+  const [dialog, setDialogState] = useState<Dialog | undefined>(undefined);
   /** Patterns on the include list, shown on its button (undefined until read). */
   const [includeCount, setIncludeCount] = useState<number | undefined>(undefined);
   const [dropping, setDropping] = useState(false);
-  // Whether a dialog is open, readable by the one key listener at once: a listener re-registered by an effect
-  // would only learn about a closed dialog after the next paint, and lose the keys pressed meanwhile.
-  const modal = useRef({ exporting: false, help: false, including: false });
-  const setExporting = (on: boolean) => {
-    modal.current.exporting = on;
-    setExportingState(on);
-  };
-  const setIncluding = (on: boolean) => {
-    modal.current.including = on;
-    setIncludingState(on);
-  };
-  const setHelp = (on: boolean) => {
-    modal.current.help = on;
-    setHelpState(on);
+  // Which dialog is open (one at a time: each covers the toolbar), readable by the one key listener at once: a
+  // listener re-registered by an effect would only learn about a closed dialog after the next paint, and lose the
+  // keys pressed meanwhile.
+  const openDialog = useRef<Dialog | undefined>(undefined);
+  const setDialog = (d: Dialog | undefined) => {
+    openDialog.current = d;
+    setDialogState(d);
   };
 
   useEffect(() => {
@@ -157,15 +150,15 @@ export function App({ store, source }: { store: PanelStore; source: PanelSource 
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (modal.current.help && (e.key === 'Escape' || e.key === '?')) {
+      if (openDialog.current === 'help' && (e.key === 'Escape' || e.key === '?')) {
         e.preventDefault();
-        setHelp(false);
+        setDialog(undefined);
         return;
       }
-      if (e.defaultPrevented || isTextEntry(e.target) || modal.current.exporting || modal.current.help || modal.current.including) return;
+      if (e.defaultPrevented || isTextEntry(e.target) || openDialog.current) return;
       if (e.key === '?' && !e.ctrlKey && !e.metaKey && !e.altKey) {
         e.preventDefault();
-        setHelp(true);
+        setDialog('help');
         return;
       }
       if (scrubberKey(store, e)) e.preventDefault();
@@ -194,8 +187,8 @@ export function App({ store, source }: { store: PanelStore; source: PanelSource 
       onDragLeave={(e) => e.relatedTarget === null && setDropping(false)}
       onDrop={onDrop}
     >
-      <Toolbar store={store} source={source} onImport={(files) => void importFiles(store, files)} onExport={() => setExporting(true)} onHelp={() => setHelp(true)}
-        onInclude={includeControls ? () => setIncluding(true) : undefined} includeCount={includeCount} />
+      <Toolbar store={store} source={source} onImport={(files) => void importFiles(store, files)} onExport={() => setDialog('export')} onHelp={() => setDialog('help')}
+        onInclude={includeControls ? () => setDialog('include') : undefined} includeCount={includeCount} />
       <PageNotices notices={store.notices.value} />
       {empty ? (
         <EmptyState source={source} unreachable={store.live.value.pageReachable === false} onOpen={() => document.querySelector<HTMLInputElement>('[data-testid="import-input"]')?.click()} />
@@ -230,12 +223,12 @@ export function App({ store, source }: { store: PanelStore; source: PanelSource 
           </SplitPane>
         </SplitPane>
       )}
-      {exporting ? <ExportDialog store={store} onClose={() => setExporting(false)} /> : null}
-      {help ? <KeyboardHelp onClose={() => setHelp(false)} /> : null}
-      {including && includeControls ? (
+      {dialog === 'export' ? <ExportDialog store={store} onClose={() => setDialog(undefined)} /> : null}
+      {dialog === 'help' ? <KeyboardHelp onClose={() => setDialog(undefined)} /> : null}
+      {dialog === 'include' && includeControls ? (
         <IncludeDialog
           live={includeControls}
-          onClose={() => setIncluding(false)}
+          onClose={() => setDialog(undefined)}
           onSaved={(patterns) => setIncludeCount(patterns.length)}
         />
       ) : null}
