@@ -53,7 +53,7 @@ export function EventToolbar({ store }: { store: PanelStore }) {
           </option>
         ))}
       </select>
-      <label title="Hide heartbeat / comment frames, and a socket's messages that are no agent events">
+      <label title="Hide heartbeat / comment frames and a socket's messages that are no agent events (what the page sent stays)">
         <input
           type="checkbox"
           checked={f.hideHeartbeats.value}

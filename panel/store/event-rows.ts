@@ -11,6 +11,18 @@ export function beatRow(fr: FrameView): EventRow {
   return { kind: 'heartbeat', frameIndex: fr.index, t: fr.t, data: fr.data, ...(fr.foreign ? { foreign: true } : {}), ...(fr.sent ? { sent: true } : {}) };
 }
 
+/**
+ * Which frame rows (frames that are no event: heartbeats, comments, a socket's other and sent messages) the list
+ * shows: none under a type filter (they have no type); under a text filter those whose data holds the text; "Hide
+ * heartbeats" hides all but what the page sent on a socket — often the user's prompt, the request of the reply that
+ * follows, which a socket shows nowhere else.
+ */
+export function frameMatcher(filter: RowFilter): (fr: FrameView) => boolean {
+  const needle = filter.text.trim().toLowerCase();
+  if (filter.types.size > 0) return () => false;
+  return (fr) => fr.heartbeat && (!filter.hideHeartbeats || fr.sent === true) && (!needle || fr.data.toLowerCase().includes(needle));
+}
+
 export interface RowFilter {
   text: string;
   types: ReadonlySet<string>;
@@ -48,11 +60,11 @@ export class EventRowIndex {
       this.nextFrame = 0;
     }
     const match = matcher(filter);
-    const showBeats = !filter.hideHeartbeats && !filter.text.trim() && filter.types.size === 0;
+    const shown = frameMatcher(filter);
     const { events, frames } = conn;
     const beat = (i: number) => {
       const fr = frames[i];
-      if (showBeats && fr.heartbeat) this.rows.push(beatRow(fr));
+      if (shown(fr)) this.rows.push(beatRow(fr));
     };
     // An event whose spec frame has not completed yet (frameIndex -1) ends the final part: heartbeats that arrive
     // before its frame completes still belong before it.

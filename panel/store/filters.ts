@@ -1,7 +1,7 @@
 // Filter state and the pure predicates behind the connections list and the event list.
 import { signal } from '@preact/signals';
 import type { ConnectionView, EventView } from '../../src/core/analysis/types.ts';
-import { beatRow, matcher } from './event-rows.ts';
+import { beatRow, frameMatcher, matcher } from './event-rows.ts';
 
 export function createFilters() {
   return {
@@ -13,7 +13,7 @@ export function createFilters() {
     eventText: signal(''),
     /** Events: only these types (empty = all). */
     eventTypes: signal<ReadonlySet<string>>(new Set()),
-    /** Hide heartbeat/comment frames in the event list. */
+    /** Hide heartbeat/comment frames and a socket's other messages in the event list (sent messages stay). */
     hideHeartbeats: signal(false),
   };
 }
@@ -49,27 +49,22 @@ export function eventRows(
   types: ReadonlySet<string>,
   hideHeartbeats: boolean,
 ): EventRow[] {
-  const needle = text.trim().toLowerCase();
   const match = matcher({ text, types, hideHeartbeats });
-  const showBeats = !hideHeartbeats && !needle && types.size === 0;
+  const shown = frameMatcher({ text, types, hideHeartbeats });
   const rows: EventRow[] = [];
   let f = 0;
   const frames = conn.frames;
   for (const e of conn.events) {
-    if (showBeats) {
-      while (f < frames.length && frames[f].index < e.frameIndex) {
-        const fr = frames[f++];
-        if (fr.heartbeat) rows.push(beatRow(fr));
-      }
-      while (f < frames.length && frames[f].index <= e.frameIndex) f++;
+    while (f < frames.length && frames[f].index < e.frameIndex) {
+      const fr = frames[f++];
+      if (shown(fr)) rows.push(beatRow(fr));
     }
+    while (f < frames.length && frames[f].index <= e.frameIndex) f++;
     if (match(e)) rows.push({ kind: 'event', event: e });
   }
-  if (showBeats) {
-    for (; f < frames.length; f++) {
-      const fr = frames[f];
-      if (fr.heartbeat) rows.push(beatRow(fr));
-    }
+  for (; f < frames.length; f++) {
+    const fr = frames[f];
+    if (shown(fr)) rows.push(beatRow(fr));
   }
   return rows;
 }

@@ -200,6 +200,10 @@ test('what the page sends on a recorded socket is recorded as sent, before the r
   await panel.locator('[data-conn]', { hasText: '/chat' }).click();
   await expect(panel.locator('.vrow.heartbeat', { hasText: 'sent' })).toContainText(CHAT);
   await expect(panel.locator('[data-conn]', { hasText: '/chat' })).toContainText('agentscope6'); // the presence and the send are no events
+  await expect(panel.locator('.vrow.heartbeat', { hasText: 'other message' })).toHaveCount(1);
+  await panel.getByLabel('Hide heartbeats').check(); // the presence goes; what the page sent stays
+  await expect(panel.locator('.vrow.heartbeat', { hasText: 'other message' })).toHaveCount(0);
+  await expect(panel.locator('.vrow.heartbeat', { hasText: 'sent' })).toContainText(CHAT);
   await panel.screenshot({ path: test.info().outputPath('websocket-sent.png') });
   await panel.close();
 });

@@ -13,6 +13,26 @@ import type { CaptureRecord, ChunkRecord } from '../../../src/core/capture/model
 
 const sample = sampleCapture();
 
+/** A recorded WebSocket: the page's sent prompt, the app's own messages (presence, a ping) and a pi reply. */
+const socketRecords: CaptureRecord[] = [
+  {
+    kind: 'connection', id: 'ws:1', transport: 'websocket', frameUrl: 'http://127.0.0.1/app', method: 'GET',
+    url: 'ws://127.0.0.1/agent', requestHeaders: [], status: 101, startTime: 1,
+  },
+  ...[
+    ['send', '{"type":"prompt","text":"weather in Paris?"}'],
+    ['message', '{"type":"presence","users":2}'],
+    ['message', '{"type":"start"}'],
+    ['message', '{"type":"text_start","contentIndex":0}'],
+    ['message', 'ping'],
+    ['message', '{"type":"text_delta","contentIndex":0,"delta":"Sunny"}'],
+    ['send', '{"type":"ack"}'],
+    ['message', '{"type":"text_end","contentIndex":0}'],
+    ['message', '{"type":"done","reason":"stop"}'],
+  ].map(([type, data], i): CaptureRecord => ({ kind: 'message', conn: 'ws:1', t: 10 + i, type, data, lastEventId: '' })),
+];
+const records = [...sample.records, ...socketRecords];
+
 /** Re-cut every chunk's text at the given fractions (code-point boundaries), keeping order and arrival times. */
 function recut(records: CaptureRecord[], cuts: number[]): CaptureRecord[] {
   const out: CaptureRecord[] = [];
@@ -49,6 +69,8 @@ const FILTERS: RowFilter[] = [
   { text: '', types: new Set(), hideHeartbeats: true },
   { text: 'delta', types: new Set(), hideHeartbeats: false },
   { text: '', types: new Set(['TEXT_BLOCK_DELTA', 'REPLY_END']), hideHeartbeats: false },
+  { text: 'PING', types: new Set(), hideHeartbeats: false },
+  { text: 'type', types: new Set(), hideHeartbeats: true },
 ];
 
 describe('incremental derivations equal their references under random slicing', () => {
@@ -63,7 +85,7 @@ describe('incremental derivations equal their references under random slicing', 
           const rows = new Map<string, EventRowIndex>();
           const types = new Map<string, TypeCounter>();
           const steps = new DiagnosticSteps();
-          for (const part of slices(recut(sample.records, cuts), sizes)) {
+          for (const part of slices(recut(records, cuts), sizes)) {
             analyzer.push(part);
             for (const conn of analyzer.connections()) {
               const id = conn.record.id;
@@ -97,6 +119,22 @@ describe('incremental derivations equal their references under random slicing', 
     expect(conns.some((c) => c.frames.some((f) => f.heartbeat))).toBe(true);
     expect(conns.some((c) => c.replies.some((r) => diagnosticSteps(c, r).length > 0))).toBe(true);
     expect(conns.reduce((n, c) => n + c.replies.length, 0)).toBeGreaterThan(2);
+  });
+
+  it('frame rows: "Hide heartbeats" keeps what the page sent; a search finds frame rows by their text; a type filter hides them', () => {
+    const a = new CaptureAnalyzer();
+    a.push(socketRecords);
+    const conn = a.connections()[0];
+    const beats = (filter: RowFilter) => rowsOf(new EventRowIndex().update(conn, filter))
+      .flatMap((r) => (r.kind === 'heartbeat' ? [r.data] : []));
+    expect(beats(FILTERS[0])).toEqual(['{"type":"prompt","text":"weather in Paris?"}', '{"type":"presence","users":2}', 'ping', '{"type":"ack"}']);
+    expect(beats(FILTERS[1])).toEqual(['{"type":"prompt","text":"weather in Paris?"}', '{"type":"ack"}']);
+    expect(beats({ text: 'paris', types: new Set(), hideHeartbeats: false })).toEqual(['{"type":"prompt","text":"weather in Paris?"}']);
+    expect(beats({ text: 'presence', types: new Set(), hideHeartbeats: true })).toEqual([]);
+    expect(beats({ text: 'presence', types: new Set(), hideHeartbeats: false })).toEqual(['{"type":"presence","users":2}']);
+    expect(beats({ text: '', types: new Set(['text_delta']), hideHeartbeats: false })).toEqual([]);
+    // The reference agrees.
+    expect(eventRows(conn, '', new Set(), true).flatMap((r) => (r.kind === 'heartbeat' ? [r.data] : []))).toEqual(beats(FILTERS[1]));
   });
 
   it('rebuilds when the filter changes and filters out rows for rowOfEvent', () => {
