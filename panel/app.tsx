@@ -132,8 +132,6 @@ type Dialog = 'export' | 'help' | 'include';
 
 export function App({ store, source }: { store: PanelStore; source: PanelSource }) {
   const [dialog, setDialogState] = useState<Dialog | undefined>(undefined);
-  /** Patterns on the include list, shown on its button (undefined until read). */
-  const [includeCount, setIncludeCount] = useState<number | undefined>(undefined);
   const [dropping, setDropping] = useState(false);
   // Which dialog is open (one at a time: each covers the toolbar), readable by the one key listener at once: a
   // listener re-registered by an effect would only learn about a closed dialog after the next paint, and lose the
@@ -143,10 +141,6 @@ export function App({ store, source }: { store: PanelStore; source: PanelSource 
     openDialog.current = d;
     setDialogState(d);
   };
-
-  useEffect(() => {
-    source.live?.includeUrls?.().then((list) => setIncludeCount(list.length), () => undefined);
-  }, []);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -188,7 +182,7 @@ export function App({ store, source }: { store: PanelStore; source: PanelSource 
       onDrop={onDrop}
     >
       <Toolbar store={store} source={source} onImport={(files) => void importFiles(store, files)} onExport={() => setDialog('export')} onHelp={() => setDialog('help')}
-        onInclude={includeControls ? () => setDialog('include') : undefined} includeCount={includeCount} />
+        onInclude={includeControls ? () => setDialog('include') : undefined} includeCount={store.live.value.includeCount} />
       <PageNotices notices={store.notices.value} />
       {empty ? (
         <EmptyState source={source} unreachable={store.live.value.pageReachable === false} onOpen={() => document.querySelector<HTMLInputElement>('[data-testid="import-input"]')?.click()} />
@@ -226,11 +220,7 @@ export function App({ store, source }: { store: PanelStore; source: PanelSource 
       {dialog === 'export' ? <ExportDialog store={store} onClose={() => setDialog(undefined)} /> : null}
       {dialog === 'help' ? <KeyboardHelp onClose={() => setDialog(undefined)} /> : null}
       {dialog === 'include' && includeControls ? (
-        <IncludeDialog
-          live={includeControls}
-          onClose={() => setDialog(undefined)}
-          onSaved={(patterns) => setIncludeCount(patterns.length)}
-        />
+        <IncludeDialog live={includeControls} onClose={() => setDialog(undefined)} />
       ) : null}
     </div>
   );

@@ -9,10 +9,10 @@ export function patternsOf(text: string): string[] {
   return [...new Set(text.split('\n').map((l) => l.trim()).filter((l) => l.length > 0))];
 }
 
-export function IncludeDialog({ live, onClose, onSaved }: {
+/** Saving closes the dialog; the toolbar's count follows the stored list (the extension reports it, see LiveState). */
+export function IncludeDialog({ live, onClose }: {
   live: Required<Pick<LiveControls, 'includeUrls' | 'setIncludeUrls'>>;
   onClose: () => void;
-  onSaved: (patterns: string[]) => void;
 }) {
   const [text, setText] = useState<string | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
@@ -39,10 +39,7 @@ export function IncludeDialog({ live, onClose, onSaved }: {
     const patterns = patternsOf(text ?? '');
     setSaving(true);
     live.setIncludeUrls(patterns).then(
-      () => {
-        onSaved(patterns);
-        onClose();
-      },
+      () => onClose(),
       (err: Error) => {
         setSaving(false);
         setError(`Could not save the include list: ${err.message}`);

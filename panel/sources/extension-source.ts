@@ -17,7 +17,7 @@ export type ConnectToTab = (
   handlers: {
     onSnapshot(records: CaptureRecord[], header?: CaptureHeader): void;
     onRecords(records: CaptureRecord[]): void;
-    onStatus(text: string, status: { connected: boolean; preserveLog: boolean; siteEnabled: boolean; siteOrigin?: string; pageReachable?: boolean }): void;
+    onStatus(text: string, status: { connected: boolean; preserveLog: boolean; siteEnabled: boolean; siteOrigin?: string; pageReachable?: boolean; includeCount?: number }): void;
   },
 ) => TabConnection;
 
@@ -38,6 +38,7 @@ export function createExtensionSource(tabId: number, connectToTab: ConnectToTab)
             siteEnabled: st.siteEnabled,
             ...(st.siteOrigin ? { siteOrigin: st.siteOrigin } : {}),
             ...(st.pageReachable !== undefined ? { pageReachable: st.pageReachable } : {}),
+            ...(st.includeCount !== undefined ? { includeCount: st.includeCount } : {}),
           }),
       });
       if (preserve) conn.setPreserveLog(true);

@@ -19,6 +19,8 @@ export interface LiveState {
   siteOrigin?: string;
   /** false: the inspected page runs no capture (loaded before the extension, or a page extensions cannot read). */
   pageReachable?: boolean;
+  /** Patterns on the include list (see LiveControls.includeUrls), as the extension last reported. */
+  includeCount?: number;
 }
 
 /** Controls only a live capture has. */

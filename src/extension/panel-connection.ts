@@ -14,7 +14,7 @@
 // in the pages). onSnapshot is also called when documents are dropped (navigation without preserve log, clear).
 import type { CaptureHeader, CaptureRecord } from '../core/capture/model.ts';
 import { acceptMessage, backgroundToPanelSchema, DropCounter, type PanelToBackground } from './messages.ts';
-import { readSettings, setIncludeUrls as storeIncludeUrls, setSiteEnabled as storeSiteEnabled } from './settings.ts';
+import { parseSettings, readSettings, SETTINGS_KEYS, setIncludeUrls as storeIncludeUrls, setSiteEnabled as storeSiteEnabled } from './settings.ts';
 import { TabCapture } from './tab-capture.ts';
 
 export interface ConnectionStatus {
@@ -29,6 +29,8 @@ export interface ConnectionStatus {
   invalidMessages: number;
   /** false: the inspected page runs no relay (loaded before the extension, or a page extensions cannot read). */
   pageReachable?: boolean;
+  /** Patterns on the include list, kept current (a change from another panel or window shows at once); unset until read. */
+  includeCount?: number;
 }
 
 export const PAGE_UNREACHABLE =
@@ -64,6 +66,7 @@ export function connectToTab(tabId: number, handlers: TabConnectionHandlers): Ta
   let connected = false;
   let retry: ReturnType<typeof setTimeout> | undefined;
   let pageReachable: boolean | undefined;
+  let includeCount: number | undefined;
 
   const header = (): CaptureHeader => ({
     kind: 'header',
@@ -92,6 +95,7 @@ export function connectToTab(tabId: number, handlers: TabConnectionHandlers): Ta
     return {
       text, connected, siteOrigin: top?.siteOrigin, siteEnabled, preserveLog: capture.preserveLog, invalidMessages: invalid,
       ...(pageReachable !== undefined ? { pageReachable } : {}),
+      ...(includeCount !== undefined ? { includeCount } : {}),
     };
   };
   const emitStatus = (): void => {
@@ -149,6 +153,20 @@ export function connectToTab(tabId: number, handlers: TabConnectionHandlers): Ta
   };
   chrome.tabs?.onUpdated?.addListener(onTabUpdated);
 
+  // The include list's size for the toolbar: read once, then followed in storage (any panel, any window may edit it).
+  const setIncludeCount = (n: number): void => {
+    if (closed || n === includeCount) return;
+    includeCount = n;
+    emitStatus();
+  };
+  const onStorageChanged = (changes: Record<string, chrome.storage.StorageChange>, area: string): void => {
+    const change = changes[SETTINGS_KEYS.includeUrls];
+    if (area !== 'local' || !change) return;
+    setIncludeCount(parseSettings({ [SETTINGS_KEYS.includeUrls]: change.newValue }).includeUrls.length);
+  };
+  chrome.storage?.onChanged?.addListener(onStorageChanged);
+  readSettings().then((s) => setIncludeCount(s.includeUrls.length), () => undefined);
+
   connect();
 
   return {
@@ -156,6 +174,7 @@ export function connectToTab(tabId: number, handlers: TabConnectionHandlers): Ta
       closed = true;
       if (retry !== undefined) clearTimeout(retry);
       chrome.tabs?.onUpdated?.removeListener(onTabUpdated);
+      chrome.storage?.onChanged?.removeListener(onStorageChanged);
       port?.disconnect();
       port = undefined;
     },

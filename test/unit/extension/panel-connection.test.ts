@@ -35,10 +35,12 @@ class FakePort {
 let ports: FakePort[];
 let storage: Record<string, unknown>;
 const tabsUpdated = new FakeEvent<[number, { status?: string }]>();
+let storageChanged: FakeEvent<[Record<string, { newValue?: unknown }>, string]>;
 
 beforeEach(() => {
   ports = [];
   storage = {};
+  storageChanged = new FakeEvent();
   vi.useFakeTimers();
   (globalThis as unknown as { chrome: unknown }).chrome = {
     runtime: {
@@ -53,8 +55,12 @@ beforeEach(() => {
     storage: {
       local: {
         get: async (keys: string[]) => Object.fromEntries(keys.filter((k) => k in storage).map((k) => [k, storage[k]])),
-        set: async (items: Record<string, unknown>) => void Object.assign(storage, items),
+        set: async (items: Record<string, unknown>) => {
+          Object.assign(storage, items);
+          storageChanged.fire(Object.fromEntries(Object.entries(items).map(([k, v]) => [k, { newValue: v }])), 'local');
+        },
       },
+      onChanged: storageChanged,
     },
   };
 });
@@ -131,5 +137,23 @@ describe('connectToTab', () => {
     ports[0].onDisconnect.fire();
     vi.runOnlyPendingTimers();
     expect(ports).toHaveLength(1); // closed: no reconnect
+  });
+
+  it('reports the include list\'s size, read at start and followed in storage until closed', async () => {
+    storage['replyscope.includeUrls'] = ['/a', '/b'];
+    const { conn } = client();
+    expect(conn.status().includeCount).toBeUndefined(); // not read yet
+    await vi.waitFor(() => expect(conn.status().includeCount).toBe(2));
+    await conn.setIncludeUrls(['/a']);
+    expect(conn.status().includeCount).toBe(1);
+    storageChanged.fire({ 'replyscope.includeUrls': { newValue: ['/x', '/y', '/z'] } }, 'local'); // another panel
+    expect(conn.status().includeCount).toBe(3);
+    storageChanged.fire({ 'replyscope.includeUrls': { newValue: ['/q'] } }, 'sync'); // not where settings live
+    storageChanged.fire({ 'replyscope.includeUrls': { newValue: 'not a list' } }, 'local'); // malformed: the default
+    expect(conn.status().includeCount).toBe(0);
+    storageChanged.fire({ 'replyscope.includeUrls': {} }, 'local'); // removed
+    expect(conn.status().includeCount).toBe(0);
+    conn.close();
+    expect(storageChanged.listeners).toHaveLength(0);
   });
 });
