@@ -83,7 +83,8 @@ const Row = memo(function Row({ row, top, odd, selected, origin, onSelect }: Row
         <span class="num">{formatRelative(row.t, origin)}</span>
         <span>{row.sent ? 'sent' : row.foreign ? 'other message' : 'heartbeat'}</span>
         <span />
-        <span>{truncate(row.foreign || row.sent ? row.data : row.data ? `: ${row.data}` : ':', 200)}</span>
+        {/* Not selectable (no step), so the whole text — a sent prompt, an app message — is a hover away. */}
+        <span title={truncate(row.data, 2000)}>{truncate(row.foreign || row.sent ? row.data : row.data ? `: ${row.data}` : ':', 200)}</span>
         <span />
       </div>
     );

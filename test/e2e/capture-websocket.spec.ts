@@ -199,6 +199,7 @@ test('what the page sends on a recorded socket is recorded as sent, before the r
   const panel = await ext.panelPage(tabId);
   await panel.locator('[data-conn]', { hasText: '/chat' }).click();
   await expect(panel.locator('.vrow.heartbeat', { hasText: 'sent' })).toContainText(CHAT);
+  await expect(panel.locator('.vrow.heartbeat', { hasText: 'sent' }).locator('span[title]')).toHaveAttribute('title', CHAT);
   await expect(panel.locator('[data-conn]', { hasText: '/chat' })).toContainText('agentscope6'); // the presence and the send are no events
   await expect(panel.locator('.vrow.heartbeat', { hasText: 'other message' })).toHaveCount(1);
   await panel.getByLabel('Hide heartbeats').check(); // the presence goes; what the page sent stays
