@@ -3,9 +3,9 @@ import { runAgentScopeCase } from '../core/agentscope/conformance.ts';
 import { runPiCase } from '../core/pi/conformance.ts';
 import { loadInput, InputError } from '../core/capture/load-input.ts';
 import { CaptureAnalyzer } from '../core/analysis/analyze.ts';
-import { diagnosticDoc } from '../core/diagnostics/catalog.ts';
+import { diagnosticDoc, DIAGNOSTIC_DOCS } from '../core/diagnostics/catalog.ts';
 import type { ConnectionView } from '../core/analysis/types.ts';
-import type { Diagnostic } from '../core/diagnostics/types.ts';
+import type { Diagnostic, Severity } from '../core/diagnostics/types.ts';
 
 export class CliError extends Error {
   constructor(message: string, readonly exitCode = 2) {
@@ -19,9 +19,14 @@ commands:
   conformance CASE.json          run a conformance case (AgentScope or pi) and print the output object as JSON
   replay FILE [--steps] [--reply ID]
                                  print the reconstructed messages of every reply found in FILE as JSON
-  validate FILE [--json]         print diagnostics; exit 1 when any has severity "error"
+  validate FILE [--json] [--fail-on LEVEL] [--ignore CODES]
+                                 print diagnostics; exit 1 when any has severity "error" (--fail-on warning|info:
+                                 at that severity or above; never: only bad input fails). --ignore CODE,CODE… (or
+                                 PREFIX.*, repeatable) leaves those diagnostics out of the output and the exit code
+  codes                          list every diagnostic code with its severity and title
 
-FILE: a JSON array of events, {"events": [...]}, NDJSON, raw SSE text, a Replyscope capture log, or a HAR file.`;
+FILE: a JSON array of events, {"events": [...]}, NDJSON, raw SSE text, a Replyscope capture log, or a HAR file;
+"-" reads standard input.`;
 
 type ReadFile = (path: string) => Uint8Array;
 
@@ -35,15 +40,22 @@ const KNOWN_FLAGS: Record<string, { takesValue: boolean; commands: string[] }> =
   '--steps': { takesValue: false, commands: ['replay'] },
   '--reply': { takesValue: true, commands: ['replay'] },
   '--json': { takesValue: false, commands: ['validate'] },
+  '--fail-on': { takesValue: true, commands: ['validate'] },
+  '--ignore': { takesValue: true, commands: ['validate'] },
 };
+
+/** Options that may be given more than once (their values are joined with commas). */
+const REPEATABLE = new Set(['--ignore']);
+
+const COMMANDS = ['codes', 'conformance', 'replay', 'validate'];
 
 function parseArgs(args: string[]): Parsed {
   const [command, ...rest] = args;
   if (!command || command === '--help' || command === '-h' || command === 'help') {
     throw new CliError(USAGE, command ? 0 : 2);
   }
-  if (!['conformance', 'replay', 'validate'].includes(command)) {
-    throw new CliError(`unknown command "${command}" (expected conformance, replay or validate; --help for usage)`);
+  if (!COMMANDS.includes(command)) {
+    throw new CliError(`unknown command "${command}" (expected codes, conformance, replay or validate; --help for usage)`);
   }
   const flags = new Map<string, string | true>();
   let file: string | undefined;
@@ -55,11 +67,15 @@ function parseArgs(args: string[]): Parsed {
       if (spec.takesValue) {
         const v = rest[++i];
         if (v === undefined) throw new CliError(`option ${a} needs a value`);
-        flags.set(a, v);
+        const before = flags.get(a);
+        if (before !== undefined && !REPEATABLE.has(a)) throw new CliError(`option ${a} given twice`);
+        flags.set(a, typeof before === 'string' ? `${before},${v}` : v);
       } else flags.set(a, true);
-    } else if (file === undefined) file = a;
+    } else if (command === 'codes') throw new CliError(`codes takes no FILE (got "${a}")`);
+    else if (file === undefined) file = a;
     else throw new CliError(`unexpected argument "${a}" (one FILE only)`);
   }
+  if (command === 'codes') return { command, flags };
   if (!file) throw new CliError(`${command}: missing FILE (--help for usage)`);
   return { command, file, flags };
 }
@@ -138,24 +154,72 @@ function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-function validate({ conns, notices }: { conns: ConnectionView[]; notices: string[] }, json: boolean): { stdout: string; exitCode: number } {
-  const all = conns.flatMap((c) => c.diagnostics.map((d) => ({ connection: c.record.id, url: c.record.url, ...d })));
-  const exitCode = all.some((d) => d.severity === 'error') ? 1 : 0;
-  if (json) return { stdout: JSON.stringify(all, null, 2), exitCode };
+const SEVERITY_RANK: Record<Severity, number> = { info: 0, warning: 1, error: 2 };
+
+interface ValidateOptions {
+  json: boolean;
+  /** The least severity that fails the run (undefined: never). */
+  failOn: Severity | undefined;
+  /** Whether a diagnostic code is left out (--ignore). */
+  ignored: (code: string) => boolean;
+}
+
+function failOnOf(v: string | true | undefined): Severity | undefined {
+  if (v === undefined) return 'error';
+  if (v === 'never') return undefined;
+  if (v === 'error' || v === 'warning' || v === 'info') return v;
+  throw new CliError(`--fail-on takes error, warning, info or never (got "${String(v)}")`);
+}
+
+/**
+ * The --ignore list as a predicate. Every entry must name a code there is (or a `PREFIX.*` that covers some): a typo
+ * would otherwise ignore nothing, silently — and in CI, the point of the list is what it lets through.
+ */
+function ignoredOf(v: string | true | undefined): (code: string) => boolean {
+  if (v === undefined || v === true) return () => false;
+  const exact = new Set<string>();
+  const prefixes: string[] = [];
+  for (const entry of v.split(',').map((s) => s.trim()).filter((s) => s !== '')) {
+    if (entry.endsWith('.*')) {
+      const prefix = entry.slice(0, -1); // keeps the dot: "sse.*" covers "sse.x", not "sselike.x"
+      if (!DIAGNOSTIC_DOCS.some((d) => d.code.startsWith(prefix))) throw new CliError(`--ignore: no diagnostic code starts with "${prefix}" ("replyscope codes" lists them)`);
+      prefixes.push(prefix);
+    } else if (diagnosticDoc(entry)) exact.add(entry);
+    else throw new CliError(`--ignore: unknown diagnostic code "${entry}" ("replyscope codes" lists them)`);
+  }
+  return (code) => exact.has(code) || prefixes.some((p) => code.startsWith(p));
+}
+
+function codes(): string {
+  const width = Math.max(...DIAGNOSTIC_DOCS.map((d) => d.code.length));
+  return DIAGNOSTIC_DOCS.map((d) => `${d.code.padEnd(width)}  ${d.severity.padEnd(7)}  ${d.title}`).join('\n');
+}
+
+function validate({ conns: all, notices }: { conns: ConnectionView[]; notices: string[] }, opts: ValidateOptions): { stdout: string; exitCode: number } {
+  let ignoredCount = 0;
+  const conns = all.map((c) => {
+    const kept = c.diagnostics.filter((d) => !opts.ignored(d.code));
+    ignoredCount += c.diagnostics.length - kept.length;
+    return { conn: c, diagnostics: kept };
+  });
+  const found = conns.flatMap(({ conn: c, diagnostics }) => diagnostics.map((d) => ({ connection: c.record.id, url: c.record.url, ...d })));
+  const failOn = opts.failOn;
+  const exitCode = failOn !== undefined && found.some((d) => SEVERITY_RANK[d.severity] >= SEVERITY_RANK[failOn]) ? 1 : 0;
+  if (opts.json) return { stdout: JSON.stringify(found, null, 2), exitCode };
   const lines: string[] = notices.map((n) => `note: ${n}`);
-  for (const c of conns) {
+  for (const { conn: c, diagnostics } of conns) {
     // A body imported from a file has no request: its synthesised method would read as if the file had been fetched.
     // (HAR entries keep their own method and absolute URL.)
     const fromFile = c.record.transport === 'import' && !/^[a-z][a-z0-9+.-]*:\/\//i.test(c.record.url);
     const source = fromFile ? 'file' : c.record.method;
     lines.push(`${source} ${c.record.url} — ${c.dialect}, ${plural(c.events.length, 'event')}, ${plural(c.replies.length, 'reply', 'replies')}`);
-    for (const d of c.diagnostics) lines.push(`  ${formatDiagnostic(c, d)}`);
+    for (const d of diagnostics) lines.push(`  ${formatDiagnostic(c, d)}`);
   }
   const counts = { error: 0, warning: 0, info: 0 };
-  for (const d of all) counts[d.severity]++;
-  lines.push(`${plural(counts.error, 'error')}, ${plural(counts.warning, 'warning')}, ${counts.info} info`);
-  const codes = [...new Set(all.filter((d) => d.severity !== 'info').map((d) => d.code))];
-  for (const code of codes) {
+  for (const d of found) counts[d.severity]++;
+  lines.push(`${plural(counts.error, 'error')}, ${plural(counts.warning, 'warning')}, ${counts.info} info${ignoredCount ? ` (${ignoredCount} ignored)` : ''}`);
+  const shown = [...new Set(found.filter((d) => d.severity !== 'info').map((d) => d.code))];
+  for (const code of shown) {
     const doc = diagnosticDoc(code);
     if (doc) lines.push(`  ${code}: ${doc.title}`);
   }
@@ -175,8 +239,13 @@ function roundingNote(conns: ConnectionView[]): string | undefined {
 
 export async function runCli(args: string[], readFile: ReadFile): Promise<{ stdout: string; exitCode: number; stderr?: string }> {
   const p = parseArgs(args);
-  const file = p.file as string;
-  const bytes = readFile(file);
+  if (p.command === 'codes') return { stdout: codes(), exitCode: 0 };
+  // Options are checked before the file is read: a mistyped one fails at once, not after a large file's analysis.
+  const validateOptions = p.command === 'validate'
+    ? { json: p.flags.has('--json'), failOn: failOnOf(p.flags.get('--fail-on')), ignored: ignoredOf(p.flags.get('--ignore')) }
+    : undefined;
+  const bytes = readFile(p.file as string);
+  const file = p.file === '-' ? 'stdin' : (p.file as string); // how messages and imported bodies name it
   switch (p.command) {
     case 'conformance':
       return { stdout: conformance(bytes, file), exitCode: 0 };
@@ -187,6 +256,6 @@ export async function runCli(args: string[], readFile: ReadFile): Promise<{ stdo
       return { stdout: replay(conns, p.flags.has('--steps'), reply === true ? undefined : reply), exitCode: 0, ...(note ? { stderr: note } : {}) };
     }
     default:
-      return validate(loadAnalysis(bytes, file), p.flags.has('--json'));
+      return validate(loadAnalysis(bytes, file), validateOptions as ValidateOptions);
   }
 }

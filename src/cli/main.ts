@@ -8,10 +8,10 @@ const args = process.argv.slice(2);
 try {
   const { stdout, exitCode, stderr } = await runCli(args, (path) => {
     try {
-      return readFileSync(path);
+      return readFileSync(path === '-' ? 0 : path); // "-": standard input (e.g. curl … | replyscope validate -)
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      throw new CliError(code === 'ENOENT' ? `no such file: ${path}` : `cannot read ${path}: ${code ?? String(err)}`);
+      throw new CliError(code === 'ENOENT' ? `no such file: ${path}` : `cannot read ${path === '-' ? 'standard input' : path}: ${code ?? String(err)}`);
     }
   });
   if (stdout) process.stdout.write(stdout.endsWith('\n') ? stdout : `${stdout}\n`);

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { runCli } from '../../../src/cli/commands.ts';
+import { DIAGNOSTIC_DOCS, diagnosticDoc } from '../../../src/core/diagnostics/catalog.ts';
 import { CONFORMANCE, loadCases } from '../analysis/support.ts';
 
 const run = promisify(execFile);
@@ -132,11 +133,60 @@ describe('the replyscope binary', () => {
     expect(validated.stdout).toContain('The integer 1234567890123456789 at metadata.trace is beyond 2^53');
   });
 
+  it('validate --ignore and --fail-on decide what is reported and what fails the run', async () => {
+    const file = path.join(CONFORMANCE, 'agentscope', 'cases', 'delta_before_start.json'); // 1 error, 2 warnings
+    const v = (...extra: string[]) => runCli(['validate', file, ...extra], read);
+    const plain = await v();
+    expect(plain.exitCode).toBe(1);
+    expect(plain.stdout).toMatch(/^1 error, 2 warnings, 0 info$/m);
+    const noError = await v('--ignore', 'as.delta-before-start');
+    expect(noError.exitCode).toBe(0);
+    expect(noError.stdout).not.toContain('as.delta-before-start');
+    expect(noError.stdout).toMatch(/^0 errors, 2 warnings, 0 info \(1 ignored\)$/m);
+    expect((await v('--ignore', 'as.delta-before-start', '--fail-on', 'warning')).exitCode).toBe(1);
+    // Repeated, comma-separated and PREFIX.* entries add up; --json leaves the ignored ones out too.
+    const json = JSON.parse((await v('--ignore', 'as.unknown-block-id', '--ignore', ' ,as.delta-before-start', '--json')).stdout);
+    expect(json).toEqual([]);
+    const wildcard = await v('--ignore', 'as.*', '--fail-on', 'info');
+    expect([wildcard.exitCode, wildcard.stdout.split('\n').at(-1)]).toEqual([0, '0 errors, 0 warnings, 0 info (3 ignored)']);
+    expect((await v('--fail-on', 'never')).exitCode).toBe(0);
+    expect((await v('--fail-on', 'error')).exitCode).toBe(1);
+    // A typo is an error, not an ignore list that ignores nothing.
+    await expect(v('--ignore', 'as.delta-before-strat')).rejects.toThrow(/unknown diagnostic code "as.delta-before-strat"/);
+    await expect(v('--ignore', 'asx.*')).rejects.toThrow(/no diagnostic code starts with "asx."/);
+    await expect(v('--fail-on', 'warnings')).rejects.toThrow(/--fail-on takes error, warning, info or never/);
+    await expect(v('--fail-on', 'error', '--fail-on', 'info')).rejects.toThrow(/--fail-on given twice/);
+  });
+
+  it('codes lists every documented diagnostic code once, with its severity and title', async () => {
+    const out = await runCli(['codes'], read);
+    const rows = out.stdout.split('\n').map((l) => l.split(/\s{2,}/));
+    expect(rows.map((r) => r[0])).toEqual(DIAGNOSTIC_DOCS.map((d) => d.code));
+    expect(new Set(rows.map((r) => r[0])).size).toBe(rows.length);
+    for (const [code, severity, title] of rows) expect(diagnosticDoc(code)).toMatchObject({ severity, title });
+    await expect(runCli(['codes', 'x.json'], read)).rejects.toThrow(/codes takes no FILE/);
+  });
+
+  it('"-" reads standard input, named stdin', async () => {
+    const file = path.join(CONFORMANCE, 'agentscope', 'cases', 'delta_before_start.json');
+    const child = execFile(process.execPath, [BIN, 'validate', '-']);
+    const out = new Promise<{ code: number | null; stdout: string }>((resolve) => {
+      let stdout = '';
+      child.stdout?.on('data', (d) => (stdout += d));
+      child.on('close', (code) => resolve({ code, stdout }));
+    });
+    child.stdin?.end(readFileSync(file));
+    const got = await out;
+    expect(got.code).toBe(1);
+    expect(got.stdout.split('\n')[0]).toBe('file stdin — agentscope, 7 events, 1 reply');
+    expect(got.stdout).toContain(`as.delta-before-start`);
+  });
+
   it('bad input gets one clear line and no stack trace', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'rs-cli-'));
     const bad = path.join(dir, 'bad.txt');
     writeFileSync(bad, '\u0000\u0001 not a stream');
-    for (const args of [['validate', bad], ['replay', path.join(dir, 'missing.json')], ['frobnicate', bad], ['conformance', bad]]) {
+    for (const args of [['validate', bad], ['replay', path.join(dir, 'missing.json')], ['frobnicate', bad], ['conformance', bad], ['validate', bad, '--ignore', 'nope']]) {
       const err = await run(process.execPath, [BIN, ...args]).then(() => null, (e) => e);
       expect(err, args.join(' ')).not.toBeNull();
       expect(err.code).toBe(2);
