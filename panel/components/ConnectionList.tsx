@@ -34,8 +34,9 @@ export function ConnectionList({ store }: { store: PanelStore }) {
           <col style={{ width: '52px' }} />
           <col style={{ width: '40px' }} />
           <col style={{ width: '72px' }} />
-          <col style={{ width: '62px' }} />
-          <col style={{ width: '58px' }} />
+          {/* Wide enough for "999.9 kB" and "12 min 34 s" (they were cut to "124.0 …"). */}
+          <col style={{ width: '72px' }} />
+          <col style={{ width: '80px' }} />
         </colgroup>
         <thead>
           <tr>
@@ -73,7 +74,7 @@ export function ConnectionList({ store }: { store: PanelStore }) {
                 <td class="num">{c.events.length}</td>
                 <td class={`num ${errors ? 'err' : c.diagnostics.length ? 'warn' : 'dim'}`}>{c.diagnostics.length || ''}</td>
                 <td class={`state-${c.state}`}>{c.state}</td>
-                <td class="num">{formatBytes(c.bytes)}</td>
+                <td class="num" title={Number.isFinite(c.bytes) ? `${c.bytes.toLocaleString('en-US')} bytes` : undefined}>{formatBytes(c.bytes)}</td>
                 <td class="num">{formatMs(connectionDuration(c))}</td>
               </tr>
             );
