@@ -7,6 +7,7 @@ import { eventRole } from '../../src/core/analysis/timeline.ts';
 import type { EventView } from '../../src/core/analysis/types.ts';
 import { formatRelative, truncate } from '../lib/format.ts';
 import type { EventRow } from '../store/filters.ts';
+import type { RowsSnapshot } from '../store/event-rows.ts';
 import type { PanelStore } from '../store/store.ts';
 import { useRowWindow } from './useRowWindow.ts';
 
@@ -72,18 +73,24 @@ interface RowProps {
   selected: boolean;
   origin: number;
   onSelect: (index: number) => void;
+  onSelectFrame: (frameIndex: number) => void;
 }
 
 /** One row; memoised, so a seek re-renders the two rows whose selection changed and a flush only the new ones. */
-const Row = memo(function Row({ row, top, odd, selected, origin, onSelect }: RowProps) {
+const Row = memo(function Row({ row, top, odd, selected, origin, onSelect, onSelectFrame }: RowProps) {
   if (row.kind === 'heartbeat') {
     return (
-      <div class={`vrow heartbeat${odd ? ' odd' : ''}`} style={{ top: `${top}px` }}>
+      <div
+        class={`vrow heartbeat${odd ? ' odd' : ''}`}
+        style={{ top: `${top}px` }}
+        aria-selected={selected}
+        onClick={() => onSelectFrame(row.frameIndex)}
+        data-frame={row.frameIndex}
+      >
         <span class="num">·</span>
         <span class="num">{formatRelative(row.t, origin)}</span>
         <span>{row.sent ? 'sent' : row.foreign ? 'other message' : 'heartbeat'}</span>
         <span />
-        {/* Not selectable (no step), so the whole text — a sent prompt, an app message — is a hover away. */}
         <span title={truncate(row.data, 2000)}>{truncate(row.foreign || row.sent ? row.data : row.data ? `: ${row.data}` : ':', 200)}</span>
         <span />
       </div>
@@ -117,6 +124,7 @@ export function EventList({ store }: { store: PanelStore }) {
   const rows = store.eventRows.value;
   const conn = store.selectedConnection.value;
   const selected = store.selectedEvent.value;
+  const selectedFrame = store.selectedFrame.value;
   const count = rows?.count ?? 0;
   const win = useRowWindow(count, ROW, ROW);
   const selectedRow = selected === undefined || !rows ? -1 : rows.rowOfEvent(selected);
@@ -136,14 +144,15 @@ export function EventList({ store }: { store: PanelStore }) {
     if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
     e.preventDefault();
     const dir = e.key === 'ArrowDown' ? 1 : -1;
-    // Walk from the selected row to the next event row (heartbeat rows are not selectable).
-    let i = selectedRow < 0 ? (dir > 0 ? -1 : count) : selectedRow;
-    for (i += dir; i >= 0 && i < count; i += dir) {
-      const r = rows.at(i);
-      if (r?.kind === 'event') {
-        store.selectEvent(r.event.index);
-        return;
-      }
+    // Walk from the selected row (a selected frame's, else the event's) to the next one.
+    const from = selectedFrame !== undefined ? rowOfFrame(rows, selectedFrame) : -1;
+    const at = from >= 0 ? from : selectedRow;
+    const i = at < 0 ? (dir > 0 ? 0 : count - 1) : at + dir;
+    const r = i >= 0 && i < count ? rows.at(i) : undefined;
+    if (r?.kind === 'event') store.selectEvent(r.event.index);
+    else if (r) {
+      store.selectFrame(r.frameIndex);
+      win.reveal(i);
     }
   };
 
@@ -157,9 +166,10 @@ export function EventList({ store }: { store: PanelStore }) {
         row={row}
         top={i * ROW}
         odd={i % 2 === 1}
-        selected={row.kind === 'event' && row.event.index === selected}
+        selected={row.kind === 'event' ? selectedFrame === undefined && row.event.index === selected : row.frameIndex === selectedFrame}
         origin={origin}
         onSelect={store.selectEvent}
+        onSelectFrame={store.selectFrame}
       />,
     );
   }
@@ -179,4 +189,16 @@ export function EventList({ store }: { store: PanelStore }) {
       </div>
     </div>
   );
+}
+
+/**
+ * The row of a selected frame: a scan (frames are selected by a click or an arrow key, and a frame row has no index
+ * of its own in the rows snapshot — one per keypress is cheap next to the render it causes).
+ */
+function rowOfFrame(rows: RowsSnapshot, frameIndex: number): number {
+  for (let i = 0; i < rows.count; i++) {
+    const r = rows.at(i);
+    if (r?.kind === 'heartbeat' && r.frameIndex === frameIndex) return i;
+  }
+  return -1;
 }

@@ -1,10 +1,10 @@
 // What the scrubber shows at step k: the bubble (or the message JSON, or the diff against step k−1), and next to
 // it the event of step k — raw frame, parsed event, schema issues, lifecycle diagnostics.
-import type { ConnectionView, EventView, ReplyView } from '../../src/core/analysis/types.ts';
+import type { ConnectionView, EventView, FrameView, ReplyView } from '../../src/core/analysis/types.ts';
 import { appendedIn, diffJson, touchedBlocks, type JsonChange } from '../lib/json-diff.ts';
 import { elideInline, prettyValue } from '../lib/elide.ts';
 import { LongPre } from './LongText.tsx';
-import { truncate } from '../lib/format.ts';
+import { formatRelative, truncate } from '../lib/format.ts';
 import { frameByIndex, type DetailTab, type PanelStore } from '../store/store.ts';
 import { MessageBubble } from './MessageBubble.tsx';
 import { SplitPane } from './SplitPane.tsx';
@@ -106,6 +106,38 @@ export function EventDetail({ conn, event }: { conn: ConnectionView; event: Even
   );
 }
 
+/** What a frame that is no event holds: a socket's sent or other message, a heartbeat (selected in the event list). */
+export function FrameDetail({ conn, frame }: { conn: ConnectionView; frame: FrameView }) {
+  const what = frame.sent ? 'sent by the page' : frame.foreign ? 'other message (no agent event)' : frame.kind === 'comment' ? 'comment' : 'heartbeat';
+  let parsed: string | undefined;
+  try {
+    parsed = frame.data.trim() === '' ? undefined : prettyValue(JSON.parse(frame.data));
+  } catch {
+    parsed = undefined; // not JSON: the raw text says it all
+  }
+  return (
+    <div class="scroll" data-testid="frame-detail">
+      <div class="kv">
+        <span class="k">frame</span>
+        <span>#{frame.index} <b>{what}</b></span>
+        <span class="k">time</span>
+        <span>{formatRelative(frame.t, conn.record.startTime)}</span>
+        {frame.event && !frame.sent ? (<><span class="k">type</span><span class="mono">{frame.event}</span></>) : null}
+      </div>
+      <div class="section">
+        <h4>Raw frame #{frame.index} ({frame.kind})</h4>
+        <LongPre testId="raw-frame" text={frame.data} />
+      </div>
+      {parsed !== undefined ? (
+        <div class="section">
+          <h4>Parsed</h4>
+          <LongPre text={parsed} />
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
 export function StepDetail({ store }: { store: PanelStore }) {
   const conn = store.selectedConnection.value;
   const reply = store.selectedReply.value;
@@ -113,6 +145,8 @@ export function StepDetail({ store }: { store: PanelStore }) {
   const tab = store.detailTab.value;
   if (!conn) return <div class="empty">Select a connection.</div>;
   const event = store.selectedEventView.value;
+  const selectedFrame = store.selectedFrame.value;
+  const frame = selectedFrame === undefined ? undefined : frameByIndex(conn, selectedFrame);
   const eventOfStep = reply ? reply.eventIndices[k] : undefined;
   const state = reply && event?.index === eventOfStep ? stepState(reply, k) : undefined;
   const touched = state ? touchedBlocks(state.changes) : [];
@@ -148,7 +182,7 @@ export function StepDetail({ store }: { store: PanelStore }) {
   return (
     <SplitPane direction="row" initial={560} storageKey="detail" label="Resize message and event panes">
       {left}
-      <EventDetail conn={conn} event={event} />
+      {frame ? <FrameDetail conn={conn} frame={frame} /> : <EventDetail conn={conn} event={event} />}
     </SplitPane>
   );
 }

@@ -119,6 +119,11 @@ export function createPanelStore(options: StoreOptions = {}) {
   const step = signal(0);
   /** Selected connection event index (follows the step; can also point at an event outside any reply). */
   const selectedEvent = signal<number | undefined>(undefined);
+  /**
+   * A selected frame that is no event (a heartbeat, a socket's sent or other message), shown in the event pane in the
+   * event's place. The scrubber keeps its step; the next user move of the step or selection of an event clears it.
+   */
+  const selectedFrame = signal<number | undefined>(undefined);
   /** Keep the scrubber at the newest step while the selected reply streams. */
   const follow = signal(true);
   /** The scrubber is playing the selected reply (Space / the play button). */
@@ -289,7 +294,10 @@ export function createPanelStore(options: StoreOptions = {}) {
     batch(() => {
       step.value = clamped;
       selectedEvent.value = reply.eventIndices[clamped];
-      if (!keepFollow) follow.value = clamped === max;
+      if (!keepFollow) {
+        follow.value = clamped === max;
+        selectedFrame.value = undefined; // the user moved the step (following a live reply does not)
+      }
     });
   }
 
@@ -299,6 +307,7 @@ export function createPanelStore(options: StoreOptions = {}) {
       const conn = selectedConnection.value;
       selectedReplyId.value = undefined;
       selectedEvent.value = undefined;
+      selectedFrame.value = undefined;
       if (conn && conn.replies.length > 0) selectReply(conn.replies[0].id, 'end');
     });
   }
@@ -307,6 +316,7 @@ export function createPanelStore(options: StoreOptions = {}) {
     batch(() => {
       if (id !== selectedReplyId.value) playing.value = false;
       selectedReplyId.value = id;
+      selectedFrame.value = undefined;
       const reply = selectedReply.value;
       if (!reply) return;
       follow.value = at === 'end';
@@ -319,6 +329,7 @@ export function createPanelStore(options: StoreOptions = {}) {
     const conn = selectedConnection.value;
     if (!conn) return;
     batch(() => {
+      selectedFrame.value = undefined;
       const owner = replyOfEvent(conn, index);
       if (owner) {
         selectedReplyId.value = owner.reply.id;
@@ -329,6 +340,12 @@ export function createPanelStore(options: StoreOptions = {}) {
       }
       selectedEvent.value = index;
     });
+  }
+
+  /** Select a frame that is no event (see `selectedFrame`); the step and the selected reply stay. */
+  function selectFrame(frameIndex: number): void {
+    const conn = selectedConnection.value;
+    if (conn && frameByIndex(conn, frameIndex)) selectedFrame.value = frameIndex;
   }
 
   function setPaused(on: boolean): void {
@@ -342,6 +359,7 @@ export function createPanelStore(options: StoreOptions = {}) {
       selectedConnId.value = undefined;
       selectedReplyId.value = undefined;
       selectedEvent.value = undefined;
+      selectedFrame.value = undefined;
     });
   }
 
@@ -380,6 +398,7 @@ export function createPanelStore(options: StoreOptions = {}) {
     selectedReplyId,
     step,
     selectedEvent,
+    selectedFrame,
     follow,
     playing,
     view,
@@ -401,6 +420,7 @@ export function createPanelStore(options: StoreOptions = {}) {
     selectConnection,
     selectReply,
     selectEvent,
+    selectFrame,
     setPaused,
     clear,
     importCapture,

@@ -202,6 +202,19 @@ test('what the page sends on a recorded socket is recorded as sent, before the r
   await expect(panel.locator('.vrow.heartbeat', { hasText: 'sent' }).locator('span[title]')).toHaveAttribute('title', CHAT);
   await expect(panel.locator('[data-conn]', { hasText: '/chat' })).toContainText('agentscope6'); // the presence and the send are no events
   await expect(panel.locator('.vrow.heartbeat', { hasText: 'other message' })).toHaveCount(1);
+  // A frame row is selectable: the event pane shows the message, parsed; ↓ walks on to the next row, an event.
+  await panel.locator('.vrow.heartbeat', { hasText: 'sent' }).click();
+  const detail = panel.getByTestId('frame-detail');
+  await expect(detail).toContainText('sent by the page');
+  await expect(detail.getByTestId('raw-frame')).toHaveText(CHAT);
+  await expect(detail).toContainText(JSON.stringify(JSON.parse(CHAT), null, 2).split('\n')[1].trim());
+  await expect(panel.locator('.vrow.heartbeat[aria-selected="true"]')).toContainText('sent');
+  await panel.screenshot({ path: test.info().outputPath('websocket-sent-selected.png') });
+  await panel.keyboard.press('ArrowDown');
+  await expect(detail).toContainText('other message');
+  await panel.keyboard.press('ArrowDown');
+  await expect(detail).toHaveCount(0);
+  await expect(panel.getByTestId('event-detail')).toContainText('REPLY_START');
   await panel.getByLabel('Hide heartbeats').check(); // the presence goes; what the page sent stays
   await expect(panel.locator('.vrow.heartbeat', { hasText: 'other message' })).toHaveCount(0);
   await expect(panel.locator('.vrow.heartbeat', { hasText: 'sent' })).toContainText(CHAT);

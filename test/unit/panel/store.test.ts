@@ -101,6 +101,34 @@ describe('panel store', () => {
     expect(b.events.map((e) => e.rawText)).toEqual(a.events.map((e) => e.rawText));
   });
 
+  it('a selected frame (no event) stays while a followed reply streams, and goes with the next move of the user', () => {
+    const { store, flush } = manualStore();
+    const recs = ofConn('tab1:1');
+    const half = Math.floor(recs.length / 2);
+    store.ingest(recs.slice(0, half));
+    flush();
+    store.selectConnection('tab1:1');
+    const beat = store.selectedConnection.value!.frames.find((f) => f.heartbeat)!;
+    expect(beat).toBeDefined();
+    store.selectFrame(beat.index);
+    expect(store.selectedFrame.value).toBe(beat.index);
+    const step = store.step.value;
+    store.ingest(recs.slice(half));
+    flush(); // following the reply moves the step, not the user's selection
+    expect(store.step.value).toBeGreaterThan(step);
+    expect(store.selectedFrame.value).toBe(beat.index);
+    store.seek(0); // the user scrubs
+    expect(store.selectedFrame.value).toBeUndefined();
+    store.selectFrame(beat.index);
+    store.selectEvent(store.selectedReply.value!.eventIndices[1]);
+    expect(store.selectedFrame.value).toBeUndefined();
+    store.selectFrame(beat.index);
+    store.selectConnection('tab1:1');
+    expect(store.selectedFrame.value).toBeUndefined();
+    store.selectFrame(1e9); // no such frame: nothing selected
+    expect(store.selectedFrame.value).toBeUndefined();
+  });
+
   it('selecting an event of a reply moves the scrubber there; clear empties everything', () => {
     const { store, flush } = manualStore();
     store.ingest(sample.records);
