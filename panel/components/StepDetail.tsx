@@ -108,7 +108,7 @@ export function EventDetail({ conn, event }: { conn: ConnectionView; event: Even
 
 /** What a frame that is no event holds: a socket's sent or other message, a heartbeat (selected in the event list). */
 export function FrameDetail({ conn, frame }: { conn: ConnectionView; frame: FrameView }) {
-  const what = frame.sent ? 'sent by the page' : frame.foreign ? 'other message (no agent event)' : frame.kind === 'comment' ? 'comment' : 'heartbeat';
+  const what = frame.sent ? 'sent by the page' : frame.foreign ? 'other message (no agent event)' : 'heartbeat'; // as its row says
   let parsed: string | undefined;
   try {
     parsed = frame.data.trim() === '' ? undefined : prettyValue(JSON.parse(frame.data));
