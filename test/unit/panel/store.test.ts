@@ -30,6 +30,17 @@ function manualStore(tick = 0, sliceMs = 10) {
 const sample = sampleCapture();
 const ofConn = (id: string) => sample.records.filter((r) => (r.kind === 'connection' ? r.id === id : 'conn' in r && r.conn === id));
 
+/** A store that has the first half of the sample's first stream, selected (following its reply); `rest` is the other half. */
+function halfStreamed() {
+  const m = manualStore();
+  const recs = ofConn('tab1:1');
+  const half = Math.floor(recs.length / 2);
+  m.store.ingest(recs.slice(0, half));
+  m.flush();
+  m.store.selectConnection('tab1:1');
+  return { ...m, rest: recs.slice(half) };
+}
+
 describe('panel store', () => {
   it('coalesces many ingests into one flush', () => {
     const { store, flush, queued } = manualStore();
@@ -43,16 +54,11 @@ describe('panel store', () => {
   });
 
   it('keeps the selection and follows the newest step while a reply streams', () => {
-    const { store, flush } = manualStore();
-    const recs = ofConn('tab1:1');
-    const half = Math.floor(recs.length / 2);
-    store.ingest(recs.slice(0, half));
-    flush();
-    store.selectConnection('tab1:1');
+    const { store, flush, rest } = halfStreamed();
     const reply = store.selectedReply.value!;
     const before = reply.history.length;
     expect(store.step.value).toBe(before - 1);
-    store.ingest(recs.slice(half));
+    store.ingest(rest);
     flush();
     const grown = store.selectedReply.value!;
     expect(grown.id).toBe(reply.id);
@@ -102,18 +108,13 @@ describe('panel store', () => {
   });
 
   it('a selected frame (no event) stays while a followed reply streams, and goes with the next move of the user', () => {
-    const { store, flush } = manualStore();
-    const recs = ofConn('tab1:1');
-    const half = Math.floor(recs.length / 2);
-    store.ingest(recs.slice(0, half));
-    flush();
-    store.selectConnection('tab1:1');
+    const { store, flush, rest } = halfStreamed();
     const beat = store.selectedConnection.value!.frames.find((f) => f.heartbeat)!;
     expect(beat).toBeDefined();
     store.selectFrame(beat.index);
     expect(store.selectedFrame.value).toBe(beat.index);
     const step = store.step.value;
-    store.ingest(recs.slice(half));
+    store.ingest(rest);
     flush(); // following the reply moves the step, not the user's selection
     expect(store.step.value).toBeGreaterThan(step);
     expect(store.selectedFrame.value).toBe(beat.index);
