@@ -3,15 +3,11 @@ import { runAgentScopeCase } from '../core/agentscope/conformance.ts';
 import { runPiCase } from '../core/pi/conformance.ts';
 import { loadInput, InputError } from '../core/capture/load-input.ts';
 import { CaptureAnalyzer } from '../core/analysis/analyze.ts';
-import { diagnosticDoc, DIAGNOSTIC_DOCS } from '../core/diagnostics/catalog.ts';
 import type { ConnectionView } from '../core/analysis/types.ts';
-import type { Diagnostic, Severity } from '../core/diagnostics/types.ts';
+import { CliError } from './cli-error.ts';
+import { codes, plural, validate, validateOptions, type ValidateOptions } from './validate.ts';
 
-export class CliError extends Error {
-  constructor(message: string, readonly exitCode = 2) {
-    super(message);
-  }
-}
+export { CliError };
 
 export const USAGE = `usage: replyscope <command> [options] FILE
 
@@ -19,10 +15,11 @@ commands:
   conformance CASE.json          run a conformance case (AgentScope or pi) and print the output object as JSON
   replay FILE [--steps] [--reply ID]
                                  print the reconstructed messages of every reply found in FILE as JSON
-  validate FILE [--json] [--fail-on LEVEL] [--ignore CODES]
+  validate FILE [--json | --github] [--fail-on LEVEL] [--ignore CODES]
                                  print diagnostics; exit 1 when any has severity "error" (--fail-on warning|info:
                                  at that severity or above; never: only bad input fails). --ignore CODE,CODE… (or
-                                 PREFIX.*, repeatable) leaves those diagnostics out of the output and the exit code
+                                 PREFIX.*, repeatable) leaves those diagnostics out of the output and the exit code;
+                                 --github adds one GitHub Actions annotation per diagnostic
   codes                          list every diagnostic code with its severity and title
 
 FILE: a JSON array of events, {"events": [...]}, NDJSON, raw SSE text, a Replyscope capture log, or a HAR file;
@@ -42,6 +39,7 @@ const KNOWN_FLAGS: Record<string, { takesValue: boolean; commands: string[] }> =
   '--json': { takesValue: false, commands: ['validate'] },
   '--fail-on': { takesValue: true, commands: ['validate'] },
   '--ignore': { takesValue: true, commands: ['validate'] },
+  '--github': { takesValue: false, commands: ['validate'] },
 };
 
 /** Options that may be given more than once (their values are joined with commas). */
@@ -143,89 +141,6 @@ function replay(conns: ConnectionView[], steps: boolean, replyId: string | undef
   return steps ? JSON.stringify(out) : JSON.stringify(out, null, 2);
 }
 
-function formatDiagnostic(c: ConnectionView, d: Diagnostic): string {
-  const ev = c.events[d.index];
-  const where = ev ? `event ${d.index} (${ev.type})` : `event ${d.index}`;
-  return `${d.severity.padEnd(7)} ${d.code.padEnd(32)} ${where}: ${d.message}`;
-}
-
-/** "1 error", "2 errors". */
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
-
-const SEVERITY_RANK: Record<Severity, number> = { info: 0, warning: 1, error: 2 };
-
-interface ValidateOptions {
-  json: boolean;
-  /** The least severity that fails the run (undefined: never). */
-  failOn: Severity | undefined;
-  /** Whether a diagnostic code is left out (--ignore). */
-  ignored: (code: string) => boolean;
-}
-
-function failOnOf(v: string | true | undefined): Severity | undefined {
-  if (v === undefined) return 'error';
-  if (v === 'never') return undefined;
-  if (v === 'error' || v === 'warning' || v === 'info') return v;
-  throw new CliError(`--fail-on takes error, warning, info or never (got "${String(v)}")`);
-}
-
-/**
- * The --ignore list as a predicate. Every entry must name a code there is (or a `PREFIX.*` that covers some): a typo
- * would otherwise ignore nothing, silently — and in CI, the point of the list is what it lets through.
- */
-function ignoredOf(v: string | true | undefined): (code: string) => boolean {
-  if (v === undefined || v === true) return () => false;
-  const exact = new Set<string>();
-  const prefixes: string[] = [];
-  for (const entry of v.split(',').map((s) => s.trim()).filter((s) => s !== '')) {
-    if (entry.endsWith('.*')) {
-      const prefix = entry.slice(0, -1); // keeps the dot: "sse.*" covers "sse.x", not "sselike.x"
-      if (!DIAGNOSTIC_DOCS.some((d) => d.code.startsWith(prefix))) throw new CliError(`--ignore: no diagnostic code starts with "${prefix}" ("replyscope codes" lists them)`);
-      prefixes.push(prefix);
-    } else if (diagnosticDoc(entry)) exact.add(entry);
-    else throw new CliError(`--ignore: unknown diagnostic code "${entry}" ("replyscope codes" lists them)`);
-  }
-  return (code) => exact.has(code) || prefixes.some((p) => code.startsWith(p));
-}
-
-function codes(): string {
-  const width = Math.max(...DIAGNOSTIC_DOCS.map((d) => d.code.length));
-  return DIAGNOSTIC_DOCS.map((d) => `${d.code.padEnd(width)}  ${d.severity.padEnd(7)}  ${d.title}`).join('\n');
-}
-
-function validate({ conns: all, notices }: { conns: ConnectionView[]; notices: string[] }, opts: ValidateOptions): { stdout: string; exitCode: number } {
-  let ignoredCount = 0;
-  const conns = all.map((c) => {
-    const kept = c.diagnostics.filter((d) => !opts.ignored(d.code));
-    ignoredCount += c.diagnostics.length - kept.length;
-    return { conn: c, diagnostics: kept };
-  });
-  const found = conns.flatMap(({ conn: c, diagnostics }) => diagnostics.map((d) => ({ connection: c.record.id, url: c.record.url, ...d })));
-  const failOn = opts.failOn;
-  const exitCode = failOn !== undefined && found.some((d) => SEVERITY_RANK[d.severity] >= SEVERITY_RANK[failOn]) ? 1 : 0;
-  if (opts.json) return { stdout: JSON.stringify(found, null, 2), exitCode };
-  const lines: string[] = notices.map((n) => `note: ${n}`);
-  for (const { conn: c, diagnostics } of conns) {
-    // A body imported from a file has no request: its synthesised method would read as if the file had been fetched.
-    // (HAR entries keep their own method and absolute URL.)
-    const fromFile = c.record.transport === 'import' && !/^[a-z][a-z0-9+.-]*:\/\//i.test(c.record.url);
-    const source = fromFile ? 'file' : c.record.method;
-    lines.push(`${source} ${c.record.url} — ${c.dialect}, ${plural(c.events.length, 'event')}, ${plural(c.replies.length, 'reply', 'replies')}`);
-    for (const d of diagnostics) lines.push(`  ${formatDiagnostic(c, d)}`);
-  }
-  const counts = { error: 0, warning: 0, info: 0 };
-  for (const d of found) counts[d.severity]++;
-  lines.push(`${plural(counts.error, 'error')}, ${plural(counts.warning, 'warning')}, ${counts.info} info${ignoredCount ? ` (${ignoredCount} ignored)` : ''}`);
-  const shown = [...new Set(found.filter((d) => d.severity !== 'info').map((d) => d.code))];
-  for (const code of shown) {
-    const doc = diagnosticDoc(code);
-    if (doc) lines.push(`  ${code}: ${doc.title}`);
-  }
-  return { stdout: lines.join('\n'), exitCode };
-}
-
 /**
  * A note for `replay` when the output cannot equal the reference's: integers beyond 2^53 that JSON.parse rounded
  * (the Python reference keeps them exact; see rounded-integers.ts). Undefined when there are none.
@@ -241,9 +156,7 @@ export async function runCli(args: string[], readFile: ReadFile): Promise<{ stdo
   const p = parseArgs(args);
   if (p.command === 'codes') return { stdout: codes(), exitCode: 0 };
   // Options are checked before the file is read: a mistyped one fails at once, not after a large file's analysis.
-  const validateOptions = p.command === 'validate'
-    ? { json: p.flags.has('--json'), failOn: failOnOf(p.flags.get('--fail-on')), ignored: ignoredOf(p.flags.get('--ignore')) }
-    : undefined;
+  const checks = p.command === 'validate' ? validateOptions(p.flags, p.file === '-' ? undefined : p.file) : undefined;
   const bytes = readFile(p.file as string);
   const file = p.file === '-' ? 'stdin' : (p.file as string); // how messages and imported bodies name it
   switch (p.command) {
@@ -256,6 +169,6 @@ export async function runCli(args: string[], readFile: ReadFile): Promise<{ stdo
       return { stdout: replay(conns, p.flags.has('--steps'), reply === true ? undefined : reply), exitCode: 0, ...(note ? { stderr: note } : {}) };
     }
     default:
-      return validate(loadAnalysis(bytes, file), validateOptions as ValidateOptions);
+      return validate(loadAnalysis(bytes, file), checks as ValidateOptions);
   }
 }

@@ -158,6 +158,29 @@ describe('the replyscope binary', () => {
     await expect(v('--fail-on', 'error', '--fail-on', 'info')).rejects.toThrow(/--fail-on given twice/);
   });
 
+  it('validate --github adds one annotation per diagnostic kept, escaped as GitHub reads workflow commands', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'rs-cli-'));
+    const file = path.join(dir, '50%,odd:name.sse'); // %, comma and colon: escaped differently in properties and data
+    const delta = { id: 'e1', created_at: '2026-11-29T09:30:00.200', metadata: {}, type: 'TEXT_BLOCK_DELTA', reply_id: 'r1', block_id: 'b1', delta: 'Hi' };
+    writeFileSync(file, `data: ${JSON.stringify(delta)}\n\n`);
+    const out = await runCli(['validate', file, '--github'], read);
+    const annotations = out.stdout.split('\n').filter((l) => l.startsWith('::'));
+    const codes = out.stdout.split('\n').filter((l) => /^  (warning|error|info) /.test(l)).map((l) => l.trim().split(/\s+/)[1]);
+    expect(annotations).toHaveLength(codes.length);
+    expect(codes.length).toBeGreaterThan(0);
+    const prop = file.replace(/%/g, '%25').replace(/:/g, '%3A').replace(/,/g, '%2C');
+    for (const [i, a] of annotations.entries()) {
+      expect(a).toMatch(new RegExp(`^::(error|warning|notice) file=${prop.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')},title=replyscope ${codes[i]}::`));
+      expect(a.slice(a.indexOf('::', 2) + 2)).toContain(`${file.replace(/%/g, '%25')}: event `);
+    }
+    // Ignored diagnostics get no annotation; stdin has no file to point at; JSON is one output only.
+    const ignored = await runCli(['validate', file, '--github', '--ignore', codes.join(',')], read);
+    expect(ignored.stdout.split('\n').filter((l) => l.startsWith('::'))).toEqual([]);
+    const piped = await runCli(['validate', '-', '--github'], () => readFileSync(file));
+    expect(piped.stdout.split('\n').filter((l) => l.startsWith('::'))).toEqual(annotations.map((a) => a.replace(/ file=[^,]*,/, ' ').replace(`::${file.replace(/%/g, '%25')}: `, '::stdin: ')));
+    await expect(runCli(['validate', file, '--github', '--json'], read)).rejects.toThrow(/choose one/);
+  });
+
   it('codes lists every documented diagnostic code once, with its severity and title', async () => {
     const out = await runCli(['codes'], read);
     const rows = out.stdout.split('\n').map((l) => l.split(/\s{2,}/));

@@ -1,0 +1,122 @@
+// `replyscope validate` and `replyscope codes`: diagnostics as a readable report, JSON or GitHub annotations, with
+// the CI switches (--fail-on, --ignore). Split from commands.ts.
+import type { ConnectionView } from '../core/analysis/types.ts';
+import { diagnosticDoc, DIAGNOSTIC_DOCS } from '../core/diagnostics/catalog.ts';
+import type { Diagnostic, Severity } from '../core/diagnostics/types.ts';
+import { CliError } from './cli-error.ts';
+
+/** "event 3 (TEXT_BLOCK_START)". */
+function formatDiagnosticPlace(c: ConnectionView, d: Diagnostic): string {
+  const ev = c.events[d.index];
+  return ev ? `event ${d.index} (${ev.type})` : `event ${d.index}`;
+}
+
+function formatDiagnostic(c: ConnectionView, d: Diagnostic): string {
+  return `${d.severity.padEnd(7)} ${d.code.padEnd(32)} ${formatDiagnosticPlace(c, d)}: ${d.message}`;
+}
+
+/** "1 error", "2 errors". */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+const SEVERITY_RANK: Record<Severity, number> = { info: 0, warning: 1, error: 2 };
+
+export interface ValidateOptions {
+  json: boolean;
+  /** Also print each diagnostic as a GitHub Actions annotation on FILE (`--github`). */
+  github: boolean;
+  /** How the input is named in annotations (the FILE argument; stdin has none). */
+  file?: string;
+  /** The least severity that fails the run (undefined: never). */
+  failOn: Severity | undefined;
+  /** Whether a diagnostic code is left out (--ignore). */
+  ignored: (code: string) => boolean;
+}
+
+function failOnOf(v: string | true | undefined): Severity | undefined {
+  if (v === undefined) return 'error';
+  if (v === 'never') return undefined;
+  if (v === 'error' || v === 'warning' || v === 'info') return v;
+  throw new CliError(`--fail-on takes error, warning, info or never (got "${String(v)}")`);
+}
+
+/**
+ * The --ignore list as a predicate. Every entry must name a code there is (or a `PREFIX.*` that covers some): a typo
+ * would otherwise ignore nothing, silently — and in CI, the point of the list is what it lets through.
+ */
+function ignoredOf(v: string | true | undefined): (code: string) => boolean {
+  if (v === undefined || v === true) return () => false;
+  const exact = new Set<string>();
+  const prefixes: string[] = [];
+  for (const entry of v.split(',').map((s) => s.trim()).filter((s) => s !== '')) {
+    if (entry.endsWith('.*')) {
+      const prefix = entry.slice(0, -1); // keeps the dot: "sse.*" covers "sse.x", not "sselike.x"
+      if (!DIAGNOSTIC_DOCS.some((d) => d.code.startsWith(prefix))) throw new CliError(`--ignore: no diagnostic code starts with "${prefix}" ("replyscope codes" lists them)`);
+      prefixes.push(prefix);
+    } else if (diagnosticDoc(entry)) exact.add(entry);
+    else throw new CliError(`--ignore: unknown diagnostic code "${entry}" ("replyscope codes" lists them)`);
+  }
+  return (code) => exact.has(code) || prefixes.some((p) => code.startsWith(p));
+}
+
+/** The validate options from the parsed flags; throws CliError for a bad value or combination. */
+export function validateOptions(flags: Map<string, string | true>, file: string | undefined): ValidateOptions {
+  const json = flags.has('--json');
+  const github = flags.has('--github');
+  if (json && github) throw new CliError('--json and --github are two outputs: choose one');
+  return { json, github, ...(file !== undefined ? { file } : {}), failOn: failOnOf(flags.get('--fail-on')), ignored: ignoredOf(flags.get('--ignore')) };
+}
+
+const ANNOTATION: Record<Severity, string> = { error: 'error', warning: 'warning', info: 'notice' };
+
+/** GitHub's workflow-command escaping (data; properties escape `:` and `,` too). */
+function escapeData(s: string): string {
+  return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+function escapeProperty(s: string): string {
+  return escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}
+
+/** One GitHub Actions annotation (`::error file=…,title=…::…`): shown on the run and, for a file in the repo, on it. */
+function annotation(c: ConnectionView, d: Diagnostic, file: string | undefined): string {
+  const props = [...(file !== undefined ? [`file=${escapeProperty(file)}`] : []), `title=${escapeProperty(`replyscope ${d.code}`)}`];
+  return `::${ANNOTATION[d.severity]} ${props.join(',')}::${escapeData(`${c.record.url}: ${formatDiagnosticPlace(c, d)}: ${d.message}`)}`;
+}
+
+export function codes(): string {
+  const width = Math.max(...DIAGNOSTIC_DOCS.map((d) => d.code.length));
+  return DIAGNOSTIC_DOCS.map((d) => `${d.code.padEnd(width)}  ${d.severity.padEnd(7)}  ${d.title}`).join('\n');
+}
+
+export function validate({ conns: all, notices }: { conns: ConnectionView[]; notices: string[] }, opts: ValidateOptions): { stdout: string; exitCode: number } {
+  let ignoredCount = 0;
+  const conns = all.map((c) => {
+    const kept = c.diagnostics.filter((d) => !opts.ignored(d.code));
+    ignoredCount += c.diagnostics.length - kept.length;
+    return { conn: c, diagnostics: kept };
+  });
+  const found = conns.flatMap(({ conn: c, diagnostics }) => diagnostics.map((d) => ({ connection: c.record.id, url: c.record.url, ...d })));
+  const failOn = opts.failOn;
+  const exitCode = failOn !== undefined && found.some((d) => SEVERITY_RANK[d.severity] >= SEVERITY_RANK[failOn]) ? 1 : 0;
+  if (opts.json) return { stdout: JSON.stringify(found, null, 2), exitCode };
+  const lines: string[] = notices.map((n) => `note: ${n}`);
+  for (const { conn: c, diagnostics } of conns) {
+    // A body imported from a file has no request: its synthesised method would read as if the file had been fetched.
+    // (HAR entries keep their own method and absolute URL.)
+    const fromFile = c.record.transport === 'import' && !/^[a-z][a-z0-9+.-]*:\/\//i.test(c.record.url);
+    const source = fromFile ? 'file' : c.record.method;
+    lines.push(`${source} ${c.record.url} — ${c.dialect}, ${plural(c.events.length, 'event')}, ${plural(c.replies.length, 'reply', 'replies')}`);
+    for (const d of diagnostics) lines.push(`  ${formatDiagnostic(c, d)}`);
+  }
+  const counts = { error: 0, warning: 0, info: 0 };
+  for (const d of found) counts[d.severity]++;
+  lines.push(`${plural(counts.error, 'error')}, ${plural(counts.warning, 'warning')}, ${counts.info} info${ignoredCount ? ` (${ignoredCount} ignored)` : ''}`);
+  const shown = [...new Set(found.filter((d) => d.severity !== 'info').map((d) => d.code))];
+  for (const code of shown) {
+    const doc = diagnosticDoc(code);
+    if (doc) lines.push(`  ${code}: ${doc.title}`);
+  }
+  if (opts.github) for (const { conn: c, diagnostics } of conns) for (const d of diagnostics) lines.push(annotation(c, d, opts.file));
+  return { stdout: lines.join('\n'), exitCode };
+}
