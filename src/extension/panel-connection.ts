@@ -165,7 +165,8 @@ export function connectToTab(tabId: number, handlers: TabConnectionHandlers): Ta
     setIncludeCount(parseSettings({ [SETTINGS_KEYS.includeUrls]: change.newValue }).includeUrls.length);
   };
   chrome.storage?.onChanged?.addListener(onStorageChanged);
-  readSettings().then((s) => setIncludeCount(s.includeUrls.length), () => undefined);
+  // A change seen before this first read resolves is newer than what the read may have found: it wins.
+  readSettings().then((s) => includeCount === undefined && setIncludeCount(s.includeUrls.length), () => undefined);
 
   connect();
 

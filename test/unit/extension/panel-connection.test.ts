@@ -156,4 +156,14 @@ describe('connectToTab', () => {
     conn.close();
     expect(storageChanged.listeners).toHaveLength(0);
   });
+
+  it('a change that arrives before the first read resolves is not overwritten by that read', async () => {
+    storage['replyscope.includeUrls'] = ['/old'];
+    const { conn } = client(); // its read of storage is under way
+    storageChanged.fire({ 'replyscope.includeUrls': { newValue: ['/new', '/newer'] } }, 'local');
+    expect(conn.status().includeCount).toBe(2);
+    for (let i = 0; i < 10; i++) await Promise.resolve(); // the read (a chain of promises in the fake) resolves
+    expect(conn.status().includeCount).toBe(2);
+    conn.close();
+  });
 });
