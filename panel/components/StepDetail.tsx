@@ -1,5 +1,6 @@
 // What the scrubber shows at step k: the bubble (or the message JSON, or the diff against step k−1), and next to
 // it the event of step k — raw frame, parsed event, schema issues, lifecycle diagnostics.
+import { useMemo } from 'preact/hooks';
 import type { ConnectionView, EventView, FrameView, ReplyView } from '../../src/core/analysis/types.ts';
 import { appendedIn, diffJson, touchedBlocks, type JsonChange } from '../lib/json-diff.ts';
 import { elideInline, prettyValue } from '../lib/elide.ts';
@@ -109,12 +110,14 @@ export function EventDetail({ conn, event }: { conn: ConnectionView; event: Even
 /** What a frame that is no event holds: a socket's sent or other message, a heartbeat (selected in the event list). */
 export function FrameDetail({ conn, frame }: { conn: ConnectionView; frame: FrameView }) {
   const what = frame.sent ? 'sent by the page' : frame.foreign ? 'other message (no agent event)' : 'heartbeat'; // as its row says
-  let parsed: string | undefined;
-  try {
-    parsed = frame.data.trim() === '' ? undefined : prettyValue(JSON.parse(frame.data));
-  } catch {
-    parsed = undefined; // not JSON: the raw text says it all
-  }
+  // Parsed once per frame, not on every render (a followed live reply re-renders this pane on each flush).
+  const parsed = useMemo(() => {
+    try {
+      return frame.data.trim() === '' ? undefined : prettyValue(JSON.parse(frame.data));
+    } catch {
+      return undefined; // not JSON: the raw text says it all
+    }
+  }, [frame]);
   return (
     <div class="scroll" data-testid="frame-detail">
       <div class="kv">
