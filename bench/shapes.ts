@@ -100,6 +100,7 @@ const SHAPES: Shape[] = [
   { name: 'AgentScope, one reply of 280k events (~2,800 blocks)', records: () => { const c = generateCapture({ events: 300_000, longReplyEvents: 280_000 }); return { records: c.records, bodyBytes: c.bodyBytes }; } },
   { name: 'AgentScope, 100k replies of 11 events', records: () => sseRecords(shortReplies(100_000, 5), 'http://127.0.0.1/agentscope') },
   { name: 'pi proxy, a 30k-event message (30 blocks)', records: () => sseRecords(piProxy(30, 1000), 'http://127.0.0.1/api/stream') },
+  { name: 'pi proxy, a 33k-event message of 1,500 blocks', records: () => sseRecords(piProxy(1500, 20), 'http://127.0.0.1/api/stream') },
   { name: 'pi proxy, a tool call streaming a 19 KB file in 5,000 deltas', records: () => sseRecords(piProxy(1, 5000, 'toolcall'), 'http://127.0.0.1/api/stream') },
   { name: 'pi assistant form, 3,000 deltas each carrying the message', records: () => sseRecords(piAssistant(3000), 'http://127.0.0.1/api/stream') },
 ];

@@ -18,6 +18,7 @@ import { initialReplyMessage } from '../agentscope/replies.ts';
 import { validateEvent } from '../agentscope/schema.ts';
 import { PageTextDecoder } from '../frames/utf8-chunks.ts';
 import { initialPiLifecycle, stepPiLifecycle, type PiLifecycleState } from '../pi/lifecycle.ts';
+import { BlockMap } from '../pi/block-map.ts';
 import type { PiProxyState } from '../pi/proxy-reducer.ts';
 import { StreamedArguments } from '../pi/streaming-json.ts';
 import { contextFor, validateWire } from './agentscope-stream.ts';
@@ -320,7 +321,7 @@ export function decodePiState(json: unknown): PiProxyState {
   };
   const c = v.message.content;
   return {
-    message: { ...v.message, content: { items: new Map(c.items), length: c.length, hidden: c.hidden } } as unknown as PiProxyState['message'],
+    message: { ...v.message, content: { items: BlockMap.from(c.items), length: c.length, hidden: c.hidden } } as unknown as PiProxyState['message'],
     settled: v.settled,
     stopped: v.stopped,
     steps: v.steps,

@@ -3,6 +3,7 @@
 // step can be kept for time travel. `piMessageSnapshot` turns a state into exactly what a JSON round trip of the
 // reference's object gives (undefined keys vanish, holes become null, non-index content keys disappear).
 import { truncateDeep } from '../diagnostics/shown.ts';
+import { BlockMap } from './block-map.ts';
 
 /** A content block as the client stores it (text / thinking / toolCall), keys in the reference's order. */
 export type PiBlock = Readonly<Record<string, unknown>> & { readonly type: string };
@@ -13,8 +14,8 @@ export type PiBlock = Readonly<Record<string, unknown>> & { readonly type: strin
  * or "-1": JavaScript keeps them on the array object, JSON never shows them.
  */
 export interface PiContent {
-  /** Blocks by array index. A Map, not a sparse array: one frame with contentIndex 4294967294 must stay cheap. */
-  readonly items: ReadonlyMap<number, PiBlock>;
+  /** Blocks by array index: a persistent map (block-map.ts), not a sparse array — contentIndex 4294967294 stays cheap. */
+  readonly items: BlockMap;
   /** The array's `length` (highest index + 1; holes in between are JSON nulls). */
   readonly length: number;
   readonly hidden: Readonly<Record<string, PiBlock>>;
@@ -47,7 +48,7 @@ const ZERO_USAGE = Object.freeze({
   cost: Object.freeze({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 }),
 });
 
-const EMPTY_CONTENT: PiContent = Object.freeze({ items: new Map<number, PiBlock>(), length: 0, hidden: Object.freeze({}) });
+const EMPTY_CONTENT: PiContent = Object.freeze({ items: BlockMap.EMPTY, length: 0, hidden: Object.freeze({}) });
 
 function field(value: unknown, key: string): unknown {
   return value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
@@ -97,7 +98,7 @@ export function readBlock(content: PiContent, key: string): PiBlock | undefined 
 export function writeBlock(content: PiContent, key: string, block: PiBlock): PiContent {
   const index = arrayIndexOf(key);
   if (index !== undefined) {
-    const items = new Map(content.items).set(index, block);
+    const items = content.items.set(index, block);
     return { items, length: Math.max(content.length, index + 1), hidden: content.hidden };
   }
   if (key === 'length') throw new RangeError('Invalid array length');
