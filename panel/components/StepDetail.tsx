@@ -129,7 +129,11 @@ export function FrameDetail({ conn, frame }: { conn: ConnectionView; frame: Fram
       </div>
       <div class="section">
         <h4>Raw frame #{frame.index} ({frame.kind})</h4>
-        <LongPre testId="raw-frame" text={frame.data} />
+        {frame.data === '' ? (
+          <div class="dim" data-testid="raw-frame">{frame.kind === 'comment' ? 'Empty: a bare ":" line (a keep-alive)' : 'Empty'}</div>
+        ) : (
+          <LongPre testId="raw-frame" text={frame.data} />
+        )}
       </div>
       {parsed !== undefined ? (
         <div class="section">

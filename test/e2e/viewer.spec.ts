@@ -91,6 +91,21 @@ test('import a capture log, scrub a reply with keys and the slider, bubble match
   await page.close();
 });
 
+
+test('a heartbeat row is selectable: the event pane says what it is, and the scrubber keeps its step', async () => {
+  const page = await openViewer();
+  await importText(page, 'sample.replyscope.ndjson', sampleLog);
+  await page.locator('[data-conn="tab1:1"]').click();
+  const step = await page.getByTestId('step-pos').textContent();
+  await page.locator('.vrow.heartbeat').first().click();
+  const detail = page.getByTestId('frame-detail');
+  await expect(detail).toContainText('heartbeat');
+  await expect(detail.getByTestId('raw-frame')).toHaveText('Empty: a bare ":" line (a keep-alive)');
+  await expect(page.getByTestId('step-pos')).toHaveText(step ?? '');
+  await page.keyboard.press('Home'); // the user moves the step: the event pane shows the step's event again
+  await expect(detail).toHaveCount(0);
+  await expect(page.getByTestId('event-detail')).toBeVisible();
+});
 test('a diagnostic occurrence seeks the scrubber to its event', async () => {
   const page = await openViewer();
   await importText(page, 'sample.replyscope.ndjson', sampleLog);
