@@ -91,7 +91,6 @@ test('import a capture log, scrub a reply with keys and the slider, bubble match
   await page.close();
 });
 
-
 test('a heartbeat row is selectable: the event pane says what it is, and the scrubber keeps its step', async () => {
   const page = await openViewer();
   await importText(page, 'sample.replyscope.ndjson', sampleLog);
@@ -105,6 +104,7 @@ test('a heartbeat row is selectable: the event pane says what it is, and the scr
   await page.keyboard.press('Home'); // the user moves the step: the event pane shows the step's event again
   await expect(detail).toHaveCount(0);
   await expect(page.getByTestId('event-detail')).toBeVisible();
+  await page.close();
 });
 test('a diagnostic occurrence seeks the scrubber to its event', async () => {
   const page = await openViewer();
