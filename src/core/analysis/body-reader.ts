@@ -30,11 +30,13 @@ export function bodyKindOf(rec: ConnectionRecord): BodyKind {
 }
 
 /**
- * A socket's message that is no event: what the page sent (`type` "send"), and the app's own messages
- * (isForeignSocketMessage). BodyReader shows them as frames; the eviction digest skips them alike.
+ * What a socket's message is when it is no event: 'sent' (the page sent it, `type` "send"), 'foreign' (the app's
+ * own, isForeignSocketMessage); undefined for an event or an empty message. BodyReader shows such messages as frames
+ * and the eviction digest skips them: both ask this one function.
  */
-export function isSocketNonEvent(msg: MessageRecord): boolean {
-  return msg.type === 'send' || isForeignSocketMessage(msg.data);
+export function socketNonEvent(msg: MessageRecord): 'sent' | 'foreign' | undefined {
+  if (msg.type === 'send') return 'sent';
+  return msg.data !== '' && isForeignSocketMessage(msg.data) ? 'foreign' : undefined;
 }
 
 export class BodyReader {
@@ -125,9 +127,10 @@ export class BodyReader {
   /** Feed one EventSource message: the browser already did the SSE reading. */
   pushMessage(msg: MessageRecord): RawEvent[] {
     const index = this.frames.length;
-    const sent = this.options.socket === true && msg.type === 'send';
+    const role = this.options.socket === true ? socketNonEvent(msg) : undefined;
+    const sent = role === 'sent';
+    const foreign = role === 'foreign';
     if (!sent) this.bytes += msg.data.length; // what was received
-    const foreign = msg.data !== '' && this.options.socket === true && !sent && isForeignSocketMessage(msg.data);
     this.frames.push({
       index, t: msg.t, kind: 'message', data: msg.data, heartbeat: msg.data === '' || foreign || sent,
       ...(foreign ? { foreign } : {}),
