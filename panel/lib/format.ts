@@ -1,4 +1,5 @@
 // Small formatting helpers shared by the views (compact DevTools-style numbers).
+import { headOf } from '../../src/core/diagnostics/shown.ts';
 
 export function formatBytes(n: number): string {
   if (!Number.isFinite(n)) return '—';
@@ -43,6 +44,7 @@ export function shortUrl(url: string): string {
   }
 }
 
+/** `s` in at most `n` characters, the last an ellipsis when it was longer (never splitting a surrogate pair). */
 export function truncate(s: string, n: number): string {
-  return s.length > n ? s.slice(0, n - 1) + '…' : s;
+  return s.length > n ? headOf(s, n - 1) + '…' : s;
 }

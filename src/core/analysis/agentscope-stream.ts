@@ -19,6 +19,7 @@ import { NO_ISSUES, NO_STRINGS } from './event-view.ts';
 import type { Dialect, ReplyView } from './types.ts';
 import { roundedIntegerDiagnostic } from './rounded-integers.ts';
 import { clip, parseTime, previewOf, typeOf, viewType, type EventFacts, type StepStatus, type StreamProcessor } from './stream-processor.ts';
+import { headOf } from '../diagnostics/shown.ts';
 
 export { contextFor } from './agentscope-steps.ts';
 
@@ -188,7 +189,7 @@ export class AgentScopeStream implements StreamProcessor {
       valid: parsed.ok,
       issues: parsed.ok ? NO_ISSUES : parsed.issues,
       extras: parsed.ok ? parsed.extras : NO_STRINGS,
-      preview: ev.parseError !== undefined ? ev.rawText.slice(0, 120) : previewOf(raw, PREVIEW_KEYS),
+      preview: ev.parseError !== undefined ? headOf(ev.rawText, 120) : previewOf(raw, PREVIEW_KEYS),
       diagnostics,
     };
     if (replyId !== undefined) facts.replyId = replyId;

@@ -10,6 +10,7 @@ import { DialectDetector, isAgentScope, isPi } from './dialect.ts';
 import { analysedEvent, EventTimes } from './event-view.ts';
 import { PiStream } from './pi-stream.ts';
 import { previewOf, typeOf, viewType, type EventFacts, type StreamProcessor } from './stream-processor.ts';
+import { headOf } from '../diagnostics/shown.ts';
 import type { ConnectionState, ConnectionView, Dialect, EventView } from './types.ts';
 
 /** Notices kept per connection and per capture (the tap bounds its own; an imported file may hold any number). */
@@ -24,7 +25,7 @@ function undecidedFacts(ev: RawEvent): EventFacts {
     valid: false,
     issues: ev.parseError !== undefined ? [{ path: '', message: ev.parseError }] : [],
     extras: [],
-    preview: ev.parseError !== undefined ? ev.rawText.slice(0, 120) : previewOf(ev.raw, ['delta', 'data', 'text']),
+    preview: ev.parseError !== undefined ? headOf(ev.rawText, 120) : previewOf(ev.raw, ['delta', 'data', 'text']),
     diagnostics: [],
   };
 }

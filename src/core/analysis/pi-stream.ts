@@ -14,6 +14,7 @@ import { decodePiState } from './eviction-digest.ts';
 import { roundedIntegerDiagnostic } from './rounded-integers.ts';
 import type { Dialect, ReplyView, SeekableHistory } from './types.ts';
 import { mapHistory, previewOf, typeOf, viewType, type EventFacts, type StepStatus, type StreamProcessor } from './stream-processor.ts';
+import { headOf } from '../diagnostics/shown.ts';
 
 const FORM: Record<string, PiEventForm> = { 'pi-proxy': 'proxy', 'pi-assistant': 'assistant', 'pi-agent': 'agent' };
 
@@ -145,7 +146,7 @@ export class PiStream implements StreamProcessor {
       extras: v && v.ok ? v.extras : [],
       ...(replyId !== undefined ? { replyId } : {}),
       ...(blockId !== undefined ? { blockId } : {}),
-      preview: ev.parseError !== undefined ? ev.rawText.slice(0, 120)
+      preview: ev.parseError !== undefined ? headOf(ev.rawText, 120)
         : previewOf(raw, ['delta', 'errorMessage', 'toolName', 'reason']),
       diagnostics: stepDiagnostics,
     };

@@ -37,9 +37,19 @@ export function shownJsonHead(v: unknown, n: number): string | undefined {
   }
 }
 
-/** `text` cut to `max` characters, ending in "…" when it was longer (text shown in one line). */
+/**
+ * The first `n` characters of `text` (all of it when shorter), one less when the cut would split a surrogate pair: a
+ * lone half renders as "\ufffd", and model output is full of emoji.
+ */
+export function headOf(text: string, n: number): string {
+  if (text.length <= n) return text;
+  const c = text.charCodeAt(n - 1);
+  return text.slice(0, c >= 0xd800 && c <= 0xdbff && n > 0 ? n - 1 : n);
+}
+
+/** `text` cut to `max` characters (see headOf), ending in "…" when it was longer (text shown in one line). */
 export function clipped(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
+  return text.length > max ? `${headOf(text, max)}…` : text;
 }
 
 /** `shownJsonHead(v, max)`, ending in "…" when the JSON is longer than `max` (for text shown in one line). */

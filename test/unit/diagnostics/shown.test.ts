@@ -3,7 +3,9 @@
 // (toJSON, undefined and functions in objects and arrays, non-finite numbers, boxed primitives, surrogate pairs).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { shownJsonHead } from '../../../src/core/diagnostics/shown.ts';
+import { clipped, headOf, shownJsonHead } from '../../../src/core/diagnostics/shown.ts';
+import { truncate } from '../../../panel/lib/format.ts';
+import { CaptureAnalyzer } from '../../../src/core/analysis/analyze.ts';
 
 const odd = fc.oneof(
   fc.constant(undefined),
@@ -54,5 +56,46 @@ describe('shownJsonHead', () => {
     const cycle: Record<string, unknown> = { a: 1 };
     cycle.self = cycle;
     expect(shownJsonHead(cycle, 30)).toBe('{"a":1,"self":{"a":1,"self":{"');
+  });
+});
+
+describe('headOf, clipped, truncate', () => {
+  const wellFormed = (s: string) => !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(s);
+
+  it('never split a surrogate pair, and cut no more than that', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 40 }), fc.nat({ max: 50 }), (s, n) => {
+        const h = headOf(s, n);
+        expect(s.startsWith(h)).toBe(true);
+        expect(wellFormed(h)).toBe(true);
+        expect(h.length).toBe(Math.min(s.length, n) - (h.length < Math.min(s.length, n) ? 1 : 0));
+        const c = clipped(s, n);
+        expect(wellFormed(c)).toBe(true);
+        expect(c === s || c === `${h}…`).toBe(true);
+        if (n >= 1) {
+          const t = truncate(s, n);
+          expect(wellFormed(t)).toBe(true);
+          expect(t.length).toBeLessThanOrEqual(Math.max(n, 1));
+        }
+      }),
+      { seed: 31, numRuns: 2000 },
+    );
+    expect(clipped('ab😀cd', 3)).toBe('ab…');
+    expect(clipped('ab😀cd', 4)).toBe('ab😀…');
+    expect(truncate('ab😀cd', 4)).toBe('ab…');
+  });
+
+  it('keep the preview of an unparsable event well formed where its 120th character starts an emoji', () => {
+    const raw = `{"x": "${'a'.repeat(112)}😀😀😀`; // not JSON: the preview is the text's head
+    const body = `data: ${raw}\n\n`;
+    const a = new CaptureAnalyzer();
+    a.push([
+      { kind: 'connection', id: 'c', transport: 'fetch', url: 'http://x/s', method: 'POST', status: 200, startTime: 0,
+        responseHeaders: [['content-type', 'text/event-stream']] },
+      { kind: 'chunk', conn: 'c', t: 1, bytes: new TextEncoder().encode(body).length, text: body },
+    ] as never);
+    const preview = a.connections()[0].events[0].preview;
+    expect(raw.charCodeAt(119)).toBeGreaterThanOrEqual(0xd800); // the cut falls inside the pair
+    expect(preview).toBe(raw.slice(0, 119));
   });
 });
