@@ -1,25 +1,14 @@
 // The live source: the capture of one inspected tab, through the extension's panel connection
 // (src/extension/panel-connection.ts: a snapshot of everything captured so far, then live records).
-import type { CaptureHeader, CaptureRecord } from '../../src/core/capture/model.ts';
+import type { TabConnection as FullTabConnection, TabConnectionHandlers } from '../../src/extension/panel-connection.ts';
 import type { PanelSource, SourceSink } from './source.ts';
 
-/** The slice of `connectToTab` the panel uses (see src/extension/panel-connection.ts). */
-export interface TabConnection {
-  close(): void;
-  clear(): void;
-  setPreserveLog(on: boolean): void;
-  setSiteEnabled(on: boolean): Promise<void>;
-  setIncludeUrls(patterns: string[]): Promise<void>;
-  includeUrls(): Promise<string[]>;
-}
-export type ConnectToTab = (
-  tabId: number,
-  handlers: {
-    onSnapshot(records: CaptureRecord[], header?: CaptureHeader): void;
-    onRecords(records: CaptureRecord[]): void;
-    onStatus(text: string, status: { connected: boolean; preserveLog: boolean; siteEnabled: boolean; siteOrigin?: string; pageReachable?: boolean; includeCount?: number }): void;
-  },
-) => TabConnection;
+/**
+ * The slice of `connectToTab` the panel uses, typed from the extension's own declarations (a copy of them here had
+ * to be kept in step by hand): the panel and its tests need no `status()` poll, the status comes to `onStatus`.
+ */
+export type TabConnection = Omit<FullTabConnection, 'status'>;
+export type ConnectToTab = (tabId: number, handlers: Required<TabConnectionHandlers>) => TabConnection;
 
 export function createExtensionSource(tabId: number, connectToTab: ConnectToTab): PanelSource {
   let conn: TabConnection | undefined;
