@@ -2,25 +2,17 @@
 // between that says how much is left out and offers to show more or to copy the whole text.
 import { useState } from 'preact/hooks';
 import { elide, SHOWN_CHARS } from '../lib/elide.ts';
+import { CopyButton } from './CopyButton.tsx';
 
 /** Each "show more" shows this many times as much; a few clicks reach any size, each step costs a bounded layout. */
 const GROWTH = 8;
 
 function ElisionBar({ hidden, onMore, whole }: { hidden: number; onMore: () => void; whole: () => string }) {
-  const [copied, setCopied] = useState<'yes' | 'failed' | undefined>();
-  const copy = () => {
-    navigator.clipboard.writeText(whole()).then(
-      () => setCopied('yes'),
-      () => setCopied('failed'),
-    );
-  };
   return (
     <span class="elided" data-testid="elided" contentEditable={false}>
       {' '}… {hidden.toLocaleString('en-US')} characters not shown{' '}
       <button type="button" onClick={onMore}>Show more</button>{' '}
-      <button type="button" onClick={copy} title="Copy the whole text to the clipboard">
-        {copied === 'yes' ? 'Copied' : copied === 'failed' ? 'Copy failed' : 'Copy all'}
-      </button>{' '}
+      <CopyButton text={whole} label="Copy all" title="Copy the whole text to the clipboard" />{' '}
       …{' '}
     </span>
   );

@@ -4,6 +4,7 @@ import { useMemo } from 'preact/hooks';
 import type { ConnectionView, EventView, FrameView, ReplyView } from '../../src/core/analysis/types.ts';
 import { appendedIn, diffJson, touchedBlocks, type JsonChange } from '../lib/json-diff.ts';
 import { elideInline, prettyValue } from '../lib/elide.ts';
+import { CopyButton } from './CopyButton.tsx';
 import { LongPre } from './LongText.tsx';
 import { formatRelative, truncate } from '../lib/format.ts';
 import { frameByIndex, type DetailTab, type PanelStore } from '../store/store.ts';
@@ -96,11 +97,19 @@ export function EventDetail({ conn, event }: { conn: ConnectionView; event: Even
         </div>
       ) : null}
       <div class="section">
-        <h4>Raw frame{frame ? ` #${frame.index} (${frame.kind}${frame.event ? `, event: ${frame.event}` : ''}${frame.id ? `, id: ${frame.id}` : ''})` : ''}</h4>
+        <h4>
+          Raw frame{frame ? ` #${frame.index} (${frame.kind}${frame.event ? `, event: ${frame.event}` : ''}${frame.id ? `, id: ${frame.id}` : ''})` : ''}
+          <CopyButton text={() => (frame ? frame.data : event.rawText)} title="Copy the frame's whole text" resetKey={event} />
+        </h4>
         <LongPre testId="raw-frame" text={frame ? frame.data : event.rawText} />
       </div>
       <div class="section">
-        <h4>Parsed event</h4>
+        <h4>
+          Parsed event
+          {event.raw === undefined ? null : (
+            <CopyButton text={() => prettyValue(event.raw, Infinity)} title="Copy the event as JSON, every string whole" resetKey={event} />
+          )}
+        </h4>
         <LongPre text={event.raw === undefined ? '(not JSON)' : prettyValue(event.raw)} />
       </div>
     </div>
@@ -128,7 +137,10 @@ export function FrameDetail({ conn, frame }: { conn: ConnectionView; frame: Fram
         {frame.event && !frame.sent ? (<><span class="k">type</span><span class="mono">{frame.event}</span></>) : null}
       </div>
       <div class="section">
-        <h4>Raw frame #{frame.index} ({frame.kind})</h4>
+        <h4>
+          Raw frame #{frame.index} ({frame.kind})
+          {frame.data === '' ? null : <CopyButton text={() => frame.data} title="Copy the frame's whole text" resetKey={frame} />}
+        </h4>
         {frame.data === '' ? (
           <div class="dim" data-testid="raw-frame">{frame.kind === 'comment' ? 'Empty: a bare ":" line (a keep-alive)' : 'Empty'}</div>
         ) : (
@@ -179,7 +191,17 @@ export function StepDetail({ store }: { store: PanelStore }) {
         ) : tab === 'message' ? (
           <MessageBubble message={state.message} touched={touched} appended={appended} />
         ) : tab === 'json' ? (
-          <LongPre class="section" testId="message-json" text={prettyValue(state.message)} />
+          <div class="section">
+            <div class="bar-end">
+              <CopyButton
+                text={() => prettyValue(state.message, Infinity)}
+                label="Copy JSON"
+                title="Copy the message at this step as JSON, every string whole (long strings are shortened above)"
+                resetKey={state.message}
+              />
+            </div>
+            <LongPre testId="message-json" text={prettyValue(state.message)} />
+          </div>
         ) : (
           <ChangeList changes={state.changes} />
         )}

@@ -376,6 +376,31 @@ test('drag and drop imports a file; the viewer follows the colour scheme', async
   await context.close();
 });
 
+test('copying works where the async clipboard is refused (a DevTools panel iframe without clipboard-write)', async () => {
+  const page = await openViewer();
+  await page.context().grantPermissions(['clipboard-read'], { origin: viewer.url });
+  await importText(page, 'sample.replyscope.ndjson', sampleLog);
+  await page.locator('[data-conn="tab1:1"]').click();
+  const conn = analyze(sample).find((c) => c.record.id === 'tab1:1')!;
+  const last = conn.events[conn.replies[0].eventIndices.at(-1)!];
+  await page.evaluate(() => {
+    Object.defineProperty(navigator.clipboard, 'writeText', {
+      value: () => Promise.reject(new DOMException('Write permission denied.', 'NotAllowedError')),
+    });
+  });
+  const pane = page.getByTestId('event-detail');
+  await pane.getByRole('button', { name: 'Copy' }).first().click();
+  await expect(pane.getByRole('button', { name: 'Copied' })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(last.rawText);
+  // With no way to copy at all, the button says so.
+  await page.evaluate(() => {
+    document.execCommand = () => false;
+  });
+  await pane.getByRole('button', { name: 'Copy', exact: true }).click(); // the parsed event's (the frame's says Copied)
+  await expect(pane.getByRole('button', { name: 'Copy failed' })).toBeVisible();
+  await page.close();
+});
+
 test('a megabyte text is laid out as a bounded window: Show more widens it, Copy all copies every character', async () => {
   const long = Array.from({ length: 40 }, (_, i) => `${String(i).padStart(2, '0')}${'x'.repeat(25_000)}\n`).join('');
   const ev = (o: Record<string, unknown>) => `data: ${JSON.stringify(o)}\n\n`;
@@ -407,9 +432,26 @@ test('a megabyte text is laid out as a bounded window: Show more widens it, Copy
   await text.getByRole('button', { name: 'Copy all' }).click();
   await expect(text.getByRole('button', { name: 'Copied' })).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(whole);
-  // The JSON tab shortens long strings inside the message, and says by how much.
+  // The JSON tab shortens long strings inside the message, and says by how much; Copy JSON copies it whole: the
+  // reconstruction at this step, as the core computes it here.
   await page.getByRole('tab', { name: 'JSON' }).click();
   await expect(page.getByTestId('message-json')).toContainText(/… \[[\d,]+ chars\] …/);
+  await page.getByRole('button', { name: 'Copy JSON' }).click();
+  await expect(page.getByRole('button', { name: 'Copied' })).toBeVisible();
+  const [reply] = analyze(loadInput(sse, 'long.sse'))[0].replies;
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  expect(JSON.parse(copied)).toEqual(reply.history.at(3));
+  expect(copied).toContain(JSON.stringify(whole));
+  // The next step: the button offers to copy again (what it copied was another message).
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByRole('button', { name: 'Copy JSON' })).toBeVisible();
+  // The event pane copies the parsed event whole too (its view shortens the megabyte delta).
+  await page.keyboard.press('ArrowLeft');
+  await page.getByTestId('event-detail').getByRole('button', { name: 'Copy', exact: true }).nth(1).click();
+  await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toContain('"delta": "THE END"');
+  await page.keyboard.press('ArrowLeft');
+  await page.getByTestId('event-detail').getByRole('button', { name: 'Copy', exact: true }).nth(1).click();
+  await expect.poll(async () => JSON.parse(await page.evaluate(() => navigator.clipboard.readText())).delta).toBe(long);
   await page.close();
 });
 
