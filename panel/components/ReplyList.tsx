@@ -44,8 +44,12 @@ const ReplyRow = memo(function ReplyRow({ r, selected, onSelect }: RowProps) {
         {r.finishedReason ?? <span class="dim">streaming</span>}
       </td>
       <td title={formatUsage(r.usage)}>{formatUsage(r.usage, true)}</td>
-      <td class="num">{formatMs(r.timeToFirstTokenMs)}</td>
-      <td class="num">{formatMs(r.durationMs)}</td>
+      <td class="num" title={r.continuesEviction ? 'The reply started before the evicted part: its first token is not known' : undefined}>
+        {formatMs(r.timeToFirstTokenMs)}
+      </td>
+      <td class="num" title={r.continuesEviction ? 'The reply started before the evicted part: this is the time of the part kept' : undefined}>
+        {r.continuesEviction ? '≥ ' : ''}{formatMs(r.durationMs)}
+      </td>
       <td class={`num ${errors ? 'err' : 'warn'}`}>{r.diagnostics.length || ''}</td>
     </tr>
   );

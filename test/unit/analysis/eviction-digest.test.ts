@@ -117,6 +117,9 @@ describe('eviction keeps the evicted part derived', () => {
             expect(p.eventIndices.map((i) => i + E)).toEqual(f.eventIndices.slice(before));
             // A reply that began in the evicted head says so (its history starts from the digest's message).
             expect(p.continuesEviction ?? false).toBe(before > 0);
+            // Its first token came before the cut: not known (a time from the first kept step would mislead).
+            if (before > 0) expect(p.timeToFirstTokenMs).toBeUndefined();
+            else expect(p.timeToFirstTokenMs).toBe(f.timeToFirstTokenMs);
             expect(p.history.initial).toEqual(before > 0 ? f.history.at(before - 1) : f.history.initial);
             for (let j = 0; j < p.history.length; j++) expect(p.history.at(j)).toEqual(f.history.at(before + j));
             expect([p.name, p.role, p.finishedReason]).toEqual([f.name, f.role, f.finishedReason]);
