@@ -101,6 +101,14 @@ export function createPanelStore(options: StoreOptions = {}) {
   let lastRefresh = -Infinity;
   let refreshGap = 0;
   let idleWaiters: (() => void)[] = [];
+  /**
+   * The selected event, counted from its stream's start, when the capture was replaced by another (`reset`) while
+   * the user looked at it. A live panel's capture is replaced by the extension's bounded one once it outgrows it
+   * (src/extension/panel-compaction.ts), and a capture whose head was evicted numbers its events (and its replies'
+   * steps) from the cut: the same event gets another index. Once the new capture is read that far, the selection
+   * moves back onto it. A followed reply needs none of this: it follows.
+   */
+  let anchor: { conn: string; event: number } | undefined;
 
   const header = signal<CaptureHeader | undefined>(undefined);
   /** Bumped on every analyzer change: the read model is recomputed from it (views may be mutated in place). */
@@ -215,6 +223,7 @@ export function createPanelStore(options: StoreOptions = {}) {
       revision.value++;
       void connections.value; // rebuild the changed views now, to time it
       keepFollowing();
+      reanchor(drained);
       lastRefresh = now();
       refreshGap = Math.min(BACKLOG_REFRESH_MS, 3 * (lastRefresh - t0));
       stale = false;
@@ -255,6 +264,24 @@ export function createPanelStore(options: StoreOptions = {}) {
     if (reply && follow.value && reply.history.length > 0) seek(reply.history.length - 1, true);
   }
 
+  /** After a refresh: the anchored event is read again (or will not be): select it (or where its reply now starts). */
+  function reanchor(drained: boolean): void {
+    if (!anchor) return;
+    const conn = selectedConnection.value;
+    if (selectedConnId.value !== anchor.conn) {
+      anchor = undefined; // the user moved on
+      return;
+    }
+    const index = conn ? anchor.event - conn.evictedEvents : -1;
+    if (conn && index >= conn.events.length && !drained) return; // not read this far yet
+    anchor = undefined;
+    if (conn && index >= 0 && index < conn.events.length) selectEvent(index);
+    else if (index < 0) {
+      const reply = selectedReply.value; // the event itself was evicted: the oldest step kept
+      if (reply) seek(reply.history.evictedBefore);
+    }
+  }
+
   function queue(recs: CaptureRecord[]): void {
     if (recs.length === 0) return;
     for (const r of recs) {
@@ -271,6 +298,9 @@ export function createPanelStore(options: StoreOptions = {}) {
   }
 
   function reset(h: CaptureHeader | undefined, recs: CaptureRecord[]): void {
+    const conn = selectedConnection.value;
+    const ev = selectedEvent.value;
+    anchor = conn && ev !== undefined && !(selectedReply.value && follow.value) ? { conn: conn.record.id, event: conn.evictedEvents + ev } : undefined;
     pending = [];
     pendingDone = 0;
     stale = false;
@@ -291,6 +321,7 @@ export function createPanelStore(options: StoreOptions = {}) {
     const min = reply.history.evictedBefore;
     const max = reply.history.length - 1;
     const clamped = Math.max(min, Math.min(max, Math.round(k)));
+    if (!keepFollow) anchor = undefined;
     batch(() => {
       step.value = clamped;
       selectedEvent.value = reply.eventIndices[clamped];
@@ -302,6 +333,7 @@ export function createPanelStore(options: StoreOptions = {}) {
   }
 
   function selectConnection(id: string | undefined): void {
+    anchor = undefined;
     batch(() => {
       selectedConnId.value = id;
       const conn = selectedConnection.value;
@@ -313,6 +345,7 @@ export function createPanelStore(options: StoreOptions = {}) {
   }
 
   function selectReply(id: string | undefined, at: 'start' | 'end' = 'end'): void {
+    anchor = undefined;
     batch(() => {
       if (id !== selectedReplyId.value) playing.value = false;
       selectedReplyId.value = id;
@@ -328,6 +361,7 @@ export function createPanelStore(options: StoreOptions = {}) {
   function selectEvent(index: number): void {
     const conn = selectedConnection.value;
     if (!conn) return;
+    anchor = undefined;
     batch(() => {
       selectedFrame.value = undefined;
       const owner = replyOfEvent(conn, index);
@@ -456,7 +490,7 @@ export function frameByIndex(conn: ConnectionView, index: number): FrameView | u
   return frames[lo]?.index === index ? frames[lo] : undefined;
 }
 
-/** Event lookup by connection event index (indices are dense from `evictedEvents`, but do not assume it). */
+/** Event lookup by connection event index (dense from 0, also after an evicted head — but do not assume it). */
 export function eventByIndex(conn: ConnectionView, index: number): EventView | undefined {
   const guess = conn.events[index - (conn.events[0]?.index ?? 0)];
   if (guess && guess.index === index) return guess;

@@ -14,7 +14,8 @@
 // in the pages). onSnapshot is also called when documents are dropped (navigation without preserve log, clear).
 import type { CaptureHeader, CaptureRecord } from '../core/capture/model.ts';
 import { acceptMessage, backgroundToPanelSchema, DropCounter, type PanelToBackground } from './messages.ts';
-import { parseSettings, readSettings, SETTINGS_KEYS, setIncludeUrls as storeIncludeUrls, setSiteEnabled as storeSiteEnabled } from './settings.ts';
+import { PanelCompaction } from './panel-compaction.ts';
+import { DEFAULT_CAPTURE_LIMIT_BYTES, parseSettings, readSettings, SETTINGS_KEYS, setIncludeUrls as storeIncludeUrls, setSiteEnabled as storeSiteEnabled } from './settings.ts';
 import { TabCapture } from './tab-capture.ts';
 
 export interface ConnectionStatus {
@@ -67,6 +68,8 @@ export function connectToTab(tabId: number, handlers: TabConnectionHandlers): Ta
   let retry: ReturnType<typeof setTimeout> | undefined;
   let pageReachable: boolean | undefined;
   let includeCount: number | undefined;
+  const compaction = new PanelCompaction(DEFAULT_CAPTURE_LIMIT_BYTES);
+  let capChanged = false; // a change seen before the first read of the settings is newer than what it finds
 
   const header = (): CaptureHeader => ({
     kind: 'header',
@@ -102,7 +105,11 @@ export function connectToTab(tabId: number, handlers: TabConnectionHandlers): Ta
     const s = status();
     handlers.onStatus?.(s.text, s);
   };
-  const emitSnapshot = (): void => handlers.onSnapshot(capture.records(), header());
+  const emitSnapshot = (): void => {
+    const records = capture.records();
+    compaction.snapshotSent(records);
+    handlers.onSnapshot(records, header());
+  };
 
   const send = (message: PanelToBackground): void => {
     try {
@@ -127,8 +134,11 @@ export function connectToTab(tabId: number, handlers: TabConnectionHandlers): Ta
       }
       const change = capture.apply(msg);
       if (!change) return;
-      if (change.kind === 'append') handlers.onRecords(change.records);
-      else {
+      if (change.kind === 'append') {
+        handlers.onRecords(change.records);
+        // Past the cap the panel's copy would grow without bound: hand it the capture kept here (panel-compaction.ts).
+        if (compaction.appended(change.records, () => capture.records())) emitSnapshot();
+      } else {
         emitSnapshot();
         emitStatus();
       }
@@ -160,13 +170,22 @@ export function connectToTab(tabId: number, handlers: TabConnectionHandlers): Ta
     emitStatus();
   };
   const onStorageChanged = (changes: Record<string, chrome.storage.StorageChange>, area: string): void => {
+    if (area !== 'local') return;
+    const cap = changes[SETTINGS_KEYS.captureLimitBytes];
+    if (cap) {
+      capChanged = true;
+      compaction.setCap(parseSettings({ [SETTINGS_KEYS.captureLimitBytes]: cap.newValue }).captureLimitBytes);
+    }
     const change = changes[SETTINGS_KEYS.includeUrls];
-    if (area !== 'local' || !change) return;
+    if (!change) return;
     setIncludeCount(parseSettings({ [SETTINGS_KEYS.includeUrls]: change.newValue }).includeUrls.length);
   };
   chrome.storage?.onChanged?.addListener(onStorageChanged);
   // A change seen before this first read resolves is newer than what the read may have found: it wins.
-  readSettings().then((s) => includeCount === undefined && setIncludeCount(s.includeUrls.length), () => undefined);
+  readSettings().then((s) => {
+    if (!capChanged) compaction.setCap(s.captureLimitBytes);
+    if (includeCount === undefined) setIncludeCount(s.includeUrls.length);
+  }, () => undefined);
 
   connect();
 

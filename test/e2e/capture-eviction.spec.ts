@@ -16,10 +16,12 @@ let sockets: WebSocketServer;
 const LIMIT = 1024 * 1024; // the smallest cap the settings accept
 // Two short replies, then one long enough that the cap cuts into its middle.
 const REPLIES = [{ id: 'r-short-1', deltas: 300 }, { id: 'r-short-2', deltas: 300 }, { id: 'r-long', deltas: 16_000 }];
+// For a panel watching all along: a long reply of ~4.5 MB, past three times the cap.
+const LONG_SESSION = [{ id: 'r-short-1', deltas: 300 }, { id: 'r-long', deltas: 60_000 }];
 
-function* sessionFrames(): Generator<string> {
+function* sessionFrames(replies = REPLIES): Generator<string> {
   const ev = (o: Record<string, unknown>) => `data: ${JSON.stringify(o)}\n\n`;
-  for (const { id, deltas } of REPLIES) {
+  for (const { id, deltas } of replies) {
     yield ev({ type: 'REPLY_START', reply_id: id, session_id: 's', name: 'Friday' });
     yield ev({ type: 'TEXT_BLOCK_START', reply_id: id, block_id: `${id}-t` });
     for (let i = 0; i < deltas; i++) yield ev({ type: 'TEXT_BLOCK_DELTA', reply_id: id, block_id: `${id}-t`, delta: `${id}:${i} ünï😀 ` });
@@ -31,8 +33,8 @@ function* sessionFrames(): Generator<string> {
 // The page reads the stream the way the AgentScope web UI does and keeps each reply's text.
 const APP = `<!doctype html><title>chat</title><script>
 window.__texts = {};
-async function run() {
-  const r = await fetch('/session'); const rd = r.body.getReader(); const d = new TextDecoder(); let buf = '';
+async function run(path = '/session') {
+  const r = await fetch(path); const rd = r.body.getReader(); const d = new TextDecoder(); let buf = '';
   for (;;) { const { done, value } = await rd.read(); if (done) break; buf += d.decode(value, { stream: true });
     const lines = buf.split('\\n'); buf = lines.pop();
     for (const l of lines) { if (!l.startsWith('data: ')) continue; const e = JSON.parse(l.slice(6).trim());
@@ -58,11 +60,11 @@ test.beforeAll(async () => {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(APP);
       return;
     }
-    if (req.url === '/session') {
+    if (req.url === '/session' || req.url === '/session-long') {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
       // Batches of frames cut at arbitrary byte offsets (mid-line, mid-character), as a network would.
       let pending = Buffer.alloc(0);
-      for (const f of sessionFrames()) {
+      for (const f of sessionFrames(req.url === '/session' ? REPLIES : LONG_SESSION)) {
         pending = Buffer.concat([pending, Buffer.from(f)]);
         if (pending.length > 20_011) {
           await writeAndWait(res, pending.subarray(0, 20_011));
@@ -140,3 +142,44 @@ test('over a WebSocket too: the app\'s own and the sent messages are no events, 
   const url = `ws://127.0.0.1:${(sockets.address() as AddressInfo).port}/session`;
   await sessionAfterEviction((app) => app.evaluate((u) => (window as unknown as { runWs: (u: string) => void }).runWs(u), url));
 });
+
+test('a panel watching all along stays bounded past the cap: it is handed the kept capture and ends on the same bubble', async () => {
+  const app = await ext.context.newPage();
+  await app.goto(`${server.url}/app`);
+  const tabId = await ext.tabIdFor(app);
+  const panel = await ext.panelPage(tabId); // watching before the stream starts: every record comes live
+  const heldBytes = () => panel.evaluate(() => {
+    const { store } = (globalThis as unknown as { replyscopePanel: { store: { capture(): { records: { kind: string; bytes?: number }[] } } } }).replyscopePanel;
+    return store.capture().records.reduce((n, r) => n + (r.kind === 'chunk' ? r.bytes ?? 0 : 0), 0);
+  });
+  await app.evaluate(() => void (window as unknown as { run: (p: string) => Promise<void> }).run('/session-long'));
+  let most = 0;
+  while ((await app.title()) !== 'done') {
+    most = Math.max(most, await heldBytes());
+    await app.waitForTimeout(50); // sampling what the panel holds while the stream flows
+  }
+  const texts = await app.evaluate(() => (window as unknown as { __texts: Record<string, string> }).__texts);
+  const read = [...sessionFrames(LONG_SESSION)].reduce((n, f) => n + Buffer.byteLength(f), 0);
+  expect(texts['r-long'].endsWith(`r-long:${LONG_SESSION[1].deltas - 1} ünï😀 `)).toBe(true);
+  expect(read).toBeGreaterThan(4 * LIMIT);
+
+  const row = panel.locator('[data-conn]').first();
+  await expect(row).toContainText('complete');
+  await row.click();
+  const evicted = panel.getByText('Evicted', { exact: true }).locator('xpath=following-sibling::*[1]');
+  await expect(evicted).toHaveText(/^\d+ oldest events \(memory cap\)$/);
+  const n = Number((await evicted.textContent())?.match(/^\d+/)?.[0]);
+  const kept = LONG_SESSION[0].deltas + 4 + LONG_SESSION[1].deltas + 4 - n;
+  await panel.keyboard.press('End');
+  await expect(panel.getByTestId('step-pos')).toHaveText(new RegExp(`^step ${kept} / ${kept}\\b`));
+  expect(await bubbleTextBlocks(panel)).toEqual([expectedShown(texts['r-long'])]);
+  // Three times the cap, plus what arrives while the relay's digest catches up.
+  most = Math.max(most, await heldBytes());
+  console.log(`eviction: live panel held at most ${most} B of a ${read} B stream (cap ${LIMIT} B); ${n} events evicted`);
+  expect(most).toBeLessThanOrEqual(3 * LIMIT + 1024 * 1024);
+  expect(await heldBytes()).toBeLessThan(read / 2);
+  await panel.screenshot({ path: test.info().outputPath('live-panel-compacted.png') });
+  await panel.close();
+  await app.close();
+});
+

@@ -3,6 +3,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CaptureHeader, CaptureRecord } from '../../../src/core/capture/model.ts';
 import type { BackgroundToPanel } from '../../../src/extension/messages.ts';
 import { connectToTab } from '../../../src/extension/panel-connection.ts';
+import { COMPACT_FACTOR, dataBytes } from '../../../src/extension/panel-compaction.ts';
+import { CaptureStore } from '../../../src/extension/relay/capture-store.ts';
+import { analyzeCapture } from '../../../src/core/analysis/analyze.ts';
+import { captureOf, cut, sseBody } from '../analysis/support.ts';
 
 type Listener<A extends unknown[]> = (...args: A) => void;
 class FakeEvent<A extends unknown[]> {
@@ -164,6 +168,61 @@ describe('connectToTab', () => {
     expect(conn.status().includeCount).toBe(2);
     for (let i = 0; i < 10; i++) await Promise.resolve(); // the read (a chain of promises in the fake) resolves
     expect(conn.status().includeCount).toBe(2);
+    conn.close();
+  });
+
+  it('keeps a live panel bounded past the capture cap: hands it the capture kept here, which reads to the same replies', async () => {
+    const CAP = 1024 * 1024;
+    storage['replyscope.captureLimitBytes'] = CAP;
+    const log: ({ snapshot: CaptureRecord[] } | { append: CaptureRecord[] })[] = [];
+    const conn = connectToTab(42, { onSnapshot: (r) => void log.push({ snapshot: r }), onRecords: (r) => void log.push({ append: r }) });
+    for (let i = 0; i < 10; i++) await Promise.resolve(); // the settings are read
+    // ~5 MB of AgentScope replies through a real relay store with a 1 MiB cap, digesting a little per arrival.
+    const events: unknown[] = [];
+    for (let r = 0; r < 40; r++) {
+      events.push({ type: 'REPLY_START', reply_id: `r${r}`, session_id: 's', name: 'Friday' });
+      events.push({ type: 'TEXT_BLOCK_START', reply_id: `r${r}`, block_id: `b${r}` });
+      for (let i = 0; i < 1400; i++) events.push({ type: 'TEXT_BLOCK_DELTA', reply_id: `r${r}`, block_id: `b${r}`, delta: `w${r}.${i} ünï 🙂 ` });
+      events.push({ type: 'TEXT_BLOCK_END', reply_id: `r${r}`, block_id: `b${r}` });
+      events.push({ type: 'REPLY_END', reply_id: `r${r}`, session_id: 's' });
+    }
+    const body = new TextEncoder().encode(sseBody(events));
+    const records = captureOf(cut(body, Array.from({ length: 2000 }, (_, i) => Math.floor((i * body.length) / 2000) + (i % 5))), { id: 'a', state: 'complete' });
+    const relay = new CaptureStore(CAP);
+    ports[0].onMessage.fire(snap([]));
+    let held = 0;
+    let most = 0;
+    records.forEach((r, i) => {
+      const forward = relay.add([r], i).forward;
+      // The relay digests in idle time: here a burst of arrivals at a time, so digests lag behind evictions.
+      if (i % 40 === 0) forward.push(...relay.digestPending(() => true, i));
+      ports[0].onMessage.fire({ type: 'records', docId: 'top', records: forward });
+      const last = log.at(-1)!;
+      held = 'snapshot' in last ? dataBytes(last.snapshot) : held + dataBytes(last.append);
+      most = Math.max(most, held);
+    });
+    const snapshots = log.filter((e) => 'snapshot' in e).length;
+    expect(body.length).toBeGreaterThan(4 * CAP);
+    expect(snapshots).toBeGreaterThan(2); // the first, then compactions
+    // Past the threshold, compaction waits for the relay's digest to catch up (here within 40 arrivals of ~2.7 kB),
+    // looking again every 64 kB (cap / 16).
+    expect(most).toBeLessThanOrEqual(COMPACT_FACTOR * CAP + 256 * 1024);
+    // What the panel holds at the end: its last snapshot and what was appended since. It reads like the relay's own
+    // snapshot: the evicted head continues from its digest, and every reply it still has ends as in the whole stream.
+    const at = log.findLastIndex((e) => 'snapshot' in e);
+    const panel = [...(log[at] as { snapshot: CaptureRecord[] }).snapshot, ...log.slice(at + 1).flatMap((e) => ('append' in e ? e.append : []))];
+    expect(dataBytes(panel)).toBeLessThan(body.length / 2);
+    const header = { kind: 'header', format: 'replyscope-capture', version: 1, tool: 't', created: '' } as const;
+    const view = analyzeCapture({ header, records: panel })[0];
+    const whole = analyzeCapture({ header, records })[0];
+    expect(view.evictedEvents).toBeGreaterThan(0);
+    expect(view.evictedEvents + view.events.length).toBe(whole.events.length); // every event, read or counted
+    expect(view.diagnostics.filter((d) => d.severity !== 'info')).toEqual([]);
+    expect(view.replies.length).toBeGreaterThan(3);
+    for (const r of view.replies) {
+      const w = whole.replies.find((x) => x.id === r.id)!;
+      expect(r.history.at(r.history.length - 1)).toEqual(w.history.at(w.history.length - 1));
+    }
     conn.close();
   });
 });

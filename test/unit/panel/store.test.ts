@@ -5,6 +5,9 @@ import { CaptureAnalyzer } from '../../../panel/core-bridge.ts';
 import type { CaptureRecord } from '../../../src/core/capture/model.ts';
 import { createPanelStore, SLICE_RECORDS } from '../../../panel/store/store.ts';
 import { sampleCapture } from '../../../panel/dev/sample-capture.ts';
+import { CaptureStore } from '../../../src/extension/relay/capture-store.ts';
+import { toCaptureRecords } from '../../../src/extension/tab-capture.ts';
+import { captureOf, cut, sseBody } from '../analysis/support.ts';
 
 /**
  * A store whose flushes run only when the test says so (the browser uses rAF). Its clock advances `tick` ms per
@@ -259,6 +262,51 @@ describe('panel store', () => {
     while (queued.length) queued.shift()!();
     expect(store.connections.value.map((c) => c.record.id)).toEqual(['tab1:2']);
     expect(store.capture().records).toEqual(ofConn('tab1:2'));
+  });
+
+  it('a capture replaced by one with an evicted head (a compacted live panel) keeps the user on the same event', () => {
+    // Six replies through a relay store with a small cap: its snapshot starts in the middle of the stream, and numbers
+    // events and steps from there.
+    const events: unknown[] = [];
+    for (let r = 0; r < 6; r++) {
+      events.push({ type: 'REPLY_START', reply_id: `r${r}`, session_id: 's', name: 'Friday' });
+      events.push({ type: 'TEXT_BLOCK_START', reply_id: `r${r}`, block_id: `b${r}` });
+      for (let i = 0; i < 300; i++) events.push({ type: 'TEXT_BLOCK_DELTA', reply_id: `r${r}`, block_id: `b${r}`, delta: `w${r}.${i} ` });
+      events.push({ type: 'TEXT_BLOCK_END', reply_id: `r${r}`, block_id: `b${r}` });
+      events.push({ type: 'REPLY_END', reply_id: `r${r}`, session_id: 's' });
+    }
+    const body = new TextEncoder().encode(sseBody(events));
+    const records = captureOf(cut(body, Array.from({ length: 200 }, (_, i) => Math.floor((i * body.length) / 200))), { id: 'a', state: 'complete' });
+    const relay = new CaptureStore(48 * 1024);
+    records.forEach((r, i) => relay.add([r], i));
+    const compacted = toCaptureRecords(relay.snapshot());
+
+    const { store, flush } = manualStore();
+    store.ingest(records);
+    flush();
+    store.selectConnection('a');
+    store.selectReply('r4'); // a reply the cut goes through (the newest ~450 events are kept)
+    store.seek(290); // the user scrubs back: no longer following
+    const before = { event: store.selectedEventView.value!, message: store.selectedReply.value!.history.at(290) };
+    store.reset(undefined, compacted);
+    flush();
+    const conn = store.selectedConnection.value!;
+    expect(conn.evictedEvents).toBeGreaterThan(0);
+    expect(store.selectedEventView.value?.rawText).toBe(before.event.rawText);
+    expect(store.selectedEventView.value?.index).toBe(before.event.index - conn.evictedEvents);
+    expect(store.step.value).toBeLessThan(290); // the reply's steps are numbered from the cut too
+    expect(store.selectedReply.value!.history.at(store.step.value)).toEqual(before.message);
+    expect(store.follow.value).toBe(false);
+
+    // An event that the new capture no longer has: the selection goes to where its reply now starts.
+    store.reset(undefined, records);
+    flush();
+    store.selectReply('r4');
+    store.seek(1);
+    store.reset(undefined, compacted);
+    flush();
+    expect(store.step.value).toBe(store.selectedReply.value!.history.evictedBefore);
+    expect(store.selectedEventView.value?.replyId).toBe('r4');
   });
 });
 
