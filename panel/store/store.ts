@@ -272,10 +272,14 @@ export function createPanelStore(options: StoreOptions = {}) {
       anchor = undefined; // the user moved on
       return;
     }
-    const index = conn ? anchor.event - conn.evictedEvents : -1;
-    if (conn && index >= conn.events.length && !drained) return; // not read this far yet
+    if (!conn) {
+      if (drained) anchor = undefined; // the new capture has no such connection
+      return;
+    }
+    const index = anchor.event - conn.evictedEvents;
+    if (index >= conn.events.length && !drained) return; // not read this far yet
     anchor = undefined;
-    if (conn && index >= 0 && index < conn.events.length) selectEvent(index);
+    if (index >= 0 && index < conn.events.length) selectEvent(index);
     else if (index < 0) {
       const reply = selectedReply.value; // the event itself was evicted: the oldest step kept
       if (reply) seek(reply.history.evictedBefore);

@@ -307,6 +307,18 @@ describe('panel store', () => {
     flush();
     expect(store.step.value).toBe(store.selectedReply.value!.history.evictedBefore);
     expect(store.selectedEventView.value?.replyId).toBe('r4');
+
+    // Worked off in slices, with other connections read first: the selection waits for its connection.
+    const sliced = manualStore(1, 1);
+    sliced.store.ingest(records);
+    sliced.flush();
+    sliced.store.selectConnection('a');
+    sliced.store.selectReply('r4');
+    sliced.store.seek(290);
+    const other = Array.from({ length: 20 }, (_, i) => sample.records.map((r) => renameConn(r, `-${i}`))).flat();
+    sliced.store.reset(undefined, [...other, ...compacted]);
+    sliced.flush();
+    expect(sliced.store.selectedEventView.value?.rawText).toBe(before.event.rawText);
   });
 });
 
