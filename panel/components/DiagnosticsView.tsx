@@ -4,7 +4,8 @@
 import type { Diagnostic, Severity } from '../../src/core/diagnostics/types.ts';
 import type { ConnectionView } from '../../src/core/analysis/types.ts';
 import { diagnosticDoc } from '../core-bridge.ts';
-import { eventByIndex, type PanelStore } from '../store/store.ts';
+import { eventByIndex } from '../store/lookups.ts';
+import type { PanelStore } from '../store/store.ts';
 
 interface Group {
   code: string;

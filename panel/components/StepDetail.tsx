@@ -7,7 +7,8 @@ import { elideInline, prettyValue } from '../lib/elide.ts';
 import { CopyButton } from './CopyButton.tsx';
 import { LongPre } from './LongText.tsx';
 import { formatRelative, truncate } from '../lib/format.ts';
-import { frameByIndex, type DetailTab, type PanelStore } from '../store/store.ts';
+import { frameByIndex } from '../store/lookups.ts';
+import type { DetailTab, PanelStore } from '../store/store.ts';
 import { MessageBubble } from './MessageBubble.tsx';
 import { SplitPane } from './SplitPane.tsx';
 

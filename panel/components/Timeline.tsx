@@ -5,7 +5,8 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { deriveTimeline, type Timeline as TL, type TimelineLane } from '../../src/core/analysis/timeline.ts';
 import { Icon } from './Icon.tsx';
 import { formatMs, truncate } from '../lib/format.ts';
-import { eventByIndex, type PanelStore } from '../store/store.ts';
+import { eventByIndex } from '../store/lookups.ts';
+import type { PanelStore } from '../store/store.ts';
 
 const LABEL_W = 170;
 const LANE_H = 18;

@@ -1,6 +1,6 @@
 // Pure helpers for the scrubber: which steps carry diagnostics, how long to wait between steps when playing.
 import type { ConnectionView, ReplyView } from '../../src/core/analysis/types.ts';
-import { eventByIndex } from './store.ts';
+import { eventByIndex } from './lookups.ts';
 
 /** Steps of `reply` whose event has a diagnostic, or whose step status is not a plain change. */
 export function diagnosticSteps(conn: ConnectionView, reply: ReplyView): number[] {
@@ -49,18 +49,6 @@ export function nextIn(sorted: readonly number[], from: number, dir: 1 | -1): nu
     else hi = mid;
   }
   return dir > 0 ? sorted[lo] : lo > 0 ? sorted[lo - 1] : undefined;
-}
-
-/** Position of `value` in an ascending list, or -1. */
-export function indexInSorted(sorted: readonly number[], value: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (sorted[mid] < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return sorted[lo] === value ? lo : -1;
 }
 
 export type Speed = 1 | 4 | 'max';

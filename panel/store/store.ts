@@ -5,14 +5,16 @@
 // leaves the rest for the next frame, so a big import or snapshot is analysed in slices while the page stays
 // responsive (`backlog` drives the progress indicator).
 import { batch, computed, signal } from '@preact/signals';
-import type { Capture, CaptureHeader, CaptureRecord, ChunkRecord, NoticeRecord } from '../../src/core/capture/model.ts';
+import type { Capture, CaptureHeader, CaptureRecord, NoticeRecord } from '../../src/core/capture/model.ts';
 import type { LiveState } from '../sources/source.ts';
-import type { ConnectionView, EventView, FrameView, ReplyView } from '../../src/core/analysis/types.ts';
+import type { ConnectionView, EventView, ReplyView } from '../../src/core/analysis/types.ts';
 import { CaptureAnalyzer } from '../core-bridge.ts';
 import { EventRowIndex, TypeCounter, type RowsSnapshot } from './event-rows.ts';
 import { createFilters } from './filters.ts';
 import { remapConnectionIds } from './import-merge.ts';
-import { DiagnosticSteps, indexInSorted } from './steps.ts';
+import { splitChunk } from './chunk-pieces.ts';
+import { eventByIndex, frameByIndex, replyOfEvent } from './lookups.ts';
+import { DiagnosticSteps } from './steps.ts';
 
 export type MainView = 'events' | 'timeline' | 'diagnostics';
 export type DetailTab = 'message' | 'json' | 'diff' | 'event';
@@ -33,30 +35,6 @@ export const SLICE_RECORDS = 16;
 /** Chunks longer than this (UTF-16 units) are analysed in pieces of this size. */
 const PIECE_CHARS = 16 * 1024;
 
-/**
- * Cut a chunk's text into pieces for analysis. The body readers are chunk-boundary independent (frames and events
- * do not depend on where reads ended), so the pieces read exactly like the whole. Cuts avoid splitting a surrogate
- * pair; byte counts add up to the original's (the last piece takes the remainder, which includes any bytes of a
- * character the original completed from an earlier chunk).
- */
-export function splitChunk(r: ChunkRecord, size: number): ChunkRecord[] {
-  const whole = r.text;
-  if (whole === undefined || whole.length <= size) return [r];
-  const out: ChunkRecord[] = [];
-  const utf8 = new TextEncoder();
-  let bytes = 0;
-  for (let i = 0; i < whole.length;) {
-    let end = Math.min(whole.length, i + Math.max(2, size));
-    const last = whole.charCodeAt(end - 1);
-    if (end < whole.length && last >= 0xd800 && last <= 0xdbff) end--; // keep a surrogate pair together
-    const text = whole.slice(i, end);
-    i = end;
-    const n = i < whole.length ? utf8.encode(text).length : r.bytes - bytes;
-    bytes += n;
-    out.push({ ...r, text, bytes: n });
-  }
-  return out;
-}
 /** While a backlog is worked off, views are refreshed at most this often (each refresh rebuilds what changed). */
 const BACKLOG_REFRESH_MS = 250;
 
@@ -467,36 +445,3 @@ export function createPanelStore(options: StoreOptions = {}) {
 }
 
 export type PanelStore = ReturnType<typeof createPanelStore>;
-
-/** The reply an event belongs to and its step there (events name their reply; no scan over all replies). */
-export function replyOfEvent(conn: ConnectionView, index: number): { reply: ReplyView; step: number } | undefined {
-  const e = eventByIndex(conn, index);
-  const candidates = e?.replyId !== undefined ? conn.replies.filter((r) => r.id === e.replyId) : conn.replies;
-  for (const reply of candidates) {
-    const step = indexInSorted(reply.eventIndices, index);
-    if (step >= 0) return { reply, step };
-  }
-  return undefined;
-}
-
-/** Frame lookup by frame index (frames are dense and in order; binary search when they are not). */
-export function frameByIndex(conn: ConnectionView, index: number): FrameView | undefined {
-  const frames = conn.frames;
-  const guess = frames[index - (frames[0]?.index ?? 0)];
-  if (guess && guess.index === index) return guess;
-  let lo = 0;
-  let hi = frames.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (frames[mid].index < index) lo = mid + 1;
-    else hi = mid;
-  }
-  return frames[lo]?.index === index ? frames[lo] : undefined;
-}
-
-/** Event lookup by connection event index (dense from 0, also after an evicted head — but do not assume it). */
-export function eventByIndex(conn: ConnectionView, index: number): EventView | undefined {
-  const guess = conn.events[index - (conn.events[0]?.index ?? 0)];
-  if (guess && guess.index === index) return guess;
-  return conn.events.find((e) => e.index === index);
-}

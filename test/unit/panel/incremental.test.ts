@@ -7,8 +7,9 @@ import { CaptureAnalyzer } from '../../../panel/core-bridge.ts';
 import { sampleCapture } from '../../../panel/dev/sample-capture.ts';
 import { EventRowIndex, TypeCounter, type RowFilter, type RowsSnapshot } from '../../../panel/store/event-rows.ts';
 import { eventRows, eventTypeCounts, type EventRow } from '../../../panel/store/filters.ts';
-import { DiagnosticSteps, diagnosticSteps, indexInSorted, nextIn } from '../../../panel/store/steps.ts';
-import { frameByIndex, replyOfEvent, splitChunk } from '../../../panel/store/store.ts';
+import { DiagnosticSteps, diagnosticSteps, nextIn } from '../../../panel/store/steps.ts';
+import { frameByIndex, indexInSorted, replyOfEvent } from '../../../panel/store/lookups.ts';
+import { splitChunk } from '../../../panel/store/chunk-pieces.ts';
 import type { CaptureRecord, ChunkRecord } from '../../../src/core/capture/model.ts';
 
 const sample = sampleCapture();

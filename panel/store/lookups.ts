@@ -1,0 +1,48 @@
+// Lookups in a connection's views by index: events, frames and the reply step of an event. Pure; the store, the
+// scrubber's helpers and the components share them.
+import type { ConnectionView, EventView, FrameView, ReplyView } from '../../src/core/analysis/types.ts';
+
+/** Position of `value` in an ascending list, or -1. */
+export function indexInSorted(sorted: readonly number[], value: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid] < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return sorted[lo] === value ? lo : -1;
+}
+
+/** The reply an event belongs to and its step there (events name their reply; no scan over all replies). */
+export function replyOfEvent(conn: ConnectionView, index: number): { reply: ReplyView; step: number } | undefined {
+  const e = eventByIndex(conn, index);
+  const candidates = e?.replyId !== undefined ? conn.replies.filter((r) => r.id === e.replyId) : conn.replies;
+  for (const reply of candidates) {
+    const step = indexInSorted(reply.eventIndices, index);
+    if (step >= 0) return { reply, step };
+  }
+  return undefined;
+}
+
+/** Frame lookup by frame index (frames are dense and in order; binary search when they are not). */
+export function frameByIndex(conn: ConnectionView, index: number): FrameView | undefined {
+  const frames = conn.frames;
+  const guess = frames[index - (frames[0]?.index ?? 0)];
+  if (guess && guess.index === index) return guess;
+  let lo = 0;
+  let hi = frames.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (frames[mid].index < index) lo = mid + 1;
+    else hi = mid;
+  }
+  return frames[lo]?.index === index ? frames[lo] : undefined;
+}
+
+/** Event lookup by connection event index (dense from 0, also after an evicted head — but do not assume it). */
+export function eventByIndex(conn: ConnectionView, index: number): EventView | undefined {
+  const guess = conn.events[index - (conn.events[0]?.index ?? 0)];
+  if (guess && guess.index === index) return guess;
+  return conn.events.find((e) => e.index === index);
+}
