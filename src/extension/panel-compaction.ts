@@ -41,6 +41,14 @@ export class PanelCompaction {
     return COMPACT_FACTOR * this.capBytes;
   }
 
+  /**
+   * How much the documents that went away (kept by "preserve log") may hold when the panel is over its bound: half the
+   * cap, so that with the live documents' (up to the cap) the capture handed anew is at most half the bound.
+   */
+  get goneBudget(): number {
+    return Math.floor(this.capBytes / 2);
+  }
+
   /** The cap changed (a setting): applies from the next records on. */
   setCap(bytes: number): void {
     this.capBytes = bytes;

@@ -137,7 +137,11 @@ export function connectToTab(tabId: number, handlers: TabConnectionHandlers): Ta
       if (change.kind === 'append') {
         handlers.onRecords(change.records);
         // Past the cap the panel's copy would grow without bound: hand it the capture kept here (panel-compaction.ts).
-        if (compaction.appended(change.records, () => capture.records())) emitSnapshot();
+        const kept = (): CaptureRecord[] => {
+          capture.dropOldestGone(compaction.goneBudget, Date.now()); // pages preserve-log kept, oldest first
+          return capture.records();
+        };
+        if (compaction.appended(change.records, kept)) emitSnapshot();
       } else {
         emitSnapshot();
         emitStatus();

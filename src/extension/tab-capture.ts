@@ -4,9 +4,11 @@
 //
 // "Preserve log" (off by default) decides what happens to documents that went away: off — a navigation of the top
 // frame drops the documents of the page that was left (subframes that come and go within a page stay until then);
-// on — nothing is dropped until clear().
+// on — nothing is dropped until clear(), or until the panel outgrows its memory bound (panel-compaction.ts): then
+// the oldest of those documents go first (`dropOldestGone`), and a note at the top of the capture says how many.
 import type { CaptureRecord, EvictionRecord } from '../core/capture/model.ts';
 import { payloadRecord } from '../core/frames/byte-chunks.ts';
+import { COMPACT_FACTOR, dataBytes } from './panel-compaction.ts';
 import type { BackgroundToPanel, WireRecord } from './messages.ts';
 
 /** Fetch chunks arrive as bytes (see messages.ts); here, off the page's thread, they become capture log records. */
@@ -38,6 +40,8 @@ export class TabCapture {
   preserveLog = false;
   /** Invalid messages the relays reported (sum over the documents' last snapshots). */
   private droppedByDoc = new Map<string, number>();
+  /** Documents preserve-log kept that were let go for memory (see dropOldestGone), and when the last one was. */
+  private goneDropped = { count: 0, t: 0 };
 
   apply(message: BackgroundToPanel): CaptureChange | undefined {
     switch (message.type) {
@@ -98,9 +102,36 @@ export class TabCapture {
     }
   }
 
+  /**
+   * Forgets the oldest documents that went away — kept only by "preserve log" — while together they hold more than
+   * `bytes` of captured data. Returns how many went; records() then starts with a note saying so.
+   */
+  dropOldestGone(bytes: number, now: number): number {
+    const gone = [...this.docs.values()].filter((d) => d.gone);
+    let held = 0;
+    const sizes = gone.map((d) => dataBytes(d.records));
+    for (const n of sizes) held += n;
+    let dropped = 0;
+    for (let i = 0; i < gone.length && held > bytes; i++) {
+      held -= sizes[i];
+      this.docs.delete(gone[i].docId);
+      this.droppedByDoc.delete(gone[i].docId);
+      dropped++;
+    }
+    if (dropped > 0) this.goneDropped = { count: this.goneDropped.count + dropped, t: now };
+    return dropped;
+  }
+
   /** All records of all documents kept, documents in the order first seen. */
   records(): CaptureRecord[] {
     const out: CaptureRecord[] = [];
+    const { count, t } = this.goneDropped;
+    if (count > 0) {
+      out.push({
+        kind: 'notice', t, level: 'info',
+        text: `Preserve log: the ${count === 1 ? 'oldest page was' : `${count} oldest pages were`} let go to keep the panel within its memory bound (${COMPACT_FACTOR}× the capture cap)`,
+      });
+    }
     for (const doc of this.docs.values()) for (const r of doc.records) out.push(r);
     return out;
   }
@@ -126,6 +157,7 @@ export class TabCapture {
       else doc.records = [];
     }
     this.droppedByDoc.clear();
+    this.goneDropped = { count: 0, t: 0 };
   }
 }
 

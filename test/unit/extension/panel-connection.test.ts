@@ -225,4 +225,44 @@ describe('connectToTab', () => {
     }
     conn.close();
   });
+
+  it('with preserve log, the pages it kept count too: the oldest go once the panel outgrows its bound', async () => {
+    const CAP = 1024 * 1024;
+    storage['replyscope.captureLimitBytes'] = CAP;
+    const log: ({ snapshot: CaptureRecord[] } | { append: CaptureRecord[] })[] = [];
+    const conn = connectToTab(42, { onSnapshot: (r) => void log.push({ snapshot: r }), onRecords: (r) => void log.push({ append: r }) });
+    for (let i = 0; i < 10; i++) await Promise.resolve(); // the settings are read
+    conn.setPreserveLog(true);
+    let held = 0;
+    let most = 0;
+    const track = () => {
+      const last = log.at(-1)!;
+      held = 'snapshot' in last ? dataBytes(last.snapshot) : held + dataBytes(last.append);
+      most = Math.max(most, held);
+    };
+    // Twelve page loads, each streaming half the cap (so no relay ever evicts), with preserve log on.
+    for (let page = 0; page < 12; page++) {
+      const id = `c${page}`;
+      const docId = `top${page}`;
+      ports[0].onMessage.fire({ ...snap([], docId), frameUrl: `https://chat.test/${page}` });
+      track();
+      ports[0].onMessage.fire({ type: 'records', docId, records: [{ kind: 'connection', id, transport: 'fetch', frameUrl: 'https://chat.test/', method: 'GET', url: 'https://chat.test/s', requestHeaders: [], startTime: page }] });
+      track();
+      for (let k = 0; k < 64; k++) {
+        ports[0].onMessage.fire({ type: 'records', docId, records: [{ kind: 'chunk', conn: id, t: k, bytes: 8192, text: 'x'.repeat(8192) }] });
+        track();
+      }
+      ports[0].onMessage.fire({ type: 'document-gone', docId, isTop: true });
+      track();
+    }
+    expect(most).toBeLessThanOrEqual(COMPACT_FACTOR * CAP + 8192);
+    const last = [...log].reverse().find((e): e is { snapshot: CaptureRecord[] } => 'snapshot' in e)!.snapshot;
+    expect(last[0]).toMatchObject({ kind: 'notice', text: expect.stringMatching(/^Preserve log: the \d+ oldest pages were let go/) });
+    // The newest pages are the ones kept, in order.
+    const ids = last.filter((r) => r.kind === 'connection').map((r) => (r as { id: string }).id);
+    expect(ids.at(-1)).toBe('c11');
+    expect(ids).toEqual(ids.slice().sort((a, b) => Number(a.slice(1)) - Number(b.slice(1))));
+    conn.close();
+  });
 });
+

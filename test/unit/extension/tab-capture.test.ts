@@ -71,4 +71,27 @@ describe('TabCapture', () => {
     c.apply({ type: 'document-gone', docId: 'frame1', isTop: false });
     expect(texts(c)).toEqual([]);
   });
+
+  it('lets the oldest pages preserve-log kept go when they hold too much, and says so at the top', () => {
+    const c = new TabCapture();
+    c.preserveLog = true;
+    const data = (id: string, bytes: number): CaptureRecord[] => [
+      { kind: 'connection', id, transport: 'fetch', frameUrl: 'https://app.test/', method: 'GET', url: 'https://app.test/s', requestHeaders: [], startTime: 0 },
+      { kind: 'chunk', conn: id, t: 1, bytes, text: 'x'.repeat(bytes) },
+    ];
+    for (let i = 1; i <= 4; i++) {
+      c.apply(snapshot(`top${i}`, true, data(`c${i}`, 100)));
+      if (i < 4) c.apply({ type: 'document-gone', docId: `top${i}`, isTop: true });
+    }
+    expect(c.dropOldestGone(300, 5)).toBe(0); // the three gone pages hold 300: within
+    expect(c.dropOldestGone(150, 7)).toBe(2); // the oldest two go; the live page is never let go
+    expect(c.documents().map((d) => d.docId)).toEqual(['top3', 'top4']);
+    const [note] = c.records();
+    expect(note).toEqual({ kind: 'notice', t: 7, level: 'info', text: 'Preserve log: the 2 oldest pages were let go to keep the panel within its memory bound (3× the capture cap)' });
+    expect(c.dropOldestGone(0, 9)).toBe(1);
+    expect(c.records()[0]).toMatchObject({ t: 9, text: expect.stringMatching(/^Preserve log: the 3 oldest pages were/) });
+    c.clear();
+    expect(c.records()).toEqual([]);
+  });
 });
+
