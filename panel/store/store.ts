@@ -87,6 +87,12 @@ export function createPanelStore(options: StoreOptions = {}) {
    * moves back onto it. A followed reply needs none of this: it follows.
    */
   let anchor: { conn: string; event: number } | undefined;
+  /**
+   * A capture that replaced this one while paused (a navigation, or the extension handing a live panel its bounded
+   * capture): the paused view stays as the user froze it, and this — with what arrived after it — is applied on
+   * resume. A later one replaces it (so a long pause holds one bounded capture, not everything that streamed).
+   */
+  let deferred: { header: CaptureHeader | undefined; records: CaptureRecord[] } | undefined;
 
   const header = signal<CaptureHeader | undefined>(undefined);
   /** Bumped on every analyzer change: the read model is recomputed from it (views may be mutated in place). */
@@ -266,6 +272,11 @@ export function createPanelStore(options: StoreOptions = {}) {
 
   function queue(recs: CaptureRecord[]): void {
     if (recs.length === 0) return;
+    if (deferred) {
+      for (const r of recs) deferred.records.push(r);
+      held.value = deferred.records.length;
+      return;
+    }
     for (const r of recs) {
       records.push(r);
       // Analysis units: a huge chunk (a whole imported SSE body is one) is cut so it, too, is analysed in slices.
@@ -279,7 +290,14 @@ export function createPanelStore(options: StoreOptions = {}) {
     requestFlush();
   }
 
-  function reset(h: CaptureHeader | undefined, recs: CaptureRecord[]): void {
+  /** Replace everything with this capture (`now`: even while paused — the user's Clear). */
+  function reset(h: CaptureHeader | undefined, recs: CaptureRecord[], now = false): void {
+    if (paused.value && !now) {
+      deferred = { header: h, records: [...recs] };
+      held.value = recs.length;
+      return;
+    }
+    deferred = undefined;
     const conn = selectedConnection.value;
     const ev = selectedEvent.value;
     anchor = conn && ev !== undefined && !(selectedReply.value && follow.value) ? { conn: conn.record.id, event: conn.evictedEvents + ev } : undefined;
@@ -366,11 +384,13 @@ export function createPanelStore(options: StoreOptions = {}) {
 
   function setPaused(on: boolean): void {
     paused.value = on;
-    if (!on && pending.length > pendingDone) requestFlush();
+    if (on) return;
+    if (deferred) reset(deferred.header, deferred.records); // what replaced the paused view, and what came after it
+    else if (pending.length > pendingDone) requestFlush();
   }
 
   function clear(): void {
-    reset(header.value, []);
+    reset(header.value, [], true);
     batch(() => {
       selectedConnId.value = undefined;
       selectedReplyId.value = undefined;

@@ -99,6 +99,36 @@ describe('panel store', () => {
     expect(store.held.value).toBe(0);
   });
 
+  it('a capture that replaces the paused view (navigation, a compacted live capture) waits for resume; Clear does not', () => {
+    const { store, flush } = manualStore();
+    store.ingest(ofConn('tab1:1'));
+    flush();
+    store.selectConnection('tab1:1');
+    store.setPaused(true);
+    const view = store.connections.value;
+    store.reset(sample.header, ofConn('tab1:2'));
+    store.ingest(ofConn('tab1:3'));
+    flush();
+    expect(store.connections.value).toBe(view); // the paused view is as the user froze it
+    expect(store.selectedConnection.value?.record.id).toBe('tab1:1');
+    expect(store.held.value).toBe(ofConn('tab1:2').length + ofConn('tab1:3').length);
+    store.reset(sample.header, ofConn('tab1:3')); // a later capture replaces the one waiting
+    expect(store.held.value).toBe(ofConn('tab1:3').length);
+    store.setPaused(false);
+    flush();
+    expect(store.connections.value.map((c) => c.record.id)).toEqual(['tab1:3']);
+    expect(store.capture().records).toEqual(ofConn('tab1:3'));
+    expect(store.held.value).toBe(0);
+    store.setPaused(true);
+    store.reset(sample.header, ofConn('tab1:1'));
+    store.clear(); // the user's Clear applies at once, paused or not, and drops what waited
+    flush();
+    expect(store.connections.value).toEqual([]);
+    store.setPaused(false);
+    flush();
+    expect(store.connections.value).toEqual([]);
+  });
+
   it('imports next to existing data, renaming clashing connection ids', () => {
     const { store, flush } = manualStore();
     store.ingest(ofConn('tab1:3'));
