@@ -101,6 +101,23 @@ test.afterAll(async () => {
 });
 
 
+/** Selects the panel's (only) connection once complete; the number of events its details say were evicted. */
+async function evictedEvents(panel: Page): Promise<number> {
+  const row = panel.locator('[data-conn]').first();
+  await expect(row).toContainText('complete');
+  await row.click();
+  const evicted = panel.getByText('Evicted', { exact: true }).locator('xpath=following-sibling::*[1]');
+  await expect(evicted).toHaveText(/^\d+ oldest events \(memory cap\)$/);
+  return Number((await evicted.textContent())?.match(/^\d+/)?.[0]);
+}
+
+/** The reply's last step: `kept` steps in all, its bubble the text the page read (a long text: head … tail). */
+async function expectLastStep(panel: Page, kept: number, text: string): Promise<void> {
+  await panel.keyboard.press('End');
+  await expect(panel.getByTestId('step-pos')).toHaveText(new RegExp(`^step ${kept} / ${kept}\\b`));
+  expect(await bubbleTextBlocks(panel)).toEqual([expectedShown(text)]);
+}
+
 /**
  * Runs the session in a fresh app page (`start` starts it), then opens the panel only afterwards — so its analysis
  * starts from the relay's snapshot, whose head was evicted — and checks the long reply continues from its derived
@@ -116,20 +133,12 @@ async function sessionAfterEviction(start: (app: Page) => Promise<void>): Promis
   expect(texts['r-long'].endsWith(`r-long:${REPLIES[2].deltas - 1} ünï😀 `)).toBe(true);
 
   const panel = await ext.panelPage(tabId);
-  const row = panel.locator('[data-conn]').first();
-  await expect(row).toContainText('complete');
-  await row.click();
-  const evicted = panel.getByText('Evicted', { exact: true }).locator('xpath=following-sibling::*[1]');
-  await expect(evicted).toHaveText(/^\d+ oldest events \(memory cap\)$/);
-  const n = Number((await evicted.textContent())?.match(/^\d+/)?.[0]);
+  const n = await evictedEvents(panel);
   const shortEvents = REPLIES[0].deltas + 4 + REPLIES[1].deltas + 4;
   expect(n).toBeGreaterThan(shortEvents); // the short replies and the long one's head
   // Only the long reply still has events; its remaining steps continue from the derived message. (Over a socket:
   // had the digest counted the presence messages or the sent one as events, this count would be off.)
-  const kept = REPLIES[2].deltas + 4 - (n - shortEvents);
-  await panel.keyboard.press('End');
-  await expect(panel.getByTestId('step-pos')).toHaveText(new RegExp(`^step ${kept} / ${kept}\\b`));
-  expect(await bubbleTextBlocks(panel)).toEqual([expectedShown(texts['r-long'])]); // a long text: head … tail
+  await expectLastStep(panel, REPLIES[2].deltas + 4 - (n - shortEvents), texts['r-long']);
   await panel.close();
   await app.close();
 }
@@ -163,16 +172,8 @@ test('a panel watching all along stays bounded past the cap: it is handed the ke
   expect(texts['r-long'].endsWith(`r-long:${LONG_SESSION[1].deltas - 1} ünï😀 `)).toBe(true);
   expect(read).toBeGreaterThan(4 * LIMIT);
 
-  const row = panel.locator('[data-conn]').first();
-  await expect(row).toContainText('complete');
-  await row.click();
-  const evicted = panel.getByText('Evicted', { exact: true }).locator('xpath=following-sibling::*[1]');
-  await expect(evicted).toHaveText(/^\d+ oldest events \(memory cap\)$/);
-  const n = Number((await evicted.textContent())?.match(/^\d+/)?.[0]);
-  const kept = LONG_SESSION[0].deltas + 4 + LONG_SESSION[1].deltas + 4 - n;
-  await panel.keyboard.press('End');
-  await expect(panel.getByTestId('step-pos')).toHaveText(new RegExp(`^step ${kept} / ${kept}\\b`));
-  expect(await bubbleTextBlocks(panel)).toEqual([expectedShown(texts['r-long'])]);
+  const n = await evictedEvents(panel);
+  await expectLastStep(panel, LONG_SESSION[0].deltas + 4 + LONG_SESSION[1].deltas + 4 - n, texts['r-long']);
   // Three times the cap, plus what arrives while the relay's digest catches up.
   most = Math.max(most, await heldBytes());
   console.log(`eviction: live panel held at most ${most} B of a ${read} B stream (cap ${LIMIT} B); ${n} events evicted`);

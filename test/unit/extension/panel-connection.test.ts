@@ -93,6 +93,36 @@ function client() {
   return { conn, calls };
 }
 
+/**
+ * A panel client under a `cap` of captured data, with what it hands the panel logged: `held()` is the data the panel
+ * holds after the last delivery (its last snapshot plus what was appended since), `most` the most it ever held.
+ */
+async function watchingPanel(cap: number) {
+  storage['replyscope.captureLimitBytes'] = cap;
+  const log: ({ snapshot: CaptureRecord[] } | { append: CaptureRecord[] })[] = [];
+  const conn = connectToTab(42, { onSnapshot: (r) => void log.push({ snapshot: r }), onRecords: (r) => void log.push({ append: r }) });
+  for (let i = 0; i < 10; i++) await Promise.resolve(); // the settings are read
+  let held = 0;
+  const w = {
+    conn,
+    log,
+    most: 0,
+    /** Call after each message fired at the client. */
+    track(): void {
+      const last = log.at(-1);
+      if (!last) return;
+      held = 'snapshot' in last ? dataBytes(last.snapshot) : held + dataBytes(last.append);
+      w.most = Math.max(w.most, held);
+    },
+    /** What the panel holds now: its last snapshot and what was appended since. */
+    records(): CaptureRecord[] {
+      const at = log.findLastIndex((e) => 'snapshot' in e);
+      return [...(log[at] as { snapshot: CaptureRecord[] }).snapshot, ...log.slice(at + 1).flatMap((e) => ('append' in e ? e.append : []))];
+    },
+  };
+  return w;
+}
+
 describe('connectToTab', () => {
   it('rejects a bad tab id with a clear error', () => {
     expect(() => connectToTab(-1, { onSnapshot() {}, onRecords() {} })).toThrow(/tabId must be a tab id/);
@@ -173,10 +203,7 @@ describe('connectToTab', () => {
 
   it('keeps a live panel bounded past the capture cap: hands it the capture kept here, which reads to the same replies', async () => {
     const CAP = 1024 * 1024;
-    storage['replyscope.captureLimitBytes'] = CAP;
-    const log: ({ snapshot: CaptureRecord[] } | { append: CaptureRecord[] })[] = [];
-    const conn = connectToTab(42, { onSnapshot: (r) => void log.push({ snapshot: r }), onRecords: (r) => void log.push({ append: r }) });
-    for (let i = 0; i < 10; i++) await Promise.resolve(); // the settings are read
+    const panel = await watchingPanel(CAP);
     // ~5 MB of AgentScope replies through a real relay store with a 1 MiB cap, digesting a little per arrival.
     const events: unknown[] = [];
     for (let r = 0; r < 40; r++) {
@@ -190,30 +217,25 @@ describe('connectToTab', () => {
     const records = captureOf(cut(body, Array.from({ length: 2000 }, (_, i) => Math.floor((i * body.length) / 2000) + (i % 5))), { id: 'a', state: 'complete' });
     const relay = new CaptureStore(CAP);
     ports[0].onMessage.fire(snap([]));
-    let held = 0;
-    let most = 0;
     records.forEach((r, i) => {
       const forward = relay.add([r], i).forward;
       // The relay digests in idle time: here a burst of arrivals at a time, so digests lag behind evictions.
       if (i % 40 === 0) forward.push(...relay.digestPending(() => true, i));
       ports[0].onMessage.fire({ type: 'records', docId: 'top', records: forward });
-      const last = log.at(-1)!;
-      held = 'snapshot' in last ? dataBytes(last.snapshot) : held + dataBytes(last.append);
-      most = Math.max(most, held);
+      panel.track();
     });
-    const snapshots = log.filter((e) => 'snapshot' in e).length;
+    const snapshots = panel.log.filter((e) => 'snapshot' in e).length;
     expect(body.length).toBeGreaterThan(4 * CAP);
     expect(snapshots).toBeGreaterThan(2); // the first, then compactions
     // Past the threshold, compaction waits for the relay's digest to catch up (here within 40 arrivals of ~2.7 kB),
     // looking again every 64 kB (cap / 16).
-    expect(most).toBeLessThanOrEqual(COMPACT_FACTOR * CAP + 256 * 1024);
+    expect(panel.most).toBeLessThanOrEqual(COMPACT_FACTOR * CAP + 256 * 1024);
     // What the panel holds at the end: its last snapshot and what was appended since. It reads like the relay's own
     // snapshot: the evicted head continues from its digest, and every reply it still has ends as in the whole stream.
-    const at = log.findLastIndex((e) => 'snapshot' in e);
-    const panel = [...(log[at] as { snapshot: CaptureRecord[] }).snapshot, ...log.slice(at + 1).flatMap((e) => ('append' in e ? e.append : []))];
-    expect(dataBytes(panel)).toBeLessThan(body.length / 2);
+    const held = panel.records();
+    expect(dataBytes(held)).toBeLessThan(body.length / 2);
     const header = { kind: 'header', format: 'replyscope-capture', version: 1, tool: 't', created: '' } as const;
-    const view = analyzeCapture({ header, records: panel })[0];
+    const view = analyzeCapture({ header, records: held })[0];
     const whole = analyzeCapture({ header, records })[0];
     expect(view.evictedEvents).toBeGreaterThan(0);
     expect(view.evictedEvents + view.events.length).toBe(whole.events.length); // every event, read or counted
@@ -223,23 +245,14 @@ describe('connectToTab', () => {
       const w = whole.replies.find((x) => x.id === r.id)!;
       expect(r.history.at(r.history.length - 1)).toEqual(w.history.at(w.history.length - 1));
     }
-    conn.close();
+    panel.conn.close();
   });
 
   it('with preserve log, the pages it kept count too: the oldest go once the panel outgrows its bound', async () => {
     const CAP = 1024 * 1024;
-    storage['replyscope.captureLimitBytes'] = CAP;
-    const log: ({ snapshot: CaptureRecord[] } | { append: CaptureRecord[] })[] = [];
-    const conn = connectToTab(42, { onSnapshot: (r) => void log.push({ snapshot: r }), onRecords: (r) => void log.push({ append: r }) });
-    for (let i = 0; i < 10; i++) await Promise.resolve(); // the settings are read
-    conn.setPreserveLog(true);
-    let held = 0;
-    let most = 0;
-    const track = () => {
-      const last = log.at(-1)!;
-      held = 'snapshot' in last ? dataBytes(last.snapshot) : held + dataBytes(last.append);
-      most = Math.max(most, held);
-    };
+    const panel = await watchingPanel(CAP);
+    const track = () => panel.track();
+    panel.conn.setPreserveLog(true);
     // Twelve page loads, each streaming half the cap (so no relay ever evicts), with preserve log on.
     for (let page = 0; page < 12; page++) {
       const id = `c${page}`;
@@ -255,14 +268,14 @@ describe('connectToTab', () => {
       ports[0].onMessage.fire({ type: 'document-gone', docId, isTop: true });
       track();
     }
-    expect(most).toBeLessThanOrEqual(COMPACT_FACTOR * CAP + 8192);
-    const last = [...log].reverse().find((e): e is { snapshot: CaptureRecord[] } => 'snapshot' in e)!.snapshot;
+    expect(panel.most).toBeLessThanOrEqual(COMPACT_FACTOR * CAP + 8192);
+    const last = [...panel.log].reverse().find((e): e is { snapshot: CaptureRecord[] } => 'snapshot' in e)!.snapshot;
     expect(last[0]).toMatchObject({ kind: 'notice', text: expect.stringMatching(/^Preserve log: the \d+ oldest pages were let go/) });
     // The newest pages are the ones kept, in order.
     const ids = last.filter((r) => r.kind === 'connection').map((r) => (r as { id: string }).id);
     expect(ids.at(-1)).toBe('c11');
     expect(ids).toEqual(ids.slice().sort((a, b) => Number(a.slice(1)) - Number(b.slice(1))));
-    conn.close();
+    panel.conn.close();
   });
 });
 
