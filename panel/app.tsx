@@ -22,10 +22,13 @@ import { createPanelStore, type MainView, type PanelStore } from './store/store.
 
 /**
  * Read files, sniff their format in the core, add them to the store. The records are analysed in slices between
- * frames (the toolbar shows the progress), so a big file does not freeze the page. Errors become one status line.
+ * frames (the toolbar shows the progress), so a big file does not freeze the page. Errors become the status line;
+ * of several files, the line names each one's outcome (a failure is not hidden by the next file's success).
  */
 export async function importFiles(store: PanelStore, files: Iterable<File>): Promise<void> {
-  for (const file of files) {
+  const list = [...files]; // a FileList empties when its input is reset, which the toolbar does at once
+  const outcomes: { name: string; detail: string; failed: boolean }[] = [];
+  for (const file of list) {
     try {
       store.status.value = { text: `Reading ${file.name}…`, level: 'info' };
       const bytes = new Uint8Array(await file.arrayBuffer());
@@ -36,12 +39,20 @@ export async function importFiles(store: PanelStore, files: Iterable<File>): Pro
       store.importCapture(capture);
       await store.whenIdle();
       const added = store.connections.value.filter((c) => !before.has(c.record.id));
-      store.status.value = { text: `Imported ${file.name}: ${added.length} connection${added.length === 1 ? '' : 's'}`, level: 'info' };
+      outcomes.push({ name: file.name, detail: `${added.length} connection${added.length === 1 ? '' : 's'}`, failed: false });
       if (added.length && !store.selectedConnId.value) store.selectConnection(added[0].record.id);
     } catch (err) {
-      store.status.value = { text: `Could not import ${file.name}: ${(err as Error).message}`, level: 'error' };
+      outcomes.push({ name: file.name, detail: (err as Error).message, failed: true });
     }
   }
+  const failed = outcomes.filter((o) => o.failed).length;
+  if (outcomes.length === 0) return;
+  const one = (o: (typeof outcomes)[number]) => (o.failed ? `could not import ${o.name}: ${o.detail}` : `${o.name}: ${o.detail}`);
+  const [first] = outcomes;
+  const text = outcomes.length > 1
+    ? `Imported ${outcomes.length - failed} of ${outcomes.length} files — ${outcomes.map(one).join('; ')}`
+    : first.failed ? `Could not import ${first.name}: ${first.detail}` : `Imported ${first.name}: ${first.detail}`;
+  store.status.value = { text, level: failed ? 'error' : 'info' };
 }
 
 function nextFrame(): Promise<void> {

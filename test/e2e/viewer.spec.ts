@@ -376,6 +376,22 @@ test('drag and drop imports a file; the viewer follows the colour scheme', async
   await context.close();
 });
 
+test('several files chosen at once are all imported, and the status names what became of each', async () => {
+  const page = await openViewer();
+  const ev = (o: Record<string, unknown>) => `data: ${JSON.stringify(o)}\n\n`;
+  const sse = ev({ type: 'REPLY_START', reply_id: 'r', session_id: 's', name: 'a' }) + ev({ type: 'REPLY_END', reply_id: 'r', session_id: 's' });
+  await page.getByTestId('import-input').setInputFiles([
+    { name: 'sample.replyscope.ndjson', mimeType: 'application/octet-stream', buffer: Buffer.from(sampleLog) },
+    { name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{"a": 1}') },
+    { name: 'one.sse', mimeType: 'text/event-stream', buffer: Buffer.from(sse) },
+  ]);
+  const status = page.getByTestId('status');
+  await expect(status).toContainText('Imported 2 of 3 files — sample.replyscope.ndjson: 3 connections; could not import broken.json: ');
+  await expect(status).toContainText('; one.sse: 1 connection');
+  await expect(page.locator('[data-conn]')).toHaveCount(4);
+  await page.close();
+});
+
 test('copying works where the async clipboard is refused (a DevTools panel iframe without clipboard-write)', async () => {
   const page = await openViewer();
   await page.context().grantPermissions(['clipboard-read'], { origin: viewer.url });
