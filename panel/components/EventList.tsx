@@ -1,6 +1,7 @@
 // The event list: windowed (only visible rows exist in the DOM), so 100k+ events scroll without jank, and
 // incremental (rows come from the store's EventRowIndex; memoised rows re-render only when they change).
 // Columns: index, relative time, type (colour per block kind), block/tool-call id, preview, validation status.
+import { batch } from '@preact/signals';
 import { memo } from 'preact/compat';
 import { useEffect } from 'preact/hooks';
 import { eventRole } from '../../src/core/analysis/timeline.ts';
@@ -48,6 +49,8 @@ export function EventToolbar({ store }: { store: PanelStore }) {
         }}
       >
         <option value="">All types</option>
+        {/* A type chosen on another connection stays chosen: it is listed here too, with none of its events. */}
+        {chosen && !types.some(([t]) => t === chosen) ? <option value={chosen}>{chosen} (0)</option> : null}
         {types.map(([t, n]) => (
           <option key={t} value={t}>
             {t} ({n})
@@ -187,8 +190,34 @@ export function EventList({ store }: { store: PanelStore }) {
       <div class="vlist-inner" style={{ height: `${count * ROW}px` }}>
         {items}
       </div>
+      {count === 0 ? (
+        <div class="empty" data-testid="events-none-match">
+          No events match {describeFilters(store)}.{' '}
+          <button type="button" onClick={() => clearEventFilters(store)}>Clear the filter</button>
+        </div>
+      ) : null}
     </div>
   );
+}
+
+/** What hides every row, in words ("the search "abc" and the type TEXT_BLOCK_DELTA"). */
+function describeFilters(store: PanelStore): string {
+  const f = store.filters;
+  const parts: string[] = [];
+  if (f.eventText.value) parts.push(`the search "${f.eventText.value}"`);
+  const types = [...f.eventTypes.value];
+  if (types.length) parts.push(`the type ${types.join(', ')}`);
+  if (f.hideHeartbeats.value) parts.push('"Hide heartbeats"');
+  return parts.join(' and ') || 'the filter';
+}
+
+function clearEventFilters(store: PanelStore): void {
+  const f = store.filters;
+  batch(() => {
+    f.eventText.value = '';
+    f.eventTypes.value = new Set();
+    f.hideHeartbeats.value = false;
+  });
 }
 
 /**

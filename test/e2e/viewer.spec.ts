@@ -392,6 +392,30 @@ test('several files chosen at once are all imported, and the status names what b
   await page.close();
 });
 
+test('a type filter chosen on one connection stays shown on another that has none of it, and the list says why it is empty', async () => {
+  const page = await openViewer();
+  await importText(page, 'sample.replyscope.ndjson', sampleLog);
+  await page.locator('[data-conn="tab1:1"]').click();
+  const type = page.getByRole('combobox', { name: 'Event type' });
+  await type.selectOption('TOOL_CALL_DELTA');
+  await expect(page.getByTestId('events').locator('.vrow').first()).toContainText('TOOL_CALL_DELTA');
+  await page.locator('[data-conn="tab1:2"]').click(); // the pi stream: no such type
+  await expect(type).toHaveValue('TOOL_CALL_DELTA');
+  await expect(type.locator('option:checked')).toHaveText('TOOL_CALL_DELTA (0)');
+  const none = page.getByTestId('events-none-match');
+  await expect(none).toHaveText('No events match the type TOOL_CALL_DELTA. Clear the filter');
+  await page.getByPlaceholder('Search events').fill('zzz');
+  await expect(none).toContainText('No events match the search "zzz" and the type TOOL_CALL_DELTA.');
+  await none.getByRole('button', { name: 'Clear the filter' }).click();
+  await expect(type).toHaveValue('');
+  await expect(page.getByPlaceholder('Search events')).toHaveValue('');
+  await expect(none).toHaveCount(0);
+  await expect(page.getByTestId('events').locator('.vrow')).not.toHaveCount(0);
+  await page.getByPlaceholder('Search events').fill('zzz');
+  await page.screenshot({ path: test.info().outputPath('filter-none.png') });
+  await page.close();
+});
+
 test('copying works where the async clipboard is refused (a DevTools panel iframe without clipboard-write)', async () => {
   const page = await openViewer();
   await page.context().grantPermissions(['clipboard-read'], { origin: viewer.url });
