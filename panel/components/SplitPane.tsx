@@ -79,11 +79,13 @@ export function SplitPane({ direction, initial, auto, autoMaxFraction = 0.4, min
 
   const fit = fitting && auto !== undefined;
   const px = fit ? Math.max(min, auto) : size;
-  const cap = fit ? `${Math.round(autoMaxFraction * 100)}%` : undefined;
-  /** The first pane's size as laid out (in fit mode the cap may have cut it). */
+  // A size picked in a wide window must not take the whole of a narrow one: the second pane keeps at least 30% (or
+  // `min`), so the event pane does not vanish when DevTools is docked narrow.
+  const cap = fit ? `${Math.round(autoMaxFraction * 100)}%` : `calc(100% - max(${min}px, 30%))`;
+  /** The first pane's size as laid out (the cap may have cut it). */
   function shown(): number {
     const pane = root.current?.firstElementChild;
-    if (!fit || !pane) return size;
+    if (!pane) return size;
     const r = pane.getBoundingClientRect();
     return horizontal ? r.width : r.height;
   }

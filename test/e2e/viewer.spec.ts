@@ -416,6 +416,27 @@ test('a type filter chosen on one connection stays shown on another that has non
   await page.close();
 });
 
+test('in a narrow window every pane keeps room: the event pane does not vanish behind the message pane', async () => {
+  const page = await openViewer();
+  await page.setViewportSize({ width: 900, height: 600 });
+  await importText(page, 'sample.replyscope.ndjson', sampleLog);
+  await page.locator('[data-conn="tab1:1"]').click();
+  const width = async (testId: string) => (await page.getByTestId(testId).boundingBox())?.width ?? 0;
+  await expect.poll(() => width('event-detail')).toBeGreaterThan(100);
+  expect(await width('bubble')).toBeGreaterThan(200);
+  await page.screenshot({ path: test.info().outputPath('narrow.png') });
+  // Dragging the divider still works from where it is drawn (not from the size it was given in a wider window).
+  const divider = page.getByRole('separator', { name: 'Resize message and event panes' });
+  const box = (await divider.boundingBox())!;
+  const before = await width('event-detail');
+  await page.mouse.move(box.x, box.y + 50);
+  await page.mouse.down();
+  await page.mouse.move(box.x - 40, box.y + 50, { steps: 4 });
+  await page.mouse.up();
+  await expect.poll(() => width('event-detail')).toBeGreaterThan(before + 30);
+  await page.close();
+});
+
 test('copying works where the async clipboard is refused (a DevTools panel iframe without clipboard-write)', async () => {
   const page = await openViewer();
   await page.context().grantPermissions(['clipboard-read'], { origin: viewer.url });
