@@ -260,8 +260,7 @@ class ConnectionAnalysis {
   }
 
   private eventIndexOfFrame(frameIndex: number): number {
-    const i = this.events.findIndex((e) => e.frameIndex >= frameIndex);
-    return i === -1 ? Math.max(0, this.events.length - 1) : i;
+    return eventIndexOfFrame(this.events, frameIndex);
   }
 
   private createProcessor(d: Dialect, evicted?: EvictionDerived): StreamProcessor {
@@ -269,6 +268,25 @@ class ConnectionAnalysis {
     if (isPi(d)) return new PiStream(this.record, d, evicted);
     throw new Error(`no processor for dialect ${d}`);
   }
+}
+
+/**
+ * The first event read from frame `frameIndex` or a later one (the last event when none is): where a frame-level
+ * diagnostic is shown. Events come in body order, so their frames ascend — an event whose frame is not complete yet
+ * (-1) can only be among the last — and a binary search finds it: a scan per diagnostic was quadratic on streams
+ * where every frame has one (a stream whose frames all carry `event:` names: 100,000 frames took 19 s).
+ */
+export function eventIndexOfFrame(events: readonly { frameIndex: number }[], frameIndex: number): number {
+  let lo = 0;
+  let hi = events.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    const f = events[mid].frameIndex;
+    if (f !== -1 && f < frameIndex) lo = mid + 1;
+    else hi = mid;
+  }
+  // Past the mapped events (only incomplete frames' events, or none, follow): as before, the last event.
+  return lo < events.length && events[lo].frameIndex !== -1 ? lo : Math.max(0, events.length - 1);
 }
 
 export class CaptureAnalyzer {
