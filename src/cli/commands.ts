@@ -116,7 +116,7 @@ function conformance(bytes: Uint8Array, path: string): string {
   }
 }
 
-function replay(conns: ConnectionView[], steps: boolean, replyId: string | undefined): string {
+function replay(conns: ConnectionView[], replyId: string | undefined): string {
   const out = conns.map((c) => ({
     connection: c.record.id,
     url: c.record.url,
@@ -129,16 +129,34 @@ function replay(conns: ConnectionView[], steps: boolean, replyId: string | undef
         orphan: r.orphan || undefined,
         events: r.eventIndices.length,
         final: r.history.length > 0 ? r.history.at(r.history.length - 1) : r.history.initial,
-        steps: steps
-          ? r.eventIndices.map((_, k) => (k < r.history.evictedBefore ? null : r.history.at(k)))
-          : undefined,
       })),
   }));
-  if (replyId !== undefined && !out.some((c) => c.replies.length > 0)) {
-    throw new CliError(`no reply with id "${replyId}"`, 1);
+  return JSON.stringify(out, null, 2);
+}
+
+/**
+ * `replay --steps`: the message after every step, one NDJSON line per step, written as it is made. Every step holds
+ * the whole message, so the output grows with steps × message size: as one JSON document it passed V8's string limit
+ * on a reply of ~12,000 deltas (a 1.3 MB stream); line by line it streams, and `head`/`jq` can stop early.
+ */
+function* replaySteps(conns: ConnectionView[], replyId: string | undefined): Generator<string> {
+  for (const c of conns) {
+    for (const r of c.replies) {
+      if (replyId !== undefined && r.id !== replyId) continue;
+      for (let k = 0; k < r.eventIndices.length; k++) {
+        const message = k < r.history.evictedBefore ? null : r.history.at(k); // steps before an eviction are gone
+        yield `${JSON.stringify({ connection: c.record.id, reply: r.id, step: k, event: r.eventIndices[k], message })}\n`;
+      }
+    }
   }
-  // With every step, indentation would grow with depth × steps: one compact line keeps the output linear.
-  return steps ? JSON.stringify(out) : JSON.stringify(out, null, 2);
+}
+
+function checkReply(conns: ConnectionView[], replyId: string | undefined): void {
+  if (replyId !== undefined && !conns.some((c) => c.replies.some((r) => r.id === replyId))) {
+    const ids = conns.flatMap((c) => c.replies.map((r) => r.id));
+    const known = ids.length === 0 ? 'the input has no replies' : `its replies: ${ids.slice(0, 10).join(', ')}${ids.length > 10 ? ', …' : ''}`;
+    throw new CliError(`no reply with id "${replyId}" (${known})`);
+  }
 }
 
 /**
@@ -152,7 +170,15 @@ function roundingNote(conns: ConnectionView[]): string | undefined {
     '(a Python consumer keeps them exact); "replyscope validate FILE" lists them (stream.unsafe-integer)';
 }
 
-export async function runCli(args: string[], readFile: ReadFile): Promise<{ stdout: string; exitCode: number; stderr?: string }> {
+export interface CliResult {
+  stdout: string;
+  /** Output too large for one string, written line by line after `stdout` (replay --steps). */
+  lines?: Iterable<string>;
+  exitCode: number;
+  stderr?: string;
+}
+
+export async function runCli(args: string[], readFile: ReadFile): Promise<CliResult> {
   const p = parseArgs(args);
   if (p.command === 'codes') return { stdout: codes(), exitCode: 0 };
   // Options are checked before the file is read: a mistyped one fails at once, not after a large file's analysis.
@@ -166,7 +192,10 @@ export async function runCli(args: string[], readFile: ReadFile): Promise<{ stdo
       const reply = p.flags.get('--reply');
       const conns = loadConnections(bytes, file);
       const note = roundingNote(conns);
-      return { stdout: replay(conns, p.flags.has('--steps'), reply === true ? undefined : reply), exitCode: 0, ...(note ? { stderr: note } : {}) };
+      const replyId = reply === true ? undefined : reply;
+      checkReply(conns, replyId);
+      const out = p.flags.has('--steps') ? { stdout: '', lines: replaySteps(conns, replyId) } : { stdout: replay(conns, replyId) };
+      return { ...out, exitCode: 0, ...(note ? { stderr: note } : {}) };
     }
     default:
       return validate(loadAnalysis(bytes, file), checks as ValidateOptions);

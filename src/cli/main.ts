@@ -1,22 +1,37 @@
 // `replyscope` — the core in a terminal: conformance runs, replays and validation of captured streams.
 // Every failure the user can cause ends in one clear line on stderr and a non-zero exit, never a stack trace.
+import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { runCli, CliError } from './commands.ts';
 
 const args = process.argv.slice(2);
 
+// A reader that stops early (`replyscope replay … | head`) closes the pipe: that ends the output, it is no error.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  process.stderr.write(`replyscope: cannot write the output: ${err.code ?? err.message}\n`);
+  process.exit(3);
+});
+
+/** Writes `chunk`, waiting while the pipe is full (a large output would otherwise pile up in memory). */
+async function write(chunk: string): Promise<void> {
+  if (!process.stdout.write(chunk)) await once(process.stdout, 'drain');
+}
+
 try {
-  const { stdout, exitCode, stderr } = await runCli(args, (path) => {
+  const { stdout, lines, exitCode, stderr } = await runCli(args, (path) => {
     try {
       return readFileSync(path === '-' ? 0 : path); // "-": standard input (e.g. curl … | replyscope validate -)
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      throw new CliError(code === 'ENOENT' ? `no such file: ${path}` : `cannot read ${path === '-' ? 'standard input' : path}: ${code ?? String(err)}`);
+      const what = path === '-' ? 'standard input' : path;
+      throw new CliError(code === 'ENOENT' ? `no such file: ${path}` : code === 'EISDIR' ? `${what} is a directory, not a file` : `cannot read ${what}: ${code ?? String(err)}`);
     }
   });
-  if (stdout) process.stdout.write(stdout.endsWith('\n') ? stdout : `${stdout}\n`);
-  if (stderr) process.stderr.write(`replyscope: ${stderr}\n`);
   process.exitCode = exitCode;
+  if (stdout) await write(stdout.endsWith('\n') ? stdout : `${stdout}\n`);
+  if (lines) for (const line of lines) await write(line);
+  if (stderr) process.stderr.write(`replyscope: ${stderr}\n`);
 } catch (err) {
   if (err instanceof CliError) {
     process.stderr.write(`replyscope: ${err.message}\n`);

@@ -3,7 +3,7 @@
 // A command may refuse bad input only with a CliError (one clear line, exit 2); anything else thrown is a crash.
 // `validate --json` must print JSON whose error count agrees with the exit code; a capture log must round-trip:
 // the CLI sees the same diagnostics as direct analysis of the records.
-import { CliError, runCli } from '../../src/cli/commands.ts';
+import { CliError, runCli, type CliResult } from '../../src/cli/commands.ts';
 import type { ConnectionView } from '../../src/core/analysis/types.ts';
 import { writeCaptureLog } from '../../src/core/capture/capture-log.ts';
 import type { CaptureRecord } from '../../src/core/capture/model.ts';
@@ -31,7 +31,7 @@ export function cliInputs(records: CaptureRecord[], body: Uint8Array, views: Con
   return inputs;
 }
 
-type Outcome = { ok: true; stdout: string; exitCode: number } | { ok: false; refused: string };
+type Outcome = ({ ok: true } & CliResult) | { ok: false; refused: string };
 
 async function run(args: string[], input: CliInput): Promise<Outcome> {
   try {
@@ -68,7 +68,8 @@ export async function checkCli(inputs: CliInput[], opts: { steps: boolean }): Pr
       const text = await run(['validate', input.name], input);
       if (text.ok && v.ok && text.exitCode !== v.exitCode) problems.push(`${where}: validate and validate --json disagree on the exit code`);
       const r = await run(['replay', ...(opts.steps ? ['--steps'] : []), input.name], input);
-      if (r.ok) JSON.parse(r.stdout);
+      if (r.ok && r.lines) for (const line of r.lines) JSON.parse(line);
+      else if (r.ok) JSON.parse(r.stdout);
     } catch (err) {
       const e = err as Error;
       problems.push(`CRASH in CLI (${where}): ${e?.name}: ${String(e?.message).slice(0, 300)} @ ${(e?.stack ?? '').split('\n').slice(1, 4).map((s) => s.trim()).join(' / ')}`);

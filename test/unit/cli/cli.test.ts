@@ -190,6 +190,36 @@ describe('the replyscope binary', () => {
     await expect(runCli(['codes', 'x.json'], read)).rejects.toThrow(/codes takes no FILE/);
   });
 
+  it('replay --steps writes one NDJSON line per step as it goes; a reader that stops early ends it quietly', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'rs-cli-'));
+    const file = path.join(dir, 'long.sse');
+    const ev = (o: Record<string, unknown>) => `data: ${JSON.stringify(o)}\n\n`;
+    // 3,000 deltas: every line holds the whole message so far (~9 MB of output in all).
+    let body = ev({ type: 'REPLY_START', reply_id: 'r1', session_id: 's', name: 'Friday' }) + ev({ type: 'TEXT_BLOCK_START', reply_id: 'r1', block_id: 'b' });
+    for (let i = 0; i < 3000; i++) body += ev({ type: 'TEXT_BLOCK_DELTA', reply_id: 'r1', block_id: 'b', delta: `tok${i} ` });
+    writeFileSync(file, body);
+    const out = await runCli(['replay', file, '--steps'], read);
+    const lines = [...(out.lines ?? [])];
+    expect(out.stdout).toBe('');
+    expect(lines).toHaveLength(3002);
+    const last = JSON.parse(lines[3001]);
+    expect(last).toMatchObject({ connection: expect.any(String), reply: 'r1', step: 3001, event: 3001 });
+    expect(last.message.content[0].text).toBe(Array.from({ length: 3000 }, (_, i) => `tok${i} `).join(''));
+    expect(JSON.parse(lines[1])).toMatchObject({ step: 1, message: { content: [{ type: 'text', text: '' }] } });
+    await expect(runCli(['replay', file, '--reply', 'nope'], read)).rejects.toThrow('no reply with id "nope" (its replies: r1)');
+    // Like `… | head -1`: the reader takes a little and closes the pipe.
+    const child = execFile(process.execPath, [BIN, 'replay', file, '--steps'], { maxBuffer: 1 << 30 });
+    const ended = new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      let stderr = '';
+      child.stderr?.on('data', (d) => (stderr += d));
+      child.on('close', (code) => resolve({ code, stderr }));
+    });
+    child.stdout?.once('data', () => child.stdout?.destroy());
+    const got = await ended;
+    expect(got.stderr).toBe('');
+    expect(got.code).toBe(0);
+  });
+
   it('"-" reads standard input, named stdin', async () => {
     const file = path.join(CONFORMANCE, 'agentscope', 'cases', 'delta_before_start.json');
     const child = execFile(process.execPath, [BIN, 'validate', '-']);
