@@ -15,6 +15,7 @@ commands:
   conformance CASE.json          run a conformance case (AgentScope or pi) and print the output object as JSON
   replay FILE [--steps] [--reply ID]
                                  print the reconstructed messages of every reply found in FILE as JSON
+                                 (--steps: the message after every step, one NDJSON line per step)
   validate FILE [--json | --github] [--fail-on LEVEL] [--ignore CODES]
                                  print diagnostics; exit 1 when any has severity "error" (--fail-on warning|info:
                                  at that severity or above; never: only bad input fails). --ignore CODE,CODE… (or
@@ -23,7 +24,7 @@ commands:
   codes                          list every diagnostic code with its severity and title
 
 FILE: a JSON array of events, {"events": [...]}, NDJSON, raw SSE text, a Replyscope capture log, or a HAR file;
-"-" reads standard input.`;
+"-" reads standard input; after "--" every argument is a FILE. --help (or -h) with any command prints this.`;
 
 type ReadFile = (path: string) => Uint8Array;
 
@@ -57,11 +58,14 @@ function parseArgs(args: string[]): Parsed {
   }
   const flags = new Map<string, string | true>();
   let file: string | undefined;
+  let options = true; // until "--": after it, every argument is a FILE (even one that starts with "-")
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i];
-    if (a.startsWith('--')) {
+    if (options && a === '--') options = false;
+    else if (options && a.startsWith('-') && a !== '-' && !a.startsWith('--')) throw new CliError(`unknown option ${a} for ${command} (--help for usage)`);
+    else if (options && a.startsWith('--')) {
       const spec = KNOWN_FLAGS[a];
-      if (!spec || !spec.commands.includes(command)) throw new CliError(`unknown option ${a} for ${command}`);
+      if (!spec || !spec.commands.includes(command)) throw new CliError(`unknown option ${a} for ${command} (--help for usage)`);
       if (spec.takesValue) {
         const v = rest[++i];
         if (v === undefined) throw new CliError(`option ${a} needs a value`);
@@ -179,6 +183,9 @@ export interface CliResult {
 }
 
 export async function runCli(args: string[], readFile: ReadFile): Promise<CliResult> {
+  // Help asked for anywhere (before a "--"), e.g. "replyscope validate --help": the usage, on standard output.
+  const options = args.includes('--') ? args.slice(0, args.indexOf('--')) : args;
+  if (args.length > 0 && options.some((a) => a === '--help' || a === '-h')) return { stdout: USAGE, exitCode: 0 };
   const p = parseArgs(args);
   if (p.command === 'codes') return { stdout: codes(), exitCode: 0 };
   // Options are checked before the file is read: a mistyped one fails at once, not after a large file's analysis.

@@ -49,7 +49,10 @@ function ignoredOf(v: string | true | undefined): (code: string) => boolean {
   if (v === undefined || v === true) return () => false;
   const exact = new Set<string>();
   const prefixes: string[] = [];
-  for (const entry of v.split(',').map((s) => s.trim()).filter((s) => s !== '')) {
+  const entries = v.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  // An empty list (a CI variable that came out empty) would ignore nothing while looking like it ignores something.
+  if (entries.length === 0) throw new CliError(`--ignore: no codes given (got ${JSON.stringify(v)})`);
+  for (const entry of entries) {
     if (entry.endsWith('.*')) {
       const prefix = entry.slice(0, -1); // keeps the dot: "sse.*" covers "sse.x", not "sselike.x"
       if (!DIAGNOSTIC_DOCS.some((d) => d.code.startsWith(prefix))) throw new CliError(`--ignore: no diagnostic code starts with "${prefix}" ("replyscope codes" lists them)`);

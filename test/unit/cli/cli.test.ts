@@ -220,6 +220,20 @@ describe('the replyscope binary', () => {
     expect(got.code).toBe(0);
   });
 
+  it('help with any command is the usage on standard output; stray options, empty ignore lists and "--"', async () => {
+    for (const args of [['--help'], ['validate', '--help'], ['replay', 'x.sse', '-h']]) {
+      const out = await runCli(args, read);
+      expect(out, args.join(' ')).toMatchObject({ exitCode: 0, stdout: expect.stringMatching(/^usage: replyscope <command>/) });
+    }
+    const file = path.join(CONFORMANCE, 'agentscope', 'cases', 'text_plain.json');
+    await expect(runCli(['validate', '-x', file], read)).rejects.toThrow('unknown option -x for validate (--help for usage)');
+    for (const list of ['', ',', ' , ']) await expect(runCli(['validate', file, '--ignore', list], read)).rejects.toThrow('--ignore: no codes given');
+    // After "--", an argument that looks like an option is a FILE (and --help is a name, not a request).
+    const seen: string[] = [];
+    await expect(runCli(['validate', '--', '--help'], (p) => (seen.push(p), read(file)))).resolves.toMatchObject({ exitCode: 0 });
+    expect(seen).toEqual(['--help']);
+  });
+
   it('"-" reads standard input, named stdin', async () => {
     const file = path.join(CONFORMANCE, 'agentscope', 'cases', 'delta_before_start.json');
     const child = execFile(process.execPath, [BIN, 'validate', '-']);
