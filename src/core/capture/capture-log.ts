@@ -59,7 +59,10 @@ const HEADER_LINE_MAX = 64 * 1024;
 export function looksLikeCaptureLog(text: string): boolean {
   const nl = text.indexOf('\n');
   const first = text.slice(0, nl === -1 ? HEADER_LINE_MAX + 1 : nl);
-  if (first.length > HEADER_LINE_MAX || !first.includes(`"${CAPTURE_FORMAT}"`)) return false;
+  // A header this long (a page URL of 70,000 characters) is still one when it starts as the writer starts it; a long
+  // first line that does not is some other one-line JSON (a compact HAR), not parsed here.
+  if (first.length > HEADER_LINE_MAX) return /^\{\s*"kind"\s*:\s*"header"\s*,/.test(first);
+  if (!first.includes(`"${CAPTURE_FORMAT}"`)) return false;
   let value: unknown;
   try {
     value = JSON.parse(first);

@@ -103,11 +103,41 @@ function fromJson(value: unknown, fileName: string | undefined): Capture {
   throw new InputError(`${where(fileName)}expected events, a capture log, a HAR file or SSE text; found the JSON value ${preview(String(value))}`);
 }
 
+/** A JSON.parse message "… at position N" with the line and column of N added (a pretty-printed file has lines). */
+function withLine(raw: string, text: string): string {
+  const message = raw.replace(/\s+/g, ' '); // V8 quotes the text around the error, newlines and all: one line
+  const m = /at position (\d+)/.exec(message);
+  if (!m) return message;
+  const pos = Number(m[1]);
+  const before = text.slice(0, pos);
+  const line = before.split('\n').length;
+  return `${message} (line ${line}, column ${pos - before.lastIndexOf('\n')})`;
+}
+
 const SSE_LINE = /^(data|event|id|retry)(:|$)|^:/;
 
+/** Text of a file in UTF-16 (its byte order mark says so; PowerShell's `>` writes it), else undefined. */
+function utf16Text(b: Uint8Array): string | undefined {
+  if (b.length >= 2 && b[0] === 0xff && b[1] === 0xfe) return new TextDecoder('utf-16le').decode(b.subarray(2));
+  if (b.length >= 2 && b[0] === 0xfe && b[1] === 0xff) return new TextDecoder('utf-16be').decode(b.subarray(2));
+  return undefined;
+}
+
+/** What a binary container the user may hand over is (its magic bytes), for a message that says what to do. */
+function container(b: Uint8Array): string | undefined {
+  if (b.length >= 2 && b[0] === 0x1f && b[1] === 0x8b) return 'gzip-compressed: decompress it first (gunzip)';
+  if (b.length >= 4 && b[0] === 0x50 && b[1] === 0x4b && b[2] === 0x03 && b[3] === 0x04) return 'a zip archive: extract the file from it first';
+  return undefined;
+}
+
 export function loadInput(data: string | Uint8Array, fileName?: string): Capture {
-  const bytes = typeof data === 'string' ? undefined : data;
-  let text = typeof data === 'string' ? data : new TextDecoder('utf-8', { ignoreBOM: false }).decode(data);
+  const raw = typeof data === 'string' ? undefined : data;
+  const packed = raw && container(raw);
+  if (packed) throw new InputError(`${where(fileName)}the file is ${packed}`);
+  const wide = raw && utf16Text(raw);
+  // Bodies keep the exact bytes when the file is UTF-8; a UTF-16 file's text is taken as the body (re-encoded).
+  const bytes = wide === undefined ? raw : undefined;
+  let text = wide ?? (typeof data === 'string' ? data : new TextDecoder('utf-8', { ignoreBOM: false }).decode(data));
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.trim() === '') throw new InputError(`${where(fileName)}the input is empty (expected events, a capture log, a HAR file or SSE text)`);
   try {
@@ -119,8 +149,12 @@ export function loadInput(data: string | Uint8Array, fileName?: string): Capture
       try {
         whole = JSON.parse(text);
         parsed = true;
-      } catch {
-        // not one JSON value: maybe NDJSON (checked below)
+      } catch (e) {
+        // Not one JSON value: maybe NDJSON (checked below) — unless it cannot be: NDJSON of events is no array, and a
+        // first line that is a lone "{" is a pretty-printed document (a HAR cut short, a typo in an events file).
+        const firstLine = head.slice(0, head.indexOf('\n') === -1 ? undefined : head.indexOf('\n')).trim();
+        const oneLine = !head.trimEnd().includes('\n'); // one line that is no JSON is no NDJSON either
+        if (head.startsWith('[') || firstLine === '{' || oneLine) throw new InputError(`${where(fileName)}not valid JSON: ${withLine((e as Error).message, text)}`);
       }
       if (parsed) return fromJson(whole, fileName);
     }

@@ -80,6 +80,33 @@ describe('loadInput', () => {
     expect(() => loadInput('{"kind":"header","format":"replyscope-capture","version":1,\n{"kind":"chunk"}')).toThrow(/capture log line 1/);
   });
 
+  it('reads a capture log whose header is longer than the sniffing window (a 70,000-character page URL)', () => {
+    fc.assert(
+      fc.property(captureArb, (capture) => {
+        const long = { ...capture, header: { ...capture.header, pageUrl: `https://a.test/?q=${'x'.repeat(70_000)}` } };
+        expect(loadInput(writeCaptureLog(long))).toEqual(long);
+      }),
+      { numRuns: 10 },
+    );
+  });
+
+  it('reads UTF-16 files (PowerShell writes them) and says what a compressed file or broken JSON is', () => {
+    const sse = 'data: {"type":"REPLY_START","reply_id":"r","session_id":"s","name":"Friday ✓ 🌍"}\n\n';
+    const utf8 = loadInput(new TextEncoder().encode(sse), 'a.sse');
+    const le = Uint8Array.from([0xff, 0xfe, ...Buffer.from(sse, 'utf16le')]);
+    const be = Uint8Array.from([0xfe, 0xff, ...Buffer.from(sse, 'utf16le').swap16()]);
+    for (const wide of [le, be]) expect(loadInput(wide, 'a.sse')).toEqual(utf8);
+    expect(() => loadInput(Uint8Array.from([0x1f, 0x8b, 8, 0, 0]), 'a.sse.gz')).toThrow('a.sse.gz: the file is gzip-compressed: decompress it first (gunzip)');
+    expect(() => loadInput(Uint8Array.from([0x50, 0x4b, 3, 4, 0]), 'a.zip')).toThrow('a.zip: the file is a zip archive');
+    // A pretty-printed document with a typo, a HAR cut short (one line): the JSON error, with its line.
+    expect(() => loadInput('[\n  {"type": "REPLY_START"},\n  {"type" "x"}\n]', 'e.json')).toThrow(/^e\.json: not valid JSON: .* \(line 3, column 11\)$/);
+    expect(() => loadInput('[\n  {"type": "REPLY_START"},,\n  {}\n]', 'e.json')).toThrow(/^e\.json: not valid JSON: Unexpected token ',', [^\n]*$/);
+    expect(() => loadInput('{\n  "log": {\n    "entries": [\n', 'x.har')).toThrow(/^x\.har: not valid JSON: /);
+    expect(() => loadInput('{"log":{"version":"1.2","entries":[{"request":', 'y.har')).toThrow(/^y\.har: not valid JSON: /);
+    // NDJSON still reads, and a bad line of it is named as before.
+    expect(() => loadInput('{"type":"a"}\n{"type":\n', 'n.ndjson')).toThrow(/^n\.ndjson: line 2: expected one JSON event per line/);
+  });
+
   it('reads every published conformance case (events or raw chunks; pi client -> request body)', () => {
     for (const dir of ['agentscope', 'pi']) {
       const casesDir = path.join(conformance, dir, 'cases');
