@@ -19,7 +19,10 @@ export interface TimedText {
  */
 export function chunkTexts(chunks: readonly ChunkRecord[]): TimedText[] {
   const dec = new PageTextDecoder();
-  return chunks.map((c) => ({ text: dec.push(c), t: c.t }));
+  const out = chunks.map((c) => ({ text: dec.push(c), t: c.t }));
+  const rest = dec.end(); // a character another writer's base64 left unfinished at the end of the body
+  if (rest && out.length > 0) out[out.length - 1].text += rest;
+  return out;
 }
 
 export interface SseReading {

@@ -197,16 +197,56 @@ export function recordsToChunks(records: readonly ChunkPayload[]): { chunks: Uin
  * A leading BOM is kept (the frame readers strip it the way their client does).
  */
 export class PageTextDecoder {
-  // Stateless today (each record is self-contained given the encoder's rule); a class so callers need not change
-  // if a future storage rule needs state.
+  /**
+   * The unfinished character at the end of a base64 payload from another writer. This tool's writer never leaves one
+   * for the next record's payload to complete — it moves those bytes into that record (the rule above), and a payload
+   * it wrote is read on its own — but a capture log from another writer may hold the whole body as base64 cut
+   * anywhere (every record exactly its wire chunk): read record by record, a character cut in two became two U+FFFD.
+   * Held here, the next record completes it, as the page's streaming decoder did.
+   */
+  private held: Uint8Array | undefined;
+  /** Every record so far was base64 (this tool writes text wherever a chunk is UTF-8). */
+  private allBase64 = true;
+  /** Σ wire bytes − Σ payload bytes of those records: bytes the rule carried into the next record (0: none). */
+  private inFlight = 0;
+
   push(rec: ChunkPayload): string {
-    if (rec.base64 === undefined) return rec.text ?? '';
-    return new TextDecoder('utf-8', { ignoreBOM: true }).decode(base64ToBytes(rec.base64));
+    if (rec.base64 === undefined) {
+      this.allBase64 = false;
+      return this.held ? this.release() + (rec.text ?? '') : rec.text ?? '';
+    }
+    let bytes = base64ToBytes(rec.base64);
+    const own = bytes.length;
+    const carriedIn = this.inFlight;
+    this.inFlight += rec.bytes - own;
+    if (this.held) {
+      const joined = new Uint8Array(this.held.length + bytes.length);
+      joined.set(this.held, 0);
+      joined.set(bytes, this.held.length);
+      bytes = joined;
+      this.held = undefined;
+    }
+    // Held only where the rule cannot be at work: all base64, nothing carried in, the payload exactly its chunk (under
+    // the rule such a payload never ends mid-character). A flush record (bytes 0) ends the body: read as it is.
+    if (this.allBase64 && carriedIn === 0 && own === rec.bytes && rec.bytes > 0) {
+      const tail = incompleteTail(bytes);
+      if (tail.length > 0) {
+        this.held = tail;
+        bytes = bytes.subarray(0, bytes.length - tail.length);
+      }
+    }
+    return new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
   }
 
-  /** End of body: always '' — a flush record already carries the end-of-body output. Kept so readers can call it. */
+  /** End of body: an unfinished character still held, as the page's final decode() gives it (U+FFFD). */
   end(): string {
-    return '';
+    return this.held ? this.release() : '';
+  }
+
+  private release(): string {
+    const held = this.held as Uint8Array;
+    this.held = undefined;
+    return new TextDecoder('utf-8', { ignoreBOM: true }).decode(held);
   }
 }
 

@@ -122,6 +122,25 @@ describe('Utf8ChunkEncoder', () => {
     );
   });
 
+  it('property: another writer\'s base64 records, cut anywhere (mid-character), read as the page read the body', () => {
+    fc.assert(
+      fc.property(
+        textish.chain((b) => fc.tuple(fc.constant(b), cutsFor(b.length))),
+        ([bytes, cuts]) => {
+          const chunks = cut(bytes, cuts);
+          const ours = new PageTextDecoder();
+          const got = chunks.map((c) => ours.push({ bytes: c.length, base64: bytesToBase64(c) })).join('') + ours.end();
+          expect(got).toBe(new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes));
+        },
+      ),
+      { numRuns: 300 },
+    );
+    // A text record after an unfinished base64 tail: the tail ends as the page's decoder ends it.
+    const d = new PageTextDecoder();
+    expect(d.push({ bytes: 3, base64: bytesToBase64(Uint8Array.from([0x61, 0xf0, 0x9f])) })).toBe('a');
+    expect(d.push({ bytes: 1, text: 'b' })).toBe('\ufffdb');
+  });
+
   it('reports bytes still in flight when a capture was taken mid-character', () => {
     const enc = new Utf8ChunkEncoder();
     const recs = [enc.push(new Uint8Array([0x61, 0xe2, 0x82]))]; // no flush: still streaming
