@@ -5,10 +5,12 @@ import { diagnosticDoc, DIAGNOSTIC_DOCS } from '../core/diagnostics/catalog.ts';
 import type { Diagnostic, Severity } from '../core/diagnostics/types.ts';
 import { CliError } from './cli-error.ts';
 
-/** "event 3 (TEXT_BLOCK_START)". */
+/** "event 3 (TEXT_BLOCK_START)"; "event 3 (not JSON)"; "the connection" where it has no events to point at. */
 function formatDiagnosticPlace(c: ConnectionView, d: Diagnostic): string {
   const ev = c.events[d.index];
-  return ev ? `event ${d.index} (${ev.type})` : `event ${d.index}`;
+  if (!ev) return c.events.length === 0 ? 'the connection' : `event ${d.index}`;
+  const type = /^\(.*\)$/.test(ev.type) ? ev.type.slice(1, -1) : ev.type === '?' ? 'no type' : ev.type; // "(not JSON)"
+  return `event ${d.index} (${type})`;
 }
 
 function formatDiagnostic(c: ConnectionView, d: Diagnostic): string {
