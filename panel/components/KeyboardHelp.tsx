@@ -18,7 +18,7 @@ export const SHORTCUTS: { group: string; items: [keys: string[], what: string][]
   {
     group: 'Lists',
     items: [
-      [['↑', '↓'], 'previous / next row of the focused list (connections, events)'],
+      [['↑', '↓'], 'previous / next row of the focused list (connections, replies, events)'],
       [['Tab'], 'move between toolbar, lists and panes'],
       [['↑', '↓', '←', '→'], 'on a divider: resize the panes (Shift = larger steps)'],
     ],

@@ -84,8 +84,18 @@ export function ReplyList({ store }: { store: PanelStore }) {
   const selected = store.selectedReplyId.value;
   const { start, end } = win;
   const rows = conn.replies.slice(start, end);
+  // ↑/↓ move the selection, as in the other lists (the keys otherwise only scrolled this one).
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
+    e.preventDefault();
+    const replies = conn.replies;
+    const i = replies.findIndex((r) => r.id === selected);
+    const next = Math.max(0, Math.min(replies.length - 1, i < 0 ? 0 : i + (e.key === 'ArrowDown' ? 1 : -1)));
+    store.selectReply(replies[next].id);
+    win.reveal(next);
+  };
   return (
-    <div class="scroll" data-testid="replies" ref={win.ref}>
+    <div class="scroll" data-testid="replies" ref={win.ref} tabIndex={0} onKeyDown={onKeyDown} aria-label="Replies">
       <table class="grid">
         <colgroup>
           <col />

@@ -437,6 +437,27 @@ test('in a narrow window every pane keeps room: the event pane does not vanish b
   await page.close();
 });
 
+test('↑/↓ move through the replies list like the other lists', async () => {
+  const page = await openViewer();
+  const ev = (o: Record<string, unknown>) => `data: ${JSON.stringify(o)}\n\n`;
+  let sse = '';
+  for (const id of ['r1', 'r2', 'r3']) {
+    sse += ev({ type: 'REPLY_START', reply_id: id, session_id: 's', name: `agent ${id}` }) + ev({ type: 'REPLY_END', reply_id: id, session_id: 's' });
+  }
+  await importText(page, 'three.sse', sse);
+  await page.locator('[data-conn]').first().click();
+  await page.locator('[data-reply="r1"]').click();
+  await page.keyboard.press('ArrowDown');
+  await expect(page.locator('[data-reply="r2"]')).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown'); // stays on the last
+  await expect(page.locator('[data-reply="r3"]')).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('ArrowUp');
+  await expect(page.locator('[data-reply="r2"]')).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('bubble')).toContainText('agent r2');
+  await page.close();
+});
+
 test('copying works where the async clipboard is refused (a DevTools panel iframe without clipboard-write)', async () => {
   const page = await openViewer();
   await page.context().grantPermissions(['clipboard-read'], { origin: viewer.url });
