@@ -25,6 +25,9 @@ function niceStep(range: number, px: number): number {
   return pow * 10;
 }
 
+/** How far (px) from an event, outside the lane's bars, the pointer still finds it. */
+const HIT_PX = 12;
+
 /** Events a lane knows about (span starts, ticks, ends), to find the one nearest to a pointer. */
 function laneEvents(lane: TimelineLane): { t: number; event: number }[] {
   const out: { t: number; event: number }[] = [];
@@ -84,13 +87,16 @@ export function Timeline({ store }: { store: PanelStore }) {
   };
 
   const laneAt = (py: number) => tl.lanes[Math.floor((py - AXIS_H) / LANE_H)];
+  // The event nearest the pointer in its lane — within reach: inside one of the lane's bars, or a few pixels from an
+  // event. Without a limit, a click on empty space zoomed in far from any event seeked minutes away, off-screen.
   const nearest = (px: number, py: number) => {
     const lane = laneAt(py);
     if (!lane || px < LABEL_W) return undefined;
     const t = tAt(px);
+    const inBar = lane.spans.some((s) => x(s.start) <= px && px <= Math.max(x(s.start) + 3, x(s.end))); // as drawn
     let best: { t: number; event: number } | undefined;
     for (const c of laneEvents(lane)) if (!best || Math.abs(c.t - t) < Math.abs(best.t - t)) best = c;
-    return best;
+    return best && (inBar || Math.abs(x(best.t) - px) <= HIT_PX) ? best : undefined;
   };
   const local = (e: MouseEvent) => {
     const r = (e.currentTarget as SVGSVGElement).getBoundingClientRect();

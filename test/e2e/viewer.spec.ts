@@ -335,6 +335,14 @@ test('timeline: hover shows the event, a click seeks there; play at max speed re
   const shown = Number((await detail.locator('.kv span').nth(1).textContent())!.match(/#(\d+)/)![1]);
   const k = reply.eventIndices.indexOf(shown);
   await expect(page.getByTestId('step-pos')).toHaveText(new RegExp(`^step ${k + 1} / ${n}\\b`));
+  // Empty space in the lane, well past the block's end: no event is in reach, so no tooltip and a click seeks nowhere.
+  const past = box.x + box.width + 60;
+  const plot = (await page.getByRole('img', { name: /^Timeline: / }).boundingBox())!;
+  expect(past).toBeLessThan(plot.x + plot.width);
+  await page.mouse.move(past, box.y + box.height / 2);
+  await expect(page.locator('.tl-tooltip')).toHaveCount(0);
+  await page.mouse.click(past, box.y + box.height / 2);
+  await expect(page.getByTestId('step-pos')).toHaveText(new RegExp(`^step ${k + 1} / ${n}\\b`));
 
   // Playback at max speed from the first step runs to the last one.
   await page.getByLabel('Playback speed').selectOption('max');
