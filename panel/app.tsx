@@ -18,6 +18,7 @@ import { Timeline } from './components/Timeline.tsx';
 import { Toolbar } from './components/Toolbar.tsx';
 import { loadInput } from './core-bridge.ts';
 import type { PanelSource } from './sources/source.ts';
+import { filterConnections } from './store/filters.ts';
 import { createPanelStore, type MainView, type PanelStore } from './store/store.ts';
 
 /**
@@ -53,6 +54,14 @@ export async function importFiles(store: PanelStore, files: Iterable<File>): Pro
     ? `Imported ${outcomes.length - failed} of ${outcomes.length} files — ${outcomes.map(one).join('; ')}`
     : first.failed ? `Could not import ${first.name}: ${first.detail}` : `Imported ${first.name}: ${first.detail}`;
   store.status.value = { text, level: failed ? 'error' : 'info' };
+}
+
+/** "3", or "1 of 3" while the filter hides some. */
+function shownCount(store: PanelStore): string {
+  const all = store.connections.value;
+  const f = store.filters;
+  const shown = filterConnections(all, f.urlText.value, f.errorsOnly.value).length;
+  return shown === all.length ? String(all.length) : `${shown} of ${all.length}`;
 }
 
 function nextFrame(): Promise<void> {
@@ -207,7 +216,7 @@ export function App({ store, source }: { store: PanelStore; source: PanelSource 
         >
           <>
             <div class="pane-title">
-              Connections <span class="count">{store.connections.value.length}</span>
+              Connections <span class="count">{shownCount(store)}</span>
             </div>
             <ConnectionList store={store} />
           </>

@@ -14,6 +14,7 @@ export function ConnectionList({ store }: { store: PanelStore }) {
   const f = store.filters;
   const list = filterConnections(all, f.urlText.value, f.errorsOnly.value);
   const selected = store.selectedConnId.value;
+  const hidden = selected !== undefined && !list.some((c) => c.record.id === selected) ? all.find((c) => c.record.id === selected) : undefined;
 
   const onKeyDown = (e: KeyboardEvent) => {
     if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
@@ -82,6 +83,12 @@ export function ConnectionList({ store }: { store: PanelStore }) {
         </tbody>
       </table>
       {all.length > 0 && list.length === 0 ? <div class="empty">No connection matches the filter.</div> : null}
+      {hidden ? (
+        // The panes below still show it: say why it is not in the list (rather than drop the user's selection).
+        <div class="dim hidden-selection" data-testid="selection-hidden">
+          The selected connection ({shortUrl(hidden.record.url)}) is hidden by the filter; the panes below still show it.
+        </div>
+      ) : null}
     </div>
   );
 }

@@ -466,6 +466,23 @@ test('↑/↓ move through the replies list like the other lists', async () => {
   await page.close();
 });
 
+test('a filter that hides the selected connection says so, and the count says how many are shown', async () => {
+  const page = await openViewer();
+  await importText(page, 'sample.replyscope.ndjson', sampleLog);
+  await page.locator('[data-conn="tab1:1"]').click();
+  const count = page.locator('.pane-title .count').first();
+  await expect(count).toHaveText('3');
+  await page.getByPlaceholder('Filter URL').fill('api/stream');
+  await expect(page.locator('[data-conn]')).toHaveCount(1);
+  await expect(count).toHaveText('1 of 3');
+  await expect(page.getByTestId('selection-hidden')).toContainText('The selected connection (/sessions/s-42/stream?agent_id=friday) is hidden by the filter');
+  await page.locator('[data-conn="tab1:2"]').click();
+  await expect(page.getByTestId('selection-hidden')).toHaveCount(0);
+  await page.getByPlaceholder('Filter URL').fill('');
+  await expect(count).toHaveText('3');
+  await page.close();
+});
+
 test('copying works where the async clipboard is refused (a DevTools panel iframe without clipboard-write)', async () => {
   const page = await openViewer();
   await page.context().grantPermissions(['clipboard-read'], { origin: viewer.url });
