@@ -1,6 +1,6 @@
 // What the scrubber shows at step k: the bubble (or the message JSON, or the diff against step k−1), and next to
 // it the event of step k — raw frame, parsed event, schema issues, lifecycle diagnostics.
-import { useMemo } from 'preact/hooks';
+import { useEffect, useMemo, useRef } from 'preact/hooks';
 import type { ConnectionView, EventView, FrameView, ReplyView } from '../../src/core/analysis/types.ts';
 import { appendedIn, diffJson, touchedBlocks, type JsonChange } from '../lib/json-diff.ts';
 import { elideInline, prettyValue } from '../lib/elide.ts';
@@ -163,6 +163,18 @@ export function StepDetail({ store }: { store: PanelStore }) {
   const reply = store.selectedReply.value;
   const k = store.step.value;
   const tab = store.detailTab.value;
+  const scroller = useRef<HTMLDivElement>(null);
+  // What this step changed — the appended text, else the touched block — is brought into view when it is outside it:
+  // in a long message the change was often far below what the pane showed, so scrubbing showed nothing happen.
+  useEffect(() => {
+    const box = scroller.current;
+    if (!box || tab !== 'message') return;
+    const target = box.querySelector<HTMLElement>('mark.appended') ?? box.querySelector<HTMLElement>('.block.touched');
+    if (!target) return;
+    const r = target.getBoundingClientRect();
+    const b = box.getBoundingClientRect();
+    if (r.bottom > b.bottom || r.top < b.top) target.scrollIntoView({ block: 'nearest' });
+  }, [k, reply?.id, tab, conn?.record.id]);
   if (!conn) return <div class="empty">Select a connection.</div>;
   const event = store.selectedEventView.value;
   const selectedFrame = store.selectedFrame.value;
@@ -182,7 +194,7 @@ export function StepDetail({ store }: { store: PanelStore }) {
           </button>
         ))}
       </div>
-      <div class="scroll">
+      <div class="scroll" ref={scroller}>
         {!reply ? (
           <div class="empty">This event belongs to no reply; its reconstruction is not shown.</div>
         ) : !state ? (

@@ -483,6 +483,40 @@ test('a filter that hides the selected connection says so, and the count says ho
   await page.close();
 });
 
+test('scrubbing a long message brings what the step appended into view', async () => {
+  const page = await openViewer();
+  const ev = (o: Record<string, unknown>) => `data: ${JSON.stringify(o)}\n\n`;
+  let sse = ev({ type: 'REPLY_START', reply_id: 'r', session_id: 's', name: 'Friday' });
+  for (let b = 0; b < 30; b++) {
+    sse += ev({ type: 'TEXT_BLOCK_START', reply_id: 'r', block_id: `b${b}` });
+    for (let i = 0; i < 3; i++) sse += ev({ type: 'TEXT_BLOCK_DELTA', reply_id: 'r', block_id: `b${b}`, delta: `block ${b} part ${i}: ${'lorem ipsum '.repeat(12)}\n` });
+    sse += ev({ type: 'TEXT_BLOCK_END', reply_id: 'r', block_id: `b${b}` });
+  }
+  sse += ev({ type: 'REPLY_END', reply_id: 'r', session_id: 's' });
+  await importText(page, 'tall.sse', sse);
+  await page.locator('[data-conn]').first().click();
+  const inView = () => page.evaluate(() => {
+    const m = document.querySelector('mark.appended');
+    const box = m?.closest('.scroll');
+    if (!m || !box) return 'no mark';
+    const r = m.getBoundingClientRect();
+    const b = box.getBoundingClientRect();
+    return r.top >= b.top - 1 && r.bottom <= b.bottom + 1 ? 'in view' : `out of view (${Math.round(r.top)} vs ${Math.round(b.top)}–${Math.round(b.bottom)})`;
+  });
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowRight'); // the first block's start
+  await page.keyboard.press('ArrowRight'); // its first delta: at the top
+  await expect.poll(inView).toBe('in view');
+  await page.keyboard.press('End');
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft'); // the last block's last delta: far below the top
+  await expect.poll(inView).toBe('in view');
+  await page.keyboard.press('Home');
+  for (let i = 0; i < 7; i++) await page.keyboard.press('ArrowRight'); // back up to the second block's first delta
+  await expect.poll(inView).toBe('in view');
+  await page.close();
+});
+
 test('copying works where the async clipboard is refused (a DevTools panel iframe without clipboard-write)', async () => {
   const page = await openViewer();
   await page.context().grantPermissions(['clipboard-read'], { origin: viewer.url });
