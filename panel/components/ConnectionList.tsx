@@ -33,7 +33,7 @@ export function ConnectionList({ store }: { store: PanelStore }) {
           <col style={{ width: '50px' }} />
           <col style={{ width: '92px' }} />
           <col style={{ width: '52px' }} />
-          <col style={{ width: '40px' }} />
+          <col style={{ width: '48px' }} />
           <col style={{ width: '72px' }} />
           {/* Wide enough for "999.9 kB" and "12 min 34 s" (they were cut to "124.0 …"). */}
           <col style={{ width: '72px' }} />
@@ -73,7 +73,9 @@ export function ConnectionList({ store }: { store: PanelStore }) {
                 <td class={status !== undefined && status >= 400 ? 'err' : ''}>{status ?? '—'}</td>
                 <td>{c.dialect}</td>
                 <td class="num">{c.events.length}</td>
-                <td class={`num ${errors ? 'err' : c.diagnostics.length ? 'warn' : 'dim'}`}>{c.diagnostics.length || ''}</td>
+                <td class={`num ${errors ? 'err' : c.diagnostics.length ? 'warn' : 'dim'}`} title={c.diagnostics.length ? `${c.diagnostics.length.toLocaleString('en-US')} diagnostics, ${errors.toLocaleString('en-US')} errors` : undefined}>
+                  {c.diagnostics.length || ''}
+                </td>
                 <td class={`state-${c.state}`}>{c.state}</td>
                 <td class="num" title={Number.isFinite(c.bytes) ? `${c.bytes.toLocaleString('en-US')} bytes` : undefined}>{formatBytes(c.bytes)}</td>
                 <td class="num">{formatMs(connectionDuration(c))}</td>

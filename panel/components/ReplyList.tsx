@@ -50,7 +50,7 @@ const ReplyRow = memo(function ReplyRow({ r, selected, onSelect }: RowProps) {
       <td class="num" title={r.continuesEviction ? 'The reply started before the evicted part: this is the time of the part kept' : undefined}>
         {r.continuesEviction ? '≥ ' : ''}{formatMs(r.durationMs)}
       </td>
-      <td class={`num ${errors ? 'err' : 'warn'}`}>{r.diagnostics.length || ''}</td>
+      <td class={`num ${errors ? 'err' : 'warn'}`} title={r.diagnostics.length ? `${r.diagnostics.length.toLocaleString('en-US')} diagnostics` : undefined}>{r.diagnostics.length || ''}</td>
     </tr>
   );
 }, sameRow);
@@ -103,7 +103,7 @@ export function ReplyList({ store }: { store: PanelStore }) {
           <col style={{ width: '88px' }} />
           <col style={{ width: '58px' }} />
           <col style={{ width: '62px' }} />
-          <col style={{ width: '36px' }} />
+          <col style={{ width: '44px' }} />
         </colgroup>
         <thead>
           <tr>

@@ -22,14 +22,16 @@ export function Toolbar({ store, source, onImport, onExport, onHelp, onInclude, 
   const f = store.filters;
   return (
     <div class="toolbar" role="toolbar" aria-label="Replyscope">
-      <button
-        onClick={() => store.setPaused(!paused)}
-        title={paused ? 'Resume recording (records held while paused are applied)' : 'Pause recording'}
-        aria-pressed={!paused}
-        aria-label={paused ? 'Resume recording' : 'Pause recording'}
-      >
-        <span class={`rec${paused ? ' paused' : ''}`} />
-      </button>
+      {source.live ? ( // recording is a live capture's; the viewer only imports
+        <button
+          onClick={() => store.setPaused(!paused)}
+          title={paused ? 'Resume recording (records held while paused are applied)' : 'Pause recording'}
+          aria-pressed={!paused}
+          aria-label={paused ? 'Resume recording' : 'Pause recording'}
+        >
+          <span class={`rec${paused ? ' paused' : ''}`} />
+        </button>
+      ) : null}
       <button
         title="Clear"
         aria-label="Clear"

@@ -106,6 +106,8 @@ export function validate({ conns: all, notices }: { conns: ConnectionView[]; not
   const exitCode = failOn !== undefined && found.some((d) => SEVERITY_RANK[d.severity] >= SEVERITY_RANK[failOn]) ? 1 : 0;
   if (opts.json) return { stdout: JSON.stringify(found, null, 2), exitCode };
   const lines: string[] = notices.map((n) => `note: ${n}`);
+  // Nothing to check passes every check: say so, so that a capture that came out empty is not taken for a clean one.
+  if (all.every((c) => c.events.length === 0)) lines.push(all.length === 0 ? 'note: the input holds no stream' : 'note: the input holds no events');
   for (const { conn: c, diagnostics } of conns) {
     // A body imported from a file has no request: its synthesised method would read as if the file had been fetched.
     // (HAR entries keep their own method and absolute URL.)
