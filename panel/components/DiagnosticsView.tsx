@@ -60,7 +60,9 @@ export function DiagnosticsView({ store, scope }: { store: PanelStore; scope: 'c
                     store.selectEvent(d.index);
                   }}
                 >
-                  <span class="mono dim">#{d.index}</span>
+                  <span class="mono dim" title={d.frame !== undefined ? `Frame ${d.frame} of the body; the event at or after it: #${d.index}` : undefined}>
+                    {d.frame !== undefined ? `frame ${d.frame} → #${d.index}` : `#${d.index}`}
+                  </span>
                   <span class="mono diag-type" title={ev?.type}>{ev?.type ?? ''}</span>
                   <span class="diag-msg">{d.message}</span>
                   {scope === 'all' ? <span class="dim">{conn.record.url}</span> : null}

@@ -5,11 +5,18 @@ import { diagnosticDoc, DIAGNOSTIC_DOCS } from '../core/diagnostics/catalog.ts';
 import type { Diagnostic, Severity } from '../core/diagnostics/types.ts';
 import { CliError } from './cli-error.ts';
 
-/** "event 3 (TEXT_BLOCK_START)"; "event 3 (not JSON)"; "the connection" where it has no events to point at. */
+/**
+ * "event 3 (TEXT_BLOCK_START)"; "event 3 (not JSON)"; for a frame-level diagnostic "frame 5, before event 5
+ * (TOOL_CALL_DELTA)" (the frame the client dropped has no event); "the connection" where there is nothing to point at.
+ */
 function formatDiagnosticPlace(c: ConnectionView, d: Diagnostic): string {
   const ev = c.events[d.index];
+  const type = ev && (/^\(.*\)$/.test(ev.type) ? ev.type.slice(1, -1) : ev.type === '?' ? 'no type' : ev.type); // "(not JSON)"
+  if (d.frame !== undefined) {
+    const frame = d.frame < c.frames.length ? `frame ${d.frame}` : 'the end of the body';
+    return ev && ev.frameIndex !== d.frame ? `${frame}, before event ${d.index} (${type})` : ev ? `${frame}, event ${d.index} (${type})` : frame;
+  }
   if (!ev) return c.events.length === 0 ? 'the connection' : `event ${d.index}`;
-  const type = /^\(.*\)$/.test(ev.type) ? ev.type.slice(1, -1) : ev.type === '?' ? 'no type' : ev.type; // "(not JSON)"
   return `event ${d.index} (${type})`;
 }
 

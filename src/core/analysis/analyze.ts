@@ -161,7 +161,7 @@ class ConnectionAnalysis {
     const ended = this.ended;
     // Both clients read SSE alike; name the one this stream is for (pi streams were told "the AgentScope client").
     const clientName = isPi(this.dialect) ? "pi-agent-core's streamProxy" : undefined;
-    const frameDiags = this.reader.frameDiagnostics(ended, clientName).map((d) => ({ ...d, index: this.eventIndexOfFrame(d.index) }));
+    const frameDiags = this.reader.frameDiagnostics(ended, clientName).map((d) => ({ ...d, index: this.eventIndexOfFrame(d.index), frame: d.index }));
     const { replies, failure } = this.safeReplies();
     const diagnostics = [...this.streamDiagnostics(), ...frameDiags];
     // A loop, not flatMap: nearly every event has none (flatMap built a result per event of a million). Indexed, not

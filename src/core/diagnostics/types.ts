@@ -11,6 +11,11 @@ export interface Diagnostic {
   message: string;
   /** Other event indices involved (e.g. the START a duplicate START repeats). */
   related?: number[];
+  /**
+   * For a diagnostic about a frame of the body (how the client reads it): that frame's index. `index` is then the
+   * first event read from it or after it — a frame the client drops has no event of its own.
+   */
+  frame?: number;
 }
 
 /** Documentation of one code, read by both the panel (Diagnostics view) and the CLI (`validate`). */

@@ -234,6 +234,18 @@ describe('the replyscope binary', () => {
     expect(seen).toEqual(['--help']);
   });
 
+  it('a frame the client drops is named by its frame (it has no event of its own), with the event after it', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'rs-cli-'));
+    const file = path.join(dir, 'nospace.sse');
+    const ev = (o: Record<string, unknown>, sep = ' ') => `data:${sep}${JSON.stringify(o)}\n\n`;
+    writeFileSync(file, ev({ type: 'REPLY_START', reply_id: 'r', session_id: 's', name: 'a' }) + ev({ type: 'TEXT_BLOCK_START', reply_id: 'r', block_id: 'b' }) +
+      ev({ type: 'TEXT_BLOCK_DELTA', reply_id: 'r', block_id: 'b', delta: 'x' }, '') + ev({ type: 'TEXT_BLOCK_END', reply_id: 'r', block_id: 'b' }));
+    const text = await runCli(['validate', file], read);
+    expect(text.stdout).toMatch(/sse\.client-drops-frame +frame 2, before event 2 \(TEXT_BLOCK_END\): /);
+    const json = JSON.parse((await runCli(['validate', file, '--json'], read)).stdout);
+    expect(json.find((d: { code: string }) => d.code === 'sse.client-drops-frame')).toMatchObject({ index: 2, frame: 2 });
+  });
+
   it('"-" reads standard input, named stdin', async () => {
     const file = path.join(CONFORMANCE, 'agentscope', 'cases', 'delta_before_start.json');
     const child = execFile(process.execPath, [BIN, 'validate', '-']);
