@@ -6,7 +6,7 @@ import { blindSpotNotice, EVENTSOURCE_PARTIAL_NOTICE } from '../capture/notices.
 import type { Diagnostic } from '../diagnostics/types.ts';
 import { AgentScopeStream } from './agentscope-stream.ts';
 import { BodyReader, bodyKindOf, type RawEvent } from './body-reader.ts';
-import { DialectDetector, isAgentScope, isPi } from './dialect.ts';
+import { DialectDetector, dialectOfEvent, isAgentScope, isPi } from './dialect.ts';
 import { analysedEvent, EventTimes } from './event-view.ts';
 import { PiStream } from './pi-stream.ts';
 import { previewOf, typeOf, viewType, type EventFacts, type StreamProcessor } from './stream-processor.ts';
@@ -48,6 +48,8 @@ class ConnectionAnalysis {
   private sawData = false;
   /** The dialect the evicted events spoke (from their digest), before any remaining event could tell. */
   private seededDialect?: Dialect;
+  /** See clientDialect(). */
+  private framesDialect?: Dialect;
   readonly notes: string[] = [];
   /** The capture's notices on this connection (see capture/notices.ts), as diagnostics. */
   private notices: Diagnostic[] = [];
@@ -160,7 +162,7 @@ class ConnectionAnalysis {
     if (this.view) return this.view;
     const ended = this.ended;
     // Both clients read SSE alike; name the one this stream is for (pi streams were told "the AgentScope client").
-    const clientName = isPi(this.dialect) ? "pi-agent-core's streamProxy" : undefined;
+    const clientName = isPi(this.clientDialect()) ? "pi-agent-core's streamProxy" : undefined;
     const frameDiags = this.reader.frameDiagnostics(ended, clientName).map((d) => ({ ...d, index: this.eventIndexOfFrame(d.index), frame: d.index }));
     const { replies, failure } = this.safeReplies();
     const diagnostics = [...this.streamDiagnostics(), ...frameDiags];
@@ -257,6 +259,28 @@ class ConnectionAnalysis {
       }
     }
     return out;
+  }
+
+  /**
+   * The dialect whose client the frame diagnostics speak of: the stream's — or, when its client read no event at all
+   * (every frame "data:" without a space, or multi-line data), what the spec reading's first data frames speak: a pi
+   * stream was told about "the AgentScope client". Looked for in the first 20 data frames, once.
+   */
+  private clientDialect(): Dialect {
+    if (this.dialect !== 'unknown') return this.dialect;
+    if (this.framesDialect !== undefined) return this.framesDialect;
+    let seen = 0;
+    for (const f of this.reader.frames) {
+      if (f.kind !== 'data' || f.heartbeat || f.foreign || f.sent) continue;
+      try {
+        const d = dialectOfEvent(JSON.parse(f.data));
+        if (d) return (this.framesDialect = d);
+      } catch {
+        // not JSON: says nothing
+      }
+      if (++seen >= 20) return (this.framesDialect = 'unknown');
+    }
+    return 'unknown'; // too few frames yet to give up
   }
 
   private eventIndexOfFrame(frameIndex: number): number {

@@ -52,6 +52,19 @@ describe('analysis of pi proxy streams reproduces streamProxy', () => {
     });
     expect(conn.diagnostics.map((d) => d.code)).toContain('pi.no-terminal');
   });
+
+  it('a pi stream its client reads nothing of ("data:" without a space) is told about pi\'s client, not AgentScope\'s', () => {
+    const lines = [{ type: 'start' }, { type: 'text_start', contentIndex: 0 }, { type: 'text_delta', contentIndex: 0, delta: 'hi' }];
+    const body = new TextEncoder().encode(lines.map((e) => `data:${JSON.stringify(e)}\n\n`).join(''));
+    const [conn] = analyzeCapture({
+      header: { kind: 'header', format: 'replyscope-capture', version: 1, tool: 't', created: '' },
+      records: captureOf([body], { requestBody: { model: { api: 'a', provider: 'p', id: 'm' } } }),
+    });
+    expect(conn.events).toHaveLength(0);
+    const drops = conn.diagnostics.filter((d) => d.code === 'sse.client-drops-frame');
+    expect(drops.map((d) => d.frame)).toEqual([0, 1, 2]);
+    for (const d of drops) expect(d.message).toContain("pi-agent-core's streamProxy only reads lines");
+  });
 });
 
 describe('the response head of a pi stream', () => {
