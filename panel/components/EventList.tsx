@@ -9,6 +9,7 @@ import type { EventView } from '../../src/core/analysis/types.ts';
 import { formatRelative, truncate } from '../lib/format.ts';
 import type { EventRow } from '../store/filters.ts';
 import type { RowsSnapshot } from '../store/event-rows.ts';
+import { frameByIndex } from '../store/lookups.ts';
 import type { PanelStore } from '../store/store.ts';
 import { useRowWindow } from './useRowWindow.ts';
 
@@ -61,7 +62,17 @@ export function EventToolbar({ store }: { store: PanelStore }) {
         <input
           type="checkbox"
           checked={f.hideHeartbeats.value}
-          onChange={(e) => (f.hideHeartbeats.value = (e.currentTarget as HTMLInputElement).checked)}
+          onChange={(e) => {
+            const hide = (e.currentTarget as HTMLInputElement).checked;
+            batch(() => {
+              f.hideHeartbeats.value = hide;
+              // A selected heartbeat or other message goes with its row (what the page sent stays shown).
+              const conn = store.selectedConnection.value;
+              const sel = store.selectedFrame.value;
+              const frame = hide && conn && sel !== undefined ? frameByIndex(conn, sel) : undefined;
+              if (frame && !frame.sent) store.selectedFrame.value = undefined;
+            });
+          }}
         />
         Hide heartbeats
       </label>

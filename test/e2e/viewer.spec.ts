@@ -104,6 +104,12 @@ test('a heartbeat row is selectable: the event pane says what it is, and the scr
   await page.keyboard.press('Home'); // the user moves the step: the event pane shows the step's event again
   await expect(detail).toHaveCount(0);
   await expect(page.getByTestId('event-detail')).toBeVisible();
+  // Hiding heartbeats while one is selected lets go of it (its row is gone): the pane shows the step's event.
+  await page.locator('.vrow.heartbeat').first().click();
+  await expect(detail).toBeVisible();
+  await page.getByLabel('Hide heartbeats').check();
+  await expect(detail).toHaveCount(0);
+  await expect(page.getByTestId('event-detail')).toBeVisible();
   await page.close();
 });
 test('a diagnostic occurrence seeks the scrubber to its event', async () => {
