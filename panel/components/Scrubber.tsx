@@ -3,7 +3,7 @@
 // scans the reply (diagnostic steps are maintained incrementally by the store, jumps are binary searches).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { Icon } from './Icon.tsx';
-import { nextIn, playDelay, type Speed } from '../store/steps.ts';
+import { nextIn, nextPlayStep, playDelay, type Speed } from '../store/steps.ts';
 import type { PanelStore } from '../store/store.ts';
 
 /** Keyboard map shared by the slider and the app-wide handler. Returns true when the key was used. */
@@ -81,7 +81,7 @@ export function Scrubber({ store }: { store: PanelStore }) {
       return;
     }
     const delay = playDelay(conn, reply, k, speed);
-    const advance = () => store.seek(k + 1);
+    const advance = () => store.seek(nextPlayStep(k, reply.history.length, speed));
     if (delay === 0 && typeof requestAnimationFrame === 'function') {
       const id = requestAnimationFrame(advance);
       return () => cancelAnimationFrame(id);

@@ -53,6 +53,19 @@ export function nextIn(sorted: readonly number[], from: number, dir: 1 | -1): nu
 
 export type Speed = 1 | 4 | 'max';
 
+/** Frames a whole reply takes to play at 'max' (steps are skipped to fit; a short reply shows every one). */
+export const MAX_PLAY_FRAMES = 600;
+
+/**
+ * The step playback moves to from `k` in a reply of `length` steps: the next one, except at 'max', where a long reply
+ * plays in about MAX_PLAY_FRAMES frames (~10 s) — a step per frame took five minutes for 10,000 steps. Never past
+ * the last step, which is always shown.
+ */
+export function nextPlayStep(k: number, length: number, speed: Speed): number {
+  const stride = speed === 'max' ? Math.max(1, Math.ceil(length / MAX_PLAY_FRAMES)) : 1;
+  return Math.min(length - 1, k + stride);
+}
+
 /** Longest pause played back "at recorded speed": a 10-minute human wait should not stall the replay. */
 export const MAX_PLAY_PAUSE_MS = 3000;
 

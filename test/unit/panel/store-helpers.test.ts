@@ -6,7 +6,7 @@ import { remapConnectionIds } from '../../../panel/store/import-merge.ts';
 import fc from 'fast-check';
 import { prettyJsonText, reindentJson } from '../../../panel/lib/partial-json-view.ts';
 import { eventRows, filterConnections } from '../../../panel/store/filters.ts';
-import { nextIn } from '../../../panel/store/steps.ts';
+import { MAX_PLAY_FRAMES, nextIn, nextPlayStep } from '../../../panel/store/steps.ts';
 
 describe('remapConnectionIds', () => {
   const recs: CaptureRecord[] = [
@@ -98,5 +98,27 @@ describe('nextIn', () => {
     expect(nextIn([2, 5, 9], 5, 1)).toBe(9);
     expect(nextIn([2, 5, 9], 5, -1)).toBe(2);
     expect(nextIn([2, 5, 9], 9, 1)).toBeUndefined();
+  });
+});
+
+describe('nextPlayStep', () => {
+  const visits = (length: number, speed: 1 | 4 | 'max') => {
+    const seen = [0];
+    while (seen[seen.length - 1] < length - 1) seen.push(nextPlayStep(seen[seen.length - 1], length, speed));
+    return seen;
+  };
+
+  it('plays every step of a short reply, at any speed', () => {
+    for (const speed of [1, 4, 'max'] as const) expect(visits(300, speed)).toEqual(Array.from({ length: 300 }, (_, i) => i));
+  });
+
+  it('at max, plays a long reply in about MAX_PLAY_FRAMES frames and always shows the last step', () => {
+    for (const length of [601, 10_000, 123_457]) {
+      const seen = visits(length, 'max');
+      expect(seen.length - 1).toBeLessThanOrEqual(MAX_PLAY_FRAMES);
+      expect(seen.length - 1).toBeGreaterThanOrEqual(MAX_PLAY_FRAMES / 2);
+      expect(seen.at(-1)).toBe(length - 1);
+    }
+    expect(visits(10_000, 1)).toHaveLength(10_000); // recorded speed skips nothing
   });
 });
