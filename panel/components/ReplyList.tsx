@@ -32,7 +32,7 @@ const ReplyRow = memo(function ReplyRow({ r, selected, onSelect }: RowProps) {
       class="row"
       aria-selected={selected}
       onClick={() => onSelect(r.id)}
-      title={`${r.id}\n${r.eventIndices.length} events · ${r.dialect}${r.orphan ? '\nnever started in this stream' : ''}`}
+      title={`${r.name ? `${r.name} · ` : ''}${r.id}\n${r.eventIndices.length} events · ${r.dialect}${r.orphan ? '\nnever started in this stream' : ''}`}
       data-reply={r.id}
     >
       <td>
