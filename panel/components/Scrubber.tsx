@@ -159,7 +159,10 @@ export function Scrubber({ store }: { store: PanelStore }) {
       <button title="Next diagnostic (])" aria-label="Next diagnostic" disabled={nextDiag === undefined} onClick={() => nextDiag !== undefined && store.seek(nextDiag)}>
         <Icon name="next" size={9} /><Icon name="warnPrev" />
       </button>
-      <span class="dim">{diags.length} diag</span>
+      {/* Steps, not diagnostics: a step can carry several, and [ ] jump from step to step. */}
+      <span class="dim" title="Steps of this reply with a diagnostic, an invalid event or a warned status ([ and ] jump between them)">
+        {diags.length} flagged
+      </span>
     </div>
   );
 }
