@@ -47,6 +47,7 @@ async function main(): Promise<void> {
       await shot('events-tool-call-streaming');
 
       await page.keyboard.press('End');
+      await page.locator('.vrow[aria-selected="true"]').waitFor(); // the list has revealed the last step's row
       await shot('bubble-final');
 
       await page.locator('[data-tab="timeline"]').click();
@@ -62,6 +63,7 @@ async function main(): Promise<void> {
       await page.locator('[data-conn="tab1:2"]').click();
       await page.locator('[data-tab="events"]').click();
       await page.keyboard.press('End');
+      await page.locator('.vrow[aria-selected="true"]').waitFor();
       await shot('pi-stream');
 
       await page.getByRole('button', { name: 'Export…' }).click();
