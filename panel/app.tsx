@@ -18,7 +18,6 @@ import { Timeline } from './components/Timeline.tsx';
 import { Toolbar } from './components/Toolbar.tsx';
 import { loadInput } from './core-bridge.ts';
 import type { PanelSource } from './sources/source.ts';
-import { filterConnections } from './store/filters.ts';
 import { createPanelStore, type MainView, type PanelStore } from './store/store.ts';
 
 /**
@@ -59,8 +58,7 @@ export async function importFiles(store: PanelStore, files: Iterable<File>): Pro
 /** "3", or "1 of 3" while the filter hides some. */
 function shownCount(store: PanelStore): string {
   const all = store.connections.value;
-  const f = store.filters;
-  const shown = filterConnections(all, f.urlText.value, f.errorsOnly.value).length;
+  const shown = store.shownConnections.value.length;
   return shown === all.length ? String(all.length) : `${shown} of ${all.length}`;
 }
 

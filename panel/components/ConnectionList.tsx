@@ -1,7 +1,6 @@
 // The connections table: one row per captured stream, DevTools Network style.
 import type { ConnectionView } from '../../src/core/analysis/types.ts';
 import { formatBytes, formatMs, shortUrl } from '../lib/format.ts';
-import { filterConnections } from '../store/filters.ts';
 import type { PanelStore } from '../store/store.ts';
 
 export function connectionDuration(c: ConnectionView): number | undefined {
@@ -11,8 +10,7 @@ export function connectionDuration(c: ConnectionView): number | undefined {
 
 export function ConnectionList({ store }: { store: PanelStore }) {
   const all = store.connections.value;
-  const f = store.filters;
-  const list = filterConnections(all, f.urlText.value, f.errorsOnly.value);
+  const list = store.shownConnections.value;
   const selected = store.selectedConnId.value;
   const hidden = selected !== undefined && !list.some((c) => c.record.id === selected) ? all.find((c) => c.record.id === selected) : undefined;
 

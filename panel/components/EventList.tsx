@@ -8,7 +8,7 @@ import { eventRole } from '../../src/core/analysis/timeline.ts';
 import type { EventView } from '../../src/core/analysis/types.ts';
 import { formatRelative, truncate } from '../lib/format.ts';
 import type { EventRow } from '../store/filters.ts';
-import type { RowsSnapshot } from '../store/event-rows.ts';
+import { frameMatcher, type RowsSnapshot } from '../store/event-rows.ts';
 import { frameByIndex } from '../store/lookups.ts';
 import type { PanelStore } from '../store/store.ts';
 import { useRowWindow } from './useRowWindow.ts';
@@ -66,11 +66,12 @@ export function EventToolbar({ store }: { store: PanelStore }) {
             const hide = (e.currentTarget as HTMLInputElement).checked;
             batch(() => {
               f.hideHeartbeats.value = hide;
-              // A selected heartbeat or other message goes with its row (what the page sent stays shown).
+              // A selected frame goes with its row (the list's own rule: what the page sent stays shown).
               const conn = store.selectedConnection.value;
               const sel = store.selectedFrame.value;
-              const frame = hide && conn && sel !== undefined ? frameByIndex(conn, sel) : undefined;
-              if (frame && !frame.sent) store.selectedFrame.value = undefined;
+              const frame = conn && sel !== undefined ? frameByIndex(conn, sel) : undefined;
+              const shown = frameMatcher({ text: f.eventText.value, types: f.eventTypes.value, hideHeartbeats: hide });
+              if (hide && frame && !shown(frame)) store.selectedFrame.value = undefined;
             });
           }}
         />

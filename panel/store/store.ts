@@ -10,7 +10,7 @@ import type { LiveState } from '../sources/source.ts';
 import type { ConnectionView, EventView, ReplyView } from '../../src/core/analysis/types.ts';
 import { CaptureAnalyzer } from '../core-bridge.ts';
 import { EventRowIndex, TypeCounter, type RowsSnapshot } from './event-rows.ts';
-import { createFilters } from './filters.ts';
+import { createFilters, filterConnections } from './filters.ts';
 import { remapConnectionIds } from './import-merge.ts';
 import { splitChunk } from './chunk-pieces.ts';
 import { eventByIndex, frameByIndex, replyOfEvent } from './lookups.ts';
@@ -128,6 +128,8 @@ export function createPanelStore(options: StoreOptions = {}) {
     void revision.value;
     return analyzer.connections();
   });
+  /** The connections the list shows (URL filter, "Has errors"): the list and its count read this one. */
+  const shownConnections = computed<ConnectionView[]>(() => filterConnections(connections.value, filters.urlText.value, filters.errorsOnly.value));
   /** The capture's notices that belong to no connection (what the page opened that cannot be captured, import notes). */
   const notices = computed<readonly NoticeRecord[]>(() => {
     void revision.value;
@@ -441,6 +443,7 @@ export function createPanelStore(options: StoreOptions = {}) {
     detailTab,
     filters,
     connections,
+    shownConnections,
     notices,
     selectedConnection,
     selectedReply,

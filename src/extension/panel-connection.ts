@@ -111,6 +111,12 @@ export function connectToTab(tabId: number, handlers: TabConnectionHandlers): Ta
     handlers.onSnapshot(records, header());
   };
 
+  /** The capture kept here, as compaction looks at it: pages preserve-log kept let go first (oldest first). */
+  const keptCapture = (): CaptureRecord[] => {
+    capture.dropOldestGone(compaction.goneBudget, Date.now());
+    return capture.records();
+  };
+
   const send = (message: PanelToBackground): void => {
     try {
       port?.postMessage(message);
@@ -137,11 +143,7 @@ export function connectToTab(tabId: number, handlers: TabConnectionHandlers): Ta
       if (change.kind === 'append') {
         handlers.onRecords(change.records);
         // Past the cap the panel's copy would grow without bound: hand it the capture kept here (panel-compaction.ts).
-        const kept = (): CaptureRecord[] => {
-          capture.dropOldestGone(compaction.goneBudget, Date.now()); // pages preserve-log kept, oldest first
-          return capture.records();
-        };
-        if (compaction.appended(change.records, kept)) emitSnapshot();
+        if (compaction.appended(change.records, keptCapture)) emitSnapshot();
       } else {
         emitSnapshot();
         emitStatus();
