@@ -26,6 +26,9 @@ const textish = fc
     return new Uint8Array(out);
   });
 
+/** Such bytes and where a network might cut them into chunks. */
+const bytesAndCuts = textish.chain((b) => fc.tuple(fc.constant(b), cutsFor(b.length)));
+
 describe('base64', () => {
   it('round-trips any bytes and matches Node', () => {
     fc.assert(
@@ -100,7 +103,7 @@ describe('Utf8ChunkEncoder', () => {
   it('property: any bytes, any chunking -> records -> the exact bytes and the exact chunks', () => {
     fc.assert(
       fc.property(
-        textish.chain((b) => fc.tuple(fc.constant(b), cutsFor(b.length))),
+        bytesAndCuts,
         ([bytes, cuts]) => {
           const chunks = cut(bytes, cuts);
           const recs = toRecords(chunks);
@@ -125,7 +128,7 @@ describe('Utf8ChunkEncoder', () => {
   it('property: another writer\'s base64 records, cut anywhere (mid-character), read as the page read the body', () => {
     fc.assert(
       fc.property(
-        textish.chain((b) => fc.tuple(fc.constant(b), cutsFor(b.length))),
+        bytesAndCuts,
         ([bytes, cuts]) => {
           const chunks = cut(bytes, cuts);
           const ours = new PageTextDecoder();
