@@ -27,16 +27,24 @@ import { createPanelStore, type MainView, type PanelStore } from './store/store.
  */
 export async function importFiles(store: PanelStore, files: Iterable<File>): Promise<void> {
   const list = [...files]; // a FileList empties when its input is reset, which the toolbar does at once
-  const outcomes: { name: string; detail: string; failed: boolean }[] = [];
+  const outcomes: { name: string; detail: string; failed: boolean; skipped?: boolean }[] = [];
   for (const file of list) {
     try {
       store.status.value = { text: `Reading ${file.name}…`, level: 'info' };
       const bytes = new Uint8Array(await file.arrayBuffer());
+      const fingerprint = fileFingerprint(bytes);
+      const earlier = store.importedFiles.get(fingerprint);
+      if (earlier !== undefined) {
+        const as = earlier === file.name ? '' : ` (as ${earlier})`;
+        outcomes.push({ name: file.name, detail: `already shown${as}, not imported again — Clear first to reload it`, failed: false, skipped: true });
+        continue;
+      }
       await nextFrame(); // let the status paint before parsing
       const capture = loadInput(bytes, file.name);
       const before = new Set(store.connections.value.map((c) => c.record.id));
       store.status.value = { text: `Importing ${file.name}…`, level: 'info' };
       store.importCapture(capture);
+      store.importedFiles.set(fingerprint, file.name);
       await store.whenIdle();
       const added = store.connections.value.filter((c) => !before.has(c.record.id));
       outcomes.push({ name: file.name, detail: `${added.length} connection${added.length === 1 ? '' : 's'}`, failed: false });
@@ -46,13 +54,21 @@ export async function importFiles(store: PanelStore, files: Iterable<File>): Pro
     }
   }
   const failed = outcomes.filter((o) => o.failed).length;
+  const skipped = outcomes.filter((o) => o.skipped).length;
   if (outcomes.length === 0) return;
   const one = (o: (typeof outcomes)[number]) => (o.failed ? `could not import ${o.name}: ${o.detail}` : `${o.name}: ${o.detail}`);
   const [first] = outcomes;
   const text = outcomes.length > 1
-    ? `Imported ${outcomes.length - failed} of ${outcomes.length} files — ${outcomes.map(one).join('; ')}`
-    : first.failed ? `Could not import ${first.name}: ${first.detail}` : `Imported ${first.name}: ${first.detail}`;
+    ? `Imported ${outcomes.length - failed - skipped} of ${outcomes.length} files — ${outcomes.map(one).join('; ')}`
+    : first.failed ? `Could not import ${first.name}: ${first.detail}` : first.skipped ? `${first.name}: ${first.detail}` : `Imported ${first.name}: ${first.detail}`;
   store.status.value = { text, level: failed ? 'error' : 'info' };
+}
+
+/** Size and an FNV-1a hash of the bytes: the same file chosen again, under any name (100 MB hash in ~0.1 s). */
+export function fileFingerprint(bytes: Uint8Array): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
+  return `${bytes.length}:${(h >>> 0).toString(16)}`;
 }
 
 /** "3", or "1 of 3" while the filter hides some. */

@@ -105,6 +105,12 @@ export function createPanelStore(options: StoreOptions = {}) {
   /** The live capture's switches as last reported by the extension (empty in the viewer). */
   const live = signal<LiveState>({});
 
+  /**
+   * The files imported since the last reset, by fingerprint (app.tsx `fileFingerprint`) → name: importing one file
+   * twice gave a second set of rows identical to the first, with nothing to tell them apart.
+   */
+  const importedFiles = new Map<string, string>();
+
   const selectedConnId = signal<string | undefined>(undefined);
   const selectedReplyId = signal<string | undefined>(undefined);
   /** Step within the selected reply (history.at(step)). */
@@ -300,6 +306,7 @@ export function createPanelStore(options: StoreOptions = {}) {
       return;
     }
     deferred = undefined;
+    importedFiles.clear(); // what they added is gone with the rest
     const conn = selectedConnection.value;
     const ev = selectedEvent.value;
     anchor = conn && ev !== undefined && !(selectedReply.value && follow.value) ? { conn: conn.record.id, event: conn.evictedEvents + ev } : undefined;
@@ -463,6 +470,7 @@ export function createPanelStore(options: StoreOptions = {}) {
     setPaused,
     clear,
     importCapture,
+    importedFiles,
     capture,
   };
 }

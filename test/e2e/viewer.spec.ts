@@ -406,6 +406,29 @@ test('several files chosen at once are all imported, and the status names what b
   await page.close();
 });
 
+test('a file imported again is not added a second time (its rows would be indistinguishable); after Clear it is', async () => {
+  const page = await openViewer();
+  const status = page.getByTestId('status');
+  await importText(page, 'sample.replyscope.ndjson', sampleLog);
+  await expect(page.locator('[data-conn]')).toHaveCount(3);
+  await page.getByTestId('import-input').setInputFiles({ name: 'copy.ndjson', mimeType: 'application/octet-stream', buffer: Buffer.from(sampleLog) });
+  await expect(status).toHaveText('copy.ndjson: already shown (as sample.replyscope.ndjson), not imported again — Clear first to reload it');
+  await expect(page.locator('[data-conn]')).toHaveCount(3);
+  const other = sampleLog.replaceAll('"tab1:1"', '"tab1:9"'); // another capture
+  await page.getByTestId('import-input').setInputFiles([
+    { name: 'sample.replyscope.ndjson', mimeType: 'application/octet-stream', buffer: Buffer.from(sampleLog) },
+    { name: 'other.ndjson', mimeType: 'application/octet-stream', buffer: Buffer.from(other) },
+  ]);
+  await expect(status).toContainText('Imported 1 of 2 files — sample.replyscope.ndjson: already shown, not imported again');
+  await expect(page.locator('[data-conn]')).toHaveCount(6);
+  await page.getByRole('button', { name: 'Clear' }).click();
+  await expect(page.locator('[data-conn]')).toHaveCount(0);
+  await importText(page, 'sample.replyscope.ndjson', sampleLog);
+  await expect(status).toHaveText('Imported sample.replyscope.ndjson: 3 connections');
+  await expect(page.locator('[data-conn]')).toHaveCount(3);
+  await page.close();
+});
+
 test('a type filter chosen on one connection stays shown on another that has none of it, and the list says why it is empty', async () => {
   const page = await openViewer();
   await importText(page, 'sample.replyscope.ndjson', sampleLog);
