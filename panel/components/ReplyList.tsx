@@ -36,7 +36,7 @@ const ReplyRow = memo(function ReplyRow({ r, selected, onSelect }: RowProps) {
       data-reply={r.id}
     >
       <td>
-        {r.name ? <b>{r.name} </b> : null}
+        {r.name ? <><b class="reply-name">{r.name}</b> </> : null}
         <span class="dim">{r.id}</span>
         {r.orphan ? <span class="warn"> (orphan)</span> : null}
       </td>

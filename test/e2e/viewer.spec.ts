@@ -429,6 +429,20 @@ test('a file imported again is not added a second time (its rows would be indist
   await page.close();
 });
 
+test('a long reply name is cut on its own: the reply id after it stays in view', async () => {
+  const page = await openViewer();
+  const ev = (o: Record<string, unknown>) => `data: ${JSON.stringify(o)}\n\n`;
+  const name = 'research-assistant-with-a-very-long-configured-name-'.repeat(4);
+  await importText(page, 'long-name.sse', ev({ type: 'REPLY_START', reply_id: 'reply-7', session_id: 's', name }) + ev({ type: 'REPLY_END', reply_id: 'reply-7', session_id: 's' }));
+  const row = page.locator('[data-reply="reply-7"]');
+  const cell = row.locator('td').first();
+  const id = cell.locator('.dim', { hasText: 'reply-7' });
+  const [c, i] = [await cell.boundingBox(), await id.boundingBox()];
+  expect(i!.x + i!.width).toBeLessThanOrEqual(c!.x + c!.width);
+  await expect(row).toHaveAttribute('title', new RegExp(`^${name} · reply-7`));
+  await page.close();
+});
+
 test('a type filter chosen on one connection stays shown on another that has none of it, and the list says why it is empty', async () => {
   const page = await openViewer();
   await importText(page, 'sample.replyscope.ndjson', sampleLog);
