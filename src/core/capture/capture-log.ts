@@ -2,7 +2,8 @@
 // Writing is JSON.stringify per line (NaN times become null); reading validates every line strictly and fails with
 // one line of text naming the line number, the field and what was wrong.
 import { z } from 'zod';
-import type { Capture, CaptureHeader, CaptureRecord } from './model.ts';
+import type { Capture, CaptureHeader, CaptureRecord, NoticeRecord } from './model.ts';
+import { LogConsistency, LogContradiction } from './log-consistency.ts';
 import { parseHeader, parseRecord } from './schemas.ts';
 
 export const CAPTURE_FORMAT = 'replyscope-capture';
@@ -52,65 +53,78 @@ export function describeZodError(err: unknown, kind: string): string {
 const HEADER_LINE_MAX = 64 * 1024;
 
 /**
- * True when the text's first line is a capture log header, or a damaged one (so that readCaptureLog says what is
- * wrong with it) — used by input sniffing. Looking for the two strings alone took any one-line JSON file that
+ * True when the text's first line is a capture log header, or a damaged one, or a capture log's record where the
+ * header belongs (so that readCaptureLog says what is wrong, instead of the file being read as a stream of events of
+ * an unknown dialect) — used by input sniffing. Looking for the two strings alone took any one-line JSON file that
  * mentions them — a compact HAR of a Replyscope capture — for a capture log, and refused it.
  */
 export function looksLikeCaptureLog(text: string): boolean {
   const nl = text.indexOf('\n');
   const first = text.slice(0, nl === -1 ? HEADER_LINE_MAX + 1 : nl);
-  // A header this long (a page URL of 70,000 characters) is still one when it starts as the writer starts it; a long
-  // first line that does not is some other one-line JSON (a compact HAR), not parsed here.
-  if (first.length > HEADER_LINE_MAX) return /^\{\s*"kind"\s*:\s*"header"\s*,/.test(first);
-  if (!first.includes(`"${CAPTURE_FORMAT}"`)) return false;
+  // A header this long (a page URL of 70,000 characters) is still one when it starts with a header's key; a long
+  // first line that does not is some other one-line JSON (a compact HAR starts with "log"), not parsed here.
+  if (first.length > HEADER_LINE_MAX) return /^\{\s*"(?:kind|format|version|tool|created)"\s*:/.test(first) && first.includes(`"${CAPTURE_FORMAT}"`);
+  if (!first.includes('"kind"') && !first.includes(`"${CAPTURE_FORMAT}"`)) return false;
   let value: unknown;
   try {
     value = JSON.parse(first);
   } catch {
-    return first.includes('"kind"'); // a header line that is not JSON: readCaptureLog reports it
+    return first.includes('"kind"') && first.includes('"header"'); // a header line that is not JSON: readCaptureLog reports it
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-  const v = value as { kind?: unknown; format?: unknown };
-  return v.kind === 'header' || v.format === CAPTURE_FORMAT;
+  const v = value as { kind?: unknown; format?: unknown; id?: unknown; conn?: unknown; transport?: unknown };
+  if (v.kind === 'header' || v.format === CAPTURE_FORMAT) return true;
+  // A capture log whose header line is missing: its first record is a connection.
+  return v.kind === 'connection' && typeof v.id === 'string' && typeof v.transport === 'string';
 }
 
+/** Record kinds a line of this version may hold (see schemas.ts). */
+const KNOWN_KINDS = ['connection', 'chunk', 'message', 'end', 'evicted', 'notice'];
+
+/**
+ * Reads a capture log. A line that is wrong is an error naming it — except the cases where the file's own damage says
+ * what happened and the rest is sound: blank lines are skipped, a last line cut off mid-way (a truncated file) is
+ * dropped with a note, records of a kind this version does not know are skipped with a note, and what the lines say
+ * together is checked by LogConsistency (which notes what is odd but keeps it).
+ */
 export function readCaptureLog(text: string): Capture {
   const lines = text.split('\n');
-  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  while (lines.length > 0 && lines[lines.length - 1].trim() === '') lines.pop();
   if (lines.length === 0) throw new CaptureLogError(1, 'the file is empty (expected a header line)');
-  let header: CaptureHeader | undefined;
+  const header = readHeader(lines[0]);
   const records: CaptureRecord[] = [];
   const connections = new Set<string>();
-  for (let i = 0; i < lines.length; i++) {
+  const consistency = new LogConsistency();
+  const unknownKinds = new Map<string, number>();
+  const pageNotes: NoticeRecord[] = [];
+  for (let i = 1; i < lines.length; i++) {
     const lineNo = i + 1;
     const raw = lines[i].endsWith('\r') ? lines[i].slice(0, -1) : lines[i];
-    if (raw.trim() === '') throw new CaptureLogError(lineNo, 'empty line (every line must be one JSON record)');
+    if (raw.trim() === '') continue;
     let value: unknown;
     try {
       value = JSON.parse(raw);
     } catch (e) {
+      if (i === lines.length - 1 && !/\n\s*$/.test(text.slice(-16))) {
+        pageNotes.push(cutNotice(lineNo, raw.length));
+        break;
+      }
       throw new CaptureLogError(lineNo, `not JSON (${e instanceof Error ? e.message : String(e)})`);
     }
-    if (i === 0) {
-      const format = (value as { format?: unknown } | null)?.format;
-      if (format !== CAPTURE_FORMAT) {
-        throw new CaptureLogError(lineNo, `expected a header with "format": "${CAPTURE_FORMAT}", found ${JSON.stringify(raw.slice(0, 80))}`);
-      }
-      const version = (value as { version?: unknown }).version;
-      if (version !== 1) throw new CaptureLogError(lineNo, `unsupported capture log version ${JSON.stringify(version)} (this build reads version 1)`);
-      try {
-        header = parseHeader(value);
-      } catch (e) {
-        throw new CaptureLogError(lineNo, describeZodError(e, 'header'));
-      }
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      throw new CaptureLogError(lineNo, `not a JSON object (found ${JSON.stringify(raw.slice(0, 40))}): every line after the header is one record`);
+    }
+    const kind = (value as { kind?: unknown }).kind;
+    if (kind === 'header') throw new CaptureLogError(lineNo, 'a second header line: two capture logs joined into one file? Import each on its own');
+    if (typeof kind === 'string' && kind !== '' && !KNOWN_KINDS.includes(kind)) {
+      unknownKinds.set(kind, (unknownKinds.get(kind) ?? 0) + 1);
       continue;
     }
-    const kind = String((value as { kind?: unknown } | null)?.kind);
     let rec: CaptureRecord;
     try {
       rec = parseRecord(value);
     } catch (e) {
-      throw new CaptureLogError(lineNo, describeZodError(e, kind));
+      throw new CaptureLogError(lineNo, describeZodError(e, String(kind)) + newerWriterHint(e));
     }
     if (rec.kind === 'connection') {
       if (connections.has(rec.id)) throw new CaptureLogError(lineNo, `connection id ${JSON.stringify(rec.id)} appears twice`);
@@ -121,7 +135,54 @@ export function readCaptureLog(text: string): Capture {
         throw new CaptureLogError(lineNo, `${rec.kind} record for connection ${JSON.stringify(conn)}, which no earlier line declares`);
       }
     }
+    try {
+      consistency.check(rec, lineNo);
+    } catch (e) {
+      if (e instanceof LogContradiction) throw new CaptureLogError(lineNo, e.message);
+      throw e;
+    }
     records.push(rec);
   }
-  return { header: header as CaptureHeader, records };
+  for (const [kind, n] of unknownKinds) {
+    pageNotes.push(pageNotice(`${n} record${n === 1 ? '' : 's'} of a kind this version does not know ("${kind}") skipped — a log from a newer Replyscope? This one reads version 1 records (${KNOWN_KINDS.join(', ')}).`));
+  }
+  const said = new Set(records.map((r) => (r.kind === 'notice' ? `${r.conn}\u0000${r.text}` : '')));
+  for (const n of [...consistency.finish(), ...pageNotes]) if (!said.has(`${n.conn}\u0000${n.text}`)) records.push(n);
+  return { header, records };
+}
+
+function readHeader(line: string): CaptureHeader {
+  const raw = line.endsWith('\r') ? line.slice(0, -1) : line;
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (e) {
+    throw new CaptureLogError(1, `not JSON (${e instanceof Error ? e.message : String(e)})`);
+  }
+  const v = (value ?? {}) as { kind?: unknown; format?: unknown; version?: unknown };
+  if (v.format !== CAPTURE_FORMAT) {
+    const kind = typeof v.kind === 'string' && KNOWN_KINDS.includes(v.kind) ? v.kind : undefined;
+    throw new CaptureLogError(1, kind
+      ? `a ${kind} record where the header belongs: a capture log starts with {"kind":"header","format":"${CAPTURE_FORMAT}","version":1,…} (was its first line cut off?)`
+      : `expected a header with "format": "${CAPTURE_FORMAT}", found ${JSON.stringify(raw.slice(0, 80))}`);
+  }
+  if (v.version !== 1) throw new CaptureLogError(1, `unsupported capture log version ${JSON.stringify(v.version)} (this build reads version 1)`);
+  try {
+    return parseHeader(value);
+  } catch (e) {
+    throw new CaptureLogError(1, describeZodError(e, 'header') + newerWriterHint(e));
+  }
+}
+
+/** For an unknown field: the file may come from a newer writer (this version's schemas are strict). */
+function newerWriterHint(err: unknown): string {
+  return err instanceof z.ZodError && err.issues.some((i) => i.code === 'unrecognized_keys') ? ' — a field this version does not know (a log from a newer Replyscope?)' : '';
+}
+
+function pageNotice(text: string): NoticeRecord {
+  return { kind: 'notice', t: Number.NaN, level: 'warning', text };
+}
+
+function cutNotice(line: number, chars: number): NoticeRecord {
+  return pageNotice(`The capture log ends in the middle of line ${line} (${chars} characters, not a whole record): the file was cut short. The records before it are shown.`);
 }

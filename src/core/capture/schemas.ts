@@ -7,10 +7,14 @@ import type { CaptureHeader, CaptureRecord } from './model.ts';
 const time = z.number().nullable().transform((v) => (v === null ? Number.NaN : v));
 const headers = z.array(z.tuple([z.string(), z.string()]));
 const nonNegInt = z.number().int().nonnegative();
+/** Standard base64, padded or not; 4n+1 characters cannot be base64 (the decoder threw on them, past the reader). */
+const base64 = z
+  .string()
+  .regex(/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}(?:==)?|[A-Za-z0-9+/]{3}=?)?$/, 'expected standard base64 (A–Z a–z 0–9 + /, "=" padding only at the end, never 4n+1 characters)');
 
 export const bodySchema = z.strictObject({
   text: z.string().optional(),
-  base64: z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, 'expected standard base64').optional(),
+  base64: base64.optional(),
   size: nonNegInt,
   truncated: z.boolean().optional(),
 });
@@ -49,7 +53,7 @@ export const chunkSchema = z
     t: time,
     bytes: nonNegInt,
     text: z.string().optional(),
-    base64: z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, 'expected standard base64').optional(),
+    base64: base64.optional(),
   })
   .refine((c) => (c.text === undefined) !== (c.base64 === undefined), {
     message: 'a chunk needs exactly one of "text" and "base64"',

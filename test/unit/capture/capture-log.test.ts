@@ -42,14 +42,24 @@ describe('capture log', () => {
     ['', /line 1: the file is empty/],
     ['{"kind":"header"}', /line 1: expected a header with "format": "replyscope-capture"/],
     [header.replace('"version":1', '"version":2'), /line 1: unsupported capture log version 2/],
-    [`${header}\n${conn}\nnot json`, /line 3: not JSON/],
+    [`${header}\n${conn}\nnot json\n`, /line 3: not JSON/],
+    [`${header}\n${conn}\nnot json\n${conn}`, /line 3: not JSON/],
     [`${header}\n${conn}\n{"kind":"chunk","conn":"c","t":1,"bytes":-1,"text":"x"}`, /line 3: chunk\.bytes: .*>=0/],
     [`${header}\n${conn}\n{"kind":"chunk","conn":"c","t":1,"bytes":1}`, /line 3: chunk: a chunk needs exactly one of "text" and "base64"/],
     [`${header}\n${conn}\n{"kind":"chunk","conn":"c","t":1,"bytes":1,"text":"x","extra":1}`, /line 3: chunk: Unrecognized key.*extra/],
     [`${header}\n{"kind":"chunk","conn":"zz","t":1,"bytes":1,"text":"x"}`, /line 2: chunk record for connection "zz", which no earlier line declares/],
     [`${header}\n${conn}\n${conn}`, /line 3: connection id "c" appears twice/],
-    [`${header}\n{"kind":"bogus"}`, /line 2: unknown record kind "bogus"/],
-    [`${header}\n\n${conn}`, /line 2: empty line/],
+    [`${header}\n{"kind":null}`, /line 2: unknown record kind null/],
+    [`${header}\n42`, /line 2: not a JSON object \(found "42"\)/],
+    [`${header}\n${conn}\n${header}`, /line 3: a second header line: two capture logs joined into one file\?/],
+    [conn, /line 1: a connection record where the header belongs: a capture log starts with \{"kind":"header"/],
+    [`${header}\n${conn}\n{"kind":"chunk","conn":"c","t":1,"bytes":3,"base64":"QUJDR"}`, /line 3: chunk\.base64: expected standard base64 .*never 4n\+1/],
+    [`${header}\n${conn}\n{"kind":"chunk","conn":"c","t":1,"bytes":9999,"text":"abc"}`, /line 3: chunk\.bytes: 9999, but its text holds 3 bytes/],
+    [`${header}\n${conn}\n{"kind":"chunk","conn":"c","t":1,"bytes":1,"text":"abc"}`, /line 3: chunk\.bytes: 1, but its text holds 3 bytes .*fewer bytes than its payload/],
+    [`${header}\n${conn}\n{"kind":"chunk","conn":"c","t":1,"bytes":3,"text":"a\\ud800b"}`, /line 3: chunk\.text holds a lone surrogate \(U\+D800 at character 1\)/],
+    [`${header}\n${conn}\n{"kind":"message","conn":"c","t":1,"type":"message","data":"{}","lastEventId":""}`, /line 3: a message record on a connection whose body is a byte stream/],
+    [`${header}\n${conn.replace('"fetch"', '"eventsource"')}\n{"kind":"chunk","conn":"c","t":1,"bytes":1,"text":"x"}`, /line 3: a chunk record on an eventsource or websocket connection/],
+    [`${header}\n${conn}\n{"kind":"chunk","conn":"c","t":1,"bytes":1,"text":"x","future":1}`, /line 3: chunk: Unrecognized key.*future.* — a field this version does not know \(a log from a newer Replyscope\?\)/],
   ])('rejects bad input with a one-line error naming the line: %#', (text, re) => {
     try {
       readCaptureLog(text);
@@ -59,6 +69,56 @@ describe('capture log', () => {
       expect((e as Error).message).toMatch(re);
       expect((e as Error).message).not.toContain('\n');
     }
+  });
+
+  describe('damage that leaves the rest sound is read, with a note saying what happened', () => {
+    const chunk = (text: string, bytes = new TextEncoder().encode(text).length) => JSON.stringify({ kind: 'chunk', conn: 'c', t: 1, bytes, text });
+    const notes = (text: string) => readCaptureLog(text).records.filter((r) => r.kind === 'notice').map((r) => [r.conn, r.text]);
+
+    it('a last line cut off mid-record (a truncated file): the records before it, and a note', () => {
+      const whole = `${header}\n${conn}\n${chunk('data: {}\n\n')}\n${chunk('data: [1]\n\n')}\n`;
+      const cut = whole.slice(0, -12);
+      const back = readCaptureLog(cut);
+      expect(back.records.filter((r) => r.kind === 'chunk')).toHaveLength(1);
+      expect(notes(cut)).toEqual([[undefined, expect.stringMatching(/^The capture log ends in the middle of line 4 \(\d+ characters, not a whole record\): the file was cut short\./)]]);
+    });
+
+    it('blank lines (between records, several at the end) are skipped', () => {
+      const text = `${header}\n\n${conn}\r\n\n${chunk('x')}\n\n\n`;
+      expect(readCaptureLog(text).records.map((r) => r.kind)).toEqual(['connection', 'chunk']);
+    });
+
+    it('records of a kind this version does not know are skipped and counted, the rest kept', () => {
+      const text = `${header}\n${conn}\n{"kind":"bookmark","at":3}\n${chunk('x')}\n{"kind":"bookmark"}\n`;
+      expect(readCaptureLog(text).records.filter((r) => r.kind !== 'notice').map((r) => r.kind)).toEqual(['connection', 'chunk']);
+      expect(notes(text)).toEqual([[undefined, '2 records of a kind this version does not know ("bookmark") skipped — a log from a newer Replyscope? This one reads version 1 records (connection, chunk, message, end, evicted, notice).']]);
+    });
+
+    it('records after the connection\'s end are kept and noted once; a second end too', () => {
+      const end = (state: string) => JSON.stringify({ kind: 'end', conn: 'c', t: 2, state });
+      const late = `${header}\n${conn}\n${end('complete')}\n${chunk('x')}\n${chunk('y')}\n`;
+      expect(readCaptureLog(late).records.filter((r) => r.kind === 'chunk')).toHaveLength(2);
+      expect(notes(late)).toEqual([['c', "Capture log line 4: a chunk record after this connection's end record (line 3, complete) — the log's records are out of order; they are read as they stand."]]);
+      const twice = `${header}\n${conn}\n${end('complete')}\n${end('error')}\n`;
+      expect(notes(twice)).toEqual([['c', "Capture log line 4: a second end record (error) after this connection's end record (line 3, complete) — the log's records are out of order; they are read as they stand (the last end counts)."]]);
+      // Written and read again, the note is not added a second time.
+      expect(notes(writeCaptureLog(readCaptureLog(late)))).toHaveLength(1);
+    });
+
+    it('byte counts: a character split across records is carried by at most its rest; after an eviction the first record kept may hold more', () => {
+      // "é" (2 bytes) split across two wire chunks of 1 byte each: the first record holds nothing, the second both bytes.
+      expect(() => readCaptureLog(`${header}\n${conn}\n${chunk('', 1)}\n${chunk('é', 1)}\n`)).not.toThrow();
+      // A capture taken while a character was in flight: the count promises a byte the payload does not hold yet.
+      expect(() => readCaptureLog(`${header}\n${conn}\n${chunk('ab', 3)}\n`)).not.toThrow();
+      expect(() => readCaptureLog(`${header}\n${conn}\n${chunk('ab', 6)}\n`)).toThrow(/chunk\.bytes: 6, but its text holds 2 bytes/);
+      const evicted = JSON.stringify({ kind: 'evicted', conn: 'c', t: 1, chunks: 1, messages: 0, bytes: 1 });
+      expect(() => readCaptureLog(`${header}\n${conn}\n${evicted}\n${chunk('é', 1)}\n`)).not.toThrow();
+      expect(() => readCaptureLog(`${header}\n${conn}\n${chunk('é', 1)}\n`)).toThrow(/fewer bytes than its payload/);
+      // base64: the decoded length counts (padded or not).
+      expect(() => readCaptureLog(`${header}\n${conn}\n{"kind":"chunk","conn":"c","t":1,"bytes":4,"base64":"//79/A=="}\n`)).not.toThrow();
+      expect(() => readCaptureLog(`${header}\n${conn}\n{"kind":"chunk","conn":"c","t":1,"bytes":5,"base64":"QUJDRA"}\n`)).not.toThrow();
+      expect(() => readCaptureLog(`${header}\n${conn}\n{"kind":"chunk","conn":"c","t":1,"bytes":11,"base64":"QUJDRA"}\n`)).toThrow(/chunk\.bytes: 11, but its base64 holds 4 bytes/);
+    });
   });
 
   it('the checked-in JSON Schema is the one derived from the zod schemas', () => {

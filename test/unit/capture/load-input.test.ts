@@ -90,6 +90,18 @@ describe('loadInput', () => {
     );
   });
 
+  it('a capture log whose header is missing, misspelt or written in another key order is read as one (not as events)', () => {
+    const log = writeCaptureLog({ header: { kind: 'header', format: 'replyscope-capture', version: 1, tool: 't', created: '2026-01-01T00:00:00Z' }, records: [
+      { kind: 'connection', id: 'c', transport: 'fetch', frameUrl: '', method: 'GET', url: 'u', requestHeaders: [], startTime: 1 },
+      { kind: 'chunk', conn: 'c', t: 2, bytes: 4, text: 'data' },
+    ] });
+    const [head, ...rest] = log.split('\n');
+    expect(() => loadInput(rest.join('\n'))).toThrow(/capture log line 1: a connection record where the header belongs/);
+    expect(() => loadInput(log.replace('"replyscope-capture"', '"replyscope_capture"'))).toThrow(/capture log line 1: expected a header with "format": "replyscope-capture"/);
+    const reordered = JSON.stringify({ format: 'replyscope-capture', ...JSON.parse(head), pageUrl: `https://a.test/?q=${'x'.repeat(70_000)}` });
+    expect(loadInput([reordered, ...rest].join('\n')).records).toEqual(loadInput(log).records);
+  });
+
   it('reads UTF-16 files (PowerShell writes them) and says what a compressed file or broken JSON is', () => {
     const sse = 'data: {"type":"REPLY_START","reply_id":"r","session_id":"s","name":"Friday ✓ 🌍"}\n\n';
     const utf8 = loadInput(new TextEncoder().encode(sse), 'a.sse');
