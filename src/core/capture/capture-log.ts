@@ -106,7 +106,7 @@ export function readCaptureLog(text: string): Capture {
       value = JSON.parse(raw);
     } catch (e) {
       if (i === lines.length - 1 && !/\n\s*$/.test(text.slice(-16))) {
-        pageNotes.push(cutNotice(lineNo, raw.length));
+        pageNotes.push(...cutNotices(lineNo, raw.length, consistency.unended()));
         break;
       }
       throw new CaptureLogError(lineNo, `not JSON (${e instanceof Error ? e.message : String(e)})`);
@@ -183,6 +183,12 @@ function pageNotice(text: string): NoticeRecord {
   return { kind: 'notice', t: Number.NaN, level: 'warning', text };
 }
 
-function cutNotice(line: number, chars: number): NoticeRecord {
-  return pageNotice(`The capture log ends in the middle of line ${line} (${chars} characters, not a whole record): the file was cut short. The records before it are shown.`);
+/**
+ * A file cut in a line: on each connection still without its end (whose data may go on past the cut: a warning
+ * there, which `validate` counts), else above the connections.
+ */
+function cutNotices(line: number, chars: number, unended: string[]): NoticeRecord[] {
+  const text = `The capture log ends in the middle of line ${line} (${chars} characters, not a whole record): the file was cut short.`;
+  if (unended.length === 0) return [pageNotice(`${text} The records before it are shown.`)];
+  return unended.map((conn) => ({ ...pageNotice(`${text} This connection has no end record before it: its data may go on past the cut.`), conn }));
 }

@@ -62,6 +62,11 @@ export class LogConsistency {
     }
   }
 
+  /** Connections without an end record so far (a cut file may have lost the rest of their data). */
+  unended(): string[] {
+    return [...this.conns].filter(([, c]) => c.endLine === undefined).map(([id]) => id);
+  }
+
   /** The notes to add to the capture. (A connection without an end is not one: a log exported while it streamed.) */
   finish(): NoticeRecord[] {
     return this.notices;

@@ -80,7 +80,10 @@ describe('capture log', () => {
       const cut = whole.slice(0, -12);
       const back = readCaptureLog(cut);
       expect(back.records.filter((r) => r.kind === 'chunk')).toHaveLength(1);
-      expect(notes(cut)).toEqual([[undefined, expect.stringMatching(/^The capture log ends in the middle of line 4 \(\d+ characters, not a whole record\): the file was cut short\./)]]);
+      expect(notes(cut)).toEqual([['c', expect.stringMatching(/^The capture log ends in the middle of line 4 \(\d+ characters, not a whole record\): the file was cut short\. This connection has no end record before it: its data may go on past the cut\.$/)]]);
+      // Every connection had ended: the note is the file's.
+      const ended = `${header}\n${conn}\n${JSON.stringify({ kind: 'end', conn: 'c', t: 2, state: 'complete' })}\n{"kind":"not`;
+      expect(notes(ended)).toEqual([[undefined, 'The capture log ends in the middle of line 4 (12 characters, not a whole record): the file was cut short. The records before it are shown.']]);
     });
 
     it('blank lines (between records, several at the end) are skipped', () => {

@@ -274,4 +274,18 @@ describe('the replyscope binary', () => {
       expect(err.stderr).not.toMatch(/\n\s+at /);
     }
   });
+
+  it('a capture log cut short is read up to the cut and warns on the connection the cut may have left unfinished', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'rs-cli-'));
+    const header = '{"kind":"header","format":"replyscope-capture","version":1,"tool":"t","created":"2026-01-01T00:00:00Z"}';
+    const conn = '{"kind":"connection","id":"c","transport":"fetch","frameUrl":"","method":"GET","url":"https://a.test/stream","requestHeaders":[],"startTime":1}';
+    const frame = (o: unknown) => JSON.stringify({ kind: 'chunk', conn: 'c', t: 2, bytes: Buffer.byteLength(`data: ${JSON.stringify(o)}\n\n`), text: `data: ${JSON.stringify(o)}\n\n` });
+    const start = frame({ id: 'e1', created_at: '2026-03-01T09:00:00', metadata: {}, type: 'REPLY_START', reply_id: 'r', session_id: 's', name: 'a', role: 'assistant' });
+    const cut = path.join(dir, 'cut.replyscope.ndjson');
+    writeFileSync(cut, `${header}\n${conn}\n${start}\n${start.slice(0, 30)}`);
+    const err = await run(process.execPath, [BIN, 'validate', '--fail-on', 'warning', cut]).then(() => null, (e) => e);
+    expect(err?.code).toBe(1);
+    expect(err.stdout).toMatch(/^GET https:\/\/a\.test\/stream — agentscope, 1 event, 1 reply$/m);
+    expect(err.stdout).toContain('The capture log ends in the middle of line 4 (30 characters, not a whole record): the file was cut short.');
+  });
 });
