@@ -2,7 +2,7 @@
 // content". Only stream entries are imported (text/event-stream, NDJSON types, EventSource and WebSocket entries); a
 // notice says how many others were skipped. Browser HARs carry no chunk times: the body becomes chunks at the message
 // times when `_eventSourceMessages` line up with the body's frames, else one chunk at the end of the entry.
-import type { Capture, CaptureHeader, CaptureRecord, ConnectionRecord, Transport } from './model.ts';
+import type { Capture, CaptureHeader, CaptureRecord, ConnectionRecord, EndRecord, Transport } from './model.ts';
 import { parseHeader, parseRecord } from './schemas.ts';
 import { describeZodError } from './capture-log.ts';
 import { isNdjsonContentType } from '../frames/ndjson.ts';
@@ -26,10 +26,14 @@ function pairs(v: unknown): [string, string][] {
   return v.filter(isObj).map((h) => [String(h.name ?? ''), String(h.value ?? '')]);
 }
 
-/** A message time from a HAR: epoch seconds (Chrome's pseudo wall time); anything else is taken as relative. */
+/**
+ * A message time from a HAR: epoch seconds (Chrome's pseudo wall time), epoch milliseconds (Playwright writes those:
+ * above 1e11, which as seconds would be the year 5138), anything else taken as seconds relative to the first.
+ */
 function messageTimeMs(time: unknown, entryStart: number, firstTime: number): number {
   const t = num(time);
   if (t === undefined) return Number.NaN;
+  if (t > 1e11) return t;
   if (t > 1e9) return t * 1000;
   return entryStart + (t - firstTime) * 1000;
 }
@@ -74,7 +78,11 @@ function webSocketRecords(id: string, frames: Obj[], start: number, endT: number
   return out;
 }
 
-/** Body bytes as chunks; split at frame ends with the message times when they line up one to one. */
+/**
+ * Body bytes as chunks; split at frame ends with the message times when they line up one to one. Otherwise the body
+ * is one chunk of unknown time (NaN): a browser keeps no arrival times, and the entry's end time would read as if
+ * every event had arrived at once (a time to first token of 0 ms).
+ */
 function bodyChunks(conn: string, body: Uint8Array, endT: number, msgTimes: number[], isSse: boolean): CaptureRecord[] {
   const enc = new Utf8ChunkEncoder();
   const pieces: { bytes: Uint8Array; t: number }[] = [];
@@ -92,26 +100,50 @@ function bodyChunks(conn: string, body: Uint8Array, endT: number, msgTimes: numb
       if (from < text.length) pieces.push({ bytes: new TextEncoder().encode(text.slice(from)), t: endT });
     }
   }
-  if (pieces.length === 0 && body.length > 0) pieces.push({ bytes: body, t: endT });
+  if (pieces.length === 0 && body.length > 0) pieces.push({ bytes: body, t: Number.NaN });
   const out: CaptureRecord[] = [];
   for (const p of pieces) {
     if (p.bytes.length === 0) continue;
     out.push({ kind: 'chunk', conn, t: p.t, ...enc.push(p.bytes) });
   }
   const flush = enc.flush();
-  if (flush) out.push({ kind: 'chunk', conn, t: endT, ...flush });
+  if (flush) out.push({ kind: 'chunk', conn, t: pieces.at(-1)?.t ?? Number.NaN, ...flush });
   return out;
+}
+
+const STREAM_ACCEPT = /text\/event-stream|application\/(?:x-ndjson|jsonl|stream\+json)/i;
+
+/** The response's media type: the content's, else its Content-Type header (some writers leave `mimeType` empty). */
+function mimeOf(response: Obj, content: Obj): string {
+  const own = (str(content.mimeType) ?? '').trim().toLowerCase();
+  if (own !== '') return own;
+  return (pairs(response.headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? '').trim().toLowerCase();
+}
+
+/**
+ * How the entry ended. Chrome marks a request the page cancelled "net::ERR_ABORTED" (the page's Stop: an abort, not a
+ * network failure; Firefox says NS_BINDING_ABORTED); Playwright writes the failure as `response._failureText`. A
+ * stream saved before it finished has no body and a receive time of -1: still open.
+ */
+function endOf(response: Obj, content: Obj, timings: Obj): { state: EndRecord['state']; error?: string } {
+  const error = str(response._error) || str(response._failureText);
+  if (error) return { state: /ERR_ABORTED|NS_BINDING_ABORTED|\baborted\b/i.test(error) ? 'aborted' : 'error', error };
+  if (str(content.text) === undefined && (num(content.size) === -1 || num(timings.receive) === -1)) return { state: 'open' };
+  return { state: 'complete' };
 }
 
 function browserEntry(entry: Obj, index: number, pageUrls: Map<string, string>, records: CaptureRecord[], taken?: ReadonlySet<string>): boolean {
   const request = isObj(entry.request) ? entry.request : {};
   const response = isObj(entry.response) ? entry.response : {};
   const content = isObj(response.content) ? response.content : {};
-  const mime = (str(content.mimeType) ?? '').toLowerCase();
+  const mime = mimeOf(response, content);
   const messages = Array.isArray(entry._eventSourceMessages) ? entry._eventSourceMessages.filter(isObj) : [];
   const transport = transportOf(entry);
   const isSse = mime.startsWith('text/event-stream');
-  if (!isSse && !isNdjsonContentType(mime) && transport !== 'eventsource' && transport !== 'websocket' && messages.length === 0) return false;
+  // A request that asked for a stream and got something else (a 401 JSON answer) is kept: its failure is the finding.
+  const askedForStream = STREAM_ACCEPT.test(pairs(request.headers).find(([k]) => k.toLowerCase() === 'accept')?.[1] ?? '');
+  const streamAnswer = isSse || isNdjsonContentType(mime) || transport === 'eventsource' || transport === 'websocket' || messages.length > 0;
+  if (!streamAnswer && !(askedForStream && (num(response.status) ?? 0) >= 400)) return false;
 
   let id = `har:${index}`;
   for (let n = 2; taken?.has(id); n++) id = `har:${index}~${n}`; // next to Replyscope's own records (see importHar)
@@ -119,6 +151,7 @@ function browserEntry(entry: Obj, index: number, pageUrls: Map<string, string>, 
   const timings = isObj(entry.timings) ? entry.timings : {};
   const before = ['blocked', 'dns', 'connect', 'send', 'wait'].reduce((s, k) => s + Math.max(0, num(timings[k]) ?? 0), 0);
   const endT = start + (num(entry.time) ?? before + Math.max(0, num(timings.receive) ?? 0));
+  const end = endOf(response, content, timings);
   const postText = isObj(request.postData) ? str(request.postData.text) : undefined;
   const status = num(response.status);
   const conn: ConnectionRecord = {
@@ -147,6 +180,8 @@ function browserEntry(entry: Obj, index: number, pageUrls: Map<string, string>, 
       records.push({ kind: 'message', conn: id, t: msgTimes[k], type: str(m.eventName) ?? 'message', data: str(m.data) ?? '', lastEventId: str(m.eventId) ?? '' }),
     );
     if (text) records.push({ kind: 'notice', t: endT, conn: id, level: 'info', text: 'The raw body of this EventSource entry was not imported: its dispatched messages were.' });
+  } else if (text === '') {
+    records.push({ kind: 'notice', t: endT, conn: id, level: 'warning', text: 'This HAR entry\'s response body is empty: nothing to read.' });
   } else if (text !== undefined) {
     let body: Uint8Array;
     if (content.encoding === 'base64') {
@@ -158,11 +193,23 @@ function browserEntry(entry: Obj, index: number, pageUrls: Map<string, string>, 
     } else body = new TextEncoder().encode(text);
     records.push(...bodyChunks(id, body, endT, msgTimes, isSse));
   } else {
-    records.push({ kind: 'notice', t: endT, conn: id, level: 'warning', text: 'This HAR entry has no response content (saved without content?): nothing to read.' });
+    records.push({ kind: 'notice', t: endT, conn: id, level: 'warning', text: missingBodyNote(content, end.state) });
   }
-  const error = str(response._error);
-  records.push({ kind: 'end', conn: id, t: endT, state: error ? 'error' : 'complete', ...(error ? { error } : {}) });
+  records.push({ kind: 'end', conn: id, t: endT, ...end });
   return true;
+}
+
+/** Why an entry has no body, and what to do about it. */
+function missingBodyNote(content: Obj, state: EndRecord['state']): string {
+  const file = str(content._file);
+  if (file !== undefined) {
+    return `This HAR entry's body is stored in a separate file (content._file "${file}", next to the HAR): save the HAR with the content embedded (Playwright: recordHar content "embed"), or import that file on its own.`;
+  }
+  if (state === 'open') {
+    return 'This HAR entry\'s response had not finished when the HAR was saved: a browser keeps no body for a stream still ' +
+      'streaming, so there is nothing to read. Save the HAR after the stream ends — or capture it with the extension, which records it as it arrives.';
+  }
+  return 'This HAR entry has no response content (saved without content?): nothing to read.';
 }
 
 /** Imports a parsed HAR object (see module comment). Throws HarImportError on a malformed HAR. */
@@ -207,32 +254,47 @@ export function importHar(har: unknown): Capture {
     version: 1,
     tool: `HAR import (${[str(creator.name), str(creator.version)].filter(Boolean).join(' ') || 'unknown creator'})`,
     created: str(pages[0]?.startedDateTime) ?? firstStart ?? new Date(0).toISOString(),
-    ...(pages[0] && str(pages[0].title) ? { pageUrl: str(pages[0].title) } : {}),
+    ...(pages[0] && urlLike(pages[0].title) ? { pageUrl: str(pages[0].title) } : {}),
     ...(browser ? { browser: [str(browser.name), str(browser.version)].filter(Boolean).join(' ') } : {}),
   };
   return { header, records: browserEntries(entries, entries.map((_, i) => i), pageUrls) };
+}
+
+/** Skipped entries named in the note, at most. */
+const MAX_NAMED = 5;
+
+/** "GET https://host/path (application/json)", the URL clipped. */
+function skippedName(entry: Obj): string {
+  const request = isObj(entry.request) ? entry.request : {};
+  const response = isObj(entry.response) ? entry.response : {};
+  const url = str(request.url) ?? '(no URL)';
+  const mime = mimeOf(response, isObj(response.content) ? response.content : {}).split(';')[0] || 'no type';
+  return `${str(request.method) ?? 'GET'} ${url.length > 100 ? `${url.slice(0, 100)}…` : url} (${mime})`;
 }
 
 function pagesOf(log: Obj): Obj[] {
   return Array.isArray(log.pages) ? log.pages.filter(isObj) : [];
 }
 
-/** Page id → the page's URL (Chrome writes it as the title): an entry's frame URL. */
+/** Page id → the page's URL (Chrome writes it as the title; Playwright the document's title: not a URL, not used). */
 function pageUrlsOf(pages: Obj[]): Map<string, string> {
-  return new Map(pages.map((p) => [str(p.id) ?? '', str(p.title) ?? '']));
+  return new Map(pages.map((p) => [str(p.id) ?? '', urlLike(p.title) ? (p.title as string) : '']));
 }
+
+const urlLike = (v: unknown): boolean => typeof v === 'string' && /^[a-z][a-z0-9+.-]*:/i.test(v);
 
 /** The records of the entries at `indices`, read as a browser saved them, and a notice of those that are no stream. */
 function browserEntries(entries: unknown[], indices: number[], pageUrls: Map<string, string>, taken?: ReadonlySet<string>): CaptureRecord[] {
   const records: CaptureRecord[] = [];
-  let skipped = 0;
+  const skipped: string[] = [];
   for (const i of indices) {
     const e = entries[i];
     if (!isObj(e)) throw new HarImportError(`HAR entry ${i} is not an object`);
-    if (!browserEntry(e, i, pageUrls, records, taken)) skipped++;
+    if (!browserEntry(e, i, pageUrls, records, taken)) skipped.push(skippedName(e));
   }
-  if (skipped > 0) {
-    records.push({ kind: 'notice', t: Number.NaN, level: 'info', text: `${skipped} of ${entries.length} HAR entries are not streams (no text/event-stream, NDJSON or EventSource) and were skipped.` });
+  if (skipped.length > 0) {
+    const named = skipped.slice(0, MAX_NAMED).join('; ') + (skipped.length > MAX_NAMED ? `; and ${skipped.length - MAX_NAMED} more` : '');
+    records.push({ kind: 'notice', t: Number.NaN, level: 'info', text: `${skipped.length} of ${entries.length} HAR entries are not streams (no text/event-stream, NDJSON, EventSource or WebSocket) and were skipped: ${named}.` });
   }
   return records;
 }

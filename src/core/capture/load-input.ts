@@ -90,7 +90,7 @@ function fromJson(value: unknown, fileName: string | undefined): Capture {
   if (Array.isArray(value)) return eventsCapture(value, fileName);
   if (value !== null && typeof value === 'object') {
     const obj = value as Record<string, unknown>;
-    if (obj.log !== null && typeof obj.log === 'object') return importHar(value);
+    if ('log' in obj && typeof obj.log === 'object') return importHar(value); // {"log": null} too: importHar says what a HAR needs
     if (Array.isArray(obj.raw) && obj.raw.every((r) => typeof r === 'string')) {
       const enc = new TextEncoder();
       return bodyCapture((obj.raw as string[]).map((r) => ({ bytes: enc.encode(r), t: Number.NaN })), fileName, 'text/event-stream', obj.client);

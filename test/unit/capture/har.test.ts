@@ -232,3 +232,84 @@ describe('HAR import of a Chrome file', () => {
     expect(() => importHar({ entries: [] })).toThrow(/not a HAR file/);
   });
 });
+
+// What other writers put in a HAR (Playwright's recordHar, Firefox, hand edits), and what the import makes of it.
+describe('HAR import of other writers\' files', () => {
+  const sse = [
+    { type: 'REPLY_START', id: 'e1', created_at: '2026-11-29T21:00:01', reply_id: 'r1', session_id: 's', name: 'a' },
+    { type: 'TEXT_BLOCK_START', id: 'e2', created_at: '2026-11-29T21:00:01', reply_id: 'r1', block_id: 'b' },
+    { type: 'TEXT_BLOCK_DELTA', id: 'e3', created_at: '2026-11-29T21:00:02', reply_id: 'r1', block_id: 'b', delta: 'Hi' },
+  ].map((e) => `data: ${JSON.stringify(e)}\n\n`).join('');
+  const entry = (over: { request?: object; response?: object; content?: object | null; [k: string]: unknown } = {}) => {
+    const { request, response, content, ...rest } = over;
+    return {
+      startedDateTime: '2026-11-29T21:00:00.000Z', time: 1500, cache: {}, timings: { send: 1, wait: 20, receive: 1479 },
+      request: { method: 'POST', url: 'https://api.example/stream', httpVersion: 'HTTP/1.1', headers: [{ name: 'Accept', value: 'text/event-stream' }], queryString: [], cookies: [], headersSize: -1, bodySize: 0, ...request },
+      response: {
+        status: 200, statusText: 'OK', httpVersion: 'HTTP/1.1', headers: [{ name: 'Content-Type', value: 'text/event-stream' }], cookies: [], redirectURL: '', headersSize: -1, bodySize: -1,
+        ...(content === null ? {} : { content: { size: sse.length, mimeType: 'text/event-stream', text: sse, ...content } }),
+        ...response,
+      },
+      ...rest,
+    };
+  };
+  const har = (...entries: unknown[]) => ({ log: { version: '1.2', creator: { name: 'Playwright', version: '1.57.0' }, pages: [{ id: 'page@1', title: 'Replyscope demo agent', startedDateTime: '2026-11-29T21:00:00.000Z' }], entries: entries.map((e) => ({ pageref: 'page@1', ...(e as object) })) } });
+  const endOf = (cap: Capture) => cap.records.find((r) => r.kind === 'end');
+  const notes = (cap: Capture) => cap.records.flatMap((r) => (r.kind === 'notice' ? [r.text] : []));
+
+  it('message times in epoch milliseconds (Playwright) are not taken for seconds', () => {
+    const t0 = Date.parse('2026-11-29T21:00:01.000Z');
+    const cap = importHar(har(entry({ _resourceType: 'websocket', content: null, response: { status: 101 }, _webSocketMessages: [
+      { type: 'receive', time: t0 + 0.5, opcode: 1, data: '{"type":"REPLY_START"}' },
+      { type: 'receive', time: (t0 + 250) / 1000, opcode: 1, data: '{"type":"REPLY_END"}' }, // Chrome: seconds
+    ] })));
+    expect(cap.records.filter((r): r is MessageRecord => r.kind === 'message').map((m) => m.t)).toEqual([t0 + 0.5, t0 + 250]);
+  });
+
+  it('a request the page cancelled (net::ERR_ABORTED, Playwright\'s _failureText) ends "aborted", not in a network error', () => {
+    expect(endOf(importHar(har(entry({ response: { _error: 'net::ERR_ABORTED' } }))))).toMatchObject({ state: 'aborted', error: 'net::ERR_ABORTED' });
+    expect(endOf(importHar(har(entry({ response: { _failureText: 'net::ERR_ABORTED' } }))))).toMatchObject({ state: 'aborted' });
+    expect(endOf(importHar(har(entry({ response: { _error: 'net::ERR_CONNECTION_RESET' } }))))).toMatchObject({ state: 'error', error: 'net::ERR_CONNECTION_RESET' });
+  });
+
+  it('a stream saved before it finished (no body, size and receive time -1) is open, and the note says why it is empty', () => {
+    const cap = importHar(har(entry({ content: { size: -1, text: undefined }, timings: { send: 1, wait: 20, receive: -1 } })));
+    expect(endOf(cap)).toMatchObject({ state: 'open' });
+    expect(notes(cap)).toEqual([expect.stringMatching(/^This HAR entry's response had not finished when the HAR was saved: a browser keeps no body for a stream still streaming/)]);
+    expect(analyzeCapture(cap)[0].state).toBe('open');
+  });
+
+  it('a body stored next to the HAR (content._file) is named; an empty body is said to be empty', () => {
+    expect(notes(importHar(har(entry({ content: { text: undefined, _file: '48a4.dat' } }))))).toEqual([expect.stringContaining('stored in a separate file (content._file "48a4.dat", next to the HAR)')]);
+    expect(notes(importHar(har(entry({ content: { text: '', size: 0 } }))))).toEqual(["This HAR entry's response body is empty: nothing to read."]);
+  });
+
+  it('the stream type is taken from the Content-Type header when the content has none; a failed stream request is kept', () => {
+    const bare = importHar(har(entry({ content: { mimeType: '' } }), entry({ content: null })));
+    expect(bare.records.filter((r) => r.kind === 'connection')).toHaveLength(2);
+    expect(notes(bare)).toContain('This HAR entry has no response content (saved without content?): nothing to read.');
+    // A 401 JSON answer to a request for a stream: its failure is what the user needs to see.
+    const denied = importHar(har(entry({ response: { status: 401, headers: [{ name: 'Content-Type', value: 'application/json' }] }, content: { mimeType: 'application/json', text: '{"error":"no key"}' } })));
+    expect(analyzeCapture(denied)[0].diagnostics.map((d) => d.code)).toContain('stream.http-error');
+    // The same answer to a request that asked for JSON is no stream.
+    const json = importHar(har(entry({ request: { headers: [] }, response: { status: 401, headers: [] }, content: { mimeType: 'application/json', text: '{}' } })));
+    expect(json.records.filter((r) => r.kind === 'connection')).toHaveLength(0);
+  });
+
+  it('the note of skipped entries names them (at most five)', () => {
+    const other = (k: number) => entry({ request: { method: 'GET', url: `https://app.example/asset/${k}.js`, headers: [] }, response: { headers: [] }, content: { mimeType: 'text/javascript', text: '' } });
+    const cap = importHar(har(entry(), ...[1, 2, 3, 4, 5, 6, 7].map(other)));
+    expect(notes(cap)).toEqual(['7 of 8 HAR entries are not streams (no text/event-stream, NDJSON, EventSource or WebSocket) and were skipped: GET https://app.example/asset/1.js (text/javascript); GET https://app.example/asset/2.js (text/javascript); GET https://app.example/asset/3.js (text/javascript); GET https://app.example/asset/4.js (text/javascript); GET https://app.example/asset/5.js (text/javascript); and 2 more.']);
+  });
+
+  it('a page title that is no URL (Playwright writes the document title) is not taken for the page URL; a body without message times has no arrival time', () => {
+    const cap = importHar(har(entry()));
+    expect(cap.header.pageUrl).toBeUndefined();
+    expect(cap.records[0]).toMatchObject({ kind: 'connection', frameUrl: '' });
+    const chunks = cap.records.filter((r): r is ChunkRecord => r.kind === 'chunk');
+    expect(chunks.length).toBeGreaterThan(0);
+    for (const c of chunks) expect(c.t).toBeNaN();
+    const [view] = analyzeCapture(cap);
+    expect(Number.isFinite(view.replies[0].timeToFirstTokenMs)).toBe(false); // shown "—" (was 0 ms: every event at the entry's end)
+  });
+});

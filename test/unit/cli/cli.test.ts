@@ -91,7 +91,7 @@ describe('the replyscope binary', () => {
     writeFileSync(har, JSON.stringify(withPage));
     const lines = (await run(process.execPath, [BIN, 'validate', har])).stdout.split('\n');
     expect(lines.slice(0, 2)).toEqual([
-      'note: 1 of 2 HAR entries are not streams (no text/event-stream, NDJSON or EventSource) and were skipped.',
+      'note: 1 of 2 HAR entries are not streams (no text/event-stream, NDJSON, EventSource or WebSocket) and were skipped: GET https://app.example/ (text/html).',
       'POST https://api.example/stream — agentscope, 1 event, 1 reply',
     ]);
   });
