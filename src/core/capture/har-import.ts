@@ -113,6 +113,17 @@ function bodyChunks(conn: string, body: Uint8Array, endT: number, msgTimes: numb
 
 const STREAM_ACCEPT = /text\/event-stream|application\/(?:x-ndjson|jsonl|stream\+json)/i;
 
+/** A request body pi-agent-core's streamProxy sends ({model: {api, provider…}, context}): it asks for a stream. */
+function isPiProxyRequest(text: string | undefined): boolean {
+  if (text === undefined || !text.includes('"context"')) return false;
+  try {
+    const v = JSON.parse(text) as unknown;
+    return isObj(v) && isObj(v.model) && typeof v.model.api === 'string' && isObj(v.context);
+  } catch {
+    return false;
+  }
+}
+
 /** The response's media type: the content's, else its Content-Type header (some writers leave `mimeType` empty). */
 function mimeOf(response: Obj, content: Obj): string {
   const own = (str(content.mimeType) ?? '').trim().toLowerCase();
@@ -141,7 +152,8 @@ function browserEntry(entry: Obj, index: number, pageUrls: Map<string, string>, 
   const transport = transportOf(entry);
   const isSse = mime.startsWith('text/event-stream');
   // A request that asked for a stream and got something else (a 401 JSON answer) is kept: its failure is the finding.
-  const askedForStream = STREAM_ACCEPT.test(pairs(request.headers).find(([k]) => k.toLowerCase() === 'accept')?.[1] ?? '');
+  const postText = isObj(request.postData) ? str(request.postData.text) : undefined;
+  const askedForStream = STREAM_ACCEPT.test(pairs(request.headers).find(([k]) => k.toLowerCase() === 'accept')?.[1] ?? '') || isPiProxyRequest(postText);
   const streamAnswer = isSse || isNdjsonContentType(mime) || transport === 'eventsource' || transport === 'websocket' || messages.length > 0;
   if (!streamAnswer && !(askedForStream && (num(response.status) ?? 0) >= 400)) return false;
 
@@ -152,7 +164,6 @@ function browserEntry(entry: Obj, index: number, pageUrls: Map<string, string>, 
   const before = ['blocked', 'dns', 'connect', 'send', 'wait'].reduce((s, k) => s + Math.max(0, num(timings[k]) ?? 0), 0);
   const endT = start + (num(entry.time) ?? before + Math.max(0, num(timings.receive) ?? 0));
   const end = endOf(response, content, timings);
-  const postText = isObj(request.postData) ? str(request.postData.text) : undefined;
   const status = num(response.status);
   const conn: ConnectionRecord = {
     kind: 'connection',

@@ -291,6 +291,9 @@ describe('HAR import of other writers\' files', () => {
     // A 401 JSON answer to a request for a stream: its failure is what the user needs to see.
     const denied = importHar(har(entry({ response: { status: 401, headers: [{ name: 'Content-Type', value: 'application/json' }] }, content: { mimeType: 'application/json', text: '{"error":"no key"}' } })));
     expect(analyzeCapture(denied)[0].diagnostics.map((d) => d.code)).toContain('stream.http-error');
+    // pi's streamProxy asks with its request body ({model, context}), not an Accept header.
+    const pi = entry({ request: { headers: [], postData: { mimeType: 'application/json', text: JSON.stringify({ model: { id: 'm', api: 'anthropic-messages', provider: 'anthropic' }, context: { messages: [] } }) } }, response: { status: 401, headers: [] }, content: { mimeType: 'application/json', text: '{"error":"no key"}' } });
+    expect(importHar(har(pi)).records.filter((r) => r.kind === 'connection')).toHaveLength(1);
     // The same answer to a request that asked for JSON is no stream.
     const json = importHar(har(entry({ request: { headers: [] }, response: { status: 401, headers: [] }, content: { mimeType: 'application/json', text: '{}' } })));
     expect(json.records.filter((r) => r.kind === 'connection')).toHaveLength(0);
