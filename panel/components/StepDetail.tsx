@@ -158,6 +158,22 @@ export function FrameDetail({ conn, frame }: { conn: ConnectionView; frame: Fram
   );
 }
 
+/**
+ * At a reply's last step: what the end of the connection did to the message after it (pi's client fails its message
+ * on an abort or a network error) — the app ends with that message, not with the one after the last event.
+ */
+function AfterEndNote({ afterEnd }: { afterEnd: NonNullable<ReplyView['afterEnd']> }) {
+  const m = (afterEnd.message ?? {}) as { stopReason?: unknown; errorMessage?: unknown };
+  return (
+    <div class="note after-end" data-testid="after-end">
+      After this last event {afterEnd.reason}: the client failed the message — stopReason{' '}
+      <code>{JSON.stringify(m.stopReason)}</code>
+      {m.errorMessage !== undefined ? <>, errorMessage <code>{JSON.stringify(m.errorMessage)}</code></> : null}. That is the
+      message the app ends with (<code>replay</code>'s final).
+    </div>
+  );
+}
+
 export function StepDetail({ store }: { store: PanelStore }) {
   const conn = store.selectedConnection.value;
   const reply = store.selectedReply.value;
@@ -202,7 +218,10 @@ export function StepDetail({ store }: { store: PanelStore }) {
         ) : state.error ? (
           <div class="empty err">{state.error}</div>
         ) : tab === 'message' ? (
-          <MessageBubble message={state.message} touched={touched} appended={appended} />
+          <>
+            <MessageBubble message={state.message} touched={touched} appended={appended} />
+            {reply.afterEnd && k === reply.history.length - 1 ? <AfterEndNote afterEnd={reply.afterEnd} /> : null}
+          </>
         ) : tab === 'json' ? (
           <div class="section">
             <div class="bar-end">

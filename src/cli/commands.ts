@@ -132,7 +132,8 @@ function replay(conns: ConnectionView[], replyId: string | undefined): string {
         name: r.name,
         orphan: r.orphan || undefined,
         events: r.eventIndices.length,
-        final: r.history.length > 0 ? r.history.at(r.history.length - 1) : r.history.initial,
+        // The client's message once the connection ended (a pi client failed by an abort), else after the last event.
+        final: r.afterEnd ? r.afterEnd.message : r.history.length > 0 ? r.history.at(r.history.length - 1) : r.history.initial,
       })),
   }));
   return JSON.stringify(out, null, 2);

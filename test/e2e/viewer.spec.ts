@@ -665,3 +665,27 @@ test('a reply of 64 blocks (checkpoints kept as patches): the bubble at any step
   await page.screenshot({ path: test.info().outputPath('many-blocks.png') });
   await page.close();
 });
+
+test('a pi stream the page aborted: at the last step a note says the client then failed the message, as replay ends it', async () => {
+  const page = await openViewer();
+  const model = { id: 'm', api: 'openai-completions', provider: 'p' };
+  const body = [{ type: 'start' }, { type: 'text_start', contentIndex: 0 }, { type: 'text_delta', contentIndex: 0, delta: 'The package is call' }]
+    .map((e) => `data: ${JSON.stringify(e)}\n\n`).join('');
+  const log = writeCaptureLog({
+    header: { kind: 'header', format: 'replyscope-capture', version: 1, tool: 't', created: '2026-12-01T00:00:00Z' },
+    records: [
+      { kind: 'connection', id: 'c', transport: 'fetch', frameUrl: 'http://127.0.0.1/', method: 'POST', url: 'http://127.0.0.1/api/stream', requestHeaders: [], requestBody: { text: JSON.stringify({ model, context: { messages: [] } }), size: 10 }, status: 200, responseHeaders: [['content-type', 'text/event-stream']], startTime: 1, responseTime: 2 },
+      { kind: 'chunk', conn: 'c', t: 3, bytes: Buffer.byteLength(body), text: body },
+      { kind: 'end', conn: 'c', t: 4, state: 'aborted', error: 'AbortError: signal is aborted without reason' },
+    ],
+  });
+  await importText(page, 'aborted.replyscope.ndjson', log);
+  await expect(page.getByTestId('replies')).toContainText('aborted');
+  await page.keyboard.press('End');
+  const note = page.getByTestId('after-end');
+  await expect(note).toHaveText('After this last event the connection aborted: the client failed the message — stopReason "aborted", errorMessage "Request aborted by user". That is the message the app ends with (replay\'s final).');
+  await expect(page.getByTestId('bubble')).toContainText('The package is call');
+  await page.keyboard.press('ArrowLeft');
+  await expect(note).toHaveCount(0); // an earlier step: the message as it stood then
+  await page.close();
+});

@@ -55,6 +55,8 @@ interface PiReply {
   firstT: number;
   lastT: number;
   firstTokenT?: number;
+  /** See ReplyView.afterEnd. */
+  afterEnd?: { message: unknown; reason: string };
 }
 
 export class PiStream implements StreamProcessor {
@@ -159,12 +161,18 @@ export class PiStream implements StreamProcessor {
   }
 
   end(end: EndRecord | undefined): Diagnostic[] {
+    const before = this.lifecycle.client;
     const step = stepPiLifecycle(this.lifecycle, {
       kind: 'end', ...(end ? { endState: end.state } : {}), ...(end?.error !== undefined ? { error: end.error } : {}),
     });
     this.lifecycle = step.state;
-    const diags = [...this.takeHead(), ...step.diagnostics];
     const last = this.list.at(-1);
+    // The end failed the proxy client (an abort, a network error): the message it yields is the reply's last word.
+    if (this.proxyHistory && last && step.state.client.message !== before.message) {
+      const message = piStateSnapshot(step.state.client) as Record<string, unknown>;
+      last.afterEnd = { message, reason: `the connection ${end?.state === 'error' ? 'failed' : end?.state ?? 'ended'}` };
+    }
+    const diags = [...this.takeHead(), ...step.diagnostics];
     if (last) last.diagnostics.push(...diags);
     return diags;
   }
@@ -172,7 +180,7 @@ export class PiStream implements StreamProcessor {
   replies(): ReplyView[] {
     return this.list.map((r) => {
       const history: SeekableHistory = this.proxyHistory ? mapHistory(this.proxyHistory, piStateSnapshot) : r.history;
-      const final = history.length > 0 ? (history.at(history.length - 1) as Record<string, unknown> | undefined) : undefined;
+      const final = (r.afterEnd?.message ?? (history.length > 0 ? history.at(history.length - 1) : undefined)) as Record<string, unknown> | undefined;
       return {
         id: this.replyId(r.ordinal),
         dialect: this.dialect,
@@ -187,6 +195,7 @@ export class PiStream implements StreamProcessor {
         durationMs: r.lastT - r.firstT,
         ...(r.orphan ? { orphan: true } : {}),
         ...(this.seeded && r.ordinal === 0 ? { continuesEviction: true } : {}),
+        ...(r.afterEnd ? { afterEnd: r.afterEnd } : {}),
         diagnostics: r.diagnostics,
       };
     });

@@ -99,6 +99,12 @@ export interface ReplyView {
    * point, as the eviction digest derived it, and step 0 is its first kept event.
    */
   continuesEviction?: boolean;
+  /**
+   * The message the client holds once the connection ended, when the end changed it: pi's streamProxy fails its
+   * message on an abort or a network error (stopReason "aborted"/"error", errorMessage) after the last event — a
+   * change no event carries, so it is no step of `history`. `finishedReason` is this message's.
+   */
+  afterEnd?: { message: unknown; reason: string };
   diagnostics: Diagnostic[];
 }
 
