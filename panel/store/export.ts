@@ -47,9 +47,21 @@ function lastMessage(conn: ConnectionView, replyId: string): unknown {
 
 const stamp = () => new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
 
+/**
+ * A connection still streaming gets an `end` record of state "open" ("still streaming when the record was taken"):
+ * without one, the file read anywhere else showed it "● live", as if it were still arriving.
+ */
+export function withOpenEnds(capture: Capture, now: number): Capture {
+  const ended = new Set<string>();
+  for (const r of capture.records) if (r.kind === 'end') ended.add(r.conn);
+  const open = capture.records.flatMap((r) => (r.kind === 'connection' && !ended.has(r.id) ? [r.id] : []));
+  if (open.length === 0) return capture;
+  return { ...capture, records: [...capture.records, ...open.map((conn): CaptureRecord => ({ kind: 'end', conn, t: now, state: 'open' }))] };
+}
+
 export function buildExport(source: Capture, req: ExportRequest): ExportFile {
   const ids = req.kind === 'reply-events' && req.reply ? [req.reply.connection] : req.connections;
-  let capture = selectConnections(source, ids);
+  let capture = withOpenEnds(selectConnections(source, ids), Date.now());
   if (anyRedaction(req.redaction)) capture = redactCapture(capture, req.redaction);
   const json = (v: unknown) => JSON.stringify(v, null, 2) + '\n';
   switch (req.kind) {

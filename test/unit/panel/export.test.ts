@@ -17,6 +17,16 @@ describe('buildExport', () => {
     expect(readCaptureLog(f.text).records).toEqual(sample.records);
   });
 
+  it('a connection still streaming is written with an "open" end, so the file does not read as live elsewhere', () => {
+    const live = { ...sample, records: sample.records.filter((r) => !(r.kind === 'end' && r.conn === 'tab1:2')) };
+    expect(analyzeCapture(live).find((c) => c.record.id === 'tab1:2')!.state).toBe('live');
+    const f = buildExport(live, { kind: 'capture-log', redaction: none });
+    const back = readCaptureLog(f.text);
+    expect(back.records.filter((r) => r.kind === 'end' && r.conn === 'tab1:2')).toEqual([expect.objectContaining({ state: 'open' })]);
+    expect(analyzeCapture(back).find((c) => c.record.id === 'tab1:2')!.state).toBe('open');
+    expect(analyzeCapture(loadInput(buildExport(live, { kind: 'har', redaction: none }).text, 'x.har')).map((c) => c.state)).not.toContain('live');
+  });
+
   it('exports only the selected connections', () => {
     const f = buildExport(sample, { kind: 'capture-log', connections: ['tab1:2'], redaction: none });
     const recs = readCaptureLog(f.text).records;
