@@ -111,6 +111,9 @@ test('WebSocket and workers stay the browser\'s own; the capture notes that it c
       send: [WebSocket.prototype.send.name, WebSocket.prototype.send.length, String(WebSocket.prototype.send).includes('[native code]'),
         thrown(() => new (WebSocket.prototype.send as unknown as new () => unknown)()), thrown(() => WebSocket.prototype.send.call({}, 'x')),
         thrown(() => new WebSocket('ws://127.0.0.1:9/agent?session=1').send('too early')) /* one address: told once */, Object.keys(WebSocket.prototype).includes('send')],
+      // close too (to tell the page's close from the server's), throwing what the browser throws for a bad code.
+      close: [WebSocket.prototype.close.name, WebSocket.prototype.close.length, String(WebSocket.prototype.close).includes('[native code]'),
+        thrown(() => WebSocket.prototype.close.call({})), thrown(() => ws.close(1234)), Object.keys(WebSocket.prototype).includes('close')],
       noNew: thrown(() => (WebSocket as unknown as (u: string) => void)('ws://127.0.0.1:9/')),
       script,
     };
@@ -132,6 +135,7 @@ test('WebSocket and workers stay the browser\'s own; the capture notes that it c
     fromShared: 'shared up',
     badUrl: 'SyntaxError',
     send: ['send', 1, true, 'TypeError', 'TypeError', 'InvalidStateError', true],
+    close: ['close', 0, true, 'TypeError', 'InvalidAccessError', true],
     noNew: 'TypeError',
   });
   const expected = [

@@ -62,6 +62,13 @@ const scripts: Record<string, (ws: ServerSocket) => void> = {
       ws.close(1000);
     });
   },
+  '/agent-fails': (ws) => {
+    for (const m of AGENTSCOPE_REPLY.slice(0, 3)) ws.send(m);
+    ws.close(1011, 'upstream model failed');
+  },
+  '/agent-stopped': (ws) => {
+    for (const m of AGENTSCOPE_REPLY.slice(0, 3)) ws.send(m); // and waits: the page stops it
+  },
   '/hmr': (ws) => {
     for (const m of HMR) ws.send(m);
     ws.close(1000);
@@ -163,6 +170,24 @@ test('a socket is recorded from its first agent event, with the four messages be
   await expect(panel.getByTestId('page-notices')).toHaveText(blindSpotNotice('WebSocket', `${wsUrl}/hmr`));
   await panel.screenshot({ path: test.info().outputPath('websocket-reply.png') });
   await panel.close();
+});
+
+test('a socket the server closes with an error code ends in error (code and reason kept); one the page closes is cancelled', async () => {
+  const failed = await socketInPage(`${wsUrl}/agent-fails`);
+  expect(failed).toMatchObject({ wasClean: true, code: 1011 });
+  expect((await socketCapture('/agent-fails')).end).toMatchObject({ state: 'error', error: 'the server closed the WebSocket with code 1011, upstream model failed' });
+  const stopped = await page.evaluate(
+    (url) => new Promise<number>((resolve) => {
+      const ws = new WebSocket(url);
+      let n = 0;
+      ws.onmessage = () => ++n === 3 && ws.close(1000, 'stop');
+      ws.onclose = (e) => resolve(e.code);
+    }),
+    `${wsUrl}/agent-stopped`,
+  );
+  expect(stopped).toBe(1000);
+  expect((await socketCapture('/agent-stopped')).end).toMatchObject({ state: 'cancelled', error: 'the page closed the WebSocket (code 1000, stop)' });
+  // A normal close by the server stays complete (the first test's /agent).
 });
 
 test('what the page sends on a recorded socket is recorded as sent, before the reply it asked for', async () => {

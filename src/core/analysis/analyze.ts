@@ -65,7 +65,7 @@ class ConnectionAnalysis {
 
   constructor(record: ConnectionRecord) {
     this.record = record;
-    this.reader = new BodyReader(bodyKindOf(record), { socket: record.transport === 'websocket' });
+    this.reader = new BodyReader(bodyKindOf(record), { transport: record.transport });
     if (record.transport === 'eventsource') {
       this.notes.push('EventSource: page script sees only dispatched events — comments/heartbeats, retry: fields and ' +
         'named events nobody listens for are invisible here.');

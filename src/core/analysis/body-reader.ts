@@ -3,7 +3,7 @@
 // way — split on "\n", take lines starting exactly "data: " — so one client reader serves both; where it disagrees
 // with the spec reading, the comparison becomes `sse.*` diagnostics.
 import { isForeignSocketMessage } from '../capture/agent-message-sniff.ts';
-import type { ChunkRecord, ConnectionRecord, MessageRecord } from '../capture/model.ts';
+import type { ChunkRecord, ConnectionRecord, MessageRecord, Transport } from '../capture/model.ts';
 import type { Diagnostic } from '../diagnostics/types.ts';
 import { ClientComparer } from '../frames/client-comparison.ts';
 import { AgentScopeClientReader } from '../frames/client-reading.ts';
@@ -30,12 +30,16 @@ export function bodyKindOf(rec: ConnectionRecord): BodyKind {
 }
 
 /**
- * What a socket's message is when it is no event: 'sent' (the page sent it, `type` "send"), 'foreign' (the app's
- * own, isForeignSocketMessage); undefined for an event or an empty message. BodyReader shows such messages as frames
- * and the eviction digest skips them: both ask this one function.
+ * What a message of a socket or an EventSource is when it is no event: 'sent' (the page sent it on a socket, `type`
+ * "send"), 'foreign' (the app's own, isForeignSocketMessage: on a socket any message, on an EventSource a named event
+ * — an app's `done` with `{}` beside the agent's unnamed ones showed as an invalid event); undefined for an event or
+ * an empty message. BodyReader shows such messages as frames and the eviction digest skips them: both ask this one
+ * function.
  */
-export function socketNonEvent(msg: MessageRecord): 'sent' | 'foreign' | undefined {
-  if (msg.type === 'send') return 'sent';
+export function messageNonEvent(msg: MessageRecord, transport: Transport): 'sent' | 'foreign' | undefined {
+  if (transport === 'websocket') {
+    if (msg.type === 'send') return 'sent';
+  } else if (transport !== 'eventsource' || msg.type === 'message') return undefined;
   return msg.data !== '' && isForeignSocketMessage(msg.data) ? 'foreign' : undefined;
 }
 
@@ -69,10 +73,10 @@ export class BodyReader {
   private resyncing?: { tail: string };
 
   /**
-   * `splitOnce: false` makes each reader split every chunk itself (the tests compare both ways); `socket`: the
-   * messages are a WebSocket's, where the app's own messages are frames, not events (isForeignSocketMessage).
+   * `splitOnce: false` makes each reader split every chunk itself (the tests compare both ways); `transport`: whose
+   * messages these are — a WebSocket's or an EventSource's carry the app's own too, frames, not events (messageNonEvent).
    */
-  constructor(kind: BodyKind, private readonly options: { splitOnce?: boolean; socket?: boolean } = {}) {
+  constructor(kind: BodyKind, private readonly options: { splitOnce?: boolean; transport?: Transport } = {}) {
     this.kind = kind;
     if (kind === 'sse') {
       this.sse = new SseSpecDecoder();
@@ -127,7 +131,7 @@ export class BodyReader {
   /** Feed one EventSource message: the browser already did the SSE reading. */
   pushMessage(msg: MessageRecord): RawEvent[] {
     const index = this.frames.length;
-    const role = this.options.socket === true ? socketNonEvent(msg) : undefined;
+    const role = this.options.transport === undefined ? undefined : messageNonEvent(msg, this.options.transport);
     const sent = role === 'sent';
     const foreign = role === 'foreign';
     if (!sent) this.bytes += msg.data.length; // what was received

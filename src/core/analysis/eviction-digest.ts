@@ -22,7 +22,7 @@ import { BlockMap } from '../pi/block-map.ts';
 import type { PiProxyState } from '../pi/proxy-reducer.ts';
 import { StreamedArguments } from '../pi/streaming-json.ts';
 import { contextFor, validateWire } from './agentscope-stream.ts';
-import { bodyKindOf, socketNonEvent, type BodyKind } from './body-reader.ts';
+import { bodyKindOf, messageNonEvent, type BodyKind } from './body-reader.ts';
 import { DialectDetector, isAgentScope } from './dialect.ts';
 
 /** Events kept (as text) while no event has told the protocol yet; beyond this the replies are not derived. */
@@ -108,7 +108,7 @@ export class EvictionDigest {
     if (rec.conn !== this.conn.id) throw new Error(`EvictionDigest of ${this.conn.id} fed a record of ${rec.conn}`);
     if (rec.kind === 'message') {
       if (this.kind !== 'eventsource') throw new Error(`EvictionDigest: EventSource message on a ${this.kind} connection`);
-      if (rec.data !== '' && !(this.conn.transport === 'websocket' && socketNonEvent(rec))) this.event(rec.data, rec.t);
+      if (rec.data !== '' && !messageNonEvent(rec, this.conn.transport)) this.event(rec.data, rec.t);
       return;
     }
     if (this.kind === 'eventsource') throw new Error('EvictionDigest: body chunk on an EventSource connection');

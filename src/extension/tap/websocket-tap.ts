@@ -34,6 +34,11 @@ interface Held {
 
 /** What each watched socket does with a text the page sends on it (see installWebSocketSendTap). */
 const senders = new WeakMap<object, (data: unknown) => void>();
+/** Sockets the page called close() on (see installWebSocketSendTap): their end is the page's, like a fetch cancel. */
+const closedByPage = new WeakSet<object>();
+
+/** Close codes of a socket that ended as it should: normal closure, going away (navigation), no status given. */
+const NORMAL_CLOSE = new Set([1000, 1001, 1005]);
 
 /** Starts watching `socket` (just constructed by the page); true when it is recorded from its opening (include list). */
 export function watchWebSocket(emitter: TapEmitter, socket: WebSocket): boolean {
@@ -137,10 +142,17 @@ export function watchWebSocket(emitter: TapEmitter, socket: WebSocket): boolean 
     }
     const close = event as CloseEvent;
     const reason = close.reason ? `, ${close.reason}` : '';
+    // The page's close() is its Stop (cancelled, as a fetch reader's cancel); a clean close with a code other than
+    // a normal one is the server's failure (1011 "internal error", 1008 policy, an app's 4xxx): an error, code and
+    // reason kept — they were dropped, and such a socket showed "complete".
     emitter.emit(
-      close.wasClean
-        ? { kind: 'end', conn, t, state: 'complete' }
-        : { kind: 'end', conn, t, state: 'error', error: `WebSocket closed without a closing handshake (code ${close.code}${reason})` },
+      closedByPage.has(socket)
+        ? { kind: 'end', conn, t, state: 'cancelled', error: `the page closed the WebSocket (code ${close.code}${reason})` }
+        : !close.wasClean
+          ? { kind: 'end', conn, t, state: 'error', error: `WebSocket closed without a closing handshake (code ${close.code}${reason})` }
+          : NORMAL_CLOSE.has(close.code)
+            ? { kind: 'end', conn, t, state: 'complete' }
+            : { kind: 'end', conn, t, state: 'error', error: `the server closed the WebSocket with code ${close.code}${reason}` },
     );
   });
   return included;
@@ -150,7 +162,8 @@ export function watchWebSocket(emitter: TapEmitter, socket: WebSocket): boolean 
  * Wraps `WebSocket.prototype.send` once, so a watched socket sees the texts the page sends (see the top of the file).
  * The wrapper looks like the native method (name, length, "[native code]"), is no constructor, and throws what the
  * browser throws (a send while connecting) — then nothing is recorded; so is a send on a closing or closed socket,
- * which the browser silently drops.
+ * which the browser silently drops. `close` is wrapped the same way, to tell the page's close (its Stop) from the
+ * server's.
  */
 export function installWebSocketSendTap(): void {
   const proto = globalThis.WebSocket?.prototype as (WebSocket & Record<string, unknown>) | undefined;
@@ -172,4 +185,16 @@ export function installWebSocketSendTap(): void {
     },
   }.send;
   natives.defineProperty(proto, 'send', { ...descriptor, value: mimic(send, nativeSend) });
+  const closeDescriptor = Object.getOwnPropertyDescriptor(proto, 'close');
+  if (typeof closeDescriptor?.value !== 'function') return;
+  const nativeClose = closeDescriptor.value as (...args: unknown[]) => void;
+  const close = {
+    close(this: WebSocket, ...args: unknown[]): void {
+      const before = natives.apply(readyState, this, []);
+      natives.apply(nativeClose, this, args); // first: its errors (a bad code or reason) are the page's
+      // It was the page that began closing (not a close() on a socket the server was already closing).
+      if (before <= 1 && natives.apply(readyState, this, []) >= 2) closedByPage.add(this);
+    },
+  }.close;
+  natives.defineProperty(proto, 'close', { ...closeDescriptor, value: mimic(close, nativeClose) });
 }

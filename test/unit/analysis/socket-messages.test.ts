@@ -1,5 +1,6 @@
 // A recorded socket carries the app's own messages too: analysis shows them as frames ("other message" rows), not
-// as events, so they neither count as protocol errors nor feed the reconstruction. An EventSource's are events.
+// as events, so they neither count as protocol errors nor feed the reconstruction. An EventSource's unnamed messages
+// are events; its named events of the app's own are frames too.
 import { describe, expect, it } from 'vitest';
 import { CaptureAnalyzer } from '../../../src/core/analysis/analyze.ts';
 import { EvictionDigest } from '../../../src/core/analysis/eviction-digest.ts';
@@ -45,10 +46,21 @@ describe('socket messages', () => {
     expect(v.events.find((e) => e.frameIndex === 8)?.valid).toBe(false);
   });
 
-  it('an EventSource reads every message as an event (named events are the protocol there)', () => {
-    const v = analyse('eventsource');
-    expect(v.events).toHaveLength(texts.length);
-    expect(v.frames.some((f) => f.foreign || f.sent)).toBe(false);
+  it('an EventSource reads its unnamed messages as events, whatever they hold; a named event of the app\'s own is a frame', () => {
+    const unnamed = analyse('eventsource', messages().map((m) => ({ ...m, type: 'message' })));
+    expect(unnamed.events).toHaveLength(texts.length);
+    expect(unnamed.frames.some((f) => f.foreign || f.sent)).toBe(false);
+    // The page listens for named events too: the app's `done` ({}) and `presence` beside the agent's events — and a
+    // named event that carries a protocol event is one.
+    const named = analyse('eventsource', [
+      ...messages().slice(3, 8).map((m) => ({ ...m, type: 'message' })),
+      { kind: 'message', conn: 'c', t: 30, type: 'presence', data: '{"users":3}', lastEventId: '' },
+      { kind: 'message', conn: 'c', t: 31, type: 'agent', data: '{"type":"done","reason":"stop"}', lastEventId: '' },
+      { kind: 'message', conn: 'c', t: 32, type: 'done', data: '{}', lastEventId: '' },
+    ]);
+    expect(named.frames.filter((f) => f.foreign).map((f) => f.event)).toEqual(['presence', 'done']);
+    expect(named.events.map((e) => e.type)).toEqual(['start', 'text_start', 'typing', 'text_delta', 'text_end', 'done']);
+    expect(named.events.every((e) => e.type !== '?')).toBe(true);
   });
 
   it('evicted at any message, the digest counts the events a full analysis reads, and the rest continues from it', () => {
