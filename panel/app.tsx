@@ -13,6 +13,7 @@ import { PageNotices } from './components/PageNotices.tsx';
 import { ReplyList } from './components/ReplyList.tsx';
 import { Scrubber, scrubberKey } from './components/Scrubber.tsx';
 import { SplitPane } from './components/SplitPane.tsx';
+import { TabList } from './components/TabList.tsx';
 import { StepDetail } from './components/StepDetail.tsx';
 import { Timeline } from './components/Timeline.tsx';
 import { Toolbar } from './components/Toolbar.tsx';
@@ -135,17 +136,16 @@ function EmptyState({ source, onOpen, unreachable }: { source: PanelSource; onOp
 function MainTabs({ store }: { store: PanelStore }) {
   const view = store.view.value;
   const [allDiagnostics, setAllDiagnostics] = useState(false);
-  const tabs: [MainView, string][] = [['events', 'Events'], ['timeline', 'Timeline'], ['diagnostics', 'Diagnostics']];
   const conn = store.selectedConnection.value;
+  const tabs = [
+    ['events', 'Events'],
+    ['timeline', 'Timeline'],
+    ['diagnostics', <>Diagnostics{conn?.diagnostics.length ? <span class="count"> ({conn.diagnostics.length})</span> : null}</>],
+  ] as const;
   return (
     <>
-      <div class="tabs" role="tablist">
-        {tabs.map(([id, label]) => (
-          <button key={id} role="tab" aria-selected={view === id} onClick={() => (store.view.value = id)} data-tab={id}>
-            {label}
-            {id === 'diagnostics' && conn?.diagnostics.length ? <span class="count"> ({conn.diagnostics.length})</span> : null}
-          </button>
-        ))}
+      <div class="tabs">
+        <TabList<MainView> tabs={tabs} selected={view} onSelect={(id) => (store.view.value = id)} label="Connection views" />
         <span class="tab-extra">
           {view === 'events' ? <EventToolbar store={store} /> : null}
           {view === 'diagnostics' ? (
@@ -234,7 +234,7 @@ export function App({ store, source }: { store: PanelStore; source: PanelSource 
             </div>
             <ConnectionList store={store} />
           </>
-          <SplitPane direction="row" initial={460} storageKey="replies" label="Resize replies pane">
+          <SplitPane direction="row" initial={460} initialMaxFraction={0.33} storageKey="replies" label="Resize replies pane">
             <>
               <div class="pane-title">
                 Replies {conn ? <span class="count">{conn.replies.length} · {conn.dialect}</span> : null}

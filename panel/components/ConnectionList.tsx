@@ -8,6 +8,9 @@ export function connectionDuration(c: ConnectionView): number | undefined {
   return last !== undefined && Number.isFinite(last) && Number.isFinite(c.record.startTime) ? last - c.record.startTime : undefined;
 }
 
+/** The DOM id of a connection's row (the grid's active descendant when selected). */
+const rowId = (id: string) => `conn-row-${id}`;
+
 export function ConnectionList({ store }: { store: PanelStore }) {
   const all = store.connections.value;
   const list = store.shownConnections.value;
@@ -19,12 +22,17 @@ export function ConnectionList({ store }: { store: PanelStore }) {
     e.preventDefault();
     const i = list.findIndex((c) => c.record.id === selected);
     const next = list[Math.max(0, Math.min(list.length - 1, i + (e.key === 'ArrowDown' ? 1 : -1)))];
-    if (next) store.selectConnection(next.record.id);
+    if (!next) return;
+    store.selectConnection(next.record.id);
+    // Keep the selection in sight (the list is not windowed: the row is there, maybe scrolled away).
+    const table = e.currentTarget as HTMLElement;
+    requestAnimationFrame(() => table.querySelector(`#${CSS.escape(rowId(next.record.id))}`)?.scrollIntoView({ block: 'nearest' }));
   };
+  const active = selected !== undefined && list.some((c) => c.record.id === selected) ? rowId(selected) : undefined;
 
   return (
-    <div class="scroll" tabIndex={0} onKeyDown={onKeyDown} aria-label="Connections" data-testid="connections">
-      <table class="grid">
+    <div class="scroll" data-testid="connections">
+      <table class="grid" role="grid" tabIndex={0} onKeyDown={onKeyDown} aria-label="Connections" aria-activedescendant={active}>
         <colgroup>
           <col />
           <col style={{ width: '58px' }} />
@@ -53,10 +61,12 @@ export function ConnectionList({ store }: { store: PanelStore }) {
         <tbody>
           {list.map((c) => {
             const errors = c.diagnostics.filter((d) => d.severity === 'error').length;
+            const warnings = errors ? 0 : c.diagnostics.filter((d) => d.severity === 'warning').length;
             const status = c.record.status;
             return (
               <tr
                 key={c.record.id}
+                id={rowId(c.record.id)}
                 class="row"
                 aria-selected={c.record.id === selected}
                 onClick={() => store.selectConnection(c.record.id)}
@@ -71,7 +81,8 @@ export function ConnectionList({ store }: { store: PanelStore }) {
                 <td class={status !== undefined && status >= 400 ? 'err' : ''}>{status ?? '—'}</td>
                 <td>{c.dialect}</td>
                 <td class="num">{c.events.length}</td>
-                <td class={`num ${errors ? 'err' : c.diagnostics.length ? 'warn' : 'dim'}`} title={c.diagnostics.length ? `${c.diagnostics.length.toLocaleString('en-US')} diagnostics, ${errors.toLocaleString('en-US')} errors` : undefined}>
+                {/* Orange only for warnings: a socket's info note counted as a problem on a healthy stream. */}
+                <td class={`num ${errors ? 'err' : warnings ? 'warn' : 'dim'}`} title={c.diagnostics.length ? `${c.diagnostics.length.toLocaleString('en-US')} diagnostics, ${errors.toLocaleString('en-US')} errors` : undefined}>
                   {c.diagnostics.length || ''}
                 </td>
                 <td class={`state-${c.state}`}>{c.state}</td>

@@ -3,10 +3,12 @@
 import { useEffect, useState } from 'preact/hooks';
 import { copyText } from '../lib/clipboard.ts';
 
-export function CopyButton({ text, label = 'Copy', title, resetKey }: {
+export function CopyButton({ text, label = 'Copy', title, name, resetKey }: {
   text: () => string;
   label?: string;
   title?: string;
+  /** The accessible name when `label` alone is ambiguous (two "Copy" buttons side by side). */
+  name?: string;
   /** When this changes (another step, another event), the button shows `label` again. */
   resetKey?: unknown;
 }) {
@@ -23,8 +25,12 @@ export function CopyButton({ text, label = 'Copy', title, resetKey }: {
     copyText(value).then(() => setCopied('yes'), () => setCopied('failed'));
   };
   return (
-    <button type="button" class="copy" onClick={copy} title={title}>
-      {copied === 'yes' ? 'Copied' : copied === 'failed' ? 'Copy failed' : label}
-    </button>
+    <>
+      <button type="button" class="copy" onClick={copy} title={title} aria-label={name && !copied ? name : undefined}>
+        {copied === 'yes' ? 'Copied' : copied === 'failed' ? 'Copy failed' : label}
+      </button>
+      {/* Said aloud: a changed button label is not announced by screen readers. */}
+      <span class="sr-only" role="status">{copied === 'yes' ? 'Copied' : copied === 'failed' ? 'Copy failed' : ''}</span>
+    </>
   );
 }

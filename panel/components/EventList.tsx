@@ -83,6 +83,8 @@ export function EventToolbar({ store }: { store: PanelStore }) {
 
 interface RowProps {
   row: EventRow;
+  /** Position in the filtered list (aria-rowindex is this + 2: the header is row 1). */
+  index: number;
   top: number;
   odd: boolean;
   selected: boolean;
@@ -92,22 +94,25 @@ interface RowProps {
 }
 
 /** One row; memoised, so a seek re-renders the two rows whose selection changed and a flush only the new ones. */
-const Row = memo(function Row({ row, top, odd, selected, origin, onSelect, onSelectFrame }: RowProps) {
+const Row = memo(function Row({ row, index, top, odd, selected, origin, onSelect, onSelectFrame }: RowProps) {
   if (row.kind === 'heartbeat') {
     return (
       <div
         class={`vrow heartbeat${odd ? ' odd' : ''}`}
         style={{ top: `${top}px` }}
+        role="row"
+        id={rowId(row)}
+        aria-rowindex={index + 2}
         aria-selected={selected}
         onClick={() => onSelectFrame(row.frameIndex)}
         data-frame={row.frameIndex}
       >
-        <span class="num">·</span>
-        <span class="num">{formatRelative(row.t, origin)}</span>
-        <span>{row.sent ? 'sent' : row.foreign ? 'other message' : 'heartbeat'}</span>
-        <span />
-        <span title={truncate(row.data, 2000)}>{truncate(row.foreign || row.sent ? row.data : row.data ? `: ${row.data}` : ':', 200)}</span>
-        <span />
+        <span role="gridcell" class="num">·</span>
+        <span role="gridcell" class="num">{formatRelative(row.t, origin)}</span>
+        <span role="gridcell">{row.sent ? 'sent' : row.foreign ? 'other message' : 'heartbeat'}</span>
+        <span role="gridcell" />
+        <span role="gridcell" title={truncate(row.data, 2000)}>{truncate(row.foreign || row.sent ? row.data : row.data ? `: ${row.data}` : ':', 200)}</span>
+        <span role="gridcell" />
       </div>
     );
   }
@@ -117,23 +122,31 @@ const Row = memo(function Row({ row, top, odd, selected, origin, onSelect, onSel
     <div
       class={`vrow${odd ? ' odd' : ''}${st.cls === 'err' ? ' has-error' : ''}`}
       style={{ top: `${top}px` }}
+      role="row"
+      id={rowId(row)}
+      aria-rowindex={index + 2}
       aria-selected={selected}
       onClick={() => onSelect(e.index)}
       data-event={e.index}
     >
-      <span class="num">{e.index}</span>
-      <span class="num">{formatRelative(e.t, origin)}</span>
-      <span class={`type-cell ${kindClass(e)}`} title={e.type}>
+      <span role="gridcell" class="num">{e.index}</span>
+      <span role="gridcell" class="num">{formatRelative(e.t, origin)}</span>
+      <span role="gridcell" class={`type-cell ${kindClass(e)}`} title={e.type}>
         {e.type}
       </span>
-      <span title={e.blockId}>{e.blockId ?? ''}</span>
-      <span class="mono" title={truncate(e.preview, 500)}>
+      <span role="gridcell" title={e.blockId}>{e.blockId ?? ''}</span>
+      <span role="gridcell" class="mono" title={truncate(e.preview, 500)}>
         {truncate(e.preview, 300)}
       </span>
-      <span class={`status-cell ${st.cls}`}>{st.text}</span>
+      <span role="gridcell" class={`status-cell ${st.cls}`}>{st.text}</span>
     </div>
   );
 });
+
+/** The DOM id of a row (the list's active descendant when selected). */
+function rowId(row: EventRow): string {
+  return row.kind === 'event' ? `event-row-${row.event.index}` : `frame-row-${row.frameIndex}`;
+}
 
 export function EventList({ store }: { store: PanelStore }) {
   const rows = store.eventRows.value;
@@ -172,16 +185,20 @@ export function EventList({ store }: { store: PanelStore }) {
   };
 
   const items = [];
+  let active: string | undefined; // the selected row, when it is rendered: what a screen reader announces
   for (let i = win.start; i < win.end; i++) {
     const row = rows.at(i);
     if (!row) continue;
+    const isSelected = row.kind === 'event' ? selectedFrame === undefined && row.event.index === selected : row.frameIndex === selectedFrame;
+    if (isSelected) active = rowId(row);
     items.push(
       <Row
         key={row.kind === 'event' ? `e${row.event.index}` : `f${row.frameIndex}`}
         row={row}
+        index={i}
         top={i * ROW}
         odd={i % 2 === 1}
-        selected={row.kind === 'event' ? selectedFrame === undefined && row.event.index === selected : row.frameIndex === selectedFrame}
+        selected={isSelected}
         origin={origin}
         onSelect={store.selectEvent}
         onSelectFrame={store.selectFrame}
@@ -190,22 +207,34 @@ export function EventList({ store }: { store: PanelStore }) {
   }
 
   return (
-    <div class="vlist" ref={win.ref} tabIndex={0} onKeyDown={onKeyDown} aria-label="Events" data-testid="events">
-      <div class="vhead" role="row">
-        <span class="num">#</span>
-        <span class="num">Time</span>
-        <span>Type</span>
-        <span>Block</span>
-        <span>Data</span>
-        <span>Status</span>
+    <div
+      class="vlist"
+      ref={win.ref}
+      tabIndex={0}
+      onKeyDown={onKeyDown}
+      role="grid"
+      aria-label="Events"
+      aria-rowcount={count + 1}
+      aria-activedescendant={active}
+      data-testid="events"
+    >
+      <div class="vhead" role="row" aria-rowindex={1}>
+        <span role="columnheader" class="num">#</span>
+        <span role="columnheader" class="num">Time</span>
+        <span role="columnheader">Type</span>
+        <span role="columnheader">Block</span>
+        <span role="columnheader">Data</span>
+        <span role="columnheader">Status</span>
       </div>
-      <div class="vlist-inner" style={{ height: `${count * ROW}px` }}>
+      <div class="vlist-inner" role="rowgroup" style={{ height: `${count * ROW}px` }}>
         {items}
       </div>
       {count === 0 ? (
-        <div class="empty" data-testid="events-none-match">
-          No events match {describeFilters(store)}.{' '}
-          <button type="button" onClick={() => clearEventFilters(store)}>Clear the filter</button>
+        <div class="empty" role="row" data-testid="events-none-match">
+          <span role="gridcell">
+            No events match {describeFilters(store)}.{' '}
+            <button type="button" onClick={() => clearEventFilters(store)}>Clear the filter</button>
+          </span>
         </div>
       ) : null}
     </div>

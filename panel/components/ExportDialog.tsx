@@ -3,6 +3,7 @@
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { buildExport, download, type ExportKind } from '../store/export.ts';
 import type { PanelStore } from '../store/store.ts';
+import { Modal } from './Modal.tsx';
 
 const KINDS: [ExportKind, string][] = [
   ['capture-log', 'Capture log (.replyscope.ndjson)'],
@@ -48,37 +49,35 @@ export function ExportDialog({ store, onClose }: { store: PanelStore; onClose: (
     setRedaction({ ...redaction, [k]: (e.currentTarget as HTMLInputElement).checked });
 
   return (
-    <div class="modal-back" onClick={(e) => e.target === e.currentTarget && onClose()}>
-      <div class="modal" role="dialog" aria-modal="true" aria-label="Export" data-testid="export-dialog" ref={dialog}>
-        <h2>Export</h2>
+    <Modal label="Export" testId="export-dialog" boxRef={dialog} onClose={onClose}>
+      <h2>Export</h2>
+      <fieldset>
+        <legend>Format</legend>
+        {KINDS.map(([k, label]) => (
+          <label key={k}>
+            <input type="radio" name="kind" value={k} checked={kind === k} disabled={k === 'reply-events' && !reply} onChange={() => setKind(k)} />
+            {label}
+          </label>
+        ))}
+      </fieldset>
+      {kind !== 'reply-events' ? (
         <fieldset>
-          <legend>Format</legend>
-          {KINDS.map(([k, label]) => (
-            <label key={k}>
-              <input type="radio" name="kind" value={k} checked={kind === k} disabled={k === 'reply-events' && !reply} onChange={() => setKind(k)} />
-              {label}
-            </label>
-          ))}
+          <legend>Connections</legend>
+          <label><input type="radio" name="scope" checked={scope === 'all'} onChange={() => setScope('all')} />All</label>
+          <label><input type="radio" name="scope" checked={scope === 'selected'} disabled={!conn} onChange={() => setScope('selected')} />Selected connection only</label>
         </fieldset>
-        {kind !== 'reply-events' ? (
-          <fieldset>
-            <legend>Connections</legend>
-            <label><input type="radio" name="scope" checked={scope === 'all'} onChange={() => setScope('all')} />All</label>
-            <label><input type="radio" name="scope" checked={scope === 'selected'} disabled={!conn} onChange={() => setScope('selected')} />Selected connection only</label>
-          </fieldset>
-        ) : null}
-        <fieldset>
-          <legend>Redact</legend>
-          <label><input type="checkbox" checked={redaction.headers} onChange={toggle('headers')} />Header values</label>
-          <label><input type="checkbox" checked={redaction.requestBodies} onChange={toggle('requestBodies')} />Request bodies</label>
-          <label><input type="checkbox" checked={redaction.textContent} onChange={toggle('textContent')} />Text content of events</label>
-        </fieldset>
-        {error ? <div class="error-box">{error}</div> : null}
-        <div class="actions">
-          <button onClick={onClose}>Cancel</button>
-          <button class="primary" onClick={run} data-testid="export-go">Export</button>
-        </div>
+      ) : null}
+      <fieldset>
+        <legend>Redact</legend>
+        <label><input type="checkbox" checked={redaction.headers} onChange={toggle('headers')} />Header values</label>
+        <label><input type="checkbox" checked={redaction.requestBodies} onChange={toggle('requestBodies')} />Request bodies</label>
+        <label><input type="checkbox" checked={redaction.textContent} onChange={toggle('textContent')} />Text content of events</label>
+      </fieldset>
+      {error ? <div class="error-box">{error}</div> : null}
+      <div class="actions">
+        <button onClick={onClose}>Cancel</button>
+        <button class="primary" onClick={run} data-testid="export-go">Export</button>
       </div>
-    </div>
+    </Modal>
   );
 }

@@ -3,6 +3,7 @@
 // extension for every site; applies to requests made after saving.
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { LiveControls } from '../sources/source.ts';
+import { Modal } from './Modal.tsx';
 
 /** The patterns of a textarea: one per line, trimmed, blank lines and duplicates dropped. */
 export function patternsOf(text: string): string[] {
@@ -48,31 +49,29 @@ export function IncludeDialog({ live, onClose }: {
   };
 
   return (
-    <div class="modal-back" onClick={(e) => e.target === e.currentTarget && onClose()}>
-      <div class="modal include" role="dialog" aria-modal="true" aria-label="Include URLs" data-testid="include-dialog">
-        <h2>Include URLs</h2>
-        <p class="dim">
-          One pattern per line. A fetch or XHR response whose URL matches is captured whatever its content type; a
-          WebSocket whose URL matches is recorded from its opening, whatever its messages. <code>*</code> matches any
-          run of characters (the whole URL must match); a pattern without <code>*</code> matches anywhere in the URL.
-          Applies to every site, from the next request: reload the page to capture from its start.
-        </p>
-        <textarea
-          ref={area}
-          rows={6}
-          spellcheck={false}
-          aria-label="URL patterns, one per line"
-          placeholder={'/api/chat\nhttps://agent.example.com/*/stream\nwss://*/agent*'}
-          value={text ?? ''}
-          disabled={text === undefined || saving}
-          onInput={(e) => setText((e.currentTarget as HTMLTextAreaElement).value)}
-        />
-        {error ? <div class="error-box">{error}</div> : null}
-        <div class="actions">
-          <button onClick={onClose}>Cancel</button>
-          <button class="primary" onClick={save} disabled={text === undefined || saving} data-testid="include-save">Save</button>
-        </div>
+    <Modal label="Include URLs" class="include" testId="include-dialog" onClose={onClose}>
+      <h2>Include URLs</h2>
+      <p class="dim">
+        One pattern per line. A fetch or XHR response whose URL matches is captured whatever its content type; a
+        WebSocket whose URL matches is recorded from its opening, whatever its messages. <code>*</code> matches any
+        run of characters (the whole URL must match); a pattern without <code>*</code> matches anywhere in the URL.
+        Applies to every site, from the next request: reload the page to capture from its start.
+      </p>
+      <textarea
+        ref={area}
+        rows={6}
+        spellcheck={false}
+        aria-label="URL patterns, one per line"
+        placeholder={'/api/chat\nhttps://agent.example.com/*/stream\nwss://*/agent*'}
+        value={text ?? ''}
+        disabled={text === undefined || saving}
+        onInput={(e) => setText((e.currentTarget as HTMLTextAreaElement).value)}
+      />
+      {error ? <div class="error-box">{error}</div> : null}
+      <div class="actions">
+        <button onClick={onClose}>Cancel</button>
+        <button class="primary" onClick={save} disabled={text === undefined || saving} data-testid="include-save">Save</button>
       </div>
-    </div>
+    </Modal>
   );
 }

@@ -2,6 +2,7 @@
 // listener, which knows at once that the overlay is open), Close or a click outside closes it.
 import { Fragment } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
+import { Modal } from './Modal.tsx';
 
 /** Shortcut groups as shown; keys are rendered as <kbd>. Kept next to the handlers' documentation (Scrubber.tsx). */
 export const SHORTCUTS: { group: string; items: [keys: string[], what: string][] }[] = [
@@ -36,36 +37,34 @@ export function KeyboardHelp({ onClose }: { onClose: () => void }) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => box.current?.focus(), []);
   return (
-    <div class="modal-back" onClick={(e) => e.target === e.currentTarget && onClose()}>
-      <div class="modal help" role="dialog" aria-modal="true" aria-label="Keyboard shortcuts" tabIndex={-1} ref={box} data-testid="keyboard-help">
-        <h2>Keyboard shortcuts</h2>
-        {/* One table for all groups, so the key column lines up across them. */}
-        <table>
-          {SHORTCUTS.map((g) => (
-            <tbody key={g.group}>
-              <tr>
-                <th colSpan={2} scope="colgroup">{g.group}</th>
+    <Modal label="Keyboard shortcuts" class="help" testId="keyboard-help" boxRef={box} tabIndex={-1} onClose={onClose}>
+      <h2>Keyboard shortcuts</h2>
+      {/* One table for all groups, so the key column lines up across them. */}
+      <table>
+        {SHORTCUTS.map((g) => (
+          <tbody key={g.group}>
+            <tr>
+              <th colSpan={2} scope="colgroup">{g.group}</th>
+            </tr>
+            {g.items.map(([keys, what]) => (
+              <tr key={what}>
+                <td class="keys">
+                  {keys.map((k, i) => (
+                    <Fragment key={k}>
+                      {i > 0 ? ' ' : null}
+                      <kbd>{k}</kbd>
+                    </Fragment>
+                  ))}
+                </td>
+                <td>{what}</td>
               </tr>
-              {g.items.map(([keys, what]) => (
-                <tr key={what}>
-                  <td class="keys">
-                    {keys.map((k, i) => (
-                      <Fragment key={k}>
-                        {i > 0 ? ' ' : null}
-                        <kbd>{k}</kbd>
-                      </Fragment>
-                    ))}
-                  </td>
-                  <td>{what}</td>
-                </tr>
-              ))}
-            </tbody>
-          ))}
-        </table>
-        <div class="actions">
-          <button class="primary" onClick={onClose}>Close</button>
-        </div>
+            ))}
+          </tbody>
+        ))}
+      </table>
+      <div class="actions">
+        <button class="primary" onClick={onClose}>Close</button>
       </div>
-    </div>
+    </Modal>
   );
 }

@@ -11,6 +11,10 @@ const ROW = 20;
 
 interface RowProps {
   r: ReplyView;
+  /** The connection has ended (then a reply without a finished reason was cut off, not streaming). */
+  ended: string | undefined;
+  /** A pane too narrow for every column: usage, TTFT and duration go to the row's title. */
+  narrow: boolean;
   selected: boolean;
   onSelect: (id: string) => void;
 }
@@ -21,36 +25,52 @@ interface RowProps {
  */
 const sameRow = (a: RowProps, b: RowProps) =>
   a.selected === b.selected && a.onSelect === b.onSelect && a.r.id === b.r.id && a.r.name === b.r.name &&
+  a.ended === b.ended && a.narrow === b.narrow &&
   a.r.eventIndices.length === b.r.eventIndices.length && a.r.finishedReason === b.r.finishedReason &&
   a.r.usage === b.r.usage && a.r.timeToFirstTokenMs === b.r.timeToFirstTokenMs && a.r.durationMs === b.r.durationMs &&
   a.r.diagnostics.length === b.r.diagnostics.length && a.r.orphan === b.r.orphan;
 
-const ReplyRow = memo(function ReplyRow({ r, selected, onSelect }: RowProps) {
+/** The DOM id of a reply's row (the grid's active descendant when selected). */
+const replyRowId = (id: string) => `reply-row-${id}`;
+
+const ReplyRow = memo(function ReplyRow({ r, ended, narrow, selected, onSelect }: RowProps) {
   const errors = r.diagnostics.some((d) => d.severity === 'error');
+  const warnings = !errors && r.diagnostics.some((d) => d.severity === 'warning');
+  const times = narrow ? `\nusage ${formatUsage(r.usage)} · TTFT ${formatMs(r.timeToFirstTokenMs)} · duration ${formatMs(r.durationMs)}` : '';
   return (
     <tr
       class="row"
       aria-selected={selected}
       onClick={() => onSelect(r.id)}
-      title={`${r.name ? `${r.name} · ` : ''}${r.id}\n${r.eventIndices.length} events · ${r.dialect}${r.orphan ? '\nnever started in this stream' : ''}`}
+      title={`${r.name ? `${r.name} · ` : ''}${r.id}\n${r.eventIndices.length} events · ${r.dialect}${r.orphan ? '\nnever started in this stream' : ''}${times}`}
       data-reply={r.id}
+      id={replyRowId(r.id)}
     >
       <td>
         {r.name ? <><b class="reply-name">{r.name}</b> </> : null}
         <span class="dim">{r.id}</span>
         {r.orphan ? <span class="warn"> (orphan)</span> : null}
       </td>
-      <td class={r.finishedReason && r.finishedReason !== 'completed' && r.finishedReason !== 'stop' ? 'warn' : ''}>
-        {r.finishedReason ?? <span class="dim">streaming</span>}
-      </td>
-      <td title={formatUsage(r.usage)}>{formatUsage(r.usage, true)}</td>
-      <td class="num" title={r.continuesEviction ? 'The reply started before the evicted part: its first token is not known' : undefined}>
-        {formatMs(r.timeToFirstTokenMs)}
-      </td>
-      <td class="num" title={r.continuesEviction ? 'The reply started before the evicted part: this is the time of the part kept' : undefined}>
-        {r.continuesEviction ? '≥ ' : ''}{formatMs(r.durationMs)}
-      </td>
-      <td class={`num ${errors ? 'err' : 'warn'}`} title={r.diagnostics.length ? `${r.diagnostics.length.toLocaleString('en-US')} diagnostics` : undefined}>{r.diagnostics.length || ''}</td>
+      {r.finishedReason !== undefined ? (
+        <td class={r.finishedReason !== 'completed' && r.finishedReason !== 'stop' ? 'warn' : ''}>{r.finishedReason}</td>
+      ) : ended !== undefined ? (
+        // The connection ended before the reply did: it will not finish ("streaming" for good was a false promise).
+        <td class="warn" title={`The connection ended (${ended}) before this reply finished`}>unfinished</td>
+      ) : (
+        <td><span class="dim">streaming</span></td>
+      )}
+      {narrow ? null : (
+        <>
+          <td title={formatUsage(r.usage)}>{formatUsage(r.usage, true)}</td>
+          <td class="num" title={r.continuesEviction ? 'The reply started before the evicted part: its first token is not known' : undefined}>
+            {formatMs(r.timeToFirstTokenMs)}
+          </td>
+          <td class="num" title={r.continuesEviction ? 'The reply started before the evicted part: this is the time of the part kept' : undefined}>
+            {r.continuesEviction ? '≥ ' : ''}{formatMs(r.durationMs)}
+          </td>
+        </>
+      )}
+      <td class={`num ${errors ? 'err' : warnings ? 'warn' : 'dim'}`} title={r.diagnostics.length ? `${r.diagnostics.length.toLocaleString('en-US')} diagnostics` : undefined}>{r.diagnostics.length || ''}</td>
     </tr>
   );
 }, sameRow);
@@ -66,6 +86,8 @@ function Spacer({ height }: { height: number }) {
     </tr>
   );
 }
+
+const NARROW_PX = 380;
 
 export function ReplyList({ store }: { store: PanelStore }) {
   const conn = store.selectedConnection.value;
@@ -83,6 +105,10 @@ export function ReplyList({ store }: { store: PanelStore }) {
   }
   const selected = store.selectedReplyId.value;
   const { start, end } = win;
+  // Below this width the reply column had no room left beside the fixed ones (DevTools docked to the side).
+  const narrow = win.width > 0 && win.width < NARROW_PX;
+  // ('open': still streaming when the capture was saved — not cut off.)
+  const ended = conn.state === 'live' || conn.state === 'open' ? undefined : conn.state;
   const rows = conn.replies.slice(start, end);
   // ↑/↓ move the selection, as in the other lists (the keys otherwise only scrolled this one).
   const onKeyDown = (e: KeyboardEvent) => {
@@ -95,23 +121,32 @@ export function ReplyList({ store }: { store: PanelStore }) {
     win.reveal(next);
   };
   return (
-    <div class="scroll" data-testid="replies" ref={win.ref} tabIndex={0} onKeyDown={onKeyDown} aria-label="Replies">
-      <table class="grid">
+    <div class="scroll" data-testid="replies" ref={win.ref}>
+      <table class="grid" role="grid" tabIndex={0} onKeyDown={onKeyDown} aria-label="Replies"
+        aria-activedescendant={rows.some((r) => r.id === selected) ? replyRowId(selected as string) : undefined}>
         <colgroup>
           <col />
           <col style={{ width: '74px' }} />
-          <col style={{ width: '88px' }} />
-          <col style={{ width: '58px' }} />
-          <col style={{ width: '62px' }} />
+          {narrow ? null : (
+            <>
+              <col style={{ width: '88px' }} />
+              <col style={{ width: '58px' }} />
+              <col style={{ width: '62px' }} />
+            </>
+          )}
           <col style={{ width: '44px' }} />
         </colgroup>
         <thead>
           <tr>
             <th>Reply</th>
             <th>Finished</th>
-            <th>Usage</th>
-            <th class="num" title="Time to first token">TTFT</th>
-            <th class="num">Duration</th>
+            {narrow ? null : (
+              <>
+                <th>Usage</th>
+                <th class="num" title="Time to first token">TTFT</th>
+                <th class="num">Duration</th>
+              </>
+            )}
             <th class="num">Diag</th>
           </tr>
         </thead>
@@ -119,7 +154,7 @@ export function ReplyList({ store }: { store: PanelStore }) {
           {start > 0 ? <Spacer height={start * ROW} /> : null}
           {start > 0 && start % 2 === 0 ? <Spacer height={0} /> : null}
           {rows.map((r) => (
-            <ReplyRow key={r.id} r={r} selected={r.id === selected} onSelect={store.selectReply} />
+            <ReplyRow key={r.id} r={r} ended={ended} narrow={narrow} selected={r.id === selected} onSelect={store.selectReply} />
           ))}
           {end < conn.replies.length ? <Spacer height={(conn.replies.length - end) * ROW} /> : null}
         </tbody>

@@ -26,9 +26,11 @@ export function scrubberKey(store: PanelStore, e: KeyboardEvent): boolean {
       store.seek(reply.history.length - 1);
       return true;
     case ' ': {
-      // A focused button or checkbox gets Space as a click; only take it where it would do nothing else.
+      // A focused button or checkbox gets Space as a click; only take it where it would do nothing else (the step
+      // slider does nothing with Space: there it plays, as everywhere else).
       const t = e.target;
-      if (t instanceof HTMLElement && t.closest('button, a, summary, input, select, textarea, [role="button"]')) return false;
+      const slider = t instanceof HTMLInputElement && t.type === 'range';
+      if (!slider && t instanceof HTMLElement && t.closest('button, a, summary, input, select, textarea, [role="button"]')) return false;
       togglePlay(store);
       return true;
     }
@@ -133,6 +135,8 @@ export function Scrubber({ store }: { store: PanelStore }) {
         min={min}
         max={Math.max(min, n - 1)}
         value={k}
+        // Read as the visible "step 61 / 61" (the value itself is 0-based).
+        aria-valuetext={`step ${k + 1} of ${n}`}
         onInput={(e) => seekSoon(Number((e.currentTarget as HTMLInputElement).value))}
         onKeyDown={(e) => {
           if (scrubberKey(store, e)) {

@@ -12,6 +12,11 @@ interface Props {
    */
   auto?: number;
   autoMaxFraction?: number;
+  /**
+   * Until the user picks a size, `initial` is at most this fraction of the split: a default sized for a wide window
+   * (the replies pane's 460 px) left a 900 px window's event list too narrow for its columns.
+   */
+  initialMaxFraction?: number;
   min?: number;
   /** Remembered across reloads under this key (localStorage, when available). */
   storageKey?: string;
@@ -29,9 +34,10 @@ function load(key: string | undefined, fallback: number): number {
   }
 }
 
-export function SplitPane({ direction, initial, auto, autoMaxFraction = 0.4, min = 60, storageKey, label, children }: Props) {
+export function SplitPane({ direction, initial, auto, autoMaxFraction = 0.4, initialMaxFraction, min = 60, storageKey, label, children }: Props) {
   const stored = load(storageKey, NaN);
   const [size, setSize] = useState(() => (Number.isNaN(stored) ? initial : stored));
+  const [picked, setPicked] = useState(() => !Number.isNaN(stored));
   // Following the content until the user picks a size (a stored size counts as picked).
   const [fitting, setFitting] = useState(() => auto !== undefined && Number.isNaN(stored));
   const root = useRef<HTMLDivElement>(null);
@@ -43,6 +49,7 @@ export function SplitPane({ direction, initial, auto, autoMaxFraction = 0.4, min
     const next = Math.max(min, Math.min(v, total - min));
     setSize(next);
     setFitting(false);
+    setPicked(true);
     if (storageKey) {
       try {
         localStorage.setItem(`replyscope.split.${storageKey}`, String(Math.round(next)));
@@ -79,9 +86,15 @@ export function SplitPane({ direction, initial, auto, autoMaxFraction = 0.4, min
 
   const fit = fitting && auto !== undefined;
   const px = fit ? Math.max(min, auto) : size;
+  const length = !fit && !picked && initialMaxFraction !== undefined ? `min(${px}px, ${Math.round(initialMaxFraction * 100)}%)` : `${px}px`;
   // A size picked in a wide window must not take the whole of a narrow one: the second pane keeps at least 30% (or
   // `min`), so the event pane does not vanish when DevTools is docked narrow.
   const cap = fit ? `${Math.round(autoMaxFraction * 100)}%` : `calc(100% - max(${min}px, 30%))`;
+  function percentShown(): number | undefined {
+    const box = root.current?.getBoundingClientRect();
+    const total = box ? (horizontal ? box.width : box.height) : 0;
+    return total > 0 ? Math.round((100 * shown()) / total) : undefined;
+  }
   /** The first pane's size as laid out (the cap may have cut it). */
   function shown(): number {
     const pane = root.current?.firstElementChild;
@@ -92,7 +105,7 @@ export function SplitPane({ direction, initial, auto, autoMaxFraction = 0.4, min
 
   return (
     <div class={`split ${direction}`} ref={root}>
-      <div class="pane" style={horizontal ? { width: `${px}px`, maxWidth: cap } : { height: `${px}px`, maxHeight: cap }}>
+      <div class="pane" style={horizontal ? { width: length, maxWidth: cap } : { height: length, maxHeight: cap }}>
         {children[0]}
       </div>
       <div
@@ -100,7 +113,8 @@ export function SplitPane({ direction, initial, auto, autoMaxFraction = 0.4, min
         role="separator"
         aria-label={label}
         aria-orientation={horizontal ? 'vertical' : 'horizontal'}
-        aria-valuenow={Math.round(px)}
+        // A share of the split in percent (the separator's default range is 0–100), as last laid out.
+        aria-valuenow={percentShown()}
         tabIndex={0}
         onPointerDown={onPointerDown}
         onKeyDown={onKeyDown}

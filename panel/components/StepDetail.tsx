@@ -11,6 +11,7 @@ import { frameByIndex } from '../store/lookups.ts';
 import type { DetailTab, PanelStore } from '../store/store.ts';
 import { MessageBubble } from './MessageBubble.tsx';
 import { SplitPane } from './SplitPane.tsx';
+import { TabList } from './TabList.tsx';
 
 interface StepState {
   message: unknown;
@@ -100,7 +101,7 @@ export function EventDetail({ conn, event }: { conn: ConnectionView; event: Even
       <div class="section">
         <h4>
           Raw frame{frame ? ` #${frame.index} (${frame.kind}${frame.event ? `, event: ${frame.event}` : ''}${frame.id ? `, id: ${frame.id}` : ''})` : ''}
-          <CopyButton text={() => (frame ? frame.data : event.rawText)} title="Copy the frame's whole text" resetKey={event} />
+          <CopyButton text={() => (frame ? frame.data : event.rawText)} title="Copy the frame's whole text" name="Copy raw frame" resetKey={event} />
         </h4>
         <LongPre testId="raw-frame" text={frame ? frame.data : event.rawText} />
       </div>
@@ -108,7 +109,7 @@ export function EventDetail({ conn, event }: { conn: ConnectionView; event: Even
         <h4>
           Parsed event
           {event.raw === undefined ? null : (
-            <CopyButton text={() => prettyValue(event.raw, Infinity)} title="Copy the event as JSON, every string whole" resetKey={event} />
+            <CopyButton text={() => prettyValue(event.raw, Infinity)} title="Copy the event as JSON, every string whole" name="Copy parsed event" resetKey={event} />
           )}
         </h4>
         <LongPre text={event.raw === undefined ? '(not JSON)' : prettyValue(event.raw)} />
@@ -140,7 +141,7 @@ export function FrameDetail({ conn, frame }: { conn: ConnectionView; frame: Fram
       <div class="section">
         <h4>
           Raw frame #{frame.index} ({frame.kind})
-          {frame.data === '' ? null : <CopyButton text={() => frame.data} title="Copy the frame's whole text" resetKey={frame} />}
+          {frame.data === '' ? null : <CopyButton text={() => frame.data} title="Copy the frame's whole text" name="Copy raw frame" resetKey={frame} />}
         </h4>
         {frame.data === '' ? (
           <div class="dim" data-testid="raw-frame">{frame.kind === 'comment' ? 'Empty: a bare ":" line (a keep-alive)' : 'Empty'}</div>
@@ -203,12 +204,8 @@ export function StepDetail({ store }: { store: PanelStore }) {
 
   const left = (
     <>
-      <div class="tabs" role="tablist">
-        {tabs.map(([id, label]) => (
-          <button key={id} role="tab" aria-selected={tab === id} onClick={() => (store.detailTab.value = id)}>
-            {label}
-          </button>
-        ))}
+      <div class="tabs">
+        <TabList<DetailTab> tabs={tabs} selected={tab} onSelect={(id) => (store.detailTab.value = id)} label="Message views" />
       </div>
       <div class="scroll" ref={scroller}>
         {!reply ? (

@@ -4,6 +4,9 @@ import { Icon } from './Icon.tsx';
 import type { PanelSource } from '../sources/source.ts';
 import type { PanelStore } from '../store/store.ts';
 
+/** A status longer than this is likely cut by the toolbar: it can take focus to be read whole. */
+const LONG_STATUS = 60;
+
 export function Toolbar({ store, source, onImport, onExport, onHelp, onInclude, includeCount }: {
   store: PanelStore;
   source: PanelSource;
@@ -114,7 +117,18 @@ export function Toolbar({ store, source, onImport, onExport, onHelp, onInclude, 
           Analysing {Math.round((100 * backlog.done) / Math.max(1, backlog.total))}%
         </span>
       ) : null}
-      {st ? <span class={`status ${st.level}`} title={st.text} data-testid="status">{st.text}</span> : null}
+      {/* Always there (a live region must exist before its text changes, or screen readers miss it); a long line is
+          cut to the toolbar — focused (it can be, then) or hovered, it opens in full below it. */}
+      <span
+        role="status"
+        aria-live={st?.level === 'error' ? 'assertive' : 'polite'}
+        class={`status ${st?.level ?? ''}`}
+        title={st?.text}
+        tabIndex={st && st.text.length > LONG_STATUS ? 0 : undefined}
+        data-testid="status"
+      >
+        {st?.text}
+      </span>
       <span class="dim">{source.label}</span>
       <button onClick={onHelp} title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts">?</button>
     </div>

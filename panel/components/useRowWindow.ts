@@ -13,16 +13,18 @@ export interface RowWindow {
   /** First and one-past-last row to render (overscan included). */
   start: number;
   end: number;
+  /** The container's width in px as last reported (0 until measured): lists drop columns when narrow. */
+  width: number;
   /** Scroll so that row i is visible; rows already visible do not move, others are centred. */
   reveal(i: number): void;
 }
 
 export function useRowWindow(count: number, rowHeight: number, headerHeight = 0, overscan = 8): RowWindow {
-  const [view, setView] = useState({ top: 0, height: 600, measured: false });
+  const [view, setView] = useState({ top: 0, height: 600, width: 0, measured: false });
   const [el, setEl] = useState<HTMLElement | null>(null);
   useLayoutEffect(() => {
     if (!el) return;
-    const read = () => setView({ top: el.scrollTop, height: el.clientHeight, measured: true });
+    const read = () => setView({ top: el.scrollTop, height: el.clientHeight, width: el.clientWidth, measured: true });
     read();
     el.addEventListener('scroll', read, { passive: true });
     const ro = typeof ResizeObserver === 'function' ? new ResizeObserver(read) : undefined;
@@ -39,6 +41,7 @@ export function useRowWindow(count: number, rowHeight: number, headerHeight = 0,
   return {
     ref: setEl,
     ready: el !== null && view.measured,
+    width: view.width,
     start: Math.max(0, Math.min(count, first - overscan)),
     end: Math.min(count, first + visible + overscan),
     reveal(i: number) {

@@ -400,6 +400,7 @@ export function createPanelStore(options: StoreOptions = {}) {
 
   function clear(): void {
     reset(header.value, [], true);
+    status.value = { text: 'Cleared', level: 'info' }; // not the last import's line, as if its data were still shown
     batch(() => {
       selectedConnId.value = undefined;
       selectedReplyId.value = undefined;

@@ -573,14 +573,15 @@ test('copying works where the async clipboard is refused (a DevTools panel ifram
     });
   });
   const pane = page.getByTestId('event-detail');
-  await pane.getByRole('button', { name: 'Copy' }).first().click();
+  await pane.getByRole('button', { name: 'Copy raw frame' }).click();
   await expect(pane.getByRole('button', { name: 'Copied' })).toBeVisible();
+  await expect(pane.getByRole('status').filter({ hasText: 'Copied' })).toHaveCount(1); // said aloud, too
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(last.rawText);
   // With no way to copy at all, the button says so.
   await page.evaluate(() => {
     document.execCommand = () => false;
   });
-  await pane.getByRole('button', { name: 'Copy', exact: true }).click(); // the parsed event's (the frame's says Copied)
+  await pane.getByRole('button', { name: 'Copy parsed event' }).click();
   await expect(pane.getByRole('button', { name: 'Copy failed' })).toBeVisible();
   await page.close();
 });
@@ -631,10 +632,10 @@ test('a megabyte text is laid out as a bounded window: Show more widens it, Copy
   await expect(page.getByRole('button', { name: 'Copy JSON' })).toBeVisible();
   // The event pane copies the parsed event whole too (its view shortens the megabyte delta).
   await page.keyboard.press('ArrowLeft');
-  await page.getByTestId('event-detail').getByRole('button', { name: 'Copy', exact: true }).nth(1).click();
+  await page.getByTestId('event-detail').getByRole('button', { name: 'Copy parsed event' }).click();
   await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toContain('"delta": "THE END"');
   await page.keyboard.press('ArrowLeft');
-  await page.getByTestId('event-detail').getByRole('button', { name: 'Copy', exact: true }).nth(1).click();
+  await page.getByTestId('event-detail').getByRole('button', { name: 'Copy parsed event' }).click();
   await expect.poll(async () => JSON.parse(await page.evaluate(() => navigator.clipboard.readText())).delta).toBe(long);
   await page.close();
 });
@@ -687,5 +688,51 @@ test('a pi stream the page aborted: at the last step a note says the client then
   await expect(page.getByTestId('bubble')).toContainText('The package is call');
   await page.keyboard.press('ArrowLeft');
   await expect(note).toHaveCount(0); // an earlier step: the message as it stood then
+  await page.close();
+});
+
+test('a reply the connection cut off says "unfinished", not "streaming" for good', async () => {
+  const page = await openViewer();
+  const ev = (o: Record<string, unknown>) => `data: ${JSON.stringify(o)}\n\n`;
+  const body = ev({ type: 'REPLY_START', id: 'e1', created_at: '2026-12-01T00:00:00', reply_id: 'r1', session_id: 's', name: 'a' })
+    + ev({ type: 'TEXT_BLOCK_START', id: 'e2', created_at: '2026-12-01T00:00:01', reply_id: 'r1', block_id: 'b' });
+  const log = (state: 'aborted' | 'open') => writeCaptureLog({
+    header: { kind: 'header', format: 'replyscope-capture', version: 1, tool: 't', created: '2026-12-01T00:00:00Z' },
+    records: [
+      { kind: 'connection', id: 'c', transport: 'fetch', frameUrl: 'http://127.0.0.1/', method: 'GET', url: `http://127.0.0.1/${state}`, requestHeaders: [], status: 200, responseHeaders: [['content-type', 'text/event-stream']], startTime: 1, responseTime: 2 },
+      { kind: 'chunk', conn: 'c', t: 3, bytes: Buffer.byteLength(body), text: body },
+      { kind: 'end', conn: 'c', t: 4, state },
+    ],
+  });
+  await importText(page, 'aborted.replyscope.ndjson', log('aborted'));
+  const finished = page.locator('[data-reply="r1"] td').nth(1);
+  await expect(finished).toHaveText('unfinished');
+  await expect(finished).toHaveAttribute('title', 'The connection ended (aborted) before this reply finished');
+  await page.getByRole('button', { name: 'Clear' }).click();
+  await importText(page, 'open.replyscope.ndjson', log('open')); // saved while it streamed: still "streaming"
+  await expect(page.locator('[data-reply="r1"] td').nth(1)).toHaveText('streaming');
+  await page.close();
+});
+
+test('a connection whose only diagnostic is an info note is not counted in warning orange', async () => {
+  const page = await openViewer();
+  const ev = (o: Record<string, unknown>) => `data: ${JSON.stringify(o)}\n\n`;
+  const body = ev({ type: 'REPLY_START', id: 'e1', created_at: '2026-12-01T00:00:00', reply_id: 'r1', session_id: 's', name: 'a' })
+    + ev({ type: 'REPLY_END', id: 'e2', created_at: '2026-12-01T00:00:01', reply_id: 'r1', session_id: 's' });
+  const log = (level: 'info' | 'warning') => writeCaptureLog({
+    header: { kind: 'header', format: 'replyscope-capture', version: 1, tool: 't', created: '2026-12-01T00:00:00Z' },
+    records: [
+      { kind: 'connection', id: level, transport: 'fetch', frameUrl: 'http://127.0.0.1/', method: 'GET', url: `http://127.0.0.1/${level}`, requestHeaders: [], status: 200, responseHeaders: [['content-type', 'text/event-stream']], startTime: 1, responseTime: 2 },
+      { kind: 'chunk', conn: level, t: 3, bytes: Buffer.byteLength(body), text: body },
+      { kind: 'notice', conn: level, t: 3, level, text: `a ${level} note` },
+      { kind: 'end', conn: level, t: 4, state: 'complete' },
+    ],
+  });
+  await importText(page, 'info.replyscope.ndjson', log('info'));
+  await importText(page, 'warning.replyscope.ndjson', log('warning'));
+  const diag = (id: string) => page.locator(`[data-conn="${id}"] td`).nth(5);
+  await expect(diag('info')).toHaveText('1');
+  await expect(diag('info')).toHaveClass(/\bdim\b/);
+  await expect(diag('warning')).toHaveClass(/\bwarn\b/);
   await page.close();
 });

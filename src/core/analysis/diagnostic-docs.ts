@@ -71,9 +71,10 @@ export const ANALYSIS_DIAGNOSTIC_DOCS: DiagnosticDoc[] = [
     severity: 'info',
     title: 'A note the capture left on this connection',
     explanation:
-      'What the capture could not record on this connection — e.g. an XMLHttpRequest read with responseType "json" ' +
-      'or "blob", whose body page script never sees as it arrives — or how an import treated it (a HAR entry saved ' +
-      'without its content). The message says which.',
+      'What the capture says about this connection: what it could not record (binary WebSocket messages, an ' +
+      'XMLHttpRequest read as "json" or "blob", whose body page script never sees as it arrives), how it recorded it ' +
+      '(a WebSocket from its first agent event), or how an import treated it (a HAR entry saved without its content, ' +
+      'a capture log with records out of order). The message says which; its severity is the note\'s.',
   },
   {
     code: 'stream.eventsource-partial-view',

@@ -1,0 +1,147 @@
+// The panel by keyboard and for screen readers, in the standalone viewer (the same app as in DevTools): dialogs keep
+// and give back focus, the status line is a live region whose long text can be read whole, tabs follow the ARIA tabs
+// pattern, lists expose their selection, the step slider reads as the visible step, and a 900 px window keeps the
+// event list's columns.
+import { expect, test, type Page } from '@playwright/test';
+import { sampleCapture } from '../../panel/dev/sample-capture.ts';
+import { writeCaptureLog } from '../../panel/core-bridge.ts';
+import { useViewer } from './support/viewer.ts';
+
+const viewer = useViewer('viewer-keyboard');
+const sampleLog = writeCaptureLog(sampleCapture());
+
+async function openWithSample(page?: Page): Promise<Page> {
+  const p = page ?? (await viewer.open());
+  await p.getByTestId('import-input').setInputFiles({ name: 'sample.replyscope.ndjson', mimeType: 'application/octet-stream', buffer: Buffer.from(sampleLog) });
+  await expect(p.getByTestId('status')).toContainText('Imported sample.replyscope.ndjson');
+  await p.locator('[data-conn="tab1:1"]').click();
+  return p;
+}
+
+const focusedInside = (page: Page, testId: string) =>
+  page.evaluate((id) => !!document.querySelector(`[data-testid="${id}"]`)?.contains(document.activeElement), testId);
+
+test('a dialog keeps focus while open (Tab and Shift+Tab wrap) and gives it back to its opener when closed', async () => {
+  const page = await openWithSample();
+  const exportButton = page.getByRole('button', { name: 'Export…' });
+  await exportButton.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('export-dialog')).toBeVisible();
+  for (let i = 0; i < 14; i++) {
+    await page.keyboard.press('Tab');
+    expect(await focusedInside(page, 'export-dialog'), `after ${i + 1} Tab`).toBe(true);
+  }
+  for (let i = 0; i < 5; i++) {
+    await page.keyboard.press('Shift+Tab');
+    expect(await focusedInside(page, 'export-dialog'), `after ${i + 1} Shift+Tab`).toBe(true);
+  }
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('export-dialog')).toHaveCount(0);
+  await expect(exportButton).toBeFocused();
+
+  // The help: opened with ? from the events list, closed with Escape, focus back on the list.
+  const events = page.getByTestId('events');
+  await events.focus();
+  await page.keyboard.press('?');
+  await expect(page.getByTestId('keyboard-help')).toBeVisible();
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  expect(await focusedInside(page, 'keyboard-help')).toBe(true);
+  await page.keyboard.press('Escape');
+  await expect(events).toBeFocused();
+  await page.close();
+});
+
+test('the status line is a live region; a long one can be focused and read whole; Clear says so', async () => {
+  const page = await openWithSample();
+  const status = page.getByRole('status').filter({ hasText: 'Imported' });
+  await expect(status).toHaveAttribute('aria-live', 'polite');
+  await page.getByTestId('import-input').setInputFiles([
+    { name: 'a-file-with-a-rather-long-name-that-goes-on.json', mimeType: 'application/json', buffer: Buffer.from('{"a": 1}') },
+    { name: 'another-file-with-a-long-name.sse', mimeType: 'text/plain', buffer: Buffer.from('not a stream at all') },
+  ]);
+  const line = page.getByTestId('status');
+  await expect(line).toContainText('could not import a-file-with-a-rather-long-name-that-goes-on.json');
+  await expect(line).toHaveAttribute('aria-live', 'assertive'); // an error
+  const clipped = () => line.evaluate((el) => el.scrollWidth > el.clientWidth + 1);
+  expect(await clipped()).toBe(true);
+  await line.focus();
+  expect(await clipped()).toBe(false); // focused, it opens in full
+  await page.getByRole('button', { name: 'Clear' }).click();
+  await expect(line).toHaveText('Cleared');
+  await page.close();
+});
+
+test('tabs: one Tab stop, ←/→ switch tabs (and no longer move the scrubber)', async () => {
+  const page = await openWithSample();
+  const tabs = page.getByRole('tablist', { name: 'Connection views' }).getByRole('tab');
+  await expect(tabs).toHaveCount(3);
+  const pos = await page.getByTestId('step-pos').textContent();
+  await page.getByRole('tab', { name: 'Events' }).focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByRole('tab', { name: 'Timeline' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('tab', { name: 'Timeline' })).toBeFocused();
+  await expect(page.getByTestId('step-pos')).toHaveText(pos!);
+  await page.keyboard.press('End');
+  await expect(page.getByRole('tab', { name: /^Diagnostics/ })).toBeFocused();
+  expect(await tabs.evaluateAll((els) => els.map((el) => el.getAttribute('tabindex')))).toEqual(['-1', '-1', '0']);
+  await page.keyboard.press('Home');
+  await expect(page.getByRole('tab', { name: 'Events' })).toHaveAttribute('aria-selected', 'true');
+  await page.close();
+});
+
+test('lists expose their selection; the step slider reads as the visible step and Space on it plays', async () => {
+  const page = await openWithSample();
+  const events = page.getByRole('grid', { name: 'Events' });
+  await page.keyboard.press('End');
+  const selected = events.locator('[role="row"][aria-selected="true"]');
+  await expect(selected).toHaveCount(1);
+  await expect(events).toHaveAttribute('aria-activedescendant', (await selected.getAttribute('id'))!);
+  const replies = page.getByRole('grid', { name: 'Replies' });
+  await expect(replies).toHaveAttribute('aria-activedescendant', /^reply-row-/);
+  await expect(page.getByRole('grid', { name: 'Connections' })).toHaveAttribute('aria-activedescendant', 'conn-row-tab1:1');
+
+  const slider = page.getByRole('slider', { name: 'Step' });
+  const shown = (await page.getByTestId('step-pos').textContent())!.match(/^step (\d+) \/ (\d+)/)!;
+  await expect(slider).toHaveAttribute('aria-valuetext', `step ${shown[1]} of ${shown[2]}`);
+  await slider.focus();
+  await page.keyboard.press(' ');
+  await expect(page.getByTestId('scrubber').getByRole('button', { name: 'Pause', exact: true })).toBeVisible();
+  await page.keyboard.press(' ');
+  await expect(page.getByTestId('scrubber').getByRole('button', { name: 'Play', exact: true })).toBeVisible();
+  await page.close();
+});
+
+test('↑/↓ in a short connections pane keep the selected row in sight', async () => {
+  const page = await openWithSample();
+  const divider = page.getByRole('separator', { name: 'Resize connection list' });
+  await divider.focus();
+  for (let i = 0; i < 6; i++) await page.keyboard.press('Shift+ArrowUp'); // as small as it goes
+  const grid = page.getByRole('grid', { name: 'Connections' });
+  await page.locator('[data-conn="tab1:1"]').click();
+  for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowDown');
+  const row = page.locator('[data-conn][aria-selected="true"]');
+  await expect(row).not.toHaveAttribute('data-conn', 'tab1:1');
+  await expect.poll(async () => {
+    const [r, box] = [await row.boundingBox(), await page.getByTestId('connections').boundingBox()];
+    return r!.y >= box!.y + 20 && r!.y < box!.y + box!.height - 10; // below the sticky header, in sight (the pane is shorter than a row or two)
+  }).toBe(true);
+  await expect(grid).toBeFocused();
+  await page.close();
+});
+
+for (const width of [900, 640]) {
+  test(`at ${width} px (DevTools docked to the side) the event list keeps Data and Status in view`, async () => {
+    const page = await viewer.browser.newPage({ viewport: { width, height: 700 } });
+    await page.goto(`${viewer.url}/index.html`);
+    await openWithSample(page);
+    const grid = page.getByRole('grid', { name: 'Events' });
+    const [list, data, status] = [await grid.boundingBox(), await grid.getByRole('columnheader', { name: 'Data' }).boundingBox(), await grid.getByRole('columnheader', { name: 'Status' }).boundingBox()];
+    expect(status!.x + status!.width).toBeLessThanOrEqual(list!.x + list!.width);
+    expect(data!.width).toBeGreaterThanOrEqual(60);
+    // The replies pane keeps room for the reply itself: narrow, usage/TTFT/duration move to the row's title.
+    const reply = await page.getByRole('grid', { name: 'Replies' }).getByRole('columnheader', { name: 'Reply' }).boundingBox();
+    expect(reply!.width).toBeGreaterThanOrEqual(90);
+    await page.close();
+  });
+}
