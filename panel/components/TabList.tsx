@@ -1,6 +1,6 @@
-// A row of tabs as the ARIA tabs pattern has them: one Tab stop (the selected tab), ←/→ (and Home/End) move to the
-// neighbouring tab and select it. The arrows stop here: on a tab they used to reach the scrubber, which moved a step
-// while the tab stayed.
+// A row of tabs as the ARIA tabs pattern has them: one Tab stop (the selected tab), ←/→ move to the neighbouring tab
+// and select it. The arrows stop here: on a tab they used to reach the scrubber, which moved a step while the tab
+// stayed. Home/End (optional in the pattern) are left to the scrubber: first/last step from anywhere, as before.
 import type { ComponentChildren } from 'preact';
 
 export function TabList<T extends string>({ tabs, selected, onSelect, label }: {
@@ -11,9 +11,7 @@ export function TabList<T extends string>({ tabs, selected, onSelect, label }: {
 }) {
   const onKeyDown = (e: KeyboardEvent) => {
     const at = tabs.findIndex(([id]) => id === selected);
-    const to = e.key === 'ArrowRight' ? (at + 1) % tabs.length
-      : e.key === 'ArrowLeft' ? (at - 1 + tabs.length) % tabs.length
-        : e.key === 'Home' ? 0 : e.key === 'End' ? tabs.length - 1 : -1;
+    const to = e.key === 'ArrowRight' ? (at + 1) % tabs.length : e.key === 'ArrowLeft' ? (at - 1 + tabs.length) % tabs.length : -1;
     if (to === -1) return;
     e.preventDefault();
     e.stopPropagation();
