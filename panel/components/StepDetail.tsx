@@ -209,7 +209,10 @@ export function StepDetail({ store }: { store: PanelStore }) {
       </div>
       <div class="scroll" ref={scroller}>
         {!reply ? (
-          <div class="empty">This event belongs to no reply; its reconstruction is not shown.</div>
+          <div class="empty">
+            {event ? 'This event belongs to no reply; its reconstruction is not shown.'
+              : conn.events.length === 0 ? 'No events in this stream: nothing to reconstruct.' : 'Select a reply or an event.'}
+          </div>
         ) : !state ? (
           <div class="empty">The selected event is not a step of this reply.</div>
         ) : state.error ? (

@@ -178,6 +178,31 @@ test('non-stream responses are not captured, NDJSON is', async () => {
   expect(records.some((r) => r.kind === 'connection' && r.url.endsWith('/plain'))).toBe(false);
 });
 
+test('a request for a stream answered with an HTTP error is captured (its failure is the finding); other errors are not', async () => {
+  const read = (url: string, init: RequestInit) => page.evaluate(async ({ url, init }) => {
+    const res = await fetch(url, init);
+    return { status: res.status, text: await res.text() };
+  }, { url, init });
+  // Asked for by its Accept header; the page reads the JSON-typed error body as it would.
+  const denied = await read('/stream?id=denied&status=401&type=application/json', { headers: { accept: 'text/event-stream' } });
+  expect(denied.status).toBe(401);
+  expect(denied.text).toBe(Buffer.concat(server.log('denied').sent).toString());
+  const cap = await waitForCapture(ext, tabId, 'id=denied');
+  expect(cap.connection).toMatchObject({ status: 401 });
+  expect(cap.end?.state).toBe('complete');
+  // pi's streamProxy asks by its request body ({model, context}), not by Accept.
+  const pi = JSON.stringify({ model: { id: 'm', api: 'anthropic-messages', provider: 'anthropic' }, context: { messages: [] } });
+  expect((await read('/stream?id=pi-429&status=429&type=application/json', { method: 'POST', body: pi, headers: { 'content-type': 'application/json' } })).status).toBe(429);
+  expect((await waitForCapture(ext, tabId, 'id=pi-429')).connection).toMatchObject({ status: 429, requestBody: { text: pi } });
+  // An error answer to anything else (a JSON API, a form post) is not the tool's business.
+  expect((await read('/stream?id=api-500&status=500&type=application/json', { headers: { accept: 'application/json' } })).status).toBe(500);
+  expect((await read('/stream?id=form-400&status=400&type=application/json', { method: 'POST', body: '{"q":1}' })).status).toBe(400);
+  await read('/stream?id=after-errors', {}); // recorded after them: once it is in, they would be too
+  await waitForCapture(ext, tabId, 'id=after-errors');
+  const records = await ext.records(tabId);
+  expect(records.some((r) => r.kind === 'connection' && /id=(api-500|form-400)/.test(r.url))).toBe(false);
+});
+
 test('Response semantics are the browser’s own: same observations for a tapped and an untapped response', async () => {
   // The same probe runs on a stream the tap wraps (text/event-stream) and one it leaves alone (text/plain).
   const probe = (type: string, id: string): Promise<Record<string, unknown>> =>

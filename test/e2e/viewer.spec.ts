@@ -736,3 +736,12 @@ test('a connection whose only diagnostic is an info note is not counted in warni
   await expect(diag('warning')).toHaveClass(/\bwarn\b/);
   await page.close();
 });
+
+test('a connection with no events says so in the message pane (not "this event belongs to no reply")', async () => {
+  const page = await openViewer();
+  await importText(page, 'comments-only.sse', ': keep-alive\n\n: keep-alive\n\n');
+  await page.locator('[data-conn]').first().click();
+  await expect(page.getByText('No events in this stream: nothing to reconstruct.')).toBeVisible();
+  await expect(page.getByText('This event belongs to no reply')).toHaveCount(0);
+  await page.close();
+});

@@ -5,7 +5,7 @@ import { ChunkSplitter } from '../../core/frames/byte-chunks.ts';
 import { tapBody, serveBodyFrom } from './body-tap.ts';
 import type { TapEmitter } from './emitter.ts';
 import { mimic, natives, now } from './natives.ts';
-import { deferBody, deferRequestBody, headerPairs, isStreamResponse, maskHeaders } from './request-info.ts';
+import { acceptsStream, deferBody, deferRequestBody, headerPairs, isPiProxyRequestBody, isStreamResponse, maskHeaders } from './request-info.ts';
 import type { DeferredBody } from './request-info.ts';
 
 interface RequestFacts {
@@ -58,13 +58,17 @@ export function installFetchTap(emitter: TapEmitter): void {
       } catch {
         return response;
       }
-      if (!isStreamResponse(contentType, response.url || facts.url, emitter.config.includeUrls)) return response;
+      const stream = isStreamResponse(contentType, response.url || facts.url, emitter.config.includeUrls);
+      // A request for a stream answered with an HTTP error (a 401 JSON body) is recorded too: that failure is what
+      // the developer needs to see. (pi's streamProxy asks by its request body, read here for such answers only.)
+      if (!stream && !(response.status >= 400 && (acceptsStream(facts.headers) || facts.body !== undefined))) return response;
       let requestBody: BodyRecord | undefined;
       try {
         requestBody = await facts.body?.();
       } catch {
         requestBody = undefined; // an unreadable body must not break the page's response
       }
+      if (!stream && !acceptsStream(facts.headers) && !isPiProxyRequestBody(requestBody)) return response;
       return recordStream(emitter, facts, requestBody, response, startTime);
     },
   }.fetch;

@@ -37,6 +37,26 @@ export function urlMatches(url: string, patterns: readonly string[]): boolean {
   return false;
 }
 
+const STREAM_ACCEPT = /text\/event-stream|application\/(?:x-ndjson|jsonl|stream\+json)/i;
+
+/** The request asked for a stream in its Accept header. */
+export function acceptsStream(headers: readonly [string, string][]): boolean {
+  for (const [name, value] of headers) if (name.toLowerCase() === 'accept' && STREAM_ACCEPT.test(value)) return true;
+  return false;
+}
+
+/** A request body pi-agent-core's streamProxy sends ({model: {api…}, context}): it asks for a stream, without Accept. */
+export function isPiProxyRequestBody(body: BodyRecord | undefined): boolean {
+  const text = body?.text;
+  if (text === undefined || !text.includes('"context"')) return false;
+  try {
+    const v = JSON.parse(text) as { model?: { api?: unknown }; context?: unknown } | null;
+    return typeof v?.model?.api === 'string' && typeof v.context === 'object' && v.context !== null;
+  } catch {
+    return false;
+  }
+}
+
 export function isStreamResponse(contentType: string | null, url: string, includeUrls: readonly string[]): boolean {
   return STREAM_CONTENT_TYPES.has(mediaType(contentType)) || urlMatches(url, includeUrls);
 }
