@@ -87,6 +87,8 @@ export function Timeline({ store }: { store: PanelStore }) {
   };
 
   const laneAt = (py: number) => tl.lanes[Math.floor((py - AXIS_H) / LANE_H)];
+  const replyNumber = new Map(conn.replies.map((r, i) => [r.id, i + 1]));
+  const replyName = new Map(conn.replies.map((r) => [r.id, r.name ? `${r.name} · ${r.id}` : r.id]));
   // The event nearest the pointer in its lane — within reach: inside one of the lane's bars, or a few pixels from an
   // event. Without a limit, a click on empty space zoomed in far from any event seeked minutes away, off-screen.
   const nearest = (px: number, py: number) => {
@@ -175,6 +177,10 @@ export function Timeline({ store }: { store: PanelStore }) {
           <clipPath id="plot">
             <rect x={LABEL_W} y={0} width={plotW} height={height} />
           </clipPath>
+          {/* Labels stop short of the bars (a 28-character label ran ~200 px, under the bars drawn from LABEL_W). */}
+          <clipPath id="labels">
+            <rect x={0} y={0} width={LABEL_W - 6} height={height} />
+          </clipPath>
         </defs>
         {ticks.filter((t) => x(t) < LABEL_W + plotW - 30).map((t) => (
           <g key={t}>
@@ -206,10 +212,15 @@ export function Timeline({ store }: { store: PanelStore }) {
         </g>
         {tl.lanes.map((lane, li) => {
           const y = AXIS_H + li * LANE_H;
+          const n = lane.replyId === undefined ? undefined : replyNumber.get(lane.replyId);
+          // Several replies: each lane says whose it is ("R2 · text …": lanes are grouped by kind, so two replies'
+          // "model call 1" lanes looked the same).
+          const label = n !== undefined && conn.replies.length > 1 ? `R${n} · ${lane.label}` : lane.label;
           return (
             <g key={lane.id} class={`kind-${lane.kind}`} data-lane={lane.id}>
-              <text class="lane-label" x={4} y={y + 13}>
-                {truncate(lane.label, 28)}
+              <text class="lane-label" x={4} y={y + 13} clip-path="url(#labels)">
+                <title>{n !== undefined ? `${label}\nreply ${replyName.get(lane.replyId!) ?? lane.replyId}` : label}</title>
+                {truncate(label, 28)}
               </text>
               <g clip-path="url(#plot)">
                 {lane.spans.map((sp, si) => {

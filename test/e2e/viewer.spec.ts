@@ -745,3 +745,25 @@ test('a connection with no events says so in the message pane (not "this event b
   await expect(page.getByText('This event belongs to no reply')).toHaveCount(0);
   await page.close();
 });
+
+test('the timeline of several replies says whose each lane is; labels stop before the bars', async () => {
+  const page = await openViewer();
+  const ev = (o: Record<string, unknown>) => `data: ${JSON.stringify(o)}\n\n`;
+  let n = 0;
+  const reply = (r: string, s: number) => [
+    ev({ type: 'REPLY_START', id: `e${n++}`, created_at: `2026-12-01T00:00:0${s}`, reply_id: r, session_id: 's', name: `agent-${r}` }),
+    ev({ type: 'TEXT_BLOCK_START', id: `e${n++}`, created_at: `2026-12-01T00:00:0${s}`, reply_id: r, block_id: `a-very-long-block-identifier-${r}` }),
+    ev({ type: 'TEXT_BLOCK_DELTA', id: `e${n++}`, created_at: `2026-12-01T00:00:0${s + 1}`, reply_id: r, block_id: `a-very-long-block-identifier-${r}`, delta: 'hi' }),
+    ev({ type: 'TEXT_BLOCK_END', id: `e${n++}`, created_at: `2026-12-01T00:00:0${s + 1}`, reply_id: r, block_id: `a-very-long-block-identifier-${r}` }),
+    ev({ type: 'REPLY_END', id: `e${n++}`, created_at: `2026-12-01T00:00:0${s + 2}`, reply_id: r, session_id: 's' }),
+  ].join('');
+  await importText(page, 'two-replies.sse', reply('r1', 1) + reply('r2', 5));
+  await page.locator('[data-conn]').first().click();
+  await page.getByRole('tab', { name: 'Timeline' }).click();
+  const labels = page.getByTestId('timeline').locator('text.lane-label');
+  const texts = await labels.allTextContents();
+  expect(texts.some((t) => t.startsWith('R1 · '))).toBe(true);
+  expect(texts.some((t) => t.startsWith('R2 · '))).toBe(true);
+  for (const label of await labels.all()) await expect(label).toHaveAttribute('clip-path', 'url(#labels)');
+  await page.close();
+});
