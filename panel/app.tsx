@@ -101,7 +101,7 @@ const isTextEntry = (t: EventTarget | null) =>
   (t.isContentEditable || t instanceof HTMLTextAreaElement || t instanceof HTMLSelectElement ||
     (t instanceof HTMLInputElement && !['checkbox', 'radio', 'range', 'button'].includes(t.type)));
 
-function EmptyState({ source, onOpen, unreachable }: { source: PanelSource; onOpen: () => void; unreachable: boolean }) {
+function EmptyState({ source, onOpen, unreachable, off }: { source: PanelSource; onOpen: () => void; unreachable: boolean; off?: string }) {
   if (source.kind === 'extension' && unreachable) {
     return (
       <div class="empty" data-testid="empty" data-unreachable="">
@@ -109,6 +109,15 @@ function EmptyState({ source, onOpen, unreachable }: { source: PanelSource; onOp
         The page was loaded before Replyscope was installed, updated or reloaded (extensions are not injected into
         pages that are already open), or it is a page extensions may not read (data: URLs, browser pages, the Web
         Store). You can still import a capture file.
+      </div>
+    );
+  }
+  if (source.kind === 'extension' && off !== undefined) {
+    return (
+      <div class="empty" data-testid="empty" data-capture-off="">
+        <strong>Capture is off for {off}.</strong>
+        Tick <em>Capture this site</em> in the toolbar to record its streams again, from the next request (reload the
+        page to capture from its start). What was captured before it was switched off was dropped with it.
       </div>
     );
   }
@@ -219,7 +228,8 @@ export function App({ store, source }: { store: PanelStore; source: PanelSource 
         onInclude={includeControls ? () => setDialog('include') : undefined} includeCount={store.live.value.includeCount} />
       <PageNotices notices={store.notices.value} />
       {empty ? (
-        <EmptyState source={source} unreachable={store.live.value.pageReachable === false} onOpen={() => document.querySelector<HTMLInputElement>('[data-testid="import-input"]')?.click()} />
+        <EmptyState source={source} unreachable={store.live.value.pageReachable === false}
+          off={store.live.value.siteEnabled === false ? store.live.value.siteOrigin ?? 'this site' : undefined} onOpen={() => document.querySelector<HTMLInputElement>('[data-testid="import-input"]')?.click()} />
       ) : (
         <SplitPane
           direction="column"

@@ -60,7 +60,7 @@ export function Toolbar({ store, source, onImport, onExport, onHelp, onInclude, 
         </label>
       ) : null}
       {source.live?.setSiteEnabled && store.live.value.siteEnabled !== undefined ? (
-        <label title={`Capture streams on ${store.live.value.siteOrigin ?? 'this site'} (remembered per site)`}>
+        <label title={`Capture streams on ${store.live.value.siteOrigin ?? 'this site'} (remembered per site). Unticked, nothing of the site is recorded and what was captured on it is dropped.`}>
           <input
             type="checkbox"
             checked={store.live.value.siteEnabled}

@@ -93,6 +93,10 @@ test('per-site switch: off stops capturing this origin, on resumes', async () =>
   // The watcher knows the reloaded page (it reports itself switched off) — so the silence below is not a dead pipe.
   await expect.poll(async () => (await ext.debug((d, id: number) => d.documents(id), tabId)).some((doc) => doc.isTop && !doc.siteEnabled)).toBe(true);
   expect(connectionsMatching(await ext.records(tabId), 'id=while-off')).toEqual([]);
+  // The panel says why it is empty (it said "No agent streams yet — reload the page").
+  const panel = await ext.panelPage(tabId);
+  await expect(panel.getByTestId('empty')).toContainText(`Capture is off for ${origin}.`);
+  await panel.close();
   await setDisabled([]);
   await page.reload();
   await streamInPage('while-on');
