@@ -5,6 +5,7 @@
 // re-creates the events it read before the dialect was known).
 import type { ConnectionView, EventView, FrameView } from '../../src/core/analysis/types.ts';
 import type { EventRow } from './filters.ts';
+import { SplitTextMatcher } from './split-text-match.ts';
 
 /** The row of a heartbeat/comment frame (or of a socket's foreign or sent message). */
 export function beatRow(fr: FrameView): EventRow {
@@ -47,6 +48,8 @@ export class EventRowIndex {
   /** Next event (position in conn.events) and frame (position in conn.frames) to scan. */
   private nextEvent = 0;
   private nextFrame = 0;
+  /** The search across deltas, as far as the final rows (the tail is read with a copy, as it is read again). */
+  private split: SplitTextMatcher | undefined;
 
   /** Bring the rows up to date with `conn` (O(new events) unless something forces a rebuild). */
   update(conn: ConnectionView, filter: RowFilter): RowsSnapshot {
@@ -58,8 +61,9 @@ export class EventRowIndex {
       this.rowPos = [];
       this.nextEvent = 0;
       this.nextFrame = 0;
+      this.split = splitMatcherFor(filter);
     }
-    const match = matcher(filter);
+    const match = matcher(filter, this.split);
     const shown = frameMatcher(filter);
     const { events, frames } = conn;
     const beat = (i: number) => {
@@ -83,8 +87,9 @@ export class EventRowIndex {
     // The unfinished tail (usually empty, at most the events of one frame): rebuilt on every update.
     const tail: EventRow[] = [];
     const tailPos: number[] = [];
+    const matchTail = this.nextEvent < events.length ? matcher(filter, this.split?.clone()) : match;
     for (let p = this.nextEvent; p < events.length; p++) {
-      if (match(events[p])) {
+      if (matchTail(events[p])) {
         tailPos.push(this.rows.length + tail.length);
         tail.push({ kind: 'event', event: events[p] });
       } else tailPos.push(-1);
@@ -111,17 +116,29 @@ function sameFilter(a: RowFilter, b: RowFilter | undefined): boolean {
   return !!b && a.text === b.text && a.types === b.types && a.hideHeartbeats === b.hideHeartbeats;
 }
 
-/** The event predicate of the event list (the same one `eventRows` applies). */
-export function matcher(filter: RowFilter): (e: EventView) => boolean {
+/** The search across deltas for this filter's text (none for a one-character search: nothing can be split). */
+export function splitMatcherFor(filter: RowFilter): SplitTextMatcher | undefined {
+  const needle = filter.text.trim().toLowerCase();
+  return needle.length > 1 ? new SplitTextMatcher(needle) : undefined;
+}
+
+/**
+ * The event predicate of the event list (the same one `eventRows` applies). With `split`, it must see every event of
+ * the connection once, in order: a delta that completes the text split across earlier deltas matches too.
+ */
+export function matcher(filter: RowFilter, split?: SplitTextMatcher): (e: EventView) => boolean {
   const needle = filter.text.trim().toLowerCase();
   const types = filter.types;
-  return (e) =>
-    (types.size === 0 || types.has(e.type)) &&
-    (!needle ||
-      e.type.toLowerCase().includes(needle) ||
-      (e.blockId ?? '').toLowerCase().includes(needle) ||
-      e.preview.toLowerCase().includes(needle) ||
-      e.rawText.toLowerCase().includes(needle));
+  return (e) => {
+    const joined = split?.push(e) ?? false;
+    return (types.size === 0 || types.has(e.type)) &&
+      (!needle ||
+        joined ||
+        e.type.toLowerCase().includes(needle) ||
+        (e.blockId ?? '').toLowerCase().includes(needle) ||
+        e.preview.toLowerCase().includes(needle) ||
+        e.rawText.toLowerCase().includes(needle));
+  };
 }
 
 /** Distinct event types with counts, maintained as events arrive (the type filter's options). */

@@ -1,7 +1,7 @@
 // Filter state and the pure predicates behind the connections list and the event list.
 import { signal } from '@preact/signals';
 import type { ConnectionView, EventView } from '../../src/core/analysis/types.ts';
-import { beatRow, frameMatcher, matcher } from './event-rows.ts';
+import { beatRow, frameMatcher, matcher, splitMatcherFor } from './event-rows.ts';
 
 export function createFilters() {
   return {
@@ -9,7 +9,7 @@ export function createFilters() {
     urlText: signal(''),
     /** Connections: only those with error diagnostics, a failed end or an HTTP error status. */
     errorsOnly: signal(false),
-    /** Events: substring of type, block id, preview or raw text. */
+    /** Events: substring of type, block id, preview or raw text — or of a block's text across deltas (split-text-match.ts). */
     eventText: signal(''),
     /** Events: only these types (empty = all). */
     eventTypes: signal<ReadonlySet<string>>(new Set()),
@@ -49,7 +49,7 @@ export function eventRows(
   types: ReadonlySet<string>,
   hideHeartbeats: boolean,
 ): EventRow[] {
-  const match = matcher({ text, types, hideHeartbeats });
+  const match = matcher({ text, types, hideHeartbeats }, splitMatcherFor({ text, types, hideHeartbeats }));
   const shown = frameMatcher({ text, types, hideHeartbeats });
   const rows: EventRow[] = [];
   let f = 0;

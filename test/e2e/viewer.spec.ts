@@ -767,3 +767,14 @@ test('the timeline of several replies says whose each lane is; labels stop befor
   for (const label of await labels.all()) await expect(label).toHaveAttribute('clip-path', 'url(#labels)');
   await page.close();
 });
+
+test('searching a word the stream split over deltas finds the delta that completes it', async () => {
+  const page = await openViewer();
+  await importText(page, 'sample.replyscope.ndjson', sampleLog);
+  await page.locator('[data-conn="tab1:1"]').click();
+  await page.getByLabel('Search events').fill('fastest'); // "faste" + "st (+" in the sample
+  const rows = page.getByTestId('events').locator('.vrow');
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText('st (+');
+  await page.close();
+});

@@ -72,6 +72,7 @@ const FILTERS: RowFilter[] = [
   { text: '', types: new Set(['TEXT_BLOCK_DELTA', 'REPLY_END']), hideHeartbeats: false },
   { text: 'PING', types: new Set(), hideHeartbeats: false },
   { text: 'type', types: new Set(), hideHeartbeats: true },
+  { text: 'Fastest', types: new Set(), hideHeartbeats: false }, // split across two deltas of the sample ("faste" + "st (+")
 ];
 
 describe('incremental derivations equal their references under random slicing', () => {
