@@ -2,6 +2,7 @@
 import type { ConnectionView } from '../../src/core/analysis/types.ts';
 import { formatBytes, formatMs, shortUrl } from '../lib/format.ts';
 import type { PanelStore } from '../store/store.ts';
+import { Icon } from './Icon.tsx';
 
 export function connectionDuration(c: ConnectionView): number | undefined {
   const last = c.end?.t ?? (c.events.length ? c.events[c.events.length - 1].t : undefined);
@@ -74,7 +75,7 @@ export function ConnectionList({ store }: { store: PanelStore }) {
                 data-conn={c.record.id}
               >
                 <td>
-                  {c.record.isSubframe ? <span class="dim">⧉ </span> : null}
+                  {c.record.isSubframe ? <span class="dim" title={`In a subframe: ${c.record.frameUrl}`}><Icon name="frame" /> </span> : null}
                   {shortUrl(c.record.url)}
                 </td>
                 <td>{c.record.method}</td>

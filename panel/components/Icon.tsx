@@ -11,6 +11,8 @@ const PATHS = {
   tool: 'M10.5 1.5a3.5 3.5 0 0 0-3.3 4.7L1.8 11.6a1.4 1.4 0 0 0 2 2l5.4-5.4a3.5 3.5 0 0 0 4.6-4.4l-2 2-1.7-.4-.4-1.7 2-2a3.5 3.5 0 0 0-1.2-.2z',
   warnPrev: 'M8 1.5 15 14H1zM7.3 6v4h1.4V6zm0 5v1.4h1.4V11z',
   info: 'M8 1.5a6.5 6.5 0 1 0 0 13 6.5 6.5 0 0 0 0-13zM7.2 4h1.6v1.6H7.2zm0 3h1.6v5H7.2z',
+  // Two overlapping windows: a request made in a subframe (the "⧉" character was a missing-glyph box in some fonts).
+  frame: 'M5 1.5h9.5V11H13V3H5zM1.5 5H11v9.5H1.5zM3 6.5v6.5h6.5V6.5z',
   clear: 'M8 1.5a6.5 6.5 0 1 0 0 13 6.5 6.5 0 0 0 0-13zm0 1.6a4.9 4.9 0 0 1 3.9 7.8L5.1 4.1A4.9 4.9 0 0 1 8 3.1zM4 5.2l6.8 6.8A4.9 4.9 0 0 1 4 5.2z',
 } as const;
 

@@ -100,7 +100,8 @@ export function EventDetail({ conn, event }: { conn: ConnectionView; event: Even
       ) : null}
       <div class="section">
         <h4>
-          Raw frame{frame ? ` #${frame.index} (${frame.kind}${frame.event ? `, event: ${frame.event}` : ''}${frame.id ? `, id: ${frame.id}` : ''})` : ''}
+          {/* "frame 88", not "#88": frames (heartbeats included) are numbered apart from events, and "#88" above event #85 read as a mix-up. */}
+          Raw frame{frame ? ` (frame ${frame.index} of the body, ${frame.kind}${frame.event ? `, event: ${frame.event}` : ''}${frame.id ? `, id: ${frame.id}` : ''})` : ''}
           <CopyButton text={() => (frame ? frame.data : event.rawText)} title="Copy the frame's whole text" name="Copy raw frame" resetKey={event} />
         </h4>
         <LongPre testId="raw-frame" text={frame ? frame.data : event.rawText} />
@@ -140,7 +141,7 @@ export function FrameDetail({ conn, frame }: { conn: ConnectionView; frame: Fram
       </div>
       <div class="section">
         <h4>
-          Raw frame #{frame.index} ({frame.kind})
+          Raw frame (frame {frame.index} of the body, {frame.kind})
           {frame.data === '' ? null : <CopyButton text={() => frame.data} title="Copy the frame's whole text" name="Copy raw frame" resetKey={frame} />}
         </h4>
         {frame.data === '' ? (
