@@ -5,7 +5,11 @@ import type { PanelStore } from '../store/store.ts';
 import { Icon } from './Icon.tsx';
 
 export function connectionDuration(c: ConnectionView): number | undefined {
-  const last = c.end?.t ?? (c.events.length ? c.events[c.events.length - 1].t : undefined);
+  // Still open: up to the last thing that arrived — a heartbeat after the last event counts (the time stood still).
+  const lastFrame = c.frames.length ? c.frames[c.frames.length - 1].t : undefined;
+  const lastEvent = c.events.length ? c.events[c.events.length - 1].t : undefined;
+  const arrived = lastFrame === undefined ? lastEvent : lastEvent === undefined ? lastFrame : Math.max(lastFrame, lastEvent);
+  const last = c.end?.t ?? arrived;
   return last !== undefined && Number.isFinite(last) && Number.isFinite(c.record.startTime) ? last - c.record.startTime : undefined;
 }
 

@@ -47,9 +47,10 @@ const ReplyRow = memo(function ReplyRow({ r, ended, narrow, selected, onSelect }
       id={replyRowId(r.id)}
     >
       <td>
+        {/* First: at the end of a narrow cell it was cut off. */}
+        {r.orphan ? <span class="warn">orphan </span> : null}
         {r.name ? <><b class="reply-name">{r.name}</b> </> : null}
         <span class="dim">{r.id}</span>
-        {r.orphan ? <span class="warn"> (orphan)</span> : null}
       </td>
       {r.finishedReason !== undefined ? (
         <td class={r.finishedReason !== 'completed' && r.finishedReason !== 'stop' ? 'warn' : ''}>{r.finishedReason}</td>

@@ -272,8 +272,9 @@ export class AgentScopeStream implements StreamProcessor {
         stepStatus: x.stepStatus,
         ...(msg.finished_reason ? { finishedReason: msg.finished_reason } : {}),
         ...(msg.usage ? { usage: msg.usage } : {}),
-        // A reply continued after an eviction started before what is kept: its first token is not known.
-        ...(x.firstTokenT !== undefined && !this.seeded.has(g.id) ? { timeToFirstTokenMs: x.firstTokenT - x.firstT } : {}),
+        // A reply continued after an eviction started before what is kept, or one never started in the stream (an
+        // orphan): when it began is not known, so neither is its first token's delay.
+        ...(x.firstTokenT !== undefined && !this.seeded.has(g.id) && !g.orphan ? { timeToFirstTokenMs: x.firstTokenT - x.firstT } : {}),
         durationMs: x.lastT - x.firstT,
         ...(g.orphan ? { orphan: true } : {}),
         ...(this.seeded.has(g.id) ? { continuesEviction: true } : {}),

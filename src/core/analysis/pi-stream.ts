@@ -191,7 +191,7 @@ export class PiStream implements StreamProcessor {
         ...(typeof final?.stopReason === 'string' ? { finishedReason: final.stopReason } : {}),
         ...(final?.usage !== undefined ? { usage: final.usage } : {}),
         // A reply continued after an eviction started before what is kept: its first token is not known.
-        ...(r.firstTokenT !== undefined && !(this.seeded && r.ordinal === 0) ? { timeToFirstTokenMs: r.firstTokenT - r.firstT } : {}),
+        ...(r.firstTokenT !== undefined && !(this.seeded && r.ordinal === 0) && !r.orphan ? { timeToFirstTokenMs: r.firstTokenT - r.firstT } : {}),
         durationMs: r.lastT - r.firstT,
         ...(r.orphan ? { orphan: true } : {}),
         ...(this.seeded && r.ordinal === 0 ? { continuesEviction: true } : {}),

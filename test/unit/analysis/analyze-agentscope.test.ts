@@ -70,3 +70,17 @@ describe('analysis of AgentScope streams reproduces the reference', () => {
     });
   }
 });
+
+describe('reply timing', () => {
+  it('a reply never started in the stream (an orphan) has no time to first token: when it began is not known', () => {
+    const ev = (type: string, extra: Record<string, unknown>) => ({ id: `e-${type}`, created_at: '2026-12-01T00:00:00', metadata: {}, type, ...extra });
+    const started = [ev('REPLY_START', { reply_id: 'r1', session_id: 's', name: 'a' }), ev('TEXT_BLOCK_START', { reply_id: 'r1', block_id: 'b' }), ev('TEXT_BLOCK_DELTA', { reply_id: 'r1', block_id: 'b', delta: 'hi' })];
+    const orphan = [ev('TEXT_BLOCK_DELTA', { reply_id: 'r0', block_id: 'x', delta: 'late' })];
+    const chunks = [...orphan, ...started].map((e) => new TextEncoder().encode(sseBody([e])));
+    const [conn] = analyzeCapture({ header: { kind: 'header', format: 'replyscope-capture', version: 1, tool: 't', created: '' }, records: captureOf(chunks) });
+    const byId = new Map(conn.replies.map((r) => [r.id, r]));
+    expect(byId.get('r0')).toMatchObject({ orphan: true });
+    expect(byId.get('r0')!.timeToFirstTokenMs).toBeUndefined();
+    expect(byId.get('r1')!.timeToFirstTokenMs).toBeTypeOf('number');
+  });
+});

@@ -122,3 +122,20 @@ describe('nextPlayStep', () => {
     expect(visits(10_000, 1)).toHaveLength(10_000); // recorded speed skips nothing
   });
 });
+
+describe('connectionDuration', () => {
+  const view = (frames: number[], events: number[], end?: number) => ({
+    record: { startTime: 1000 },
+    frames: frames.map((t) => ({ t })),
+    events: events.map((t) => ({ t })),
+    ...(end !== undefined ? { end: { t: end } } : {}),
+  }) as unknown as ConnectionView;
+
+  it('runs to the end record, else to the last thing that arrived — a heartbeat after the last event too', async () => {
+    const { connectionDuration } = await import('../../../panel/components/ConnectionList.tsx');
+    expect(connectionDuration(view([1100, 1200, 1900], [1100, 1200]))).toBe(900);
+    expect(connectionDuration(view([1100, 1200], [1100, 1200], 2500))).toBe(1500);
+    expect(connectionDuration(view([], []))).toBeUndefined();
+    expect(connectionDuration(view([Number.NaN], [Number.NaN]))).toBeUndefined(); // an import without times
+  });
+});
