@@ -62,7 +62,8 @@ export function EventDetail({ conn, event }: { conn: ConnectionView; event: Even
   if (!event) return <div class="empty">Select an event.</div>;
   const frame = frameByIndex(conn, event.frameIndex);
   return (
-    <div class="scroll" data-testid="event-detail">
+    // Focusable, so the keyboard scrolls it (PageDown, arrows): its Copy buttons took focus but could not scroll it.
+    <div class="scroll" data-testid="event-detail" tabIndex={0} role="region" aria-label="Event detail">
       <div class="kv">
         <span class="k">event</span>
         <span>
@@ -131,7 +132,7 @@ export function FrameDetail({ conn, frame }: { conn: ConnectionView; frame: Fram
     }
   }, [frame]);
   return (
-    <div class="scroll" data-testid="frame-detail">
+    <div class="scroll" data-testid="frame-detail" tabIndex={0} role="region" aria-label="Frame detail">
       <div class="kv">
         <span class="k">frame</span>
         <span>#{frame.index} <b>{what}</b></span>
@@ -208,7 +209,7 @@ export function StepDetail({ store }: { store: PanelStore }) {
       <div class="tabs">
         <TabList<DetailTab> tabs={tabs} selected={tab} onSelect={(id) => (store.detailTab.value = id)} label="Message views" />
       </div>
-      <div class="scroll" ref={scroller}>
+      <div class="scroll" ref={scroller} tabIndex={0} role="region" aria-label="Message at this step">
         {!reply ? (
           <div class="empty">
             {event ? 'This event belongs to no reply; its reconstruction is not shown.'

@@ -60,6 +60,18 @@ export function Timeline({ store }: { store: PanelStore }) {
     return () => ro.disconnect();
   }, [conn?.record.id]);
   useEffect(() => setView(undefined), [conn?.record.id]);
+  // Zoomed in, the view follows the selected step: moved with the keys (End, [ ]) the cursor left the view and
+  // only a mouse could pan back to it.
+  const selectedEvent = store.selectedEvent.value;
+  useEffect(() => {
+    if (!view || !tl || !conn || selectedEvent === undefined) return;
+    const pos = tl.times[selectedEvent - (conn.events[0]?.index ?? 0)];
+    if (pos === undefined || !Number.isFinite(pos) || (pos >= view[0] && pos <= view[1])) return;
+    const span = view[1] - view[0];
+    const end = tl.end > tl.start ? tl.end : tl.start + 1;
+    const a = Math.max(tl.start, Math.min(pos - span / 2, end - span));
+    setView([a, a + span]);
+  }, [selectedEvent]);
 
   if (!conn || !tl) return <div class="empty">Select a connection to see its timeline.</div>;
   if (tl.lanes.length === 0) return <div class="empty">No block events to chart in this stream.</div>;
@@ -80,6 +92,7 @@ export function Timeline({ store }: { store: PanelStore }) {
     a = Math.max(full[0], Math.min(a, full[1] - span));
     setView(span >= full[1] - full[0] ? undefined : [a, a + span]);
   };
+  const cursorAt = () => (selPos !== undefined && Number.isFinite(selPos) && selPos >= v0 && selPos <= v1 ? selPos : undefined);
   const pan = (dt: number) => {
     const span = v1 - v0;
     const a = Math.max(full[0], Math.min(v0 + dt, full[1] - span));
@@ -154,8 +167,9 @@ export function Timeline({ store }: { store: PanelStore }) {
           axis: {AXIS_TITLE[tl.axis]}
         </span>
         <span class="tab-extra">
-          <button onClick={() => zoom(0.5)} aria-label="Zoom in"><Icon name="zoomIn" /></button>
-          <button onClick={() => zoom(2)} aria-label="Zoom out"><Icon name="zoomOut" /></button>
+          {/* Around the selected step when it is in view (zooming around the middle lost it), else the middle. */}
+          <button onClick={() => zoom(0.5, cursorAt())} aria-label="Zoom in"><Icon name="zoomIn" /></button>
+          <button onClick={() => zoom(2, cursorAt())} aria-label="Zoom out"><Icon name="zoomOut" /></button>
           <button onClick={() => setView(undefined)} disabled={!view}>Fit</button>
         </span>
       </div>

@@ -148,3 +148,16 @@ for (const width of [900, 640]) {
     await page.close();
   });
 }
+
+test('zoomed in, the timeline follows the step moved with the keys (its cursor stays in view)', async () => {
+  const page = await openWithSample();
+  await page.getByRole('tab', { name: 'Timeline' }).click();
+  const timeline = page.getByTestId('timeline');
+  for (let i = 0; i < 4; i++) await page.getByRole('button', { name: 'Zoom in' }).click();
+  const cursor = timeline.locator('line.cursor');
+  await page.keyboard.press('End');
+  await expect(cursor).toHaveCount(1);
+  await page.keyboard.press('Home');
+  await expect(cursor).toHaveCount(1);
+  await page.close();
+});
