@@ -1,6 +1,7 @@
 // The Replyscope capture log: NDJSON, a header line then one line per record, in arrival order.
 // Writing is JSON.stringify per line (NaN times become null); reading validates every line strictly and fails with
-// one line of text naming the line number, the field and what was wrong.
+// one line of text naming the line number, the field and what was wrong — except damage that leaves the rest sound
+// (see readCaptureLog), which is read with a note.
 import { z } from 'zod';
 import type { Capture, CaptureHeader, CaptureRecord, NoticeRecord } from './model.ts';
 import { LogConsistency, LogContradiction } from './log-consistency.ts';
@@ -146,8 +147,15 @@ export function readCaptureLog(text: string): Capture {
   for (const [kind, n] of unknownKinds) {
     pageNotes.push(pageNotice(`${n} record${n === 1 ? '' : 's'} of a kind this version does not know ("${kind}") skipped — a log from a newer Replyscope? This one reads version 1 records (${KNOWN_KINDS.join(', ')}).`));
   }
+  let notes: NoticeRecord[];
+  try {
+    notes = consistency.finish();
+  } catch (e) {
+    if (e instanceof LogContradiction) throw new CaptureLogError(e.line ?? lines.length, e.message);
+    throw e;
+  }
   const said = new Set(records.map((r) => (r.kind === 'notice' ? `${r.conn}\u0000${r.text}` : '')));
-  for (const n of [...consistency.finish(), ...pageNotes]) if (!said.has(`${n.conn}\u0000${n.text}`)) records.push(n);
+  for (const n of [...notes, ...pageNotes]) if (!said.has(`${n.conn}\u0000${n.text}`)) records.push(n);
   return { header, records };
 }
 

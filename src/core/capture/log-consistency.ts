@@ -5,8 +5,12 @@
 // everything the file holds.
 import type { CaptureRecord, ChunkRecord, NoticeRecord } from './model.ts';
 
-/** A record that contradicts the log (the reader turns it into a CaptureLogError for its line). */
-export class LogContradiction extends Error {}
+/** A record that contradicts the log (the reader turns it into a CaptureLogError for its line: `line`, else its own). */
+export class LogContradiction extends Error {
+  constructor(message: string, readonly line?: number) {
+    super(message);
+  }
+}
 
 interface ConnState {
   /** Records of messages (eventsource, websocket), else of chunks. */
@@ -18,8 +22,13 @@ interface ConnState {
   toldLate: boolean;
   /** Σ wire bytes − Σ payload bytes so far: what the byte rule carries into the next record (see utf8-chunks.ts). */
   inFlight: number;
-  /** The head was evicted: its last record may have carried bytes into the first one kept. */
+  /** The connection has an eviction record (anywhere: a live panel's log holds it where it arrived). */
   evicted: boolean;
+  /**
+   * The first record whose payload held more than the counts promise — what the first record kept after an eviction
+   * does (an evicted record carried bytes into it) — an error only if the log holds no eviction of this connection.
+   */
+  unpromised?: { line: number; message: string };
 }
 
 /** Bytes the UTF-8 byte rule may carry between records: the rest of one character. */
@@ -45,7 +54,8 @@ export class LogConsistency {
     if (rec.kind === 'notice' || rec.conn === undefined) return;
     const c = this.conns.get(rec.conn);
     if (!c) return;
-    if (c.endLine !== undefined && !c.toldLate) {
+    // (An eviction record may follow the end: a live panel's log holds it where it arrived.)
+    if (c.endLine !== undefined && !c.toldLate && rec.kind !== 'evicted') {
       c.toldLate = true;
       const what = rec.kind === 'end' ? `a second end record (${rec.state})` : `a ${rec.kind} record`;
       this.note(rec.conn, `Capture log line ${line}: ${what} after this connection's end record (line ${c.endLine}, ${c.endState}) — the log's records are out of order; they are read as they stand${rec.kind === 'end' ? ' (the last end counts)' : ''}.`);
@@ -58,7 +68,7 @@ export class LogConsistency {
       throw new LogContradiction('a message record on a connection whose body is a byte stream (fetch, xhr, import): message records belong to eventsource and websocket connections');
     } else if (rec.kind === 'chunk') {
       if (c.messages) throw new LogContradiction('a chunk record on an eventsource or websocket connection, whose data are message records');
-      this.chunk(c, rec);
+      this.chunk(c, rec, line);
     }
   }
 
@@ -67,12 +77,18 @@ export class LogConsistency {
     return [...this.conns].filter(([, c]) => c.endLine === undefined).map(([id]) => id);
   }
 
-  /** The notes to add to the capture. (A connection without an end is not one: a log exported while it streamed.) */
+  /**
+   * The notes to add to the capture (a connection without an end is not one: a log exported while it streamed).
+   * Throws LogContradiction (with its line) for a payload longer than its counts on a connection never evicted.
+   */
   finish(): NoticeRecord[] {
+    for (const c of this.conns.values()) {
+      if (c.unpromised && !c.evicted) throw new LogContradiction(c.unpromised.message, c.unpromised.line);
+    }
     return this.notices;
   }
 
-  private chunk(c: ConnState, rec: ChunkRecord): void {
+  private chunk(c: ConnState, rec: ChunkRecord, line: number): void {
     let own: number;
     if (rec.text !== undefined) {
       const at = wellFormed(rec.text) ? -1 : firstLoneSurrogate(rec.text);
@@ -83,11 +99,13 @@ export class LogConsistency {
     } else own = base64Length(rec.base64 as string);
     const inFlight = c.inFlight + rec.bytes - own;
     // The byte rule moves at most one character's rest between records; after an eviction the first record kept may
-    // hold bytes an evicted one carried (a payload longer than its count).
-    if (inFlight > MAX_CARRY || inFlight < (c.evicted ? -MAX_CARRY : 0)) {
-      const total = inFlight > MAX_CARRY ? 'more bytes than its payload and the records before it hold' : 'fewer bytes than its payload holds';
-      throw new LogContradiction(`chunk.bytes: ${rec.bytes}, but its ${rec.text !== undefined ? 'text' : 'base64'} holds ${own} bytes — the counts so far promise ${total} (a record may differ from its payload only by the rest of one character split across chunks)`);
+    // hold bytes an evicted one carried (a payload longer than its count, by at most that rest).
+    const message = (total: string) =>
+      `chunk.bytes: ${rec.bytes}, but its ${rec.text !== undefined ? 'text' : 'base64'} holds ${own} bytes — the counts so far promise ${total} (a record may differ from its payload only by the rest of one character split across chunks)`;
+    if (inFlight > MAX_CARRY || inFlight < -MAX_CARRY) {
+      throw new LogContradiction(message(inFlight > MAX_CARRY ? 'more bytes than its payload and the records before it hold' : 'fewer bytes than its payload holds'));
     }
+    if (inFlight < 0) c.unpromised ??= { line, message: message('fewer bytes than its payload holds') };
     c.inFlight = inFlight;
   }
 

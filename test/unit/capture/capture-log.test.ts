@@ -116,7 +116,11 @@ describe('capture log', () => {
       expect(() => readCaptureLog(`${header}\n${conn}\n${chunk('ab', 6)}\n`)).toThrow(/chunk\.bytes: 6, but its text holds 2 bytes/);
       const evicted = JSON.stringify({ kind: 'evicted', conn: 'c', t: 1, chunks: 1, messages: 0, bytes: 1 });
       expect(() => readCaptureLog(`${header}\n${conn}\n${evicted}\n${chunk('é', 1)}\n`)).not.toThrow();
-      expect(() => readCaptureLog(`${header}\n${conn}\n${chunk('é', 1)}\n`)).toThrow(/fewer bytes than its payload/);
+      expect(() => readCaptureLog(`${header}\n${conn}\n${chunk('é', 1)}\n`)).toThrow(/^capture log line 3: chunk\.bytes: 1, .*fewer bytes than its payload/);
+      // A live panel's log holds the eviction where it arrived: after the chunks, even after the end — no note either.
+      const end = JSON.stringify({ kind: 'end', conn: 'c', t: 2, state: 'complete' });
+      const late = readCaptureLog(`${header}\n${conn}\n${chunk('é', 1)}\n${end}\n${evicted}\n`);
+      expect(late.records.filter((r) => r.kind === 'notice')).toEqual([]);
       // base64: the decoded length counts (padded or not).
       expect(() => readCaptureLog(`${header}\n${conn}\n{"kind":"chunk","conn":"c","t":1,"bytes":4,"base64":"//79/A=="}\n`)).not.toThrow();
       expect(() => readCaptureLog(`${header}\n${conn}\n{"kind":"chunk","conn":"c","t":1,"bytes":5,"base64":"QUJDRA"}\n`)).not.toThrow();
