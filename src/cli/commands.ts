@@ -5,7 +5,7 @@ import { loadInput, InputError } from '../core/capture/load-input.ts';
 import { CaptureAnalyzer } from '../core/analysis/analyze.ts';
 import type { ConnectionView } from '../core/analysis/types.ts';
 import { CliError } from './cli-error.ts';
-import { codes, plural, validate, validateOptions, type ValidateOptions } from './validate.ts';
+import { codes, inputAnnotation, plural, validate, validateOptions, type ValidateOptions } from './validate.ts';
 
 export { CliError };
 
@@ -102,7 +102,7 @@ function loadAnalysis(bytes: Uint8Array, path: string): { conns: ConnectionView[
     analyzer.push(loadInput(bytes, path).records);
     return { conns: analyzer.connections(), notices: analyzer.notices().map((n) => n.text) };
   } catch (err) {
-    if (err instanceof InputError) throw new CliError(err.message.startsWith(path) ? err.message : `${path}: ${err.message}`);
+    if (err instanceof InputError) throw new CliError(err.message.startsWith(path) ? err.message : `${path}: ${err.message}`, 2, err.line);
     throw err;
   }
 }
@@ -205,7 +205,17 @@ export async function runCli(args: string[], readFile: ReadFile): Promise<CliRes
       const out = p.flags.has('--steps') ? { stdout: '', lines: replaySteps(conns, replyId) } : { stdout: replay(conns, replyId) };
       return { ...out, exitCode: 0, ...(note ? { stderr: note } : {}) };
     }
-    default:
-      return validate(loadAnalysis(bytes, file), checks as ValidateOptions);
+    default: {
+      let analysis: ReturnType<typeof loadAnalysis>;
+      try {
+        analysis = loadAnalysis(bytes, file);
+      } catch (err) {
+        // In a GitHub workflow the bad input is an annotation on its line too (stdout was empty: nothing in the run's
+        // summary said why the step failed); the message still goes to stderr, the exit code stays 2.
+        if (!(err instanceof CliError) || !(checks as ValidateOptions).github) throw err;
+        return { stdout: inputAnnotation(err, p.file === '-' ? undefined : file), stderr: err.message, exitCode: err.exitCode };
+      }
+      return validate(analysis, checks as ValidateOptions);
+    }
   }
 }

@@ -96,6 +96,12 @@ function annotation(c: ConnectionView, d: Diagnostic, file: string | undefined):
   return `::${ANNOTATION[d.severity]} ${props.join(',')}::${escapeData(`${c.record.url}: ${formatDiagnosticPlace(c, d)}: ${d.message}`)}`;
 }
 
+/** A GitHub Actions error annotation for input that could not be read (on its line when known). */
+export function inputAnnotation(err: { message: string; line?: number }, file: string | undefined): string {
+  const props = [...(file !== undefined ? [`file=${escapeProperty(file)}`] : []), ...(err.line !== undefined ? [`line=${err.line}`] : []), `title=${escapeProperty('replyscope input')}`];
+  return `::error ${props.join(',')}::${escapeData(err.message)}`;
+}
+
 export function codes(): string {
   const width = Math.max(...DIAGNOSTIC_DOCS.map((d) => d.code.length));
   return DIAGNOSTIC_DOCS.map((d) => `${d.code.padEnd(width)}  ${d.severity.padEnd(7)}  ${d.title}`).join('\n');

@@ -11,7 +11,8 @@ import { HarImportError, importHar } from './har-import.ts';
 import { Utf8ChunkEncoder } from '../frames/utf8-chunks.ts';
 
 export class InputError extends Error {
-  constructor(message: string) {
+  /** `line`: the file's line at fault, when one is (a capture log's). */
+  constructor(message: string, readonly line?: number) {
     super(message);
     this.name = 'InputError';
   }
@@ -189,7 +190,8 @@ export function loadInput(data: string | Uint8Array, fileName?: string): Capture
     throw new InputError(`${where(fileName)}expected a capture log, a HAR file, JSON events, NDJSON or SSE text; found text starting ${preview(text)}`);
   } catch (e) {
     if (e instanceof InputError) throw e;
-    if (e instanceof CaptureLogError || e instanceof HarImportError) throw new InputError(`${where(fileName)}${e.message}`);
+    if (e instanceof CaptureLogError) throw new InputError(`${where(fileName)}${e.message}`, e.line);
+    if (e instanceof HarImportError) throw new InputError(`${where(fileName)}${e.message}`);
     throw new InputError(`${where(fileName)}could not read the input: ${e instanceof Error ? e.message : String(e)}`);
   }
 }

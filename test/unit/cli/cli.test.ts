@@ -288,4 +288,14 @@ describe('the replyscope binary', () => {
     expect(err.stdout).toMatch(/^GET https:\/\/a\.test\/stream — agentscope, 1 event, 1 reply$/m);
     expect(err.stdout).toContain('The capture log ends in the middle of line 4 (30 characters, not a whole record): the file was cut short.');
   });
+
+  it('with --github, input it cannot read is an error annotation on its line (stdout said nothing), still exit 2', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'rs-cli-'));
+    const log = path.join(dir, 'bad.replyscope.ndjson');
+    writeFileSync(log, '{"kind":"header","format":"replyscope-capture","version":1,"tool":"t","created":"x"}\n{"kind":"chunk","conn":"nope","t":1,"bytes":1,"text":"x"}\n');
+    const err = await run(process.execPath, [BIN, 'validate', '--github', log]).then(() => null, (e) => e);
+    expect(err?.code).toBe(2);
+    expect(err.stdout.trim()).toBe(`::error file=${log},line=2,title=replyscope input::${log}: capture log line 2: chunk record for connection "nope", which no earlier line declares`);
+    expect(err.stderr).toMatch(/^replyscope: .*capture log line 2: chunk record for connection "nope"/);
+  });
 });
