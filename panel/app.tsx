@@ -51,7 +51,9 @@ export async function importFiles(store: PanelStore, files: Iterable<File>): Pro
       outcomes.push({ name: file.name, detail: `${added.length} connection${added.length === 1 ? '' : 's'}`, failed: false });
       if (added.length && !store.selectedConnId.value) store.selectConnection(added[0].record.id);
     } catch (err) {
-      outcomes.push({ name: file.name, detail: (err as Error).message, failed: true });
+      // The reader's message starts with the file's name; the status line names it already ("a.json: a.json: …").
+      const message = (err as Error).message;
+      outcomes.push({ name: file.name, detail: message.startsWith(`${file.name}: `) ? message.slice(file.name.length + 2) : message, failed: true });
     }
   }
   const failed = outcomes.filter((o) => o.failed).length;

@@ -400,7 +400,8 @@ test('several files chosen at once are all imported, and the status names what b
     { name: 'one.sse', mimeType: 'text/event-stream', buffer: Buffer.from(sse) },
   ]);
   const status = page.getByTestId('status');
-  await expect(status).toContainText('Imported 2 of 3 files — sample.replyscope.ndjson: 3 connections; could not import broken.json: ');
+  await expect(status).toContainText('Imported 2 of 3 files — sample.replyscope.ndjson: 3 connections; could not import broken.json: expected a JSON array');
+  await expect(status).not.toContainText('broken.json: broken.json'); // named once
   await expect(status).toContainText('; one.sse: 1 connection');
   await expect(page.locator('[data-conn]')).toHaveCount(4);
   await page.close();
