@@ -108,6 +108,12 @@ describe('capture log', () => {
       expect(notes(writeCaptureLog(readCaptureLog(late)))).toHaveLength(1);
     });
 
+    it('a 16 MB base64 chunk is read (a pattern of 4-character groups overflowed the regexp stack on it)', () => {
+      const b64 = 'QUJD'.repeat(4 * 1024 * 1024);
+      const text = `${header}\n${conn}\n${JSON.stringify({ kind: 'chunk', conn: 'c', t: 1, bytes: 12 * 1024 * 1024, base64: b64 })}\n`;
+      expect(readCaptureLog(text).records).toHaveLength(2);
+    });
+
     it('byte counts: a character split across records is carried by at most its rest; after an eviction the first record kept may hold more', () => {
       // "é" (2 bytes) split across two wire chunks of 1 byte each: the first record holds nothing, the second both bytes.
       expect(() => readCaptureLog(`${header}\n${conn}\n${chunk('', 1)}\n${chunk('é', 1)}\n`)).not.toThrow();
