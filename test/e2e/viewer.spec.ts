@@ -6,7 +6,7 @@ import { sampleCapture } from '../../panel/dev/sample-capture.ts';
 import { useViewer } from './support/viewer.ts';
 import { CaptureAnalyzer, loadInput, writeCaptureLog, writeHar } from '../../panel/core-bridge.ts';
 import { prettyJsonText } from '../../panel/lib/partial-json-view.ts';
-import type { Capture } from '../../src/core/capture/model.ts';
+import type { Capture, CaptureRecord, EndRecord } from '../../src/core/capture/model.ts';
 import type { ConnectionView } from '../../src/core/analysis/types.ts';
 
 const viewer = useViewer('viewer');
@@ -28,6 +28,30 @@ const openViewer = (): Promise<Page> => viewer.open();
 async function importText(page: Page, name: string, text: string): Promise<void> {
   await page.getByTestId('import-input').setInputFiles({ name, mimeType: 'application/octet-stream', buffer: Buffer.from(text) });
   await expect(page.getByTestId('status')).toContainText(`Imported ${name}`);
+}
+
+/** An SSE body of these events, one `data:` frame each. */
+const sseOf = (...events: Record<string, unknown>[]) => events.map((o) => `data: ${JSON.stringify(o)}\n\n`).join('');
+/** An AgentScope event of reply r1 at second `s`. */
+const r1 = (type: string, s: number, extra: Record<string, unknown> = {}) =>
+  ({ type, id: `e-${type}`, created_at: `2026-12-01T00:00:0${s}`, reply_id: 'r1', ...extra });
+
+/** A capture log of one SSE connection whose body arrived in one chunk (`before`: records between it and the end). */
+function oneStreamLog(body: string, opts: { id?: string; url?: string; requestBody?: string; before?: CaptureRecord[]; end?: Partial<EndRecord> } = {}): string {
+  const id = opts.id ?? 'c';
+  return writeCaptureLog({
+    header: { kind: 'header', format: 'replyscope-capture', version: 1, tool: 't', created: '2026-12-01T00:00:00Z' },
+    records: [
+      {
+        kind: 'connection', id, transport: 'fetch', frameUrl: 'http://127.0.0.1/', method: opts.requestBody ? 'POST' : 'GET', url: opts.url ?? 'http://127.0.0.1/stream',
+        requestHeaders: [], ...(opts.requestBody ? { requestBody: { text: opts.requestBody, size: opts.requestBody.length } } : {}),
+        status: 200, responseHeaders: [['content-type', 'text/event-stream']], startTime: 1, responseTime: 2,
+      },
+      { kind: 'chunk', conn: id, t: 3, bytes: Buffer.byteLength(body), text: body },
+      ...(opts.before ?? []),
+      { kind: 'end', conn: id, t: 4, state: 'complete', ...opts.end },
+    ],
+  });
 }
 
 /** Seek with the keyboard only: Home, then Shift+→ (10) and → (1). */
@@ -673,14 +697,7 @@ test('a pi stream the page aborted: at the last step a note says the client then
   const model = { id: 'm', api: 'openai-completions', provider: 'p' };
   const body = [{ type: 'start' }, { type: 'text_start', contentIndex: 0 }, { type: 'text_delta', contentIndex: 0, delta: 'The package is call' }]
     .map((e) => `data: ${JSON.stringify(e)}\n\n`).join('');
-  const log = writeCaptureLog({
-    header: { kind: 'header', format: 'replyscope-capture', version: 1, tool: 't', created: '2026-12-01T00:00:00Z' },
-    records: [
-      { kind: 'connection', id: 'c', transport: 'fetch', frameUrl: 'http://127.0.0.1/', method: 'POST', url: 'http://127.0.0.1/api/stream', requestHeaders: [], requestBody: { text: JSON.stringify({ model, context: { messages: [] } }), size: 10 }, status: 200, responseHeaders: [['content-type', 'text/event-stream']], startTime: 1, responseTime: 2 },
-      { kind: 'chunk', conn: 'c', t: 3, bytes: Buffer.byteLength(body), text: body },
-      { kind: 'end', conn: 'c', t: 4, state: 'aborted', error: 'AbortError: signal is aborted without reason' },
-    ],
-  });
+  const log = oneStreamLog(body, { url: 'http://127.0.0.1/api/stream', requestBody: JSON.stringify({ model, context: { messages: [] } }), end: { state: 'aborted', error: 'AbortError: signal is aborted without reason' } });
   await importText(page, 'aborted.replyscope.ndjson', log);
   await expect(page.getByTestId('replies')).toContainText('aborted');
   await page.keyboard.press('End');
@@ -694,17 +711,8 @@ test('a pi stream the page aborted: at the last step a note says the client then
 
 test('a reply the connection cut off says "unfinished", not "streaming" for good', async () => {
   const page = await openViewer();
-  const ev = (o: Record<string, unknown>) => `data: ${JSON.stringify(o)}\n\n`;
-  const body = ev({ type: 'REPLY_START', id: 'e1', created_at: '2026-12-01T00:00:00', reply_id: 'r1', session_id: 's', name: 'a' })
-    + ev({ type: 'TEXT_BLOCK_START', id: 'e2', created_at: '2026-12-01T00:00:01', reply_id: 'r1', block_id: 'b' });
-  const log = (state: 'aborted' | 'open') => writeCaptureLog({
-    header: { kind: 'header', format: 'replyscope-capture', version: 1, tool: 't', created: '2026-12-01T00:00:00Z' },
-    records: [
-      { kind: 'connection', id: 'c', transport: 'fetch', frameUrl: 'http://127.0.0.1/', method: 'GET', url: `http://127.0.0.1/${state}`, requestHeaders: [], status: 200, responseHeaders: [['content-type', 'text/event-stream']], startTime: 1, responseTime: 2 },
-      { kind: 'chunk', conn: 'c', t: 3, bytes: Buffer.byteLength(body), text: body },
-      { kind: 'end', conn: 'c', t: 4, state },
-    ],
-  });
+  const body = sseOf(r1('REPLY_START', 0, { session_id: 's', name: 'a' }), r1('TEXT_BLOCK_START', 1, { block_id: 'b' }));
+  const log = (state: 'aborted' | 'open') => oneStreamLog(body, { url: `http://127.0.0.1/${state}`, end: { state } });
   await importText(page, 'aborted.replyscope.ndjson', log('aborted'));
   const finished = page.locator('[data-reply="r1"] td').nth(1);
   await expect(finished).toHaveText('unfinished');
@@ -717,18 +725,9 @@ test('a reply the connection cut off says "unfinished", not "streaming" for good
 
 test('a connection whose only diagnostic is an info note is not counted in warning orange', async () => {
   const page = await openViewer();
-  const ev = (o: Record<string, unknown>) => `data: ${JSON.stringify(o)}\n\n`;
-  const body = ev({ type: 'REPLY_START', id: 'e1', created_at: '2026-12-01T00:00:00', reply_id: 'r1', session_id: 's', name: 'a' })
-    + ev({ type: 'REPLY_END', id: 'e2', created_at: '2026-12-01T00:00:01', reply_id: 'r1', session_id: 's' });
-  const log = (level: 'info' | 'warning') => writeCaptureLog({
-    header: { kind: 'header', format: 'replyscope-capture', version: 1, tool: 't', created: '2026-12-01T00:00:00Z' },
-    records: [
-      { kind: 'connection', id: level, transport: 'fetch', frameUrl: 'http://127.0.0.1/', method: 'GET', url: `http://127.0.0.1/${level}`, requestHeaders: [], status: 200, responseHeaders: [['content-type', 'text/event-stream']], startTime: 1, responseTime: 2 },
-      { kind: 'chunk', conn: level, t: 3, bytes: Buffer.byteLength(body), text: body },
-      { kind: 'notice', conn: level, t: 3, level, text: `a ${level} note` },
-      { kind: 'end', conn: level, t: 4, state: 'complete' },
-    ],
-  });
+  const body = sseOf(r1('REPLY_START', 0, { session_id: 's', name: 'a' }), r1('REPLY_END', 1, { session_id: 's' }));
+  const log = (level: 'info' | 'warning') =>
+    oneStreamLog(body, { id: level, url: `http://127.0.0.1/${level}`, before: [{ kind: 'notice', conn: level, t: 3, level, text: `a ${level} note` }] });
   await importText(page, 'info.replyscope.ndjson', log('info'));
   await importText(page, 'warning.replyscope.ndjson', log('warning'));
   const diag = (id: string) => page.locator(`[data-conn="${id}"] td`).nth(5);
