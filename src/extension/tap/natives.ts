@@ -30,6 +30,7 @@ export const natives = {
   apply: Reflect.apply,
   defineProperty: Object.defineProperty,
   Promise: globalThis.Promise,
+  jsonParse: JSON.parse,
 };
 
 const visibilityGetter = typeof Document === 'undefined' ? undefined : Object.getOwnPropertyDescriptor(Document.prototype, 'visibilityState')?.get;

@@ -50,7 +50,7 @@ export function isPiProxyRequestBody(body: BodyRecord | undefined): boolean {
   const text = body?.text;
   if (text === undefined || !text.includes('"context"')) return false;
   try {
-    const v = JSON.parse(text) as { model?: { api?: unknown }; context?: unknown } | null;
+    const v = natives.jsonParse(text) as { model?: { api?: unknown }; context?: unknown } | null; // not the page's JSON.parse
     return typeof v?.model?.api === 'string' && typeof v.context === 'object' && v.context !== null;
   } catch {
     return false;
