@@ -11,6 +11,8 @@ const ROW = 20;
 
 interface RowProps {
   r: ReplyView;
+  /** Position in the list (aria-rowindex is this + 2: the header is row 1; the list is windowed). */
+  index: number;
   /** The connection has ended (then a reply without a finished reason was cut off, not streaming). */
   ended: string | undefined;
   /** A pane too narrow for every column: usage, TTFT and duration go to the row's title. */
@@ -25,7 +27,7 @@ interface RowProps {
  */
 const sameRow = (a: RowProps, b: RowProps) =>
   a.selected === b.selected && a.onSelect === b.onSelect && a.r.id === b.r.id && a.r.name === b.r.name &&
-  a.ended === b.ended && a.narrow === b.narrow &&
+  a.ended === b.ended && a.narrow === b.narrow && a.index === b.index &&
   a.r.eventIndices.length === b.r.eventIndices.length && a.r.finishedReason === b.r.finishedReason &&
   a.r.usage === b.r.usage && a.r.timeToFirstTokenMs === b.r.timeToFirstTokenMs && a.r.durationMs === b.r.durationMs &&
   a.r.diagnostics.length === b.r.diagnostics.length && a.r.orphan === b.r.orphan;
@@ -33,7 +35,7 @@ const sameRow = (a: RowProps, b: RowProps) =>
 /** The DOM id of a reply's row (the grid's active descendant when selected). */
 const replyRowId = (id: string) => `reply-row-${id}`;
 
-const ReplyRow = memo(function ReplyRow({ r, ended, narrow, selected, onSelect }: RowProps) {
+const ReplyRow = memo(function ReplyRow({ r, index, ended, narrow, selected, onSelect }: RowProps) {
   const errors = r.diagnostics.some((d) => d.severity === 'error');
   const warnings = !errors && r.diagnostics.some((d) => d.severity === 'warning');
   const times = narrow ? `\nusage ${formatUsage(r.usage)} · TTFT ${formatMs(r.timeToFirstTokenMs)} · duration ${formatMs(r.durationMs)}` : '';
@@ -45,6 +47,7 @@ const ReplyRow = memo(function ReplyRow({ r, ended, narrow, selected, onSelect }
       title={`${r.name ? `${r.name} · ` : ''}${r.id}\n${r.eventIndices.length} events · ${r.dialect}${r.orphan ? '\nnever started in this stream' : ''}${times}`}
       data-reply={r.id}
       id={replyRowId(r.id)}
+      aria-rowindex={index + 2}
     >
       <td>
         {/* First: at the end of a narrow cell it was cut off. */}
@@ -123,7 +126,7 @@ export function ReplyList({ store }: { store: PanelStore }) {
   };
   return (
     <div class="scroll" data-testid="replies" ref={win.ref}>
-      <table class="grid" role="grid" tabIndex={0} onKeyDown={onKeyDown} aria-label="Replies"
+      <table class="grid" role="grid" tabIndex={0} onKeyDown={onKeyDown} aria-label="Replies" aria-rowcount={conn.replies.length + 1}
         aria-activedescendant={rows.some((r) => r.id === selected) ? replyRowId(selected as string) : undefined}>
         <colgroup>
           <col />
@@ -138,7 +141,7 @@ export function ReplyList({ store }: { store: PanelStore }) {
           <col style={{ width: '44px' }} />
         </colgroup>
         <thead>
-          <tr>
+          <tr aria-rowindex={1}>
             <th>Reply</th>
             <th>Finished</th>
             {narrow ? null : (
@@ -154,8 +157,8 @@ export function ReplyList({ store }: { store: PanelStore }) {
         <tbody>
           {start > 0 ? <Spacer height={start * ROW} /> : null}
           {start > 0 && start % 2 === 0 ? <Spacer height={0} /> : null}
-          {rows.map((r) => (
-            <ReplyRow key={r.id} r={r} ended={ended} narrow={narrow} selected={r.id === selected} onSelect={store.selectReply} />
+          {rows.map((r, i) => (
+            <ReplyRow key={r.id} r={r} index={start + i} ended={ended} narrow={narrow} selected={r.id === selected} onSelect={store.selectReply} />
           ))}
           {end < conn.replies.length ? <Spacer height={(conn.replies.length - end) * ROW} /> : null}
         </tbody>

@@ -102,6 +102,8 @@ test('lists expose their selection; the step slider reads as the visible step an
   await expect(events).toHaveAttribute('aria-activedescendant', (await selected.getAttribute('id'))!);
   const replies = page.getByRole('grid', { name: 'Replies' });
   await expect(replies).toHaveAttribute('aria-activedescendant', /^reply-row-/);
+  await expect(replies).toHaveAttribute('aria-rowcount', '2'); // the header and one reply (the list is windowed)
+  await expect(replies.locator('[data-reply]').first()).toHaveAttribute('aria-rowindex', '2');
   await expect(page.getByRole('grid', { name: 'Connections' })).toHaveAttribute('aria-activedescendant', 'conn-row-tab1:1');
 
   const slider = page.getByRole('slider', { name: 'Step' });
