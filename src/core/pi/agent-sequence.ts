@@ -11,6 +11,8 @@ export interface AgentSequenceState {
   /** Running tool executions: toolCallId → index of tool_execution_start. */
   readonly tools: Readonly<Record<string, number>>;
   readonly sawAgentEnd: boolean;
+  /** A turn_end came and no turn_start since: the loop sends one before any further message. */
+  readonly betweenTurns?: number;
 }
 
 export const initialAgentSequence: AgentSequenceState = Object.freeze({ tools: Object.freeze({}), sawAgentEnd: false });
@@ -41,10 +43,12 @@ export function checkAgentSequence(
     case 'turn_start':
       if (s.agentAt === undefined) out.push(warn(index, 'turn_start outside agent_start…agent_end'));
       if (s.turnAt !== undefined) out.push(warn(index, 'turn_start before the previous turn_end', s.turnAt));
-      next = { ...s, turnAt: index };
+      next = { ...s, turnAt: index, betweenTurns: undefined };
       break;
     case 'message_start':
       if (s.message) out.push(warn(index, 'message_start before the previous message_end', s.message.at));
+      // Told here, where the turn_start is missing (the turn_end without it came many events later).
+      if (s.betweenTurns !== undefined) out.push(warn(index, 'message_start between turns: no turn_start since the last turn_end', s.betweenTurns));
       next = { ...s, message: { at: index, role: (ev.message as { role?: unknown } | undefined)?.role } };
       break;
     case 'message_update':
@@ -58,12 +62,12 @@ export function checkAgentSequence(
     case 'turn_end':
       if (s.turnAt === undefined) out.push(warn(index, 'turn_end without turn_start'));
       if (s.message) out.push(warn(index, 'turn_end while a message is still open', s.message.at));
-      next = { ...s, turnAt: undefined, message: undefined };
+      next = { ...s, turnAt: undefined, message: undefined, betweenTurns: index };
       break;
     case 'agent_end':
       if (s.agentAt === undefined) out.push(warn(index, 'agent_end without agent_start'));
       if (s.turnAt !== undefined) out.push(warn(index, 'agent_end while a turn is still open', s.turnAt));
-      next = { ...s, agentAt: undefined, turnAt: undefined, message: undefined, sawAgentEnd: true };
+      next = { ...s, agentAt: undefined, turnAt: undefined, message: undefined, sawAgentEnd: true, betweenTurns: undefined };
       break;
     case 'tool_execution_start':
       if (id !== undefined) next = { ...s, tools: { ...s.tools, [id]: index } };

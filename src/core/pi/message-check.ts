@@ -80,7 +80,9 @@ function checkUntouched(c: Collector, prev: unknown[], next: unknown[], changed:
   const n = Math.max(prev.length, next.length);
   for (let j = 0; j < n; j++) {
     if (j === changed) continue;
-    c.expect(`.content[${j}]`, prev[j], next[j], `content[${j}] changed although the event is about content[${changed ?? '-'}]`);
+    // An event without a content index (message_end, done) changes no block: "about content[-]" read as a typo.
+    const why = changed === undefined ? 'although the event changes no block (it names no content index)' : `although the event is about content[${changed}]`;
+    c.expect(`.content[${j}]`, prev[j], next[j], `content[${j}] changed ${why}: the message it carries differs from the one the stream built`);
   }
 }
 

@@ -122,6 +122,35 @@ describe('real pi agent streams', () => {
     expect(found.find((m) => m.index === k)?.path).toBe(`assistantMessageEvent.partial.content[${inner.contentIndex}].text`);
   });
 
+  it('a message_end whose message differs says the event names no block (not "about content[-]")', () => {
+    const tampered = structuredClone(agentEvents);
+    const k = tampered.findIndex((e) => e.type === 'message_end' && (e.message as { role?: string }).role === 'assistant');
+    const blocks = (tampered[k].message as { content: { type: string; text?: string }[] }).content;
+    const j = blocks.findIndex((b) => b.type === 'text');
+    blocks[j].text = 'TAMPERED';
+    let s = initialPiMessageCheck;
+    const found = tampered.flatMap((ev) => {
+      const r = checkPiAgentEvent(s, ev);
+      s = r.state;
+      return r.mismatches;
+    });
+    const m = found.find((x) => x.index === k);
+    expect(m?.message).toBe(`content[${j}] changed although the event changes no block (it names no content index): the message it carries differs from the one the stream built`);
+  });
+
+  it('a turn_start missing between two turns is told at the message that comes without it', async () => {
+    const { checkAgentSequence, initialAgentSequence } = await import('../../../src/core/pi/agent-sequence.ts');
+    const seq = ['agent_start', 'turn_start', 'message_start', 'message_end', 'turn_end', 'message_start', 'message_end', 'turn_end', 'agent_end'];
+    let s = initialAgentSequence;
+    const told = seq.flatMap((type, index) => {
+      const r = checkAgentSequence(s, { type, message: { role: 'assistant' } }, index);
+      s = r.state;
+      return r.diagnostics.map((d) => [d.index, d.message]);
+    });
+    expect(told).toEqual([[5, 'message_start between turns: no turn_start since the last turn_end'], [7, 'turn_end without turn_start']]);
+    // The real loop's streams (every message inside a turn) raise nothing: see the test above and below.
+  });
+
   it('split into one reply per assistant message', () => {
     const replies = splitPiReplies(agentEvents);
     expect(replies).toHaveLength(2);
