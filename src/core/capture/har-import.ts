@@ -5,6 +5,7 @@
 import type { Capture, CaptureHeader, CaptureRecord, ConnectionRecord, EndRecord, Transport } from './model.ts';
 import { parseHeader, parseRecord } from './schemas.ts';
 import { describeZodError } from './capture-log.ts';
+import { acceptsStreamType, isPiProxyRequestText } from './stream-request.ts';
 import { isNdjsonContentType } from '../frames/ndjson.ts';
 import { SseSpecDecoder } from '../frames/sse-spec.ts';
 import { Utf8ChunkEncoder, base64ToBytes } from '../frames/utf8-chunks.ts';
@@ -111,19 +112,6 @@ function bodyChunks(conn: string, body: Uint8Array, endT: number, msgTimes: numb
   return out;
 }
 
-const STREAM_ACCEPT = /text\/event-stream|application\/(?:x-ndjson|jsonl|stream\+json)/i;
-
-/** A request body pi-agent-core's streamProxy sends ({model: {api, provider…}, context}): it asks for a stream. */
-function isPiProxyRequest(text: string | undefined): boolean {
-  if (text === undefined || !text.includes('"context"')) return false;
-  try {
-    const v = JSON.parse(text) as unknown;
-    return isObj(v) && isObj(v.model) && typeof v.model.api === 'string' && isObj(v.context);
-  } catch {
-    return false;
-  }
-}
-
 /** The response's media type: the content's, else its Content-Type header (some writers leave `mimeType` empty). */
 function mimeOf(response: Obj, content: Obj): string {
   const own = (str(content.mimeType) ?? '').trim().toLowerCase();
@@ -153,7 +141,7 @@ function browserEntry(entry: Obj, index: number, pageUrls: Map<string, string>, 
   const isSse = mime.startsWith('text/event-stream');
   // A request that asked for a stream and got something else (a 401 JSON answer) is kept: its failure is the finding.
   const postText = isObj(request.postData) ? str(request.postData.text) : undefined;
-  const askedForStream = STREAM_ACCEPT.test(pairs(request.headers).find(([k]) => k.toLowerCase() === 'accept')?.[1] ?? '') || isPiProxyRequest(postText);
+  const askedForStream = acceptsStreamType(pairs(request.headers).find(([k]) => k.toLowerCase() === 'accept')?.[1]) || isPiProxyRequestText(postText);
   const streamAnswer = isSse || isNdjsonContentType(mime) || transport === 'eventsource' || transport === 'websocket' || messages.length > 0;
   if (!streamAnswer && !(askedForStream && (num(response.status) ?? 0) >= 400)) return false;
 

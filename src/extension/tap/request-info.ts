@@ -2,6 +2,7 @@
 // and the request body (the prompt, pi's `model`) up to a cap. Dependency-free (runs in the page's MAIN world).
 import type { BodyRecord } from '../../core/capture/model.ts';
 import { bytesToBase64 } from '../../core/frames/utf8-chunks.ts';
+import { acceptsStreamType, isPiProxyRequestText } from '../../core/capture/stream-request.ts';
 import { natives } from './natives.ts';
 
 export const STREAM_CONTENT_TYPES = new Set([
@@ -37,24 +38,15 @@ export function urlMatches(url: string, patterns: readonly string[]): boolean {
   return false;
 }
 
-const STREAM_ACCEPT = /text\/event-stream|application\/(?:x-ndjson|jsonl|stream\+json)/i;
-
-/** The request asked for a stream in its Accept header. */
+/** The request asked for a stream in its Accept header (core/capture/stream-request.ts). */
 export function acceptsStream(headers: readonly [string, string][]): boolean {
-  for (const [name, value] of headers) if (name.toLowerCase() === 'accept' && STREAM_ACCEPT.test(value)) return true;
+  for (const [name, value] of headers) if (name.toLowerCase() === 'accept' && acceptsStreamType(value)) return true;
   return false;
 }
 
-/** A request body pi-agent-core's streamProxy sends ({model: {api…}, context}): it asks for a stream, without Accept. */
+/** A request body pi-agent-core's streamProxy sends: it asks for a stream, without Accept (parsed with the native JSON.parse). */
 export function isPiProxyRequestBody(body: BodyRecord | undefined): boolean {
-  const text = body?.text;
-  if (text === undefined || !text.includes('"context"')) return false;
-  try {
-    const v = natives.jsonParse(text) as { model?: { api?: unknown }; context?: unknown } | null; // not the page's JSON.parse
-    return typeof v?.model?.api === 'string' && typeof v.context === 'object' && v.context !== null;
-  } catch {
-    return false;
-  }
+  return isPiProxyRequestText(body?.text, natives.jsonParse);
 }
 
 export function isStreamResponse(contentType: string | null, url: string, includeUrls: readonly string[]): boolean {
