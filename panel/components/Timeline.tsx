@@ -1,7 +1,7 @@
 // The timeline chart (SVG): lanes from src/core/analysis/timeline.ts on a real time axis, delta ticks, waits and
 // gaps, zoom (wheel / buttons) and pan (drag), hover shows the event, click seeks the scrubber there.
 import { useComputed } from '@preact/signals';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { deriveTimeline, type Timeline as TL, type TimelineLane } from '../../src/core/analysis/timeline.ts';
 import { Icon } from './Icon.tsx';
 import { formatMs, truncate } from '../lib/format.ts';
@@ -60,6 +60,12 @@ export function Timeline({ store }: { store: PanelStore }) {
     return () => ro.disconnect();
   }, [conn?.record.id]);
   useEffect(() => setView(undefined), [conn?.record.id]);
+  // Built once per replies list, not on every render (a hover re-renders; a session can hold thousands of replies).
+  const replies = conn?.replies;
+  const { replyNumber, replyName } = useMemo(() => ({
+    replyNumber: new Map((replies ?? []).map((r, i) => [r.id, i + 1])),
+    replyName: new Map((replies ?? []).map((r) => [r.id, r.name ? `${r.name} · ${r.id}` : r.id])),
+  }), [replies]);
   // Zoomed in, the view follows the selected step: moved with the keys (End, [ ]) the cursor left the view and
   // only a mouse could pan back to it.
   const selectedEvent = store.selectedEvent.value;
@@ -100,8 +106,6 @@ export function Timeline({ store }: { store: PanelStore }) {
   };
 
   const laneAt = (py: number) => tl.lanes[Math.floor((py - AXIS_H) / LANE_H)];
-  const replyNumber = new Map(conn.replies.map((r, i) => [r.id, i + 1]));
-  const replyName = new Map(conn.replies.map((r) => [r.id, r.name ? `${r.name} · ${r.id}` : r.id]));
   // The event nearest the pointer in its lane — within reach: inside one of the lane's bars, or a few pixels from an
   // event. Without a limit, a click on empty space zoomed in far from any event seeked minutes away, off-screen.
   const nearest = (px: number, py: number) => {
