@@ -7,6 +7,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { launchWithExtension, type ExtensionBrowser } from './support/extension.ts';
 import { startServer, writeAndWait, type TestServer } from './support/server.ts';
 import type { AddressInfo } from 'node:net';
+import { MAX_DERIVED_CHARS } from '../../src/core/analysis/eviction-digest.ts';
 import { WebSocketServer } from 'ws';
 
 let ext: ExtensionBrowser;
@@ -16,8 +17,9 @@ let sockets: WebSocketServer;
 const LIMIT = 1024 * 1024; // the smallest cap the settings accept
 // Two short replies, then one long enough that the cap cuts into its middle.
 const REPLIES = [{ id: 'r-short-1', deltas: 300 }, { id: 'r-short-2', deltas: 300 }, { id: 'r-long', deltas: 16_000 }];
-// For a panel watching all along: a long reply of ~4.5 MB, past three times the cap.
-const LONG_SESSION = [{ id: 'r-short-1', deltas: 300 }, { id: 'r-long', deltas: 60_000 }];
+// For a panel watching all along: a long reply of ~11 MB, past three times the cap — and long enough that its last
+// compaction evicts past MAX_DERIVED_CHARS of its text (~56,000 deltas), so the bubble starts with the digest's marker.
+const LONG_SESSION = [{ id: 'r-short-1', deltas: 300 }, { id: 'r-long', deltas: 100_000 }];
 
 function* sessionFrames(replies = REPLIES): Generator<string> {
   const ev = (o: Record<string, unknown>) => `data: ${JSON.stringify(o)}\n\n`;
@@ -111,6 +113,18 @@ async function evictedEvents(panel: Page): Promise<number> {
   return Number((await evicted.textContent())?.match(/^\d+/)?.[0]);
 }
 
+/**
+ * The text a panel shows of a reply whose first `evicted` deltas were evicted: the page's text, except that a derived
+ * message keeps only the newest MAX_DERIVED_CHARS of a string, saying how many older characters it left out — so
+ * how much a late compaction evicted decides the head of the bubble.
+ */
+function textAfterEviction(deltas: readonly string[], evicted: number): string {
+  const head = deltas.slice(0, evicted).join('');
+  const tail = deltas.slice(evicted).join('');
+  if (head.length <= MAX_DERIVED_CHARS) return head + tail;
+  return `[… ${head.length - MAX_DERIVED_CHARS} older characters evicted …]${head.slice(head.length - MAX_DERIVED_CHARS)}${tail}`;
+}
+
 /** The reply's last step: `kept` steps in all, its bubble the text the page read (a long text: head … tail). */
 async function expectLastStep(panel: Page, kept: number, text: string): Promise<void> {
   await panel.keyboard.press('End');
@@ -173,7 +187,12 @@ test('a panel watching all along stays bounded past the cap: it is handed the ke
   expect(read).toBeGreaterThan(4 * LIMIT);
 
   const n = await evictedEvents(panel);
-  await expectLastStep(panel, LONG_SESSION[0].deltas + 4 + LONG_SESSION[1].deltas + 4 - n, texts['r-long']);
+  const deltas = Array.from({ length: LONG_SESSION[1].deltas }, (_, i) => `r-long:${i} ünï😀 `);
+  expect(deltas.join('')).toBe(texts['r-long']);
+  // Evicted before the long reply's first delta: the short reply's events, its REPLY_START and TEXT_BLOCK_START.
+  const evictedDeltas = Math.max(0, n - (LONG_SESSION[0].deltas + 4) - 2);
+  expect(deltas.slice(0, evictedDeltas).join('').length).toBeGreaterThan(MAX_DERIVED_CHARS); // the capped case
+  await expectLastStep(panel, LONG_SESSION[0].deltas + 4 + LONG_SESSION[1].deltas + 4 - n, textAfterEviction(deltas, evictedDeltas));
   // Three times the cap, plus what arrives while the relay's digest catches up.
   most = Math.max(most, await heldBytes());
   console.log(`eviction: live panel held at most ${most} B of a ${read} B stream (cap ${LIMIT} B); ${n} events evicted`);
