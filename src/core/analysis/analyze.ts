@@ -91,6 +91,7 @@ class ConnectionAnalysis {
       this.reader.resync();
       return;
     }
+    if (d.carryLost) this.reader.resyncLine();
     const dialect = d.dialect as Dialect | undefined;
     if (dialect !== undefined && (isAgentScope(dialect) || isPi(dialect))) {
       this.seededDialect = dialect;
@@ -244,7 +245,10 @@ class ConnectionAnalysis {
       out.push({ code: 'stream.aborted', severity: 'info', index: last, message: `the page ${this.end.state === 'cancelled' ? 'cancelled its reader' : 'aborted the request'}${this.end.error ? ` (${this.end.error})` : ''}` });
     }
     if (this.evictions > 0) {
-      out.push({ code: 'stream.evicted', severity: 'info', index: 0, message: `evicted ${this.evictedEvents} events before this point (memory cap)` });
+      const d = this.headEviction?.derived;
+      const unread = d?.lost ?? 0;
+      const lost = unread === 0 ? '' : `; ${unread === 1 ? 'one of them was' : `${unread} of them were`} on a line longer than the digest keeps (1 Mi characters), not read: the replies continue without ${unread === 1 ? 'it' : 'them'}`;
+      out.push({ code: 'stream.evicted', severity: unread ? 'warning' : 'info', index: 0, message: `evicted ${this.evictedEvents} events before this point (memory cap)${lost}` });
     }
     if (this.record.transport === 'eventsource') {
       out.push({ code: 'stream.eventsource-partial-view', severity: 'info', index: 0, message: this.notes[0] });

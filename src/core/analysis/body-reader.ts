@@ -69,8 +69,11 @@ export class BodyReader {
   private lineFrame = 0;
   /** The spec and client readers hold the same unfinished line (see `readChunk`). */
   private linesAgree = true;
-  /** After an eviction nothing was derived from: text is dropped up to the first frame boundary (see `resync`). */
-  private resyncing?: { tail: string };
+  /**
+   * After an eviction nothing was derived from: text is dropped up to the first frame boundary (see `resync`); after
+   * one inside a line the digest gave up (`line`): up to the end of that line.
+   */
+  private resyncing?: { tail: string; line?: boolean };
 
   /**
    * `splitOnce: false` makes each reader split every chunk itself (the tests compare both ways); `transport`: whose
@@ -114,12 +117,21 @@ export class BodyReader {
     if (this.kind !== 'eventsource') this.resyncing = { tail: '' };
   }
 
+  /**
+   * The body's head was evicted in the middle of a line too long to digest (EvictionDerived.carryLost): drop the rest
+   * of that line — up to the client's line end, "\n" — so its tail is not read as a line of its own.
+   */
+  resyncLine(): void {
+    if (this.bytes > 0 || this.frames.length > 0) throw new Error('BodyReader.resyncLine: the reader has already read data');
+    if (this.kind !== 'eventsource') this.resyncing = { tail: '', line: true };
+  }
+
   /** The part of `text` after the first frame boundary since `resync` ('' while none was seen yet). */
   private skipToBoundary(text: string): string {
     const r = this.resyncing as { tail: string };
     // The tail keeps the last characters of skipped text so a boundary split across chunks is still found.
     const s = r.tail + text;
-    const m = this.kind === 'ndjson' ? /\n/.exec(s) : /(?:\r\n|\r(?!\n)|\n)(?:\r\n|\r|\n)/.exec(s);
+    const m = this.kind === 'ndjson' || r.line ? /\n/.exec(s) : /(?:\r\n|\r(?!\n)|\n)(?:\r\n|\r|\n)/.exec(s);
     if (!m) {
       r.tail = s.slice(-3);
       return '';

@@ -101,6 +101,13 @@ export class EvictionDigest {
   private pending: { index: number; t: number; text: string }[] = [];
   private pendingChars = 0;
   private incomplete?: string;
+  /**
+   * An unfinished line longer than MAX_DERIVED_CHARS was given up (see `bound`): the text up to its end is skipped.
+   * `event`: the client reads that line as an event (it is counted, and `lost`), not a comment or an empty line.
+   */
+  private skipping?: { event: boolean };
+  /** Events whose line was too long to keep and that ended within the evicted records: read by nobody. */
+  private lost = 0;
   private pi?: PiLifecycleState;
   /** The latest created_at of a valid event, as the lifecycle's clock check keeps it (string and parsed). */
   private clock?: { text: string; t: number };
@@ -130,21 +137,27 @@ export class EvictionDigest {
   /**
    * Keeps the digest within the cap it serves: one endless reply would otherwise grow its message (and every snapshot
    * carrying it) without limit. Strings longer than MAX_DERIVED_CHARS keep their newest part behind a marker, and an
-   * unfinished line that long is given up (the analysis then resyncs at the next line).
+   * unfinished line that long is given up: skipped to its end (`lost`, or `carryLost` while the eviction point is
+   * inside it: the analysis then starts at the next line). The replies go on without that one event.
    */
   private bound(): void {
     for (const r of this.touched) r.msg = capMessage(r.msg); // only replies this record changed
     this.touched.clear();
     if (this.carry.length > MAX_DERIVED_CHARS) {
+      // What the client will make of the line is known from its head: an SSE data line or any NDJSON line is an event.
+      const event = this.kind === 'ndjson' ? this.carry.trim() !== '' : this.carry.startsWith('data: ') && this.carry.slice(6).trim() !== '';
       this.carry = '';
-      this.incomplete = `an unfinished line longer than ${MAX_DERIVED_CHARS} characters was evicted unread`;
+      this.skipping = { event };
     }
   }
 
   /** The JSON-serialisable digest (a fresh object; the digest keeps going). */
   derived(): EvictionDerived {
     const dialect = this.detector.dialect;
-    const out: EvictionDerived = { events: this.events, carry: this.carry, replies: [] };
+    // A line given up and still open at the eviction point is an event the client will read: counted already, so the
+    // kept events keep their numbers (its rest is skipped by the analysis, see carryLost).
+    const open = this.skipping?.event ? 1 : 0;
+    const out: EvictionDerived = { events: this.events + open, carry: this.carry, replies: [] };
     if (dialect !== 'unknown') out.dialect = dialect;
     for (const r of this.replies.values()) {
       const rep: EvictedReply = { id: r.id, name: r.msg.name, role: r.msg.role, message: r.msg as unknown as Record<string, unknown> };
@@ -154,6 +167,8 @@ export class EvictionDigest {
     }
     if (dialect === 'pi-proxy') out.pi = this.piDerived();
     if (this.clock) out.lastCreatedAt = this.clock.text;
+    if (this.lost + open > 0) out.lost = this.lost + open;
+    if (this.skipping) out.carryLost = true;
     // Events held while the protocol is unknown are applied by the analysis once a later event tells it: not derived.
     const incomplete = this.incomplete ?? (this.pending.length > 0 ? `${this.pending.length} evicted events named no known protocol yet` : undefined);
     if (incomplete !== undefined) out.incomplete = incomplete;
@@ -170,12 +185,22 @@ export class EvictionDigest {
     }
     let seg = from;
     for (let nl = text.indexOf('\n', from); nl !== -1; nl = text.indexOf('\n', seg)) {
-      const line = this.carry + text.slice(seg, nl);
-      this.carry = '';
+      const start = seg;
       seg = nl + 1;
+      if (this.skipping) {
+        // The end of a line given up: the client read it as one event, which keeps the numbering of the rest.
+        if (this.skipping.event) {
+          this.events++;
+          this.lost++;
+        }
+        this.skipping = undefined;
+        continue;
+      }
+      const line = this.carry + text.slice(start, nl);
+      this.carry = '';
       this.line(line, t);
     }
-    this.carry += text.slice(seg);
+    if (!this.skipping) this.carry += text.slice(seg);
   }
 
   private line(line: string, t: number): void {
@@ -282,6 +307,8 @@ export class EvictionDigest {
 
   private piDerived(): EvictedPiState {
     if (!this.pi) return { derived: false, reason: 'no pi event was evicted' };
+    // The client applied an event the digest could not read: its state is not the client's.
+    if (this.lost > 0 || this.skipping?.event) return { derived: false, reason: 'an evicted event was on a line longer than the digest keeps' };
     const encoded = encodePiState(this.pi.client);
     if (typeof encoded === 'string') return { derived: false, reason: encoded };
     return { derived: true, state: encoded };

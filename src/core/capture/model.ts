@@ -123,6 +123,13 @@ export interface EvictionDerived {
   lastCreatedAt?: string;
   /** Why the replies could not be derived (then only `events`/`carry` hold). */
   incomplete?: string;
+  /**
+   * Events among `events` whose line was longer than the digest keeps (1 Mi characters): counted, not applied — the
+   * replies continue without them. Includes the event of a line still open at the eviction point (`carryLost`).
+   */
+  lost?: number;
+  /** The eviction point is inside such a line: `carry` is empty and the rest of that line is not read either. */
+  carryLost?: boolean;
 }
 
 export interface EvictedReply {

@@ -107,6 +107,8 @@ export const evictedSchema = z.strictObject({
       pi: z.strictObject({ derived: z.boolean(), state: z.unknown().optional(), reason: z.string().optional() }).optional(),
       lastCreatedAt: z.string().optional(),
       incomplete: z.string().optional(),
+      lost: nonNegInt.optional(),
+      carryLost: z.literal(true).optional(),
     })
     .optional(),
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EvictionDigest, MAX_DERIVED_CHARS } from '../../../src/core/analysis/eviction-digest.ts';
-import type { ChunkRecord, ConnectionRecord } from '../../../src/core/capture/model.ts';
+import { analyzeCapture } from '../../../src/core/analysis/analyze.ts';
+import type { ChunkRecord, ConnectionRecord, EvictionRecord } from '../../../src/core/capture/model.ts';
 import { captureOf } from './support.ts';
 
 // One endless reply must not make the derived state grow without limit: it serves a memory cap.
@@ -28,4 +29,72 @@ describe('EvictionDigest stays bounded on one endless reply', () => {
     expect(text).toBe(marker + full.slice(full.length - MAX_DERIVED_CHARS));
     expect(JSON.stringify(derived).length).toBeLessThan(2 * MAX_DERIVED_CHARS);
   });
+});
+
+// A line longer than the digest keeps (a big image's base64 in one delta) is given up — only that event: the replies
+// before and after it are still derived, its tail is not read as a line of its own, and the kept events keep the
+// full stream's numbering. (It once marked the whole digest incomplete, for good: every later reply came out an
+// orphan, and the tail of the line was read as an ignored SSE line.)
+describe('EvictionDigest gives up a line too long to keep, not the replies', () => {
+  const ev = (o: object) => `data: ${JSON.stringify({ id: 'e', created_at: '2026-01-01T00:00:00', ...o })}\n\n`;
+  const reply = (r: string, text: string, extra = '') =>
+    ev({ type: 'REPLY_START', reply_id: r, session_id: 's', name: 'n' }) + ev({ type: 'TEXT_BLOCK_START', reply_id: r, block_id: `${r}-t` }) +
+    ev({ type: 'TEXT_BLOCK_DELTA', reply_id: r, block_id: `${r}-t`, delta: text }) + ev({ type: 'TEXT_BLOCK_END', reply_id: r, block_id: `${r}-t` }) +
+    extra + ev({ type: 'REPLY_END', reply_id: r, session_id: 's' });
+  const data = 'QUJD'.repeat(400_000); // 1.6 M characters on one line
+  const image = ev({ type: 'DATA_BLOCK_START', reply_id: 'r1', block_id: 'img', media_type: 'image/png' }) +
+    ev({ type: 'DATA_BLOCK_DELTA', reply_id: 'r1', block_id: 'img', media_type: 'image/png', data }) +
+    ev({ type: 'DATA_BLOCK_END', reply_id: 'r1', block_id: 'img' });
+  const body = new TextEncoder().encode(reply('r0', 'zero') + reply('r1', 'Hello ', image) + reply('r2', 'two '.repeat(50_000)) + reply('r3', 'three'));
+  const chunks: Uint8Array[] = [];
+  for (let i = 0; i < body.length; i += 65536) chunks.push(body.subarray(i, i + 65536));
+  const records = captureOf(chunks);
+  const HEADER = { kind: 'header', format: 'replyscope-capture', version: 1, tool: 't', created: '' } as const;
+  const full = analyzeCapture({ header: HEADER, records })[0];
+  const conn = records[0] as ConnectionRecord;
+  const all = records.filter((r): r is ChunkRecord => r.kind === 'chunk');
+  const lineStart = new TextDecoder().decode(body).indexOf('data: {"id":"e","created_at":"2026-01-01T00:00:00","type":"DATA_BLOCK_DELTA"');
+
+  /** The capture after evicting the first k chunks, read from its digest. */
+  function after(k: number) {
+    const digest = new EvictionDigest(conn);
+    for (const c of all.slice(0, k)) digest.push(c);
+    const derived = digest.derived();
+    const rest = records.filter((r) => r.kind !== 'chunk' || all.indexOf(r) >= k);
+    const evicted: EvictionRecord = { kind: 'evicted', conn: conn.id, t: all[k - 1].t, chunks: k, messages: 0, bytes: 0, derived };
+    return { derived, view: analyzeCapture({ header: HEADER, records: [rest[0], evicted, ...rest.slice(1)] })[0] };
+  }
+  const text = (m: unknown) => JSON.stringify((m as { content: unknown[] }).content.filter((b) => (b as { type: string }).type === 'text'));
+
+  for (const [where, k] of [['inside the line', Math.floor(lineStart / 65536) + 20], ['after the line', Math.ceil((lineStart + data.length + 200) / 65536)]] as const) {
+    it(`evicted ${where}`, () => {
+      expect(k).toBeLessThan(all.length);
+      const { derived, view } = after(k);
+      expect(derived.incomplete).toBeUndefined();
+      expect(derived.lost).toBe(1);
+      expect(derived.carryLost).toBe(where === 'inside the line' ? true : undefined);
+      // The kept events are the full stream's last ones, numbered as there.
+      expect(derived.events + view.events.length).toBe(full.events.length);
+      expect(view.events.map((e) => e.type)).toEqual(full.events.slice(derived.events).map((e) => e.type));
+      const byId = new Map(view.replies.map((r) => [r.id, r]));
+      for (const r of full.replies.filter((r) => r.id !== 'r0')) {
+        const got = byId.get(r.id);
+        if (!got) { // all its events were evicted
+          expect(Math.max(...r.eventIndices), r.id).toBeLessThan(derived.events);
+          continue;
+        }
+        expect(got.orphan ?? false, r.id).toBe(false);
+        // r1 lost the image's delta; its text, and the replies after it, are whole.
+        const last = (x: typeof r) => x.history.at(x.history.length - 1);
+        if (r.id === 'r1') expect(text(last(got!))).toBe(text(last(r)));
+        else expect(last(got!)).toEqual(last(r));
+      }
+      const codes = view.diagnostics.map((d) => d.code);
+      expect(codes).not.toContain('sse.ignored-line');
+      expect(codes).not.toContain('as.foreign-reply-id');
+      const note = view.diagnostics.find((d) => d.code === 'stream.evicted');
+      expect(note?.severity).toBe('warning');
+      expect(note?.message).toMatch(/one of them was on a line longer than the digest keeps .* not read: the replies continue without it/);
+    });
+  }
 });
