@@ -99,18 +99,36 @@ function redactChunks(chunks: ChunkRecord[], ended: boolean): ChunkRecord[] {
 }
 
 /**
- * What an eviction kept derived holds the same text as the stream: mask the messages like JSON events, and the
- * unfinished line like the line it continues (its "data: " prefix stays, so the client still reads that line).
+ * What an eviction kept derived holds the same text as the stream: mask the messages like JSON events and the pi
+ * client state like the events it was built from. The unfinished line: `inStream` — it was moved into the stream, in
+ * front of the first kept chunk, and is redacted there as the whole line it is (see redactCapture); otherwise (no
+ * kept data continues it) masked here, its "data: " prefix kept.
  */
-function redactDerived(d: EvictionDerived): EvictionDerived {
-  const carry = d.carry.startsWith('data: ') ? 'data: ' + maskText(d.carry.slice(6)) : maskText(d.carry);
+function redactDerived(d: EvictionDerived, inStream: boolean): EvictionDerived {
+  const carry = inStream ? '' : d.carry.startsWith('data: ') ? 'data: ' + maskText(d.carry.slice(6)) : maskText(d.carry);
   return {
     ...d,
     carry,
     replies: d.replies.map((r) => ({ ...r, message: redactJson(r.message) as Record<string, unknown> })),
-    // The pi client state is an encoding analysis owns: rather than risk a half-masked state, drop it.
-    ...(d.pi ? { pi: { derived: false, reason: 'removed by redaction' } } : {}),
+    ...(d.pi?.derived && d.pi.state !== undefined ? { pi: { ...d.pi, state: redactPiState(d.pi.state) } } : {}),
   };
+}
+
+/**
+ * The encoded pi client state (eviction-digest.ts's encodePiState) with its strings masked as redactJson masks
+ * events; its `{"$js": …}` markers (undefined, NaN… in place) stay as they are, so it still decodes. (It used to be
+ * dropped: the analysis then restarted the client from nothing and reported the kept deltas as a failed client.)
+ */
+function redactPiState(value: unknown, key?: string): unknown {
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    const keys = Object.keys(value);
+    if (keys.length === 1 && keys[0] === '$js') return value;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = redactPiState(v, k);
+    return out;
+  }
+  if (Array.isArray(value)) return value.map((v) => redactPiState(v, key));
+  return redactJson(value, key);
 }
 
 function redactBody(body: BodyRecord): BodyRecord {
@@ -160,6 +178,24 @@ export function redactCapture(capture: Capture, options: RedactOptions, now: num
     }
     if (r.kind === 'end' && r.state !== 'open' && r.state !== 'evicted-open') endedConns.add(r.conn);
   }
+  // A connection whose head was evicted mid-line continues that line in its first kept chunk: the line is redacted
+  // whole (masking the two halves apart masked its keys, and the client then read no event there). So its start, the
+  // digest's carry, goes in front of the kept chunks — the reading is the same — and the digest's carry is emptied.
+  const carried = new Set<string>();
+  if (options.textContent) {
+    const seen = new Set<string>();
+    const head = new Map<string, string>(); // the carry of the last eviction before a connection's first chunk
+    for (const r of capture.records) {
+      if (r.kind === 'chunk') seen.add(r.conn);
+      else if (r.kind === 'evicted' && !seen.has(r.conn) && r.derived) head.set(r.conn, r.derived.carry);
+    }
+    for (const [conn, text] of head) {
+      const chunks = chunksByConn.get(conn);
+      if (text === '' || !chunks) continue;
+      chunks.unshift({ kind: 'chunk', conn, t: chunks[0].t, bytes: utf8Length(text), text });
+      carried.add(conn);
+    }
+  }
   // Redacted chunks keep their connection's position in the stream of records: emitted where its first chunk was.
   const redacted = new Map<string, ChunkRecord[]>();
   if (options.textContent) {
@@ -174,7 +210,7 @@ export function redactCapture(capture: Capture, options: RedactOptions, now: num
       while (list.length > 0 && list[0].t <= r.t) records.push(list.shift() as ChunkRecord);
       if (Number.isNaN(r.t)) while (list.length > 0) records.push(list.shift() as ChunkRecord);
     } else if (r.kind === 'message' && options.textContent) records.push({ ...r, data: redactValueText(r.data) });
-    else if (r.kind === 'evicted' && r.derived && options.textContent) records.push({ ...r, derived: redactDerived(r.derived) });
+    else if (r.kind === 'evicted' && r.derived && options.textContent) records.push({ ...r, derived: redactDerived(r.derived, carried.has(r.conn)) });
     else records.push(r);
   }
   for (const list of pending.values()) records.push(...list);

@@ -5,6 +5,7 @@ import { EvictionDigest } from '../../../src/core/analysis/eviction-digest.ts';
 import type { ConnectionView } from '../../../src/core/analysis/types.ts';
 import type { CaptureRecord, ChunkRecord, ConnectionRecord, EvictionRecord } from '../../../src/core/capture/model.ts';
 import { parseRecord } from '../../../src/core/capture/schemas.ts';
+import { redactCapture } from '../../../src/core/capture/redact.ts';
 import { captureOf, cut, loadCases, sseBody } from './support.ts';
 
 // Eviction keeps what was evicted *derived*: a capture cut at any chunk, its head digested and the rest analysed
@@ -153,6 +154,48 @@ describe('eviction keeps the evicted part derived', () => {
       }),
       { seed: 7, numRuns: 15 },
     );
+  });
+
+  // Redacting an evicted capture for a bug report must not change what analysis finds in it: the unfinished line
+  // continues in the first kept chunk (it was masked in two halves, keys included: that event was lost and an
+  // "unknown event type None" reported), and the pi client state is masked, not dropped (the analysis then restarted
+  // the client from nothing: "delta on a block never started", a failed client, an empty reply).
+  const codes = (v: ConnectionView) => v.diagnostics.map((d) => `${d.severity} ${d.code}`).sort();
+  const redacted = (records: CaptureRecord[]) => redactCapture({ header: HEADER, records }, { textContent: true }).records.filter((r) => r.kind !== 'notice');
+
+  it('redacted after an eviction mid-line: the same events and diagnostics, nothing of the text left', () => {
+    const events = sessionEvents([{ thinking: ['secret thinking'], text: ['Hello ', 'secret ', 'world'] }, { thinking: [], text: ['Again secret'] }]);
+    const body = new TextEncoder().encode(sseBody(events));
+    const records = captureOf(cut(body, Array.from({ length: 40 }, (_, i) => 53 * (i + 1))));
+    let midLine = 0;
+    for (let k = 1; k < 30; k++) {
+      const { records: rest, record } = afterEviction(records, k);
+      if (record.derived!.carry === '') continue;
+      midLine++;
+      const plain = analyse(rest);
+      const masked = redacted(rest);
+      expect(JSON.stringify(masked)).not.toMatch(/secret|Hello|Again/);
+      const view = analyse(masked);
+      expect(view.events.map((e) => e.type)).toEqual(plain.events.map((e) => e.type));
+      expect(codes(view)).toEqual(codes(plain));
+    }
+    expect(midLine).toBeGreaterThan(10);
+  });
+
+  it('redacted after an eviction: a pi proxy stream keeps its (masked) client state', () => {
+    const c = loadCases('pi').find((x) => x.name === 'done_toolUse')!;
+    const text = Array.isArray(c.input.raw) ? c.input.raw.join('') : sseBody(c.input.events);
+    const records = captureOf(cut(new TextEncoder().encode(text), Array.from({ length: 12 }, (_, i) => 41 * (i + 1))), { requestBody: c.input.client });
+    const { records: rest, record } = afterEviction(records, 4);
+    expect(record.derived!.pi).toMatchObject({ derived: true });
+    const plain = analyse(rest);
+    const view = analyse(redacted(rest));
+    expect(view.replies[0].continuesEviction).toBe(true);
+    expect(codes(view)).toEqual(codes(plain));
+    expect(view.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    // The same message, its text masked: the same blocks, the same lengths.
+    const last = (v: ConnectionView) => v.replies[0].history.at(v.replies[0].history.length - 1) as { content: { type: string; text?: string }[] };
+    expect(last(view).content.map((b) => [b.type, b.text?.length])).toEqual(last(plain).content.map((b) => [b.type, b.text?.length]));
   });
 
   it('an old log without a digest resyncs to the first frame boundary instead of reading half a line', () => {
