@@ -128,7 +128,7 @@ export class BodyReader {
 
   /** The part of `text` after the first frame boundary since `resync` ('' while none was seen yet). */
   private skipToBoundary(text: string): string {
-    const r = this.resyncing as { tail: string };
+    const r = this.resyncing as { tail: string; line?: boolean };
     // The tail keeps the last characters of skipped text so a boundary split across chunks is still found.
     const s = r.tail + text;
     const m = this.kind === 'ndjson' || r.line ? /\n/.exec(s) : /(?:\r\n|\r(?!\n)|\n)(?:\r\n|\r|\n)/.exec(s);

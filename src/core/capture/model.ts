@@ -129,7 +129,7 @@ export interface EvictionDerived {
    */
   lost?: number;
   /** The eviction point is inside such a line: `carry` is empty and the rest of that line is not read either. */
-  carryLost?: boolean;
+  carryLost?: true;
 }
 
 export interface EvictedReply {
