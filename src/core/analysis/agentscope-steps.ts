@@ -52,14 +52,41 @@ export interface TypeInfo {
 }
 export const TYPE_INFO = new Map<string, TypeInfo>(AGENTSCOPE_EVENT_TYPES.map((t) => [t, { name: t, delta: DELTA_CODE.get(t) ?? 0, token: t.endsWith('_DELTA') }]));
 
-/** Python-style local timestamp (no zone) for arrival times, the reference's own clock format. */
+/**
+ * A time as Python's `datetime.isoformat()` writes the reference's clock: no zone, microseconds (six digits, none
+ * when zero) — arrival times are fractional milliseconds, so the microseconds are there to write.
+ */
 function isoOf(t: number): string {
   // The events of one chunk share its arrival time: remember the last conversion (it is on every event's path).
   if (t === lastT) return lastIso;
-  lastIso = Number.isFinite(t) ? new Date(t).toISOString().slice(0, -1) : '1970-01-01T00:00:00';
+  if (Number.isFinite(t)) {
+    const us = Math.round(t * 1000);
+    const fraction = ((us % 1_000_000) + 1_000_000) % 1_000_000;
+    const seconds = new Date((us - fraction) / 1000).toISOString().slice(0, 19);
+    lastIso = fraction === 0 ? seconds : `${seconds}.${String(fraction).padStart(6, '0')}`;
+  } else lastIso = '1970-01-01T00:00:00';
   lastT = t;
   return lastIso;
 }
+
+/**
+ * The clock the reconstruction stamps with (see contextFor): the arrival time, or — when the input has none (a raw
+ * SSE body, a HAR without times) — the event's own `created_at`, the server's clock at that moment (it was the epoch:
+ * every block dated 1970, under a message dated today).
+ */
+export function clockOf(t: number, createdAt: unknown): number {
+  if (Number.isFinite(t) || typeof createdAt !== 'string') return t;
+  // A plain isoformat keeps its wall-clock reading and its microseconds (isoOf writes it back as it was sent).
+  const m = PLAIN_ISO.exec(createdAt);
+  if (m) {
+    const seconds = Date.parse(`${m[1]}Z`);
+    return Number.isNaN(seconds) ? t : seconds + Number((m[2] ?? '').padEnd(6, '0') || 0) / 1000;
+  }
+  const parsed = Date.parse(createdAt); // with a zone: that instant (as UTC wall clock, to the millisecond)
+  return Number.isNaN(parsed) ? t : parsed;
+}
+
+const PLAIN_ISO = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,6}))?$/;
 let lastT = NaN;
 let lastIso = '';
 
@@ -81,7 +108,7 @@ export class StepColumns {
   private readonly events: (AgentEvent | string | null)[] = [];
   private codes = new Uint8Array(1024);
   private readonly targets: (string | undefined)[] = [];
-  /** Arrival times (an unboxed double array). */
+  /** The clock each step stamps with: arrival times, else created_at (see clockOf; an unboxed double array). */
   private readonly times: number[] = [];
 
   /** Step `index` is a delta (`code` of DELTA_TYPES) into block / tool call `target`. */

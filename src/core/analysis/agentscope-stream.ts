@@ -13,7 +13,7 @@ import { WorkingMsg } from '../agentscope/working-msg.ts';
 import { MsgSchema, validateEvent, type AgentEvent, type ValidationResult } from '../agentscope/schema.ts';
 import { findLoneSurrogate, findRecursionLimit } from '../agentscope/wire-json.ts';
 import { fastValidateAgentScope, lastFast } from './agentscope-fast-validate.ts';
-import { contextFor, DELTA_KIND, StepColumns, TYPE_INFO, type TypeInfo } from './agentscope-steps.ts';
+import { clockOf, contextFor, DELTA_KIND, StepColumns, TYPE_INFO, type TypeInfo } from './agentscope-steps.ts';
 import type { RawEvent } from './body-reader.ts';
 import { NO_ISSUES, NO_STRINGS } from './event-view.ts';
 import type { Dialect, ReplyView } from './types.ts';
@@ -156,12 +156,13 @@ export class AgentScopeStream implements StreamProcessor {
       const fast = x && x.idMatches && target !== undefined ? x.work.applyInPlace(event, target) : undefined;
       if (x && fast !== undefined) {
         replyId = x.id;
-        this.record(x, index, ev.t, event, fast, info ?? event.type, target, event === fromFast ? ev.rawText : undefined);
+        this.record(x, index, ev.t, clockOf(ev.t, event.created_at), event, fast, info ?? event.type, target, event === fromFast ? ev.rawText : undefined);
       } else {
         // The pure reducer, from a snapshot of the working message (the group's own message is not kept current).
         const before = x && this.groups.get(x.id);
         if (before) before.msg = (x as ReplyExtra).work.snapshot();
-        const r = this.groups.push(event, index, contextFor(this.indexBase + index, ev.t));
+        const clock = clockOf(ev.t, event.created_at);
+        const r = this.groups.push(event, index, contextFor(this.indexBase + index, clock));
         if (r.kind === 'reply') {
           replyId = r.replyId;
           outcome = r.outcome;
@@ -169,7 +170,7 @@ export class AgentScopeStream implements StreamProcessor {
           if (group) {
             const y = this.extraOf(group, ev.t);
             y.work.adopt(outcome.msg);
-            this.record(y, index, ev.t, event, outcome.status, info ?? event.type, target, event === fromFast ? ev.rawText : undefined);
+            this.record(y, index, ev.t, clock, event, outcome.status, info ?? event.type, target, event === fromFast ? ev.rawText : undefined);
           }
         }
       }
@@ -179,7 +180,7 @@ export class AgentScopeStream implements StreamProcessor {
       const group = typeof rid === 'string' ? this.groups.get(rid) : undefined;
       if (group) {
         replyId = group.id;
-        this.record(this.extraOf(group, ev.t), index, ev.t, null, 'invalid', info ?? type, undefined);
+        this.record(this.extraOf(group, ev.t), index, ev.t, ev.t, null, 'invalid', info ?? type, undefined);
       }
     }
     const diagnostics = this.lifecycle.push(index, parsed, outcome, { legacy });
@@ -230,7 +231,7 @@ export class AgentScopeStream implements StreamProcessor {
     const target = f.target === this.laneTarget ? this.laneTarget : (this.laneTarget = this.target(f.target));
     const status = x.work.applyDelta(info.delta, target, f.delta);
     if (status === undefined) return undefined;
-    this.steps.setDelta(index, info.delta, f.delta, target, ev.t);
+    this.steps.setDelta(index, info.delta, f.delta, target, clockOf(ev.t, f.createdAt));
     this.step(x, index, ev.t, status, true);
     // created_at read once for both the lifecycle's clock (local time) and the view (see iso-times.ts).
     const createdAt = f.createdAt;
@@ -329,13 +330,13 @@ export class AgentScopeStream implements StreamProcessor {
   }
 
   /**
-   * One step of reply `x`. `info`: the event's type (or the type name of an invalid event); `target`: its block id;
+   * One step of reply `x` (`t`: arrival time; `clock`: what a replay of the step stamps with, see clockOf). `info`: the event's type (or the type name of an invalid event); `target`: its block id;
    * `wire`: the event's wire text when the fast validator made the event (see StepColumns.setEvent).
    */
-  private record(x: ReplyExtra, index: number, t: number, event: AgentEvent | null, status: StepStatus, info: TypeInfo | string | undefined, target: string | undefined, wire?: string): void {
+  private record(x: ReplyExtra, index: number, t: number, clock: number, event: AgentEvent | null, status: StepStatus, info: TypeInfo | string | undefined, target: string | undefined, wire?: string): void {
     const code = event && typeof info === 'object' ? info.delta : 0;
-    if (event && code !== 0) this.steps.setDelta(index, code, (event as AgentEvent & { delta: string }).delta, target ?? this.target(''), t);
-    else this.steps.setEvent(index, event, t, wire);
+    if (event && code !== 0) this.steps.setDelta(index, code, (event as AgentEvent & { delta: string }).delta, target ?? this.target(''), clock);
+    else this.steps.setEvent(index, event, clock, wire);
     this.step(x, index, t, status, typeof info === 'object' ? info.token : (info ?? '').endsWith('_DELTA'));
   }
 }

@@ -22,6 +22,7 @@ import { BlockMap } from '../pi/block-map.ts';
 import type { PiProxyState } from '../pi/proxy-reducer.ts';
 import { StreamedArguments } from '../pi/streaming-json.ts';
 import { contextFor, validateWire } from './agentscope-stream.ts';
+import { clockOf } from './agentscope-steps.ts';
 import { bodyKindOf, messageNonEvent, type BodyKind } from './body-reader.ts';
 import { DialectDetector, isAgentScope } from './dialect.ts';
 
@@ -266,7 +267,7 @@ export class EvictionDigest {
     const event = v.event;
     this.tick(event.created_at);
     if (event.type === 'CUSTOM') return;
-    const ctx = contextFor(index, t);
+    const ctx = contextFor(index, clockOf(t, event.created_at));
     let r = this.replies.get(event.reply_id);
     if (!r) {
       const { initial, orphan } = initialReplyMessage(event, ctx);

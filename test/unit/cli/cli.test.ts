@@ -116,6 +116,22 @@ describe('the replyscope binary', () => {
     expect(stderr).toBe('');
   });
 
+  it('replay stamps blocks with the arrival time as Python writes it, or the event\'s created_at when there is none', async () => {
+    const ev = (type: string, extra: object, at: string) => `data: ${JSON.stringify({ type, id: `e-${type}`, created_at: at, reply_id: 'r1', ...extra })}\n\n`;
+    const body = ev('REPLY_START', { session_id: 's', name: 'Friday', role: 'assistant' }, '2026-05-04T10:11:12.000100') +
+      ev('TEXT_BLOCK_START', { block_id: 'b1' }, '2026-05-04T10:11:12.345678') + ev('TEXT_BLOCK_DELTA', { block_id: 'b1', delta: 'Hi' }, '2026-05-04T10:11:12.400000');
+    // A raw SSE body has no arrival times: the block was dated 1970-01-01T00:00:00 under a message of 2026.
+    const raw = JSON.parse((await runCli(['replay', 'x.sse'], () => new TextEncoder().encode(body))).stdout);
+    expect(raw[0].replies[0].final.content[0].created_at).toBe('2026-05-04T10:11:12.345678');
+    // A capture log's arrival times are fractional milliseconds: six digits, as isoformat() (it wrote three).
+    const text = (s: string) => JSON.stringify({ kind: 'chunk', conn: 'c', t: Date.UTC(2026, 4, 4, 10, 11, 13) + 0.25, bytes: Buffer.byteLength(s), text: s });
+    const log = ['{"kind":"header","format":"replyscope-capture","version":1,"tool":"t","created":"2026-05-04T10:11:13Z"}',
+      '{"kind":"connection","id":"c","transport":"fetch","frameUrl":"","method":"GET","url":"https://a.test/s","requestHeaders":[],"startTime":1}',
+      text(body)].join('\n');
+    const logged = JSON.parse((await runCli(['replay', 'x.replyscope.ndjson'], () => new TextEncoder().encode(log))).stdout);
+    expect(logged[0].replies[0].final.content[0].created_at).toBe('2026-05-04T10:11:13.000250');
+  });
+
   it('replay says on stderr when its output rounds integers the reference keeps exact', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'rs-cli-'));
     const file = path.join(dir, 'stream.sse');
