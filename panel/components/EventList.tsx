@@ -6,19 +6,22 @@ import { memo } from 'preact/compat';
 import { useEffect } from 'preact/hooks';
 import { eventRole } from '../../src/core/analysis/timeline.ts';
 import type { EventView } from '../../src/core/analysis/types.ts';
+import type { Diagnostic } from '../../src/core/diagnostics/types.ts';
 import { formatRelative, truncate } from '../lib/format.ts';
 import type { EventRow } from '../store/filters.ts';
 import { frameMatcher, type RowsSnapshot } from '../store/event-rows.ts';
-import { frameByIndex } from '../store/lookups.ts';
+import { extraDiagnostics, frameByIndex } from '../store/lookups.ts';
 import type { PanelStore } from '../store/store.ts';
 import { useRowWindow } from './useRowWindow.ts';
 
 const ROW = 20;
 
-function statusOf(e: EventView): { text: string; cls: string } {
+/** `extra`: the connection's diagnostics told at this event (see extraDiagnostics). */
+function statusOf(e: EventView, extra: readonly Diagnostic[] | undefined): { text: string; cls: string } {
   if (!e.valid) return { text: 'invalid', cls: 'err' };
-  if (e.diagnostics.some((d) => d.severity === 'error')) return { text: 'error', cls: 'err' };
-  if (e.diagnostics.some((d) => d.severity === 'warning')) return { text: 'warning', cls: 'warn' };
+  const diagnostics = extra ? [...e.diagnostics, ...extra] : e.diagnostics;
+  if (diagnostics.some((d) => d.severity === 'error')) return { text: 'error', cls: 'err' };
+  if (diagnostics.some((d) => d.severity === 'warning')) return { text: 'warning', cls: 'warn' };
   if (e.extras.length) return { text: 'extras', cls: 'dim' };
   return { text: 'ok', cls: 'ok' };
 }
@@ -91,10 +94,12 @@ interface RowProps {
   origin: number;
   onSelect: (index: number) => void;
   onSelectFrame: (frameIndex: number) => void;
+  /** The connection's diagnostics told at this row's event (a prop of its own: rows without any stay memoised). */
+  extra?: readonly Diagnostic[];
 }
 
 /** One row; memoised, so a seek re-renders the two rows whose selection changed and a flush only the new ones. */
-const Row = memo(function Row({ row, index, top, odd, selected, origin, onSelect, onSelectFrame }: RowProps) {
+const Row = memo(function Row({ row, index, top, odd, selected, origin, onSelect, onSelectFrame, extra }: RowProps) {
   if (row.kind === 'heartbeat') {
     return (
       <div
@@ -117,7 +122,7 @@ const Row = memo(function Row({ row, index, top, odd, selected, origin, onSelect
     );
   }
   const e = row.event;
-  const st = statusOf(e);
+  const st = statusOf(e, extra);
   return (
     <div
       class={`vrow${odd ? ' odd' : ''}${st.cls === 'err' ? ' has-error' : ''}`}
@@ -184,6 +189,7 @@ export function EventList({ store }: { store: PanelStore }) {
     }
   };
 
+  const extras = extraDiagnostics(conn);
   const items = [];
   let active: string | undefined; // the selected row, when it is rendered: what a screen reader announces
   for (let i = win.start; i < win.end; i++) {
@@ -202,6 +208,7 @@ export function EventList({ store }: { store: PanelStore }) {
         origin={origin}
         onSelect={store.selectEvent}
         onSelectFrame={store.selectFrame}
+        extra={row.kind === 'event' ? extras.get(row.event.index) : undefined}
       />,
     );
   }

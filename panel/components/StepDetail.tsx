@@ -7,7 +7,7 @@ import { elideInline, prettyValue } from '../lib/elide.ts';
 import { CopyButton } from './CopyButton.tsx';
 import { LongPre } from './LongText.tsx';
 import { formatRelative, truncate } from '../lib/format.ts';
-import { frameByIndex } from '../store/lookups.ts';
+import { eventDiagnostics, frameByIndex } from '../store/lookups.ts';
 import type { DetailTab, PanelStore } from '../store/store.ts';
 import { MessageBubble } from './MessageBubble.tsx';
 import { SplitPane } from './SplitPane.tsx';
@@ -61,6 +61,7 @@ function ChangeList({ changes }: { changes: JsonChange[] }) {
 export function EventDetail({ conn, event }: { conn: ConnectionView; event: EventView | undefined }) {
   if (!event) return <div class="empty">Select an event.</div>;
   const frame = frameByIndex(conn, event.frameIndex);
+  const diagnostics = eventDiagnostics(conn, event); // its own and the connection's told here (the end of stream's)
   return (
     // Focusable, so the keyboard scrolls it (PageDown, arrows): its Copy buttons took focus but could not scroll it.
     <div class="scroll" data-testid="event-detail" tabIndex={0} role="region" aria-label="Event detail">
@@ -83,10 +84,10 @@ export function EventDetail({ conn, event }: { conn: ConnectionView; event: Even
           ))}
         </div>
       ) : null}
-      {event.diagnostics.length ? (
+      {diagnostics.length ? (
         <div class="section">
           <h4>Diagnostics</h4>
-          {event.diagnostics.map((d, i) => (
+          {diagnostics.map((d, i) => (
             <div key={i} class={d.severity === 'error' ? 'err' : d.severity === 'warning' ? 'warn' : 'dim'}>
               <span class="mono">{d.code}</span> {d.message}
             </div>
@@ -177,6 +178,20 @@ function AfterEndNote({ afterEnd }: { afterEnd: NonNullable<ReplyView['afterEnd'
   );
 }
 
+/**
+ * At the last step of a reply the connection cut off (it ended — error, abort — before the reply finished): the
+ * bubble is where the page was left, not a finished message. The reply list says "unfinished"; the bubble did not.
+ */
+function UnfinishedNote({ conn, reply }: { conn: ConnectionView; reply: ReplyView }) {
+  if (reply.finishedReason !== undefined || conn.state === 'live' || conn.state === 'open') return null;
+  const how = conn.state === 'complete' ? 'the stream ended' : `the connection ended (${conn.state}${conn.end?.error ? `: ${conn.end.error}` : ''})`;
+  return (
+    <div class="note unfinished" data-testid="unfinished">
+      After this last event {how} before the reply finished: this is the message the page was left with.
+    </div>
+  );
+}
+
 export function StepDetail({ store }: { store: PanelStore }) {
   const conn = store.selectedConnection.value;
   const reply = store.selectedReply.value;
@@ -222,7 +237,8 @@ export function StepDetail({ store }: { store: PanelStore }) {
         ) : tab === 'message' ? (
           <>
             <MessageBubble message={state.message} touched={touched} appended={appended} />
-            {reply.afterEnd && k === reply.history.length - 1 ? <AfterEndNote afterEnd={reply.afterEnd} /> : null}
+            {reply.afterEnd && k === reply.history.length - 1 ? <AfterEndNote afterEnd={reply.afterEnd} />
+              : k === reply.history.length - 1 ? <UnfinishedNote conn={conn} reply={reply} /> : null}
           </>
         ) : tab === 'json' ? (
           <div class="section">

@@ -1,6 +1,7 @@
 // Lookups in a connection's views by index: events, frames and the reply step of an event. Pure; the store, the
 // scrubber's helpers and the components share them.
 import type { ConnectionView, EventView, FrameView, ReplyView } from '../../src/core/analysis/types.ts';
+import type { Diagnostic } from '../../src/core/diagnostics/types.ts';
 
 /** Position of `value` in an ascending list, or -1. */
 export function indexInSorted(sorted: readonly number[], value: number): number {
@@ -45,4 +46,33 @@ export function eventByIndex(conn: ConnectionView, index: number): EventView | u
   const guess = conn.events[index - (conn.events[0]?.index ?? 0)];
   if (guess && guess.index === index) return guess;
   return conn.events.find((e) => e.index === index);
+}
+
+/**
+ * The connection's diagnostics that are not an event's own, by the event they are told at: the stream's (HTTP status,
+ * network error), the frame readings' and the end-of-stream checks' (a reply or block never ended). An event view
+ * holds only the diagnostics made while it was read; without these the event list, the event pane and the scrubber's
+ * "flagged" steps missed what the Diagnostics tab showed at that very event (a reply cut off by the network: "0 flagged").
+ */
+const extraCache = new WeakMap<ConnectionView, Map<number, Diagnostic[]>>();
+
+export function extraDiagnostics(conn: ConnectionView): Map<number, Diagnostic[]> {
+  let m = extraCache.get(conn);
+  if (m) return m;
+  m = new Map();
+  for (const d of conn.diagnostics) {
+    const e = eventByIndex(conn, d.index);
+    if (e && e.diagnostics.includes(d)) continue;
+    const list = m.get(d.index);
+    if (list) list.push(d);
+    else m.set(d.index, [d]);
+  }
+  extraCache.set(conn, m);
+  return m;
+}
+
+/** Every diagnostic told at event `e`: its own and the connection's (see extraDiagnostics). */
+export function eventDiagnostics(conn: ConnectionView, e: EventView): readonly Diagnostic[] {
+  const extra = extraDiagnostics(conn).get(e.index);
+  return extra ? [...e.diagnostics, ...extra] : e.diagnostics;
 }

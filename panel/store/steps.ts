@@ -1,10 +1,25 @@
 // Pure helpers for the scrubber: which steps carry diagnostics, how long to wait between steps when playing.
 import type { ConnectionView, ReplyView } from '../../src/core/analysis/types.ts';
-import { eventByIndex } from './lookups.ts';
+import { eventByIndex, extraDiagnostics, indexInSorted } from './lookups.ts';
 
 /** Steps of `reply` whose event has a diagnostic, or whose step status is not a plain change. */
-export function diagnosticSteps(conn: ConnectionView, reply: ReplyView): number[] {
-  return scanDiagnosticSteps(conn, reply, 0, []);
+export function diagnosticSteps(conn: ConnectionView, reply: ReplyView): readonly number[] {
+  return withConnectionDiagnostics(conn, reply, scanDiagnosticSteps(conn, reply, 0, []));
+}
+
+/**
+ * `steps` with the steps where the connection tells a diagnostic of its own (few: the stream's, the frames', the end
+ * of stream's; see extraDiagnostics). They come and go with the connection's view, so they are merged per view.
+ */
+function withConnectionDiagnostics(conn: ConnectionView, reply: ReplyView, steps: number[]): readonly number[] {
+  const extra = extraDiagnostics(conn);
+  if (extra.size === 0) return steps;
+  const merged = new Set(steps);
+  for (const index of extra.keys()) {
+    const k = indexInSorted(reply.eventIndices, index);
+    if (k >= 0) merged.add(k);
+  }
+  return merged.size === steps.length ? steps : [...merged].sort((a, b) => a - b);
 }
 
 function scanDiagnosticSteps(conn: ConnectionView, reply: ReplyView, from: number, out: number[]): number[] {
@@ -34,7 +49,7 @@ export class DiagnosticSteps {
       scanDiagnosticSteps(conn, reply, c.scanned, c.steps);
       c.scanned = reply.eventIndices.length;
     }
-    return c.steps;
+    return withConnectionDiagnostics(conn, reply, c.steps);
   }
 }
 

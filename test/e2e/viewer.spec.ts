@@ -723,6 +723,25 @@ test('a reply the connection cut off says "unfinished", not "streaming" for good
   await page.close();
 });
 
+test('a reply the network cut off: its last step is flagged, its event shows the end-of-stream diagnostics, the bubble says so', async () => {
+  const page = await openViewer();
+  const body = sseOf(r1('REPLY_START', 0, { session_id: 's', name: 'a' }), r1('TEXT_BLOCK_START', 1, { block_id: 'b' }),
+    r1('TEXT_BLOCK_DELTA', 2, { block_id: 'b', delta: 'The answer is forty' }));
+  await importText(page, 'cut.replyscope.ndjson', oneStreamLog(body, { end: { state: 'error', error: 'net::ERR_CONNECTION_RESET' } }));
+  await page.locator('[data-reply="r1"]').click();
+  await page.keyboard.press('End');
+  await expect(page.getByTestId('unfinished')).toHaveText('After this last event the connection ended (error: net::ERR_CONNECTION_RESET) before the reply finished: this is the message the page was left with.');
+  const pane = page.getByTestId('event-detail');
+  await expect(pane).toContainText('stream.network-error');
+  await expect(pane).toContainText('as.reply-not-ended');
+  await expect(page.getByText(/^\d+ flagged$/)).not.toHaveText('0 flagged');
+  await expect(page.locator('[data-event="2"]')).toContainText('error'); // the row's status
+  await page.screenshot({ path: test.info().outputPath('cut-off-reply.png') });
+  await page.keyboard.press('Home');
+  await expect(page.getByTestId('unfinished')).toHaveCount(0);
+  await page.close();
+});
+
 test('a connection whose only diagnostic is an info note is not counted in warning orange', async () => {
   const page = await openViewer();
   const body = sseOf(r1('REPLY_START', 0, { session_id: 's', name: 'a' }), r1('REPLY_END', 1, { session_id: 's' }));

@@ -6,7 +6,9 @@ import { remapConnectionIds } from '../../../panel/store/import-merge.ts';
 import fc from 'fast-check';
 import { prettyJsonText, reindentJson } from '../../../panel/lib/partial-json-view.ts';
 import { eventRows, filterConnections } from '../../../panel/store/filters.ts';
-import { MAX_PLAY_FRAMES, nextIn, nextPlayStep } from '../../../panel/store/steps.ts';
+import { DiagnosticSteps, diagnosticSteps, MAX_PLAY_FRAMES, nextIn, nextPlayStep } from '../../../panel/store/steps.ts';
+import { eventDiagnostics } from '../../../panel/store/lookups.ts';
+import { CaptureAnalyzer } from '../../../panel/core-bridge.ts';
 
 describe('remapConnectionIds', () => {
   const recs: CaptureRecord[] = [
@@ -137,5 +139,36 @@ describe('connectionDuration', () => {
     expect(connectionDuration(view([1100, 1200], [1100, 1200], 2500))).toBe(1500);
     expect(connectionDuration(view([], []))).toBeUndefined();
     expect(connectionDuration(view([Number.NaN], [Number.NaN]))).toBeUndefined(); // an import without times
+  });
+});
+
+// A reply the network cut off: its end-of-stream diagnostics (the network error, the reply and block never ended)
+// belong to the connection, not to an event view, so the scrubber said "0 flagged" and the event pane showed none
+// of what the Diagnostics tab listed at that very event.
+describe('the connection\'s diagnostics at an event', () => {
+  const ev = (o: object) => `data: ${JSON.stringify({ id: 'e', created_at: '2026-01-01T00:00:00', reply_id: 'r', ...o })}\n\n`;
+  const text = ev({ type: 'REPLY_START', session_id: 's', name: 'n' }) + ev({ type: 'TEXT_BLOCK_START', block_id: 'b' }) + ev({ type: 'TEXT_BLOCK_DELTA', block_id: 'b', delta: 'The answer is' });
+  const records: CaptureRecord[] = [
+    { kind: 'connection', id: 'c', transport: 'fetch', frameUrl: '', method: 'POST', url: 'https://a.test/s', requestHeaders: [], status: 200, responseHeaders: [['content-type', 'text/event-stream']], startTime: 0 },
+    { kind: 'chunk', conn: 'c', t: 1, bytes: Buffer.byteLength(text), text },
+    { kind: 'end', conn: 'c', t: 2, state: 'error', error: 'net::ERR_CONNECTION_RESET' },
+  ];
+  const analyzer = new CaptureAnalyzer();
+  analyzer.push(records);
+  const conn = analyzer.connections()[0];
+  const reply = conn.replies[0];
+  const last = conn.events[2];
+
+  it('are told at their event: in the event pane, the row status and the flagged steps', () => {
+    const atLast = conn.diagnostics.filter((d) => d.index === 2).map((d) => d.code);
+    expect(atLast).toEqual(expect.arrayContaining(['stream.network-error', 'as.reply-not-ended']));
+    expect(last.diagnostics.map((d) => d.code)).not.toContain('stream.network-error'); // the event view's own list
+    expect(eventDiagnostics(conn, last).map((d) => d.code)).toEqual(expect.arrayContaining(atLast));
+    expect(diagnosticSteps(conn, reply)).toContain(2);
+    expect(new DiagnosticSteps().of(conn, reply)).toEqual(diagnosticSteps(conn, reply));
+    // Nothing twice: an event's own diagnostics are not among the connection's extra ones.
+    const all = [...conn.events].flatMap((e) => eventDiagnostics(conn, e));
+    expect(new Set(all).size).toBe(all.length);
+    expect(all.length).toBe(conn.diagnostics.filter((d) => d.index < conn.events.length).length);
   });
 });
