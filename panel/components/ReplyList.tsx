@@ -38,7 +38,7 @@ const replyRowId = (id: string) => `reply-row-${id}`;
 const ReplyRow = memo(function ReplyRow({ r, index, ended, narrow, selected, onSelect }: RowProps) {
   const errors = r.diagnostics.some((d) => d.severity === 'error');
   const warnings = !errors && r.diagnostics.some((d) => d.severity === 'warning');
-  const times = narrow ? `\nusage ${formatUsage(r.usage)} · TTFT ${formatMs(r.timeToFirstTokenMs)} · duration ${formatMs(r.durationMs)}` : '';
+  const times = narrow ? `\nusage ${formatUsage(r.usage)} · TTFT ${formatMs(r.timeToFirstTokenMs)} · duration ${r.continuesEviction || r.orphan ? '≥ ' : ''}${formatMs(r.durationMs)}` : '';
   return (
     <tr
       class="row"
@@ -69,8 +69,9 @@ const ReplyRow = memo(function ReplyRow({ r, index, ended, narrow, selected, onS
           <td class="num" title={r.continuesEviction ? 'The reply started before the evicted part: its first token is not known' : undefined}>
             {formatMs(r.timeToFirstTokenMs)}
           </td>
-          <td class="num" title={r.continuesEviction ? 'The reply started before the evicted part: this is the time of the part kept' : undefined}>
-            {r.continuesEviction ? '≥ ' : ''}{formatMs(r.durationMs)}
+          <td class="num" title={r.continuesEviction ? 'The reply started before the evicted part: this is the time of the part kept'
+            : r.orphan ? 'The reply never started in this stream: this is the time from its first event here' : undefined}>
+            {r.continuesEviction || r.orphan ? '≥ ' : ''}{formatMs(r.durationMs)}
           </td>
         </>
       )}

@@ -326,7 +326,8 @@ export class AgentScopeStream implements StreamProcessor {
     x.history.pushLive(index);
     x.stepStatus.push(status);
     x.lastT = t;
-    if (x.firstTokenT === undefined && token) x.firstTokenT = t;
+    // A delta the reference drops (before its block's start, into a finished block) is no token the page shows.
+    if (x.firstTokenT === undefined && token && status === 'changed') x.firstTokenT = t;
   }
 
   /**

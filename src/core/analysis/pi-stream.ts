@@ -123,8 +123,6 @@ export class PiStream implements StreamProcessor {
       reply.eventIndices.push(index);
       reply.diagnostics.push(...stepDiagnostics);
       reply.lastT = ev.t;
-      const type = typeOf(raw);
-      if (reply.firstTokenT === undefined && /_delta$|^message_update$/.test(type)) reply.firstTokenT = ev.t;
       if (this.proxyHistory) {
         const after = this.lifecycle.client;
         this.proxyHistory.pushComputed(stepOf(ev), after);
@@ -136,6 +134,10 @@ export class PiStream implements StreamProcessor {
         reply.history.push(ev.rawText, carried);
         const next = carried ?? prev;
         reply.stepStatus.push(ev.parseError !== undefined ? 'invalid' : next !== prev ? 'changed' : 'unchanged');
+      }
+      // The first token is the first delta the message shows (one the client dropped or failed on is none).
+      if (reply.firstTokenT === undefined && reply.stepStatus[reply.stepStatus.length - 1] === 'changed' && /_delta$|^message_update$/.test(typeOf(raw))) {
+        reply.firstTokenT = ev.t;
       }
     }
     const obj = raw !== null && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};

@@ -83,4 +83,14 @@ describe('reply timing', () => {
     expect(byId.get('r0')!.timeToFirstTokenMs).toBeUndefined();
     expect(byId.get('r1')!.timeToFirstTokenMs).toBeTypeOf('number');
   });
+
+  it('the first token is the first delta the message shows: one the reference drops (before its block started) is none', () => {
+    const ev = (type: string, extra: Record<string, unknown>) => ({ id: `e-${type}`, created_at: '2026-12-01T00:00:00', metadata: {}, type, reply_id: 'r1', ...extra });
+    const events = [ev('REPLY_START', { session_id: 's', name: 'a' }), ev('TEXT_BLOCK_DELTA', { block_id: 'b', delta: 'early' }),
+      ev('TEXT_BLOCK_START', { block_id: 'b' }), ev('TEXT_BLOCK_DELTA', { block_id: 'b', delta: 'shown' })];
+    const chunks = events.map((e) => new TextEncoder().encode(sseBody([e]))); // arriving 1 ms apart
+    const [conn] = analyzeCapture({ header: { kind: 'header', format: 'replyscope-capture', version: 1, tool: 't', created: '' }, records: captureOf(chunks) });
+    expect(conn.diagnostics.map((d) => d.code)).toContain('as.delta-before-start');
+    expect(conn.replies[0].timeToFirstTokenMs).toBe(3); // was 1: the dropped delta
+  });
 });
