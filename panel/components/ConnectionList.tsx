@@ -75,14 +75,14 @@ export function ConnectionList({ store }: { store: PanelStore }) {
                 class="row"
                 aria-selected={c.record.id === selected}
                 onClick={() => store.selectConnection(c.record.id)}
-                title={`${c.record.method} ${c.record.url}\ntransport: ${c.record.transport}${c.record.isSubframe ? `\nframe: ${c.record.frameUrl}` : ''}`}
+                title={`${c.record.method ? `${c.record.method} ` : ''}${c.record.url}\ntransport: ${c.record.transport}${c.record.isSubframe ? `\nframe: ${c.record.frameUrl}` : ''}`}
                 data-conn={c.record.id}
               >
                 <td>
                   {c.record.isSubframe ? <span class="dim" title={`In a subframe: ${c.record.frameUrl}`}><Icon name="frame" /> </span> : null}
                   {shortUrl(c.record.url)}
                 </td>
-                <td>{c.record.method}</td>
+                <td>{c.record.method || '—'}</td>
                 <td class={status !== undefined && status >= 400 ? 'err' : ''}>{status ?? '—'}</td>
                 <td>{c.dialect}</td>
                 <td class="num">{c.events.length}</td>

@@ -49,11 +49,12 @@ function synthConnection(fileName: string | undefined, startTime: number, conten
     id: CONN,
     transport: 'import',
     frameUrl: '',
-    method: body === undefined ? 'GET' : 'POST',
+    // A bare body says nothing of its request or response head: no method (unless the case's client request is
+    // given, which pi's streamProxy POSTs) and no status — the panel showed GET and 200 the file did not contain.
+    method: body === undefined ? '' : 'POST',
     url: fileName ?? 'import',
     requestHeaders: body === undefined ? [] : [['content-type', 'application/json']],
     ...(body !== undefined ? { requestBody: { text: body, size: new TextEncoder().encode(body).length } } : {}),
-    status: 200,
     responseHeaders: [['content-type', contentType]],
     startTime,
     responseTime: startTime,

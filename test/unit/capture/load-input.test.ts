@@ -26,6 +26,9 @@ describe('loadInput', () => {
   it('reads a JSON array of events into a synthesised SSE connection timed by created_at', () => {
     const cap = loadInput(JSON.stringify(events), 'events.json');
     expect(conn(cap)).toMatchObject({ transport: 'import', url: 'events.json', startTime: Date.parse('2026-03-01T09:00:01Z') });
+    // The file holds no request or response head: none is made up (the panel showed GET and 200).
+    expect(conn(cap).method).toBe('');
+    expect(conn(cap).status).toBeUndefined();
     expect(sseData(cap).map((f) => [JSON.parse(f.data), f.t])).toEqual([
       [events[0], Date.parse('2026-03-01T09:00:01Z')],
       [events[1], Date.parse('2026-03-01T09:00:02.5Z')],
