@@ -23,10 +23,17 @@ commands:
                                  --github adds one GitHub Actions annotation per diagnostic
   codes                          list every diagnostic code with its severity and title
 
-FILE: a JSON array of events, {"events": [...]}, NDJSON, raw SSE text, a Replyscope capture log, or a HAR file;
-"-" reads standard input; after "--" every argument is a FILE. --help (or -h) with any command prints this.`;
+FILE: a JSON array of events, {"events": [...]}, NDJSON, raw SSE text, a Replyscope capture log, or a HAR file
+(up to 512 MiB); "-" reads standard input (also after "--", where every other argument is a FILE). Options take
+their value as "--fail-on warning" or "--fail-on=warning". --help (or -h) with any command prints this; --version.
+
+exit codes: 0 ok; 1 validate found what --fail-on names; 2 bad input or usage; 3 an internal error or the output
+could not be written (REPLYSCOPE_DEBUG=1 adds the stack trace).`;
 
 type ReadFile = (path: string) => Uint8Array;
+
+/** The largest input read: its text must fit in one JavaScript string (V8: 2^29 − 24 UTF-16 units). */
+export const MAX_INPUT_BYTES = 512 * 2 ** 20 - 24;
 
 interface Parsed {
   command: string;
@@ -50,9 +57,7 @@ const COMMANDS = ['codes', 'conformance', 'replay', 'validate'];
 
 function parseArgs(args: string[]): Parsed {
   const [command, ...rest] = args;
-  if (!command || command === '--help' || command === '-h' || command === 'help') {
-    throw new CliError(USAGE, command ? 0 : 2);
-  }
+  if (!command) throw new CliError(USAGE, 2);
   if (!COMMANDS.includes(command)) {
     throw new CliError(`unknown command "${command}" (expected codes, conformance, replay or validate; --help for usage)`);
   }
@@ -64,6 +69,15 @@ function parseArgs(args: string[]): Parsed {
     if (options && a === '--') options = false;
     else if (options && a.startsWith('-') && a !== '-' && !a.startsWith('--')) throw new CliError(`unknown option ${a} for ${command} (--help for usage)`);
     else if (options && a.startsWith('--')) {
+      // "--fail-on=warning" is "--fail-on warning" (both forms are common in CI scripts).
+      const eq = a.indexOf('=');
+      if (eq > 2) {
+        const name = a.slice(0, eq);
+        if (KNOWN_FLAGS[name]?.takesValue === false) throw new CliError(`option ${name} takes no value (got "${a}")`);
+        rest.splice(i, 1, name, a.slice(eq + 1));
+        i--;
+        continue;
+      }
       const spec = KNOWN_FLAGS[a];
       if (!spec || !spec.commands.includes(command)) throw new CliError(`unknown option ${a} for ${command} (--help for usage)`);
       if (spec.takesValue) {
@@ -120,7 +134,9 @@ function conformance(bytes: Uint8Array, path: string): string {
   }
 }
 
-function replay(conns: ConnectionView[], replyId: string | undefined): string {
+function replay(all: ConnectionView[], replyId: string | undefined): string {
+  // With --reply, only the connection(s) that have it (the others were listed with "replies": []).
+  const conns = replyId === undefined ? all : all.filter((c) => c.replies.some((r) => r.id === replyId));
   const out = conns.map((c) => ({
     connection: c.record.id,
     url: c.record.url,
@@ -175,6 +191,17 @@ function roundingNote(conns: ConnectionView[]): string | undefined {
     '(a Python consumer keeps them exact); "replyscope validate FILE" lists them (stream.unsafe-integer)';
 }
 
+/**
+ * A note for `replay` of a pi proxy stream read without its request (a bare SSE body): streamProxy starts the message
+ * from the request's model (api, provider, model), which the input does not hold — the output lacks those fields.
+ */
+function requestNote(conns: ConnectionView[]): string | undefined {
+  const n = conns.filter((c) => c.dialect === 'pi-proxy' && c.record.requestBody === undefined).length;
+  if (n === 0) return undefined;
+  return `note: ${n === 1 ? 'a pi stream' : `${n} pi streams`} without the request that started ${n === 1 ? 'it' : 'them'}: streamProxy takes ` +
+    'the message\'s api, provider and model from the request, so this output has none (a capture log or a HAR keeps the request)';
+}
+
 export interface CliResult {
   stdout: string;
   /** Output too large for one string, written line by line after `stdout` (replay --steps). */
@@ -183,23 +210,36 @@ export interface CliResult {
   stderr?: string;
 }
 
-export async function runCli(args: string[], readFile: ReadFile): Promise<CliResult> {
-  // Help asked for anywhere (before a "--"), e.g. "replyscope validate --help": the usage, on standard output.
+export async function runCli(args: string[], readFile: ReadFile, version = 'unknown'): Promise<CliResult> {
+  // Help asked for anywhere (before a "--"), e.g. "replyscope validate --help", or as the command: the usage, on
+  // standard output, exit 0 ("help" wrote it to stderr as an error message).
   const options = args.includes('--') ? args.slice(0, args.indexOf('--')) : args;
-  if (args.length > 0 && options.some((a) => a === '--help' || a === '-h')) return { stdout: USAGE, exitCode: 0 };
+  if (args[0] === 'help' || (args.length > 0 && options.some((a) => a === '--help' || a === '-h'))) return { stdout: USAGE, exitCode: 0 };
+  if (args[0] === '--version' || args[0] === 'version') return { stdout: `replyscope ${version}`, exitCode: 0 };
   const p = parseArgs(args);
   if (p.command === 'codes') return { stdout: codes(), exitCode: 0 };
   // Options are checked before the file is read: a mistyped one fails at once, not after a large file's analysis.
   const checks = p.command === 'validate' ? validateOptions(p.flags, p.file === '-' ? undefined : p.file) : undefined;
-  const bytes = readFile(p.file as string);
   const file = p.file === '-' ? 'stdin' : (p.file as string); // how messages and imported bodies name it
+  let bytes: Uint8Array;
+  try {
+    bytes = readFile(p.file as string);
+    if (bytes.length > MAX_INPUT_BYTES) {
+      throw new CliError(`${file} is ${(bytes.length / 2 ** 20).toFixed(0)} MiB: more than one input can hold (${Math.round(MAX_INPUT_BYTES / 2 ** 20)} MiB, ` +
+        'the longest string JavaScript makes); split it — a capture log at any line after its header, an SSE body at a blank line');
+    }
+  } catch (err) {
+    // A file that cannot be read is an annotation too in a GitHub workflow (a missing capture said nothing there).
+    if (err instanceof CliError && checks?.github) return { stdout: inputAnnotation(err, p.file === '-' ? undefined : file), stderr: err.message, exitCode: err.exitCode };
+    throw err;
+  }
   switch (p.command) {
     case 'conformance':
       return { stdout: conformance(bytes, file), exitCode: 0 };
     case 'replay': {
       const reply = p.flags.get('--reply');
       const conns = loadConnections(bytes, file);
-      const note = roundingNote(conns);
+      const note = [roundingNote(conns), requestNote(conns)].filter((x) => x !== undefined).join('\n') || undefined;
       const replyId = reply === true ? undefined : reply;
       checkReply(conns, replyId);
       const out = p.flags.has('--steps') ? { stdout: '', lines: replaySteps(conns, replyId) } : { stdout: replay(conns, replyId) };

@@ -18,16 +18,29 @@ async function write(chunk: string): Promise<void> {
   if (!process.stdout.write(chunk)) await once(process.stdout, 'drain');
 }
 
+function readInput(path: string): Uint8Array {
+  try {
+    return readFileSync(path === '-' ? 0 : path); // "-": standard input (e.g. curl … | replyscope validate -)
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const what = path === '-' ? 'standard input' : path;
+    // ERR_FS_FILE_TOO_LARGE: past what one Buffer holds (2 GiB); runCli says the smaller limit for the rest.
+    throw new CliError(code === 'ENOENT' ? `no such file: ${path}` : code === 'EISDIR' ? `${what} is a directory, not a file`
+      : code === 'ERR_FS_FILE_TOO_LARGE' ? `${what} is larger than one input can hold (512 MiB); split it` : `cannot read ${what}: ${code ?? String(err)}`);
+  }
+}
+
+/** The package's version (the repository's package.json: the CLI runs from its sources, see bin/replyscope.js). */
+function version(): string {
+  try {
+    return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string }).version ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
 try {
-  const { stdout, lines, exitCode, stderr } = await runCli(args, (path) => {
-    try {
-      return readFileSync(path === '-' ? 0 : path); // "-": standard input (e.g. curl … | replyscope validate -)
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      const what = path === '-' ? 'standard input' : path;
-      throw new CliError(code === 'ENOENT' ? `no such file: ${path}` : code === 'EISDIR' ? `${what} is a directory, not a file` : `cannot read ${what}: ${code ?? String(err)}`);
-    }
-  });
+  const { stdout, lines, exitCode, stderr } = await runCli(args, readInput, version());
   process.exitCode = exitCode;
   if (stdout) await write(stdout.endsWith('\n') ? stdout : `${stdout}\n`);
   if (lines) for (const line of lines) await write(line);

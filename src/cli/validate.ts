@@ -7,14 +7,19 @@ import { CliError } from './cli-error.ts';
 
 /**
  * "event 3 (TEXT_BLOCK_START)"; "event 3 (not JSON)"; for a frame-level diagnostic "frame 5, before event 5
- * (TOOL_CALL_DELTA)" (the frame the client dropped has no event); "the connection" where there is nothing to point at.
+ * (TOOL_CALL_DELTA)" (the frame the client dropped has no event), or "after event 45 (…)" for a frame past the last
+ * event and for the end of the body; "the connection" where there is nothing to point at.
  */
 function formatDiagnosticPlace(c: ConnectionView, d: Diagnostic): string {
   const ev = c.events[d.index];
   const type = ev && (/^\(.*\)$/.test(ev.type) ? ev.type.slice(1, -1) : ev.type === '?' ? 'no type' : ev.type); // "(not JSON)"
   if (d.frame !== undefined) {
-    const frame = d.frame < c.frames.length ? `frame ${d.frame}` : 'the end of the body';
-    return ev && ev.frameIndex !== d.frame ? `${frame}, before event ${d.index} (${type})` : ev ? `${frame}, event ${d.index} (${type})` : frame;
+    const end = d.frame >= c.frames.length;
+    const frame = end ? 'the end of the body' : `frame ${d.frame}`;
+    if (!ev) return frame;
+    // A frame the client dropped is told at the event nearest it: the next one, or the last when none follows.
+    if (end || ev.frameIndex < d.frame) return `${frame}, after event ${d.index} (${type})`;
+    return ev.frameIndex !== d.frame ? `${frame}, before event ${d.index} (${type})` : `${frame}, event ${d.index} (${type})`;
   }
   if (!ev) return c.events.length === 0 ? 'the connection' : `event ${d.index}`;
   return `event ${d.index} (${type})`;

@@ -76,14 +76,18 @@ function bodyCapture(pieces: { bytes: Uint8Array; t: number }[], fileName: strin
   return { header: makeHeader(TOOL, { created }), records };
 }
 
-/** Events -> an SSE body, one `data: <compact JSON>\n\n` frame (one chunk) per event, at the event's created_at. */
+/**
+ * Events -> an SSE body, one `data: <compact JSON>\n\n` frame (one chunk) per event, at the event's created_at. An
+ * element that is no object among events is an event too — an invalid one, as the same value on an NDJSON line is
+ * (it was bad input, exit 2, in an array and an invalid event, exit 1, in NDJSON). An array of no objects is no events.
+ */
 function eventsCapture(events: unknown[], fileName: string | undefined, client?: unknown): Capture {
+  const isObject = (e: unknown) => e !== null && typeof e === 'object' && !Array.isArray(e);
+  if (events.length > 0 && !events.some(isObject)) { // not events at all: say so
+    const e = events[0];
+    throw new InputError(`${where(fileName)}event 0 is ${Array.isArray(e) ? 'an array' : JSON.stringify(e)?.slice(0, 40)}, and no element is a JSON object: expected events`);
+  }
   const enc = new TextEncoder();
-  events.forEach((e, i) => {
-    if (e === null || typeof e !== 'object' || Array.isArray(e)) {
-      throw new InputError(`${where(fileName)}event ${i} is ${Array.isArray(e) ? 'an array' : JSON.stringify(e)?.slice(0, 40)}, expected a JSON object`);
-    }
-  });
   const pieces = events.map((e) => ({ bytes: enc.encode(`data: ${JSON.stringify(e)}\n\n`), t: createdAtMs(e) }));
   return bodyCapture(pieces, fileName, 'text/event-stream', client);
 }
@@ -114,6 +118,12 @@ function withLine(raw: string, text: string): string {
   const before = text.slice(0, pos);
   const line = before.split('\n').length;
   return `${message} (line ${line}, column ${pos - before.lastIndexOf('\n')})`;
+}
+
+/** The line of a JSON.parse error's position ("… at position N"), for an annotation on it. */
+function lineOf(message: string, text: string): number | undefined {
+  const m = /at position (\d+)/.exec(message);
+  return m ? text.slice(0, Number(m[1])).split('\n').length : undefined;
 }
 
 const SSE_LINE = /^(data|event|id|retry)(:|$)|^:/;
@@ -156,7 +166,7 @@ export function loadInput(data: string | Uint8Array, fileName?: string): Capture
         // first line that is a lone "{" is a pretty-printed document (a HAR cut short, a typo in an events file).
         const firstLine = head.slice(0, head.indexOf('\n') === -1 ? undefined : head.indexOf('\n')).trim();
         const oneLine = !head.trimEnd().includes('\n'); // one line that is no JSON is no NDJSON either
-        if (head.startsWith('[') || firstLine === '{' || oneLine) throw new InputError(`${where(fileName)}not valid JSON: ${withLine((e as Error).message, text)}`);
+        if (head.startsWith('[') || firstLine === '{' || oneLine) throw new InputError(`${where(fileName)}not valid JSON: ${withLine((e as Error).message, text)}`, lineOf((e as Error).message, text));
       }
       if (parsed) return fromJson(whole, fileName);
     }
@@ -174,7 +184,7 @@ export function loadInput(data: string | Uint8Array, fileName?: string): Capture
         try {
           events.push(JSON.parse(line));
         } catch (e) {
-          throw new InputError(`${where(fileName)}line ${i + 1}: expected one JSON event per line (NDJSON), found ${preview(line)} (${(e as Error).message})`);
+          throw new InputError(`${where(fileName)}line ${i + 1}: expected one JSON event per line (NDJSON), found ${preview(line)} (${(e as Error).message})`, i + 1);
         }
         times.push(createdAtMs(events[events.length - 1]));
       });

@@ -3,6 +3,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InputError, loadInput } from '../../../src/core/capture/load-input.ts';
+import { analyzeCapture } from '../../../src/core/analysis/analyze.ts';
 import { writeCaptureLog } from '../../../src/core/capture/capture-log.ts';
 import { writeHar } from '../../../src/core/capture/har.ts';
 import type { Capture, ChunkRecord, ConnectionRecord } from '../../../src/core/capture/model.ts';
@@ -137,13 +138,22 @@ describe('loadInput', () => {
     }
   });
 
+  it('an element that is no object among events is an invalid event, as on an NDJSON line (not bad input)', () => {
+    const odd = [events[0], [1, 2], 'str', null, events[1]];
+    const fromArray = analyzeCapture(loadInput(JSON.stringify(odd), 'odd.json'))[0];
+    const fromLines = analyzeCapture(loadInput(odd.map((e) => JSON.stringify(e)).join('\n'), 'odd.ndjson'))[0];
+    expect(fromArray.events.map((e) => e.valid)).toEqual(fromLines.events.map((e) => e.valid));
+    expect(fromArray.events.slice(1, 4).map((e) => e.valid)).toEqual([false, false, false]);
+    expect(fromArray.diagnostics.map((d) => d.code).sort()).toEqual(fromLines.diagnostics.map((d) => d.code).sort());
+  });
+
   it.each([
     ['', /input is empty/],
     ['   \n', /input is empty/],
     ['hello world', /expected a capture log, a HAR file, JSON events, NDJSON or SSE text; found text starting "hello world"/],
     ['{"foo": 1}', /found an object with keys foo/],
     ['42', /found text starting "42"/],
-    ['[1, 2]', /event 0 is 1, expected a JSON object/],
+    ['[1, 2]', /event 0 is 1, and no element is a JSON object: expected events/],
     ['{"a":1}\n{"b":', /line 2: expected one JSON event per line \(NDJSON\)/],
     ['{"kind":"header","format":"replyscope-capture","version":1,"tool":"t","created":"x"}\n{"kind":"chunk"}', /capture log line 2: unknown record kind|capture log line 2: chunk/],
     ['{"log": {"entries": [{"response": {"content": {"mimeType": "text/event-stream", "encoding": "base64", "text": "@@"}}}]}}', /HAR entry 0 .*not valid base64/],

@@ -7,6 +7,8 @@ import { promisify } from 'node:util';
 import { runCli } from '../../../src/cli/commands.ts';
 import { DIAGNOSTIC_DOCS, diagnosticDoc } from '../../../src/core/diagnostics/catalog.ts';
 import { CONFORMANCE, loadCases } from '../analysis/support.ts';
+import { sampleCapture } from '../../../panel/dev/sample-capture.ts';
+import { writeCaptureLog } from '../../../src/core/capture/capture-log.ts';
 
 const run = promisify(execFile);
 const BIN = path.resolve(import.meta.dirname, '../../../bin/replyscope.js');
@@ -313,5 +315,50 @@ describe('the replyscope binary', () => {
     expect(err?.code).toBe(2);
     expect(err.stdout.trim()).toBe(`::error file=${log},line=2,title=replyscope input::${log}: capture log line 2: chunk record for connection "nope", which no earlier line declares`);
     expect(err.stderr).toMatch(/^replyscope: .*capture log line 2: chunk record for connection "nope"/);
+  });
+
+  it('a CI user\'s review: --github names a missing file, --opt=value, help and --version on stdout, the size limit', async () => {
+    const missing = await run(process.execPath, [BIN, 'validate', '--github', '/nope/capture.replyscope.ndjson']).then(() => null, (e) => e);
+    expect(missing?.code).toBe(2);
+    expect(missing.stdout.trim()).toBe('::error file=/nope/capture.replyscope.ndjson,title=replyscope input::no such file: /nope/capture.replyscope.ndjson');
+    const file = path.join(CONFORMANCE, 'agentscope', 'cases', 'delta_before_start.json'); // 1 error, 2 warnings
+    expect((await runCli(['validate', file, '--fail-on=never'], read)).exitCode).toBe(0);
+    expect((await runCli(['validate', '--fail-on=error', file], read)).exitCode).toBe(1);
+    await expect(runCli(['validate', '--json=yes', file], read)).rejects.toThrow('option --json takes no value');
+    const help = await run(process.execPath, [BIN, 'help']);
+    expect(help.stdout).toMatch(/^usage: replyscope <command>/);
+    expect(help.stdout).toMatch(/exit codes: 0 ok; 1 .*; 2 bad input or usage; 3 /);
+    expect(help.stderr).toBe('');
+    const version = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../../package.json'), 'utf8')).version;
+    expect((await run(process.execPath, [BIN, '--version'])).stdout.trim()).toBe(`replyscope ${version}`);
+    // Past what one JavaScript string holds: bad input, said as such (it was "internal error", exit 3). Only the
+    // length is read before the refusal, so a stand-in of that length does.
+    const huge = { length: 600 * 2 ** 20 } as Uint8Array;
+    await expect(runCli(['validate', 'huge.sse'], () => huge)).rejects.toThrow(/^huge\.sse is 600 MiB: more than one input can hold \(512 MiB/);
+  });
+
+  it('replay --reply lists only the connections that have it; a pi body without its request says what it lacks', async () => {
+    const c = loadCases('pi').find((x) => x.name === 'done_toolUse')!;
+    const body = Array.isArray(c.input.raw) ? c.input.raw.join('') : c.input.events.map((e: unknown) => `data: ${JSON.stringify(e)}\n\n`).join('');
+    const out = await runCli(['replay', 'pi.sse'], () => new TextEncoder().encode(body));
+    expect(out.stderr).toMatch(/^note: a pi stream without the request that started it: streamProxy takes the message's api, provider and model from the request/);
+    const withRequest = await runCli(['replay', 'case.json'], () => new TextEncoder().encode(JSON.stringify(c.input)));
+    expect(withRequest.stderr).toBeUndefined();
+    const log = new TextEncoder().encode(writeCaptureLog(sampleCapture()));
+    const all = JSON.parse((await runCli(['replay', 'sample.replyscope.ndjson'], () => log)).stdout) as { replies: { id: string }[] }[];
+    const id = all.find((x) => x.replies.length > 0)!.replies[0].id;
+    const one = JSON.parse((await runCli(['replay', 'sample.replyscope.ndjson', '--reply', id], () => log)).stdout) as { replies: { id: string }[] }[];
+    expect(all.length).toBeGreaterThan(one.length);
+    expect(one.every((x) => x.replies.some((r) => r.id === id))).toBe(true);
+  });
+
+  it('the end of the body and a frame past the last event are told "after" that event, not "before" it', async () => {
+    const ev = (o: Record<string, unknown>, sep = ' ') => `data:${sep}${JSON.stringify(o)}\n\n`;
+    const body = ev({ type: 'REPLY_START', reply_id: 'r', session_id: 's', name: 'a' }) + ev({ type: 'TEXT_BLOCK_START', reply_id: 'r', block_id: 'b' }) +
+      ev({ type: 'TEXT_BLOCK_DELTA', reply_id: 'r', block_id: 'b', delta: 'x' }, '');
+    const dropped = (await runCli(['validate', 'x.sse'], () => new TextEncoder().encode(body))).stdout;
+    expect(dropped).toMatch(/sse\.client-drops-frame +frame 2, after event 1 \(TEXT_BLOCK_START\): /);
+    const cut = (await runCli(['validate', 'x.sse'], () => new TextEncoder().encode(body.slice(0, -3)))).stdout;
+    expect(cut).toMatch(/the end of the body, after event 1 \(TEXT_BLOCK_START\): /);
   });
 });
