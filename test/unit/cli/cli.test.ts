@@ -324,7 +324,7 @@ describe('the replyscope binary', () => {
     const ndjson = '{"type":"start"}\n{"type":"text_start","contentIndex":0}\n\n{"type": "text_delta", oops\n';
     const bad = await runCli(['validate', '--github', 'bad.ndjson'], () => new TextEncoder().encode(ndjson));
     expect(bad.stdout).toMatch(/^::error file=bad\.ndjson,line=4,title=replyscope input::bad\.ndjson: line 4: expected one JSON event per line/);
-    const json = await runCli(['validate', '--github', 'bad.json'], () => new TextEncoder().encode('[\n {"type": "start"},\n {"type": oops}\n]'));
+    const json = await runCli(['validate', '--github', 'bad.json'], () => new TextEncoder().encode('[\n {"type": "start"}\n {"type": "x"}\n]'));
     expect(json.stdout).toMatch(/^::error file=bad\.json,line=3,title=replyscope input::/);
     const file = path.join(CONFORMANCE, 'agentscope', 'cases', 'delta_before_start.json'); // 1 error, 2 warnings
     expect((await runCli(['validate', file, '--fail-on=never'], read)).exitCode).toBe(0);
