@@ -20,6 +20,7 @@ import type { AgentEvent, ValidationResult } from './schema.ts';
 export type { Kind } from './lifecycle-state.ts';
 import { pyAnyUrl } from './py-compat.ts';
 import { localIso } from './iso-times.ts';
+import { cappedBy } from '../capture/capped-text.ts';
 
 export interface PushOptions {
   /** The event was normalised from the legacy agentscope-typescript dialect. */
@@ -127,6 +128,9 @@ export class AgentScopeLifecycle extends LifecycleTracker {
    */
   private checkToolInput(id: string, b: BlockState): void {
     const input = b.input ?? '';
+    // An input whose head the memory cap evicted (its digest keeps the newest part behind a marker) cannot be checked:
+    // the eviction note says what was cut; a "not valid JSON" warning would blame the stream for it.
+    if (cappedBy(input) !== undefined) return;
     if (!isJson(input)) {
       this.add('as.tool-input-invalid-json', 'warning', `Tool call ${id} input is not valid JSON at TOOL_CALL_END: ${JSON.stringify(input.slice(0, 80))}`, [b.start]);
       return;

@@ -25,29 +25,13 @@ import { contextFor, validateWire } from './agentscope-stream.ts';
 import { clockOf } from './agentscope-steps.ts';
 import { bodyKindOf, messageNonEvent, type BodyKind } from './body-reader.ts';
 import { DialectDetector, isAgentScope } from './dialect.ts';
+import { MAX_DERIVED_CHARS, capText } from '../capture/capped-text.ts';
 
 /** Events kept (as text) while no event has told the protocol yet; beyond this the replies are not derived. */
 const MAX_PENDING_EVENTS = 256;
 const MAX_PENDING_CHARS = 1 << 20;
 
-/** The longest string a derived message keeps (its newest part), so a derived state stays far below the cap. */
-export const MAX_DERIVED_CHARS = 1 << 20;
-
-/** The marker a capped string starts with; its count is of the original text's characters left out. */
-const CAP_MARKER = /^\[… (\d+) older characters evicted …\]/;
-
-/**
- * The newest MAX_DERIVED_CHARS of `v` behind a marker saying how many older characters were left out. The digest caps
- * its state after every record, so `v` is often an earlier cap's result plus new text: that marker's count is carried
- * on (the new marker counts the original text's characters, not the old marker's).
- */
-function capText(v: string): string {
-  const earlier = CAP_MARKER.exec(v);
-  const body = earlier ? v.slice(earlier[0].length) : v;
-  if (body.length <= MAX_DERIVED_CHARS) return v;
-  const left = (earlier ? Number(earlier[1]) : 0) + body.length - MAX_DERIVED_CHARS;
-  return `[… ${left} older characters evicted …]` + body.slice(body.length - MAX_DERIVED_CHARS);
-}
+export { MAX_DERIVED_CHARS, cappedBy } from '../capture/capped-text.ts';
 
 /** base64 keeps whole 4-character groups, so the reference's decode-concat-reencode of later chunks still works. */
 function capBase64(v: string): string {

@@ -98,3 +98,48 @@ describe('EvictionDigest gives up a line too long to keep, not the replies', () 
     });
   }
 });
+
+describe('a capped string of a derived message', () => {
+  const HEADER = { kind: 'header', format: 'replyscope-capture', version: 1, tool: 't', created: '' } as const;
+  const ev = (o: object) => `data: ${JSON.stringify({ id: 'e', created_at: '2026-01-01T00:00:00', reply_id: 'r', ...o })}\n\n`;
+  /** Chunks of 64 KiB of `body`; the digest of the first `k`, and the analysis of the rest from it. */
+  function evicted(body: string, k: (n: number) => number) {
+    const bytes = new TextEncoder().encode(body);
+    const chunks: Uint8Array[] = [];
+    for (let i = 0; i < bytes.length; i += 65536) chunks.push(bytes.subarray(i, i + 65536));
+    const records = captureOf(chunks);
+    const all = records.filter((r): r is ChunkRecord => r.kind === 'chunk');
+    const digest = new EvictionDigest(records[0] as ConnectionRecord);
+    const n = k(all.length);
+    for (const c of all.slice(0, n)) digest.push(c);
+    const derived = digest.derived();
+    const evictedRecord: EvictionRecord = { kind: 'evicted', conn: 'c1', t: all[n - 1].t, chunks: n, messages: 0, bytes: 0, derived };
+    const rest = records.filter((r) => r.kind !== 'chunk' || all.indexOf(r) >= n);
+    return { derived, view: analyzeCapture({ header: HEADER, records: [rest[0], evictedRecord, ...rest.slice(1)] })[0] };
+  }
+
+  it('is not cut between the halves of a surrogate pair, and counts what it left out', () => {
+    const deltas = ['a', ...Array.from({ length: 12 }, () => '🙂'.repeat(50_000)), 'b']; // lines below the 1 Mi line limit
+    const body = ev({ type: 'REPLY_START', session_id: 's', name: 'n' }) + ev({ type: 'TEXT_BLOCK_START', block_id: 'b' }) +
+      deltas.map((delta) => ev({ type: 'TEXT_BLOCK_DELTA', block_id: 'b', delta })).join('') + ev({ type: 'TEXT_BLOCK_END', block_id: 'b' });
+    const { derived } = evicted(body, (n) => n); // all of it: the derived text is the whole text, capped
+    const kept = (derived.replies[0].message as { content: { text: string }[] }).content[0].text;
+    const m = /^\[… (\d+) older characters evicted …\]/.exec(kept)!;
+    const rest = kept.slice(m[0].length);
+    expect(rest.charCodeAt(0)).toBe(0xd83d); // a whole 🙂 (was its low half alone: "\ude42")
+    const text = deltas.join('');
+    expect(Number(m[1]) + rest.length).toBe(text.length);
+    expect(text.endsWith(rest)).toBe(true);
+  });
+
+  it('a tool call input the cap cut is not reported as invalid JSON at TOOL_CALL_END', () => {
+    const args = `{"rows": [${Array.from({ length: 120_000 }, (_, i) => `"row ${i}"`).join(',')}]}`;
+    const pieces = args.match(/[\s\S]{1,200000}/g)!;
+    const body = ev({ type: 'REPLY_START', session_id: 's', name: 'n' }) + ev({ type: 'TOOL_CALL_START', tool_call_id: 't', tool_call_name: 'f' }) +
+      pieces.map((p) => ev({ type: 'TOOL_CALL_DELTA', tool_call_id: 't', delta: p })).join('') + ev({ type: 'TOOL_CALL_END', tool_call_id: 't' });
+    const { derived, view } = evicted(body, (n) => n - 1);
+    const input = (derived.replies[0].message as { content: { type: string; input?: string }[] }).content.find((b) => b.type === 'tool_call')!.input!;
+    expect(input.startsWith('[… ')).toBe(true);
+    expect(view.diagnostics.map((d) => d.code)).not.toContain('as.tool-input-invalid-json');
+  });
+});
