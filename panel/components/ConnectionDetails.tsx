@@ -37,7 +37,7 @@ export function ConnectionDetails({ store }: { store: PanelStore }) {
         <span class={`state-${c.state}`}>{c.state}{c.end?.error ? ` — ${c.end.error}` : ''}</span>
         <span class="k">Received</span>
         <span>{formatBytes(c.bytes)} · {c.frames.length} frames · {c.events.length} events · {formatMs(connectionDuration(c))}</span>
-        {c.evictedEvents ? (<><span class="k">Evicted</span><span class="warn">{c.evictedEvents} oldest events (memory cap)</span></>) : null}
+        {c.evictedEvents ? (<><span class="k">Evicted</span><span class="warn">{c.evictedEvents} oldest {c.evictedRecordsOnly ? 'chunks or messages' : 'events'} (memory cap)</span></>) : null}
       </div>
       {c.notes.map((n, i) => <div key={i} class="section warn">{n}</div>)}
       <Headers title="Request headers" headers={r.requestHeaders} />

@@ -147,6 +147,9 @@ function replay(all: ConnectionView[], replyId: string | undefined): string {
         id: r.id,
         name: r.name,
         orphan: r.orphan || undefined,
+        // Began before the memory cap evicted the connection's head: `events` counts the kept ones, `final` continues
+        // the digest's message (see evictionNote).
+        continuesEviction: r.continuesEviction || undefined,
         events: r.eventIndices.length,
         // The client's message once the connection ended (a pi client failed by an abort), else after the last event.
         final: r.afterEnd ? r.afterEnd.message : r.history.length > 0 ? r.history.at(r.history.length - 1) : r.history.initial,
@@ -202,6 +205,14 @@ function requestNote(conns: ConnectionView[]): string | undefined {
     'the message\'s api, provider and model from the request, so this output has none (a capture log or a HAR keeps the request)';
 }
 
+/** A note for `replay` of a capture whose head the memory cap evicted: what its output lacks. */
+function evictionNote(conns: ConnectionView[]): string | undefined {
+  const n = conns.reduce((sum, c) => sum + c.replies.filter((r) => r.continuesEviction).length, 0);
+  if (n === 0) return undefined;
+  return `note: ${plural(n, 'reply', 'replies')} began before the memory cap evicted ${n === 1 ? 'its' : 'their'} head ("continuesEviction"): ` +
+    '"events" counts the events kept, and a string longer than 1 Mi characters keeps its newest part behind a "[… N older characters evicted …]" marker';
+}
+
 export interface CliResult {
   stdout: string;
   /** Output too large for one string, written line by line after `stdout` (replay --steps). */
@@ -239,7 +250,7 @@ export async function runCli(args: string[], readFile: ReadFile, version = 'unkn
     case 'replay': {
       const reply = p.flags.get('--reply');
       const conns = loadConnections(bytes, file);
-      const note = [roundingNote(conns), requestNote(conns)].filter((x) => x !== undefined).join('\n') || undefined;
+      const note = [roundingNote(conns), requestNote(conns), evictionNote(conns)].filter((x) => x !== undefined).join('\n') || undefined;
       const replyId = reply === true ? undefined : reply;
       checkReply(conns, replyId);
       const out = p.flags.has('--steps') ? { stdout: '', lines: replaySteps(conns, replyId) } : { stdout: replay(conns, replyId) };

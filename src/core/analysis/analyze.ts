@@ -42,6 +42,8 @@ class ConnectionAnalysis {
   private pending: [RawEvent, number][] = [];
   private endDiagnostics: Diagnostic[] = [];
   evictedEvents = 0;
+  /** The eviction had no digest (an older log, a panel compacted before it came): `evictedEvents` counts records. */
+  evictedRecordsOnly = false;
   evictions = 0;
   /** The latest eviction record seen before any data: the head the remaining data continues from. */
   private headEviction?: EvictionRecord;
@@ -192,6 +194,7 @@ class ConnectionAnalysis {
       replies,
       diagnostics,
       evictedEvents: this.evictedEvents,
+      ...(this.evictedRecordsOnly ? { evictedRecordsOnly: true } : {}),
       notes: this.notes,
     };
     return this.view;
@@ -248,7 +251,12 @@ class ConnectionAnalysis {
       const d = this.headEviction?.derived;
       const unread = d?.lost ?? 0;
       const lost = unread === 0 ? '' : `; ${unread === 1 ? 'one of them was' : `${unread} of them were`} on a line longer than the digest keeps (1 Mi characters), not read: the replies continue without ${unread === 1 ? 'it' : 'them'}`;
-      out.push({ code: 'stream.evicted', severity: unread ? 'warning' : 'info', index: 0, message: `evicted ${this.evictedEvents} events before this point (memory cap)${lost}` });
+      // Base64 data the digest kept only the newest part of: the block shows, but does not decode to what was sent.
+      const cuts = (d?.replies ?? []).flatMap((r) => (r.cutData ?? []).map((c) => `block ${c.block} of reply ${r.id} (${c.chars.toLocaleString('en-US')} characters)`));
+      const cut = cuts.length === 0 ? '' : `; the data of ${cuts.slice(0, 3).join(', ')}${cuts.length > 3 ? ` and ${cuts.length - 3} more` : ''} lost its head to the cap: it no longer decodes to what was sent`;
+      out.push({ code: 'stream.evicted', severity: unread || cuts.length ? 'warning' : 'info', index: 0, message: this.evictedRecordsOnly
+        ? `evicted ${this.evictedEvents} chunks or messages before this point (memory cap), without a digest: how many events they held is not known`
+        : `evicted ${this.evictedEvents} events before this point (memory cap)${lost}${cut}` });
     }
     if (this.record.transport === 'eventsource') {
       out.push({ code: 'stream.eventsource-partial-view', severity: 'info', index: 0, message: this.notes[0] });
@@ -367,6 +375,7 @@ export class CaptureAnalyzer {
           c.evictions++;
           // A digest counts the client events exactly (cumulative); older logs only know records.
           c.evictedEvents = r.derived ? r.derived.events : c.evictedEvents + r.messages + r.chunks;
+          c.evictedRecordsOnly = r.derived === undefined;
           c.noteEviction(r);
           c.invalidate();
           break;

@@ -39,7 +39,10 @@ function capBase64(v: string): string {
   return v.slice(v.length - (MAX_DERIVED_CHARS - (MAX_DERIVED_CHARS % 4)));
 }
 
-function capBlock<B>(b: B): B {
+/** Told of base64 data a cap cut: the block's id (or its position) and how many characters went. */
+type OnCut = (block: string, chars: number) => void;
+
+function capBlock<B>(b: B, onCut?: OnCut, at = ''): B {
   const o = b as Record<string, unknown>;
   let out: Record<string, unknown> | undefined;
   const set = (k: string, v: unknown) => {
@@ -50,20 +53,23 @@ function capBlock<B>(b: B): B {
   if (typeof o.input === 'string') set('input', capText(o.input));
   if (typeof o.output === 'string') set('output', capText(o.output));
   else if (Array.isArray(o.output)) {
-    const output = o.output.map(capBlock);
+    const output = o.output.map((x, i) => capBlock(x, onCut, `${at}.output[${i}]`));
     if (output.some((x, i) => x !== (o.output as unknown[])[i])) set('output', output);
   }
   const src = o.source as Record<string, unknown> | undefined;
   if (src && typeof src.data === 'string') {
     const data = capBase64(src.data);
-    if (data !== src.data) set('source', { ...src, data });
+    if (data !== src.data) {
+      set('source', { ...src, data });
+      onCut?.(typeof o.id === 'string' ? o.id : at, src.data.length - data.length);
+    }
   }
   return (out ?? o) as B;
 }
 
 /** The message with over-long strings capped (the same object when nothing needed it). */
-function capMessage(msg: Msg): Msg {
-  const content = msg.content.map(capBlock);
+function capMessage(msg: Msg, onCut?: OnCut): Msg {
+  const content = msg.content.map((b, i) => capBlock(b, onCut, `content[${i}]`));
   return content.some((b, i) => b !== msg.content[i]) ? { ...msg, content } : msg;
 }
 
@@ -72,6 +78,8 @@ interface DigestReply {
   msg: Msg;
   orphan: boolean;
   ended: boolean;
+  /** Base64 characters the cap cut from the head of a block's data, by block (they no longer decode to what was sent). */
+  cutData?: Map<string, number>;
 }
 
 export class EvictionDigest {
@@ -126,7 +134,9 @@ export class EvictionDigest {
    * inside it: the analysis then starts at the next line). The replies go on without that one event.
    */
   private bound(): void {
-    for (const r of this.touched) r.msg = capMessage(r.msg); // only replies this record changed
+    for (const r of this.touched) { // only replies this record changed
+      r.msg = capMessage(r.msg, (block, chars) => (r.cutData ??= new Map()).set(block, (r.cutData.get(block) ?? 0) + chars));
+    }
     this.touched.clear();
     if (this.carry.length > MAX_DERIVED_CHARS) {
       // What the client will make of the line is known from its head: an SSE data line or any NDJSON line is an event.
@@ -148,6 +158,7 @@ export class EvictionDigest {
       const rep: EvictedReply = { id: r.id, name: r.msg.name, role: r.msg.role, message: r.msg as unknown as Record<string, unknown> };
       if (r.orphan) rep.orphan = true;
       if (r.ended) rep.ended = true;
+      if (r.cutData) rep.cutData = [...r.cutData].map(([block, chars]) => ({ block, chars }));
       out.replies.push(rep);
     }
     if (dialect === 'pi-proxy') out.pi = this.piDerived();

@@ -123,6 +123,8 @@ export interface ConnectionView {
   diagnostics: Diagnostic[];
   /** Number of events evicted from the head of this connection (memory cap), if any. */
   evictedEvents: number;
+  /** The eviction came without a digest (an older log): `evictedEvents` then counts chunks and messages, not events. */
+  evictedRecordsOnly?: boolean;
   /** Notes the user must see (e.g. EventSource: comments/retry/unlistened events are invisible to page script). */
   notes: string[];
 }

@@ -142,6 +142,11 @@ export interface EvictedReply {
   orphan?: boolean;
   /** Its latest REPLY_END came after its latest REPLY_START. */
   ended?: boolean;
+  /**
+   * Blocks whose base64 data was longer than the digest keeps: the characters cut from its head (whole 4-character
+   * groups, so later chunks still append) — that data no longer decodes to what was sent.
+   */
+  cutData?: { block: string; chars: number }[];
 }
 
 export interface EvictedPiState {

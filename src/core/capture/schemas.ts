@@ -102,6 +102,7 @@ export const evictedSchema = z.strictObject({
           message: z.record(z.string(), z.unknown()),
           orphan: z.boolean().optional(),
           ended: z.boolean().optional(),
+          cutData: z.array(z.strictObject({ block: z.string(), chars: nonNegInt })).optional(),
         }),
       ),
       pi: z.strictObject({ derived: z.boolean(), state: z.unknown().optional(), reason: z.string().optional() }).optional(),

@@ -142,4 +142,20 @@ describe('a capped string of a derived message', () => {
     expect(input.startsWith('[… ')).toBe(true);
     expect(view.diagnostics.map((d) => d.code)).not.toContain('as.tool-input-invalid-json');
   });
+
+  it('base64 data the cap cut is said to no longer decode to what was sent (it was cut silently: a corrupt image)', () => {
+    const data = 'QUJD'.repeat(400_000); // 1.6 M characters, in 8 deltas below the line limit
+    const body = ev({ type: 'REPLY_START', session_id: 's', name: 'n' }) + ev({ type: 'DATA_BLOCK_START', block_id: 'img', media_type: 'image/png' }) +
+      (data.match(/.{1,200000}/g) ?? []).map((d) => ev({ type: 'DATA_BLOCK_DELTA', block_id: 'img', media_type: 'image/png', data: d })).join('') +
+      ev({ type: 'DATA_BLOCK_END', block_id: 'img' });
+    const { derived, view } = evicted(body, (n) => n - 1);
+    const cut = derived.replies[0].cutData;
+    const kept = (derived.replies[0].message as { content: { source?: { data: string } }[] }).content[0].source!.data;
+    expect(cut).toEqual([{ block: 'img', chars: expect.any(Number) }]);
+    expect(cut![0].chars + kept.length).toBeGreaterThan(1_000_000);
+    expect(cut![0].chars % 4).toBe(0);
+    const note = view.diagnostics.find((d) => d.code === 'stream.evicted')!;
+    expect(note.severity).toBe('warning');
+    expect(note.message).toContain(`the data of block img of reply r (${cut![0].chars.toLocaleString('en-US')} characters) lost its head to the cap: it no longer decodes to what was sent`);
+  });
 });

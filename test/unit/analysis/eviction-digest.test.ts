@@ -206,6 +206,9 @@ describe('eviction keeps the evicted part derived', () => {
     const [conn, first, ...rest] = records;
     const old: EvictionRecord = { kind: 'evicted', conn: 'old', t: 1, chunks: 1, messages: 0, bytes: (first as ChunkRecord).bytes };
     const part = analyse([conn, old, ...rest]);
+    // One chunk went, holding how many events is not known: not "evicted 1 events".
+    expect(part.evictedRecordsOnly).toBe(true);
+    expect(part.diagnostics.find((d) => d.code === 'stream.evicted')?.message).toBe('evicted 1 chunks or messages before this point (memory cap), without a digest: how many events they held is not known');
     expect(part.events.some((e) => e.type === '(not JSON)')).toBe(false);
     expect(part.diagnostics.filter((d) => d.code.startsWith('sse.'))).toEqual([]);
     // The frame after the cut is the first one read; the second reply is whole.

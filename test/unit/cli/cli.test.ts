@@ -6,7 +6,9 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { runCli } from '../../../src/cli/commands.ts';
 import { DIAGNOSTIC_DOCS, diagnosticDoc } from '../../../src/core/diagnostics/catalog.ts';
-import { CONFORMANCE, loadCases } from '../analysis/support.ts';
+import { CONFORMANCE, captureOf, loadCases } from '../analysis/support.ts';
+import { EvictionDigest } from '../../../src/core/analysis/eviction-digest.ts';
+import type { ChunkRecord, ConnectionRecord } from '../../../src/core/capture/model.ts';
 import { sampleCapture } from '../../../panel/dev/sample-capture.ts';
 import { writeCaptureLog } from '../../../src/core/capture/capture-log.ts';
 
@@ -365,5 +367,22 @@ describe('the replyscope binary', () => {
     expect(dropped).toMatch(/sse\.client-drops-frame +frame 2, after event 1 \(TEXT_BLOCK_START\): /);
     const cut = (await runCli(['validate', 'x.sse'], () => new TextEncoder().encode(body.slice(0, -3)))).stdout;
     expect(cut).toMatch(/the end of the body, after event 1 \(TEXT_BLOCK_START\): /);
+  });
+
+  it('replay of a capture whose head was evicted marks the replies that continue the digest, and says what that means', async () => {
+    const ev = (o: object) => `data: ${JSON.stringify({ id: 'e', created_at: '2026-01-01T00:00:00', reply_id: 'r', ...o })}\n\n`;
+    const pieces = [ev({ type: 'REPLY_START', session_id: 's', name: 'n' }) + ev({ type: 'TEXT_BLOCK_START', block_id: 'b' }) + ev({ type: 'TEXT_BLOCK_DELTA', block_id: 'b', delta: 'Hello ' }),
+      ev({ type: 'TEXT_BLOCK_DELTA', block_id: 'b', delta: 'world' }) + ev({ type: 'TEXT_BLOCK_END', block_id: 'b' }) + ev({ type: 'REPLY_END', session_id: 's' })];
+    const records = captureOf(pieces.map((p) => new TextEncoder().encode(p)));
+    const [conn, first, ...rest] = records;
+    const digest = new EvictionDigest(conn as ConnectionRecord);
+    digest.push(first as ChunkRecord);
+    const evicted = { kind: 'evicted' as const, conn: 'c1', t: 1, chunks: 1, messages: 0, bytes: (first as ChunkRecord).bytes, derived: digest.derived() };
+    const log = writeCaptureLog({ header: { kind: 'header', format: 'replyscope-capture', version: 1, tool: 't', created: '' }, records: [conn, evicted, ...rest] });
+    const out = await runCli(['replay', 'cut.replyscope.ndjson'], () => new TextEncoder().encode(log));
+    const reply = JSON.parse(out.stdout)[0].replies[0];
+    expect(reply).toMatchObject({ id: 'r', continuesEviction: true, events: 3 });
+    expect(reply.final.content[0].text).toBe('Hello world');
+    expect(out.stderr).toMatch(/^note: 1 reply began before the memory cap evicted its head \("continuesEviction"\)/);
   });
 });
