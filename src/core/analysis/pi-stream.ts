@@ -15,6 +15,7 @@ import { roundedIntegerDiagnostic } from './rounded-integers.ts';
 import type { Dialect, ReplyView, SeekableHistory } from './types.ts';
 import { mapHistory, previewOf, typeOf, viewType, type EventFacts, type StepStatus, type StreamProcessor } from './stream-processor.ts';
 import { headOf } from '../diagnostics/shown.ts';
+import { PI_CODES } from '../pi/diagnostic-codes.ts';
 
 const FORM: Record<string, PiEventForm> = { 'pi-proxy': 'proxy', 'pi-assistant': 'assistant', 'pi-agent': 'agent' };
 
@@ -59,6 +60,13 @@ interface PiReply {
   afterEnd?: { message: unknown; reason: string };
 }
 
+/** Events that start a message: a reply whose first kept event is one of them did not begin before an eviction. */
+const STARTS = new Set(['start', 'message_start', 'agent_start', 'turn_start']);
+
+/** Checks that need the events before an eviction without state (see PiStream.resumed). */
+const NEEDS_BEFORE = new Set<string>([PI_CODES.missingStart, PI_CODES.deltaOnMissingIndex, PI_CODES.contentKindMismatch,
+  PI_CODES.toolcallEndIgnored, PI_CODES.ignoredAfterFailure, PI_CODES.clientException, PI_CODES.agentSequence, PI_CODES.partialMismatch]);
+
 export class PiStream implements StreamProcessor {
   private readonly form: PiEventForm;
   /** Diagnostics of the response head, reported with the first event (or at the end when no event came). */
@@ -71,8 +79,21 @@ export class PiStream implements StreamProcessor {
   /** Integers beyond 2^53 already told (see rounded-integers.ts). */
   private readonly rounded = new Set<string>();
   private readonly proxyHistory?: CheckpointedHistory<PiProxyState, PiStep>;
-  /** The proxy client state was seeded from an eviction digest: the first reply continues from it. */
+  /** The stream's head was evicted: the first reply continues from before what is kept (TTFT unknown, duration ≥). */
   private seeded = false;
+  /**
+   * The head was evicted and no client state came with it (the assistant and agent forms carry their message in
+   * every event, so none is kept; a proxy stream whose state could not be derived): until the next message (agent
+   * run) starts, the checks that need the events before the cut are not made — they reported the cut itself as a
+   * failed client ("delta on a block never started") and as a broken agent sequence on every update.
+   */
+  private resumed = false;
+  /** A done/error (or agent_end) was seen while resumed: the end of the body is then no "no terminal event". */
+  private resumedTerminal = false;
+  /** The proxy client state came from the digest (the first reply surely continues it). */
+  private derivedState = false;
+  /** The parsed request body (the proxy client's initial message). */
+  private readonly requestBody: unknown;
 
   /** `evicted`: the digest of the connection's evicted head; a derived proxy client state is the starting state. */
   constructor(private readonly conn: ConnectionRecord, private readonly dialect: Dialect, evicted?: EvictionDerived) {
@@ -83,6 +104,7 @@ export class PiStream implements StreamProcessor {
     } catch {
       body = undefined; // a non-JSON request body: the message starts without model fields
     }
+    this.requestBody = body;
     this.lifecycle = initialPiLifecycle(body, this.form);
     if (conn.status !== undefined) {
       const head = stepPiLifecycle(this.lifecycle, { kind: 'response', status: conn.status, statusText: conn.statusText });
@@ -96,6 +118,12 @@ export class PiStream implements StreamProcessor {
       } catch {
         // A digest edited into something else: continue from the request's initial state, as without one.
       }
+    }
+    this.derivedState = this.seeded;
+    if (!this.seeded && evicted !== undefined && evicted.events > 0) {
+      this.seeded = true;
+      this.resumed = true;
+      this.lifecycle = { ...this.lifecycle, events: evicted.events };
     }
     if (this.form === 'proxy') {
       this.proxyHistory = new CheckpointedHistory<PiProxyState, PiStep>(this.lifecycle.client, reduceProxy);
@@ -111,6 +139,7 @@ export class PiStream implements StreamProcessor {
     this.lifecycle = step.state;
     // The response head's verdict (e.g. a non-2xx status failing the client) is told at the first event.
     let stepDiagnostics = this.headDiagnostics.length ? [...this.takeHead(), ...step.diagnostics] : step.diagnostics;
+    if (this.resumed) stepDiagnostics = this.whileResumed(raw, stepDiagnostics);
     const rounded = ev.parseError === undefined ? roundedIntegerDiagnostic(ev.rawText, index, this.rounded, 'pi') : undefined;
     if (rounded) stepDiagnostics = [...stepDiagnostics, rounded];
     const v = ev.parseError === undefined ? validatePiEvent(raw, this.form) : undefined;
@@ -119,6 +148,8 @@ export class PiStream implements StreamProcessor {
     let replyId: string | undefined;
     if (a.assignment.reply !== undefined) {
       const reply = this.replyFor(a.assignment.reply, !!a.assignment.orphan, ev.t);
+      // After an eviction the first reply continues from before the cut — unless it starts here, in what was kept.
+      if (reply.ordinal === 0 && reply.eventIndices.length === 0 && this.seeded && !this.derivedState && STARTS.has(typeOf(raw))) this.seeded = false;
       replyId = this.replyId(reply.ordinal);
       reply.eventIndices.push(index);
       reply.diagnostics.push(...stepDiagnostics);
@@ -156,6 +187,24 @@ export class PiStream implements StreamProcessor {
     };
   }
 
+  /**
+   * Resumed after an eviction without state (see `resumed`): the diagnostics of one event without those that need
+   * the events before the cut. A message (or agent run) that starts here ends it: checks begin anew from its start.
+   */
+  private whileResumed(raw: unknown, diagnostics: Diagnostic[]): Diagnostic[] {
+    const type = typeOf(raw);
+    if (type === (this.form === 'agent' ? 'agent_start' : 'start')) {
+      this.resumed = false;
+      const fresh = initialPiLifecycle(this.requestBody, this.form);
+      // From this start on, as if the stream began here (the start event applied to a fresh state), numbering kept.
+      const again = stepPiLifecycle({ ...fresh, events: this.lifecycle.events - 1 }, { kind: 'event', index: this.lifecycle.events - 1, raw });
+      this.lifecycle = again.state;
+      return again.diagnostics;
+    }
+    if (type === 'done' || type === 'error' || type === 'agent_end') this.resumedTerminal = true;
+    return diagnostics.filter((d) => !NEEDS_BEFORE.has(d.code));
+  }
+
   private takeHead(): Diagnostic[] {
     const head = this.headDiagnostics;
     this.headDiagnostics = [];
@@ -174,7 +223,9 @@ export class PiStream implements StreamProcessor {
       const message = piStateSnapshot(step.state.client) as Record<string, unknown>;
       last.afterEnd = { message, reason: `the connection ${end?.state === 'error' ? 'failed' : end?.state ?? 'ended'}` };
     }
-    const diags = [...this.takeHead(), ...step.diagnostics];
+    let diags = [...this.takeHead(), ...step.diagnostics];
+    // Resumed to the end: the client model never saw this message start, so it cannot tell its terminal event.
+    if (this.resumed) diags = diags.filter((d) => !NEEDS_BEFORE.has(d.code) && !(d.code === PI_CODES.noTerminal && this.resumedTerminal));
     if (last) last.diagnostics.push(...diags);
     return diags;
   }

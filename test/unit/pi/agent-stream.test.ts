@@ -16,6 +16,10 @@ import { checkPiAgentEvent, checkPiAssistantEvent, initialPiMessageCheck } from 
 import { splitPiReplies } from '../../../src/core/pi/replies.ts';
 import { feedPiText, endPiSession, startPiSession } from '../../../src/core/pi/session.ts';
 import { validatePiEvent } from '../../../src/core/pi/validate.ts';
+import { analyzeCapture } from '../../../src/core/analysis/analyze.ts';
+import { EvictionDigest } from '../../../src/core/analysis/eviction-digest.ts';
+import type { ChunkRecord, ConnectionRecord, EvictionRecord } from '../../../src/core/capture/model.ts';
+import { captureOf } from '../analysis/support.ts';
 
 let agentEvents: Record<string, unknown>[] = [];
 /** One list per model call (each would be its own HTTP response). */
@@ -170,6 +174,39 @@ describe('real pi agent streams', () => {
       const fed = feedPiText(startPiSession(), body);
       expect(fed.diagnostics).toEqual([]);
       expect(endPiSession(fed.session)).toEqual([]);
+    }
+  });
+
+  // A panel's memory cap evicts a stream's head: the assistant and agent forms keep no client state in the digest
+  // (every event carries the message), and the checks restarted from nothing — "delta on a block never started: the
+  // client fails", "message_update without message_start" on every update, validate exit 1 for a sound stream.
+  it('evicted at any event: the rest reads without the diagnostics the cut itself would cause', () => {
+    const streams: [string, Record<string, unknown>[]][] = [['agent', agentEvents], ['assistant', assistantCalls[0]]];
+    for (const [form, events] of streams) {
+      const body = events.map((e) => `data: ${JSON.stringify(e)}\n\n`);
+      const records = captureOf(body.map((b) => new TextEncoder().encode(b)));
+      const HEADER = { kind: 'header', format: 'replyscope-capture', version: 1, tool: 't', created: '' } as const;
+      const full = analyzeCapture({ header: HEADER, records })[0];
+      const serious = (v: typeof full) => v.diagnostics.filter((d) => d.severity !== 'info').map((d) => d.code);
+      expect(serious(full), form).toEqual([]);
+      const chunks = records.filter((r): r is ChunkRecord => r.kind === 'chunk');
+      for (let k = 1; k < chunks.length - 1; k++) {
+        const digest = new EvictionDigest(records[0] as ConnectionRecord);
+        for (const c of chunks.slice(0, k)) digest.push(c);
+        const evicted: EvictionRecord = { kind: 'evicted', conn: 'c1', t: chunks[k - 1].t, chunks: k, messages: 0, bytes: 0, derived: digest.derived() };
+        const rest = records.filter((r) => r.kind !== 'chunk' || chunks.indexOf(r) >= k);
+        const part = analyzeCapture({ header: HEADER, records: [rest[0], evicted, ...rest.slice(1)] })[0];
+        expect(serious(part), `${form} cut after ${k}`).toEqual([]);
+        if (part.replies.length === 0) continue; // only turn_end and agent_end were left
+        // The first reply continues from before the cut when its start was evicted (then its TTFT is unknown).
+        const first = full.replies.find((r) => r.eventIndices.some((i) => i >= k))!;
+        const begunBefore = first.eventIndices[0] < k;
+        expect(part.replies[0].continuesEviction ?? false, `${form} cut after ${k}`).toBe(begunBefore);
+        if (begunBefore) expect(part.replies[0].timeToFirstTokenMs).toBeUndefined();
+        // The last message is the full stream's: the reconstruction reads the carried messages.
+        const last = (v: typeof full) => v.replies.at(-1)!.history.at(v.replies.at(-1)!.history.length - 1);
+        expect(last(part)).toEqual(last(full));
+      }
     }
   });
 });
