@@ -5,12 +5,16 @@
 //   `provider`, `type`, `role`, ids are kept: analysis needs them); non-JSON text is masked; binary bodies are dropped;
 // - `textContent`: every `data:` line (SSE), every other body line (NDJSON) and every EventSource message has its
 //   JSON string values masked, not its bytes: JSON stays JSON, SSE framing and line structure stay intact. Masking
-//   turns letters and digits into "x" and keeps punctuation and length, so partial JSON (streamed tool arguments)
-//   keeps its shape. Chunk times are kept at line granularity (a line goes to the chunk that completed it).
+//   turns letters and digits into "x" and keeps punctuation and length. Streamed tool arguments (JSON in pieces) are
+//   masked as the one JSON document they build (redact-json-text.ts): their numbers, literals and keys stay, so the
+//   arguments are still the JSON they were. Chunk times are kept at line granularity (a line goes to the chunk that
+//   completed it).
 // A notice record at the head of the capture says what was redacted.
 import type { BodyRecord, Capture, CaptureRecord, ChunkRecord, ConnectionRecord, EvictionDerived } from './model.ts';
 import { chunkTexts } from '../frames/read-body.ts';
 import { utf8Length } from '../frames/utf8-chunks.ts';
+import { maskJsonText, ToolArgsMaskers } from './redact-json-text.ts';
+import { cappedBy } from './capped-text.ts';
 
 export interface RedactOptions {
   headers?: boolean;
@@ -36,40 +40,58 @@ export function maskText(s: string): string {
   return s.replace(/[\p{L}\p{N}]/gu, 'x');
 }
 
+/**
+ * String fields that hold JSON text: an AgentScope tool call's `input`, pi's `partialJson` — masked as JSON (string
+ * values only), so they stay the JSON they were (see redact-json-text.ts).
+ */
+function isJsonText(holder: Record<string, unknown>, key: string): boolean {
+  return key === 'partialJson' || (key === 'input' && holder.type === 'tool_call');
+}
+
 export function redactJson(value: unknown, key?: string): unknown {
   if (typeof value === 'string') return isStructuralKey(key) ? value : maskText(value);
   if (Array.isArray(value)) return value.map((v) => redactJson(v, key));
   if (value !== null && typeof value === 'object') {
+    const o = value as Record<string, unknown>;
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = redactJson(v, k);
+    for (const [k, v] of Object.entries(o)) out[k] = typeof v === 'string' && isJsonText(o, k) ? maskJsonText(v) : redactJson(v, k);
     return out;
   }
   return value;
 }
 
-/** A JSON text with its string values masked (re-serialised compactly), or masked characters when it is not JSON. */
-export function redactValueText(s: string): string {
+/**
+ * A JSON text with its string values masked (re-serialised compactly), or masked characters when it is not JSON.
+ * `args`: the connection's streamed tool-call arguments, whose pieces are masked as one JSON document.
+ */
+export function redactValueText(s: string, args?: ToolArgsMaskers): string {
   if (s.trim() === '') return s;
+  let value: unknown;
   try {
-    return JSON.stringify(redactJson(JSON.parse(s)));
+    value = JSON.parse(s);
   } catch {
     return maskText(s);
   }
+  const piece = args?.piece(value);
+  const out = redactJson(value) as Record<string, unknown>;
+  if (piece) (piece.inner ? (out.assistantMessageEvent as Record<string, unknown>) : out).delta = piece.masked;
+  return JSON.stringify(out);
 }
 
-function redactLine(line: string): string {
+function redactLine(line: string, args: ToolArgsMaskers): string {
   if (line === '') return line;
   if (line.startsWith('data:')) {
     const sep = line.startsWith('data: ') ? 6 : 5;
-    return line.slice(0, sep) + redactValueText(line.slice(sep));
+    return line.slice(0, sep) + redactValueText(line.slice(sep), args);
   }
   if (line.startsWith(':')) return ':' + maskText(line.slice(1));
   if (/^(event|id|retry):/.test(line)) return line;
-  return redactValueText(line);
+  return redactValueText(line, args);
 }
 
 /** Redacts one connection's chunks line by line; each output line goes to the chunk that completed the line. */
-function redactChunks(chunks: ChunkRecord[], ended: boolean): ChunkRecord[] {
+function redactChunks(chunks: ChunkRecord[], ended: boolean, args: ToolArgsMaskers): ChunkRecord[] {
+  const line = (text: string) => redactLine(text, args);
   const out: ChunkRecord[] = [];
   let carry = '';
   const texts = chunkTexts(chunks);
@@ -80,12 +102,12 @@ function redactChunks(chunks: ChunkRecord[], ended: boolean): ChunkRecord[] {
     const re = /\r\n|\r(?!$)|\n/g;
     let from = 0;
     for (let m = re.exec(buf); m; m = re.exec(buf)) {
-      produced += redactLine(buf.slice(from, m.index)) + m[0];
+      produced += line(buf.slice(from, m.index)) + m[0];
       from = m.index + m[0].length;
     }
     buf = buf.slice(from);
     if (k === texts.length - 1 && ended) {
-      produced += buf.endsWith('\r') ? redactLine(buf.slice(0, -1)) + '\r' : redactLine(buf);
+      produced += buf.endsWith('\r') ? line(buf.slice(0, -1)) + '\r' : line(buf);
       buf = '';
     }
     carry = buf;
@@ -93,7 +115,7 @@ function redactChunks(chunks: ChunkRecord[], ended: boolean): ChunkRecord[] {
   });
   if (carry !== '') {
     const last = chunks[chunks.length - 1];
-    out.push({ kind: 'chunk', conn: last.conn, t: last.t, bytes: utf8Length(carry), text: redactLine(carry) });
+    out.push({ kind: 'chunk', conn: last.conn, t: last.t, bytes: utf8Length(carry), text: line(carry) });
   }
   return out;
 }
@@ -182,6 +204,27 @@ export function redactCapture(capture: Capture, options: RedactOptions, now: num
   // whole (masking the two halves apart masked its keys, and the client then read no event there). So its start, the
   // digest's carry, goes in front of the kept chunks — the reading is the same — and the digest's carry is emptied.
   const carried = new Set<string>();
+  // Streamed tool-call arguments are masked as one JSON document per call (redact-json-text.ts), per connection; a
+  // call that began before an eviction continues from the input its digest kept.
+  const args = new Map<string, ToolArgsMaskers>();
+  const argsOf = (conn: string) => {
+    let a = args.get(conn);
+    if (!a) args.set(conn, (a = new ToolArgsMaskers()));
+    return a;
+  };
+  if (options.textContent) {
+    for (const r of capture.records) {
+      if (r.kind !== 'evicted' || !r.derived) continue;
+      for (const reply of r.derived.replies) {
+        for (const b of (reply.message.content ?? []) as Record<string, unknown>[]) {
+          // (An input the digest capped starts mid-document: no state to continue from.)
+          if (b.type === 'tool_call' && typeof b.id === 'string' && typeof b.input === 'string' && cappedBy(b.input) === undefined) {
+            argsOf(r.conn).seed(`as:${reply.id}:${b.id}`, b.input);
+          }
+        }
+      }
+    }
+  }
   if (options.textContent) {
     const seen = new Set<string>();
     const head = new Map<string, string>(); // the carry of the last eviction before a connection's first chunk
@@ -199,7 +242,7 @@ export function redactCapture(capture: Capture, options: RedactOptions, now: num
   // Redacted chunks keep their connection's position in the stream of records: emitted where its first chunk was.
   const redacted = new Map<string, ChunkRecord[]>();
   if (options.textContent) {
-    for (const [conn, chunks] of chunksByConn) redacted.set(conn, redactChunks(chunks, endedConns.has(conn)));
+    for (const [conn, chunks] of chunksByConn) redacted.set(conn, redactChunks(chunks, endedConns.has(conn), argsOf(conn)));
   }
   const pending = new Map<string, ChunkRecord[]>(redacted);
   for (const r of capture.records) {
@@ -209,7 +252,9 @@ export function redactCapture(capture: Capture, options: RedactOptions, now: num
       const list = pending.get(r.conn) ?? [];
       while (list.length > 0 && list[0].t <= r.t) records.push(list.shift() as ChunkRecord);
       if (Number.isNaN(r.t)) while (list.length > 0) records.push(list.shift() as ChunkRecord);
-    } else if (r.kind === 'message' && options.textContent) records.push({ ...r, data: redactValueText(r.data) });
+    } else if (r.kind === 'message' && options.textContent) {
+      records.push({ ...r, data: redactValueText(r.data, argsOf(r.conn)) });
+    }
     else if (r.kind === 'evicted' && r.derived && options.textContent) records.push({ ...r, derived: redactDerived(r.derived, carried.has(r.conn)) });
     else records.push(r);
   }

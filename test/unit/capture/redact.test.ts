@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { redactCapture, maskText } from '../../../src/core/capture/redact.ts';
+import { analyzeCapture } from '../../../src/core/analysis/analyze.ts';
 import { makeHeader } from '../../../src/core/capture/capture-log.ts';
 import type { Capture, ChunkRecord, ConnectionRecord, MessageRecord, NoticeRecord } from '../../../src/core/capture/model.ts';
 import { chunkTexts, readSse } from '../../../src/core/frames/read-body.ts';
@@ -50,7 +51,7 @@ describe('redaction', () => {
     const data = frames.filter((f) => f.kind === 'data').map((f) => JSON.parse(f.data));
     expect(data).toEqual([
       { type: 'TEXT_BLOCK_DELTA', reply_id: 'r1', block_id: 'b1', delta: maskText('My password is hunter2') },
-      { type: 'TOOL_CALL_DELTA', reply_id: 'r1', tool_call_id: 't1', delta: '{"xxxx": "/xxxx/xx' },
+      { type: 'TOOL_CALL_DELTA', reply_id: 'r1', tool_call_id: 't1', delta: '{"path": "/xxxx/xx' }, // masked as JSON: keys kept, as in parsed events
     ]);
     expect(frames.find((f) => f.kind === 'comment')?.data).toBe('xxxx-xxxxx xxxxx');
     expect(JSON.stringify(out)).not.toMatch(/hunter2|private|Grüße/);
@@ -100,5 +101,50 @@ describe('redaction of what an eviction kept derived', () => {
     expect(ev.derived.carry.startsWith('data: ')).toBe(true);
     expect(ev.derived.replies[0].message.content[0].id).toBe('b1');
     expect(ev.derived.replies[0].message.content[0].type).toBe('text');
+  });
+});
+
+describe('redaction of streamed tool-call arguments', () => {
+  const header = { kind: 'header' as const, format: 'replyscope-capture' as const, version: 1 as const, tool: 't', created: '' };
+  const args = '{"city": "Zürich", "units": 1.10, "days": [1, 2], "metric": true, "note": null}';
+  const pieces = ['{"ci', 'ty": "Zü', 'rich", "units": 1.', '10, "days": [1, ', '2], "metric": tr', 'ue, "note": nu', 'll}'];
+  const capture = (body: string, requestBody?: string): Capture => ({
+    header,
+    records: [
+      { kind: 'connection', id: 'c', transport: 'fetch', frameUrl: '', method: 'POST', url: 'http://x/s', requestHeaders: [], startTime: 0, status: 200,
+        responseHeaders: [['content-type', 'text/event-stream']], ...(requestBody ? { requestBody: { text: requestBody, size: requestBody.length } } : {}) },
+      { kind: 'chunk', conn: 'c', t: 1, bytes: Buffer.byteLength(body), text: body },
+      { kind: 'end', conn: 'c', t: 2, state: 'complete' },
+    ],
+  });
+  const sse = (events: object[]) => events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join('');
+  const analyse = (c: Capture) => analyzeCapture(c)[0];
+  const codes = (c: Capture) => analyse(c).diagnostics.map((d) => d.code).sort();
+
+  it('AgentScope: the masked input is still JSON, and the diagnostics are the same (it was "not valid JSON")', () => {
+    const e = (type: string, extra: object) => ({ id: 'e', created_at: '2026-01-01T00:00:00', metadata: {}, type, reply_id: 'r', ...extra });
+    const body = sse([e('REPLY_START', { session_id: 's', name: 'n' }), e('TOOL_CALL_START', { tool_call_id: 't', tool_call_name: 'weather' }),
+      ...pieces.map((delta) => e('TOOL_CALL_DELTA', { tool_call_id: 't', delta })), e('TOOL_CALL_END', { tool_call_id: 't' }), e('REPLY_END', { session_id: 's' })]);
+    expect(args).toBe(pieces.join(''));
+    const plain = capture(body);
+    const masked = redactCapture(plain, { textContent: true });
+    expect(JSON.stringify(masked.records)).not.toMatch(/Zürich|Z\\u00fcrich/);
+    expect(codes(masked)).toEqual(codes(plain));
+    const reply = analyse(masked).replies[0];
+    const input = (reply.history.at(reply.history.length - 1) as { content: { type: string; input?: string }[] }).content.find((b) => b.type === 'tool_call')!.input!;
+    expect(JSON.parse(input)).toEqual({ city: 'xxxxxx', units: 1.1, days: [1, 2], metric: true, note: null });
+  });
+
+  it('pi: toolcall_delta pieces too', () => {
+    const request = JSON.stringify({ model: { id: 'm', api: 'openai-completions', provider: 'p' }, context: { messages: [] } });
+    const body = sse([{ type: 'start' }, { type: 'toolcall_start', contentIndex: 0, id: 'call_1', toolName: 'weather' },
+      ...pieces.map((delta) => ({ type: 'toolcall_delta', contentIndex: 0, delta })), { type: 'toolcall_end', contentIndex: 0 },
+      { type: 'done', reason: 'toolUse', usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } } }]);
+    const plain = capture(body, request);
+    const masked = redactCapture(plain, { textContent: true });
+    expect(codes(masked)).toEqual(codes(plain));
+    const reply = analyse(masked).replies[0];
+    const call = (reply.history.at(reply.history.length - 1) as { content: { type: string; arguments?: unknown }[] }).content.find((b) => b.type === 'toolCall')!;
+    expect(call.arguments).toEqual({ city: 'xxxxxx', units: 1.1, days: [1, 2], metric: true, note: null });
   });
 });
