@@ -103,7 +103,13 @@ const isTextEntry = (t: EventTarget | null) =>
   (t.isContentEditable || t instanceof HTMLTextAreaElement || t instanceof HTMLSelectElement ||
     (t instanceof HTMLInputElement && !['checkbox', 'radio', 'range', 'button'].includes(t.type)));
 
-function EmptyState({ source, onOpen, unreachable, off }: { source: PanelSource; onOpen: () => void; unreachable: boolean; off?: string }) {
+/** An import that failed, said whole where the user looks: the toolbar's status line cut it after ~60 characters. */
+function ImportError({ status }: { status: { text: string; level: 'info' | 'error' } | undefined }) {
+  if (!status || status.level !== 'error') return null;
+  return <div class="error-box import-error" data-testid="import-error">{status.text}</div>;
+}
+
+function EmptyState({ source, onOpen, unreachable, off, status }: { source: PanelSource; onOpen: () => void; unreachable: boolean; off?: string; status?: { text: string; level: 'info' | 'error' } }) {
   if (source.kind === 'extension' && unreachable) {
     return (
       <div class="empty" data-testid="empty" data-unreachable="">
@@ -134,6 +140,7 @@ function EmptyState({ source, onOpen, unreachable, off }: { source: PanelSource;
     </div>
   ) : (
     <div class="empty" data-testid="empty">
+      <ImportError status={status} />
       <strong>Open or drop a capture</strong>
       A Replyscope capture log, a HAR file, JSON / NDJSON agent events, or raw SSE text.
       <br />
@@ -230,7 +237,7 @@ export function App({ store, source }: { store: PanelStore; source: PanelSource 
         onInclude={includeControls ? () => setDialog('include') : undefined} includeCount={store.live.value.includeCount} />
       <PageNotices notices={store.notices.value} />
       {empty ? (
-        <EmptyState source={source} unreachable={store.live.value.pageReachable === false}
+        <EmptyState source={source} unreachable={store.live.value.pageReachable === false} status={store.status.value}
           off={store.live.value.siteEnabled === false ? store.live.value.siteOrigin ?? 'this site' : undefined} onOpen={() => document.querySelector<HTMLInputElement>('[data-testid="import-input"]')?.click()} />
       ) : (
         <SplitPane

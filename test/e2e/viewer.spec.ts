@@ -742,6 +742,20 @@ test('a reply the network cut off: its last step is flagged, its event shows the
   await page.close();
 });
 
+test('an import that fails is said whole where the user looks, not only in the toolbar\'s cut status line', async () => {
+  const page = await openViewer();
+  await page.setViewportSize({ width: 800, height: 600 });
+  await page.getByTestId('import-input').setInputFiles({ name: 'garbage.txt', mimeType: 'text/plain', buffer: Buffer.from('this is not a stream\n{"foo": 1}') });
+  const error = page.getByTestId('import-error');
+  await expect(error).toHaveText(/^Could not import garbage\.txt: expected a capture log, a HAR file, JSON events, NDJSON or SSE text; found text starting "this is not a stream/);
+  const box = await error.boundingBox();
+  expect(box!.x + box!.width).toBeLessThanOrEqual(800);
+  await page.screenshot({ path: test.info().outputPath('import-error-800.png') });
+  await importText(page, 'ok.replyscope.ndjson', oneStreamLog(sseOf(r1('REPLY_START', 0, { session_id: 's', name: 'a' }))));
+  await expect(error).toHaveCount(0);
+  await page.close();
+});
+
 test('a connection whose only diagnostic is an info note is not counted in warning orange', async () => {
   const page = await openViewer();
   const body = sseOf(r1('REPLY_START', 0, { session_id: 's', name: 'a' }), r1('REPLY_END', 1, { session_id: 's' }));
