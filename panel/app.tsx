@@ -95,7 +95,9 @@ function connectionsHeight(rows: number): number {
 
 /** The event list / timeline gets about two fifths of the window by default (the step detail the rest). */
 function mainListHeight(): number {
-  return Math.max(250, Math.round((typeof innerHeight === 'number' ? innerHeight : 700) * 0.38));
+  const h = typeof innerHeight === 'number' ? innerHeight : 700;
+  // A short window (DevTools docked below: 600 px and less) keeps room for the message: it got ~100 px there.
+  return h < 800 ? Math.max(140, Math.round(h * 0.28)) : Math.max(250, Math.round(h * 0.38));
 }
 
 const isTextEntry = (t: EventTarget | null) =>

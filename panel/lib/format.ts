@@ -21,7 +21,11 @@ export function formatMs(ms: number | undefined): string {
 export function formatRelative(t: number, origin: number): string {
   if (!Number.isFinite(t) || !Number.isFinite(origin)) return '—';
   const d = t - origin;
-  return d < 10_000 ? `${d.toFixed(1)} ms` : `${(d / 1000).toFixed(2)} s`;
+  // Sub-millisecond below a second (events of one chunk), milliseconds after it: "2.540 s", not "2540.0 ms" (which
+  // a narrow Time column cut to "2540.0…").
+  if (d < 1000) return `${d.toFixed(1)} ms`;
+  if (d < 60_000) return `${(d / 1000).toFixed(3)} s`;
+  return `${Math.floor(d / 60_000)} min ${((d % 60_000) / 1000).toFixed(1)} s`;
 }
 
 /** Summarise a usage object of either protocol (AgentScope input/output_tokens, pi input/output/totalTokens). */
