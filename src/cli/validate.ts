@@ -109,7 +109,8 @@ export function inputAnnotation(err: { message: string; line?: number }, file: s
 
 export function codes(): string {
   const width = Math.max(...DIAGNOSTIC_DOCS.map((d) => d.code.length));
-  return DIAGNOSTIC_DOCS.map((d) => `${d.code.padEnd(width)}  ${d.severity.padEnd(7)}  ${d.title}`).join('\n');
+  // "info/warning": told as either (a capture's note has the note's severity), so --fail-on warning may fail on it.
+  return DIAGNOSTIC_DOCS.map((d) => `${d.code.padEnd(width)}  ${(d.alsoWarning ? `${d.severity}/warning` : d.severity).padEnd(12)}  ${d.title}`).join('\n');
 }
 
 export function validate({ conns: all, notices }: { conns: ConnectionView[]; notices: string[] }, opts: ValidateOptions): { stdout: string; exitCode: number } {
@@ -125,7 +126,13 @@ export function validate({ conns: all, notices }: { conns: ConnectionView[]; not
   if (opts.json) return { stdout: JSON.stringify(found, null, 2), exitCode };
   const lines: string[] = notices.map((n) => `note: ${n}`);
   // Nothing to check passes every check: say so, so that a capture that came out empty is not taken for a clean one.
-  if (all.every((c) => c.events.length === 0)) lines.push(all.length === 0 ? 'note: the input holds no stream' : 'note: the input holds no events');
+  if (all.every((c) => c.events.length === 0)) {
+    // Frames the SSE spec reads but the client does not (bare CR line ends): not "nothing to check".
+    const frames = all.reduce((n, c) => n + c.frames.filter((f) => f.kind === 'data').length, 0);
+    lines.push(all.length === 0 ? 'note: the input holds no stream' : frames > 0
+      ? `note: the client reads no events in it, where the SSE spec reads ${plural(frames, 'data frame')} (see the diagnostics)`
+      : 'note: the input holds no events');
+  }
   for (const { conn: c, diagnostics } of conns) {
     // A body imported from a file has no request: its synthesised method would read as if the file had been fetched.
     // (HAR entries keep their own method and absolute URL.)

@@ -61,14 +61,17 @@ export const ANALYSIS_DIAGNOSTIC_DOCS: DiagnosticDoc[] = [
   {
     code: 'stream.evicted',
     severity: 'info',
+    alsoWarning: true,
     title: 'Older data was evicted',
     explanation:
       'The per-tab memory cap was reached and the oldest captured chunks were dropped. Replies stay inspectable from ' +
-      'the eviction point on; earlier steps cannot be shown.',
+      'the eviction point on; earlier steps cannot be shown. A warning when the digest of what went lost something the ' +
+      'replies go on without: an event on a line too long to keep, the head of a block\'s base64 data.',
   },
   {
     code: 'capture.notice',
     severity: 'info',
+    alsoWarning: true,
     title: 'A note the capture left on this connection',
     explanation:
       'What the capture says about this connection: what it could not record (binary WebSocket messages, an ' +

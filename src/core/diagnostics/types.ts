@@ -21,7 +21,10 @@ export interface Diagnostic {
 /** Documentation of one code, read by both the panel (Diagnostics view) and the CLI (`validate`). */
 export interface DiagnosticDoc {
   code: string;
+  /** The severity it is told with (the least, when `alsoWarning`). */
   severity: Severity;
+  /** Told as a warning too, depending on what it says (a capture's note, an eviction that lost data). */
+  alsoWarning?: boolean;
   title: string;
   /** What the rule means and why it matters to a frontend. */
   explanation: string;

@@ -89,7 +89,8 @@ function comparePass(
   upTo = frames.length,
 ): void {
   const clientName = pass.clientName;
-  const Name = clientName.charAt(0).toUpperCase() + clientName.slice(1);
+  // At a sentence's start: "The AgentScope web UI"; a package name keeps its case ("pi-agent-core's streamProxy").
+  const Name = clientName.startsWith('pi-') ? clientName : clientName.charAt(0).toUpperCase() + clientName.slice(1);
   const { diagnostics, notes } = pass;
   // Lines are read from the reader's columns; line objects are built only for frames that need a closer look
   // (building all of them on every comparison made the panel's live updates several times slower).

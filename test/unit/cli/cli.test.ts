@@ -206,7 +206,12 @@ describe('the replyscope binary', () => {
     const rows = out.stdout.split('\n').map((l) => l.split(/\s{2,}/));
     expect(rows.map((r) => r[0])).toEqual(DIAGNOSTIC_DOCS.map((d) => d.code));
     expect(new Set(rows.map((r) => r[0])).size).toBe(rows.length);
-    for (const [code, severity, title] of rows) expect(diagnosticDoc(code)).toMatchObject({ severity, title });
+    for (const [code, severity, title] of rows) {
+      const doc = diagnosticDoc(code)!;
+      expect(doc.title).toBe(title);
+      expect(severity).toBe(doc.alsoWarning ? `${doc.severity}/warning` : doc.severity); // a note is told at its own severity
+    }
+    expect(rows.find((r) => r[0] === 'capture.notice')?.[1]).toBe('info/warning');
     await expect(runCli(['codes', 'x.json'], read)).rejects.toThrow(/codes takes no FILE/);
   });
 
@@ -365,6 +370,10 @@ describe('the replyscope binary', () => {
       ev({ type: 'TEXT_BLOCK_DELTA', reply_id: 'r', block_id: 'b', delta: 'x' }, '');
     const dropped = (await runCli(['validate', 'x.sse'], () => new TextEncoder().encode(body))).stdout;
     expect(dropped).toMatch(/sse\.client-drops-frame +frame 2, after event 1 \(TEXT_BLOCK_START\): /);
+    // Bare CR line ends: the SSE spec reads frames, the client none — not "the input holds no events" beside 2 errors.
+    const cr = await runCli(['validate', 'cr.sse'], () => new TextEncoder().encode('data: {"type":"start"}\r\rdata: {"type":"text_start","contentIndex":0}\r\r'));
+    expect(cr.stdout).toMatch(/^note: the client reads no events in it, where the SSE spec reads 2 data frames \(see the diagnostics\)$/m);
+    expect(cr.stdout).toContain("pi-agent-core's streamProxy splits on");
     const cut = (await runCli(['validate', 'x.sse'], () => new TextEncoder().encode(body.slice(0, -3)))).stdout;
     expect(cut).toMatch(/the end of the body, after event 1 \(TEXT_BLOCK_START\): /);
   });
