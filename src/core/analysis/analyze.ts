@@ -258,6 +258,19 @@ class ConnectionAnalysis {
         ? `evicted ${this.evictedEvents} chunks or messages before this point (memory cap), without a digest: how many events they held is not known`
         : `evicted ${this.evictedEvents} events before this point (memory cap)${lost}${cut}` });
     }
+    const bad = this.reader.invalidUtf8;
+    if (bad) {
+      // At the first event from the bad chunk on that shows a U+FFFD (else the first read after it, or the last).
+      let at = Math.min(bad.event, last);
+      for (let i = at; i < Math.min(this.events.length, at + 10_000); i++) { // (bounded: views are rebuilt live)
+        if (this.events[i].rawText.includes('\ufffd')) {
+          at = i;
+          break;
+        }
+      }
+      out.push({ code: 'stream.invalid-utf8', severity: 'warning', index: at,
+        message: `${bad.chunks === 1 ? 'a chunk' : `${bad.chunks} chunks`} of the body ${bad.chunks === 1 ? 'is' : 'are'} not valid UTF-8: the page's TextDecoder reads U+FFFD (�) there` });
+    }
     if (this.record.transport === 'eventsource') {
       out.push({ code: 'stream.eventsource-partial-view', severity: 'info', index: 0, message: this.notes[0] });
     }

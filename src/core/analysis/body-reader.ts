@@ -92,9 +92,16 @@ export class BodyReader {
     if (kind === 'ndjson') this.ndjson = new NdjsonDecoder();
   }
 
+  /**
+   * Chunks whose bytes are not valid UTF-8 (the capture stores exactly those as base64, see capture/model.ts): the
+   * page's TextDecoder read U+FFFD there. `event`: the events read before the first; `chunks`: how many.
+   */
+  invalidUtf8?: { event: number; chunks: number };
+
   /** Feed one chunk; returns the raw events it completed. */
   pushChunk(chunk: ChunkRecord): RawEvent[] {
     this.bytes += chunk.bytes;
+    if (chunk.base64 !== undefined && chunk.bytes > 0) this.noteInvalidUtf8();
     const text = this.text.push(chunk);
     return this.pushText(this.resyncing ? this.skipToBoundary(text) : text, chunk.t);
   }
@@ -158,10 +165,16 @@ export class BodyReader {
     return [this.event(index, msg.t, msg.data)];
   }
 
+  private noteInvalidUtf8(): void {
+    if (this.invalidUtf8) this.invalidUtf8.chunks++;
+    else this.invalidUtf8 = { event: this.eventCount, chunks: 1 };
+  }
+
   /** End of body: flush what the readers held back. */
   end(): RawEvent[] {
     // A decoder that holds bytes of an unfinished character flushes them (as U+FFFD) at end of body.
     const flush = (this.text as { end?: () => string }).end?.() ?? '';
+    if (flush !== '') this.noteInvalidUtf8(); // the body ended inside a character
     const out = this.pushText(flush, this.frames.at(-1)?.t ?? NaN);
     if (this.ndjson) for (const f of this.ndjson.finish()) out.push(this.addNdjsonFrame(f));
     if (this.sse && this.client) {

@@ -20,6 +20,16 @@ export const ANALYSIS_DIAGNOSTIC_DOCS: DiagnosticDoc[] = [
       'parse every data line as one JSON event, so the client fails or skips here.',
   },
   {
+    code: 'stream.invalid-utf8',
+    severity: 'warning',
+    title: 'Bytes that are not UTF-8',
+    explanation:
+      'Part of the body is not valid UTF-8: the page\'s TextDecoder (and so every client) reads U+FFFD, "�", in ' +
+      'its place. A character split across two network chunks is fine; this is one whose bytes never all arrived — ' +
+      'a server that cut a multi-byte character (an emoji, CJK) when it cut its output, or a body in another encoding. ' +
+      'The capture keeps those chunks\' exact bytes (as base64).',
+  },
+  {
     code: 'stream.unsafe-integer',
     severity: 'warning',
     title: 'An integer JavaScript cannot hold exactly',

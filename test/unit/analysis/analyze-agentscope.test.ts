@@ -93,4 +93,19 @@ describe('reply timing', () => {
     expect(conn.diagnostics.map((d) => d.code)).toContain('as.delta-before-start');
     expect(conn.replies[0].timeToFirstTokenMs).toBe(3); // was 1: the dropped delta
   });
+
+  it('bytes that are not UTF-8 are told where the page reads U+FFFD; a character split across chunks is not', () => {
+    const ev = (type: string, extra: Record<string, unknown>) => ({ id: `e-${type}`, created_at: '2026-12-01T00:00:00', metadata: {}, type, reply_id: 'r1', ...extra });
+    const body = new TextEncoder().encode(sseBody([ev('REPLY_START', { session_id: 's', name: 'a' }), ev('TEXT_BLOCK_START', { block_id: 'b' }),
+      ev('TEXT_BLOCK_DELTA', { block_id: 'b', delta: 'hi 😀 there' }), ev('TEXT_BLOCK_END', { block_id: 'b' })]));
+    const at = body.indexOf(0xf0); // the emoji's first byte
+    const header = { kind: 'header', format: 'replyscope-capture', version: 1, tool: 't', created: '' } as const;
+    const split = analyzeCapture({ header, records: captureOf([body.subarray(0, at + 2), body.subarray(at + 2)]) })[0];
+    expect(split.diagnostics.map((d) => d.code)).not.toContain('stream.invalid-utf8');
+    const cut = new Uint8Array([...body.subarray(0, at + 2), ...body.subarray(at + 4)]); // two of its four bytes lost
+    const broken = analyzeCapture({ header, records: captureOf([cut.subarray(0, 40), cut.subarray(40)]) })[0];
+    const d = broken.diagnostics.find((x) => x.code === 'stream.invalid-utf8');
+    expect(d).toMatchObject({ severity: 'warning', index: 2 });
+    expect(broken.events[2].rawText).toContain('\ufffd');
+  });
 });
