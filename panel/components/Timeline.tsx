@@ -48,7 +48,9 @@ export function Timeline({ store }: { store: PanelStore }) {
   const conn = store.selectedConnection.value;
   const tl = useComputed(() => {
     const c = store.selectedConnection.value; // a new view whenever the connection changed
-    return c ? deriveTimeline(c.events) : undefined;
+    if (!c) return undefined;
+    const continuing = new Set(c.replies.filter((r) => r.continuesEviction).map((r) => r.id));
+    return deriveTimeline(c.events, continuing.size ? { continuing } : {});
   }).value;
 
   useEffect(() => {
@@ -248,6 +250,11 @@ export function Timeline({ store }: { store: PanelStore }) {
                   return (
                     <g key={si}>
                       <rect x={x0} y={y + 3} width={w} height={LANE_H - 6} rx={2} fill="var(--kind)" opacity={sp.open ? 0.35 : 0.6} stroke={sp.open ? 'var(--kind)' : 'none'} stroke-dasharray={sp.open ? '3 2' : undefined} />
+                      {sp.continued ? ( // began before the evicted part: an open left edge
+                        <path d={`M${x0 + 5} ${y + 3} L${x0} ${y + LANE_H / 2} L${x0 + 5} ${y + LANE_H - 3}`} fill="none" stroke="var(--fg)" stroke-width="1.5" data-continued="">
+                          <title>began before the evicted part (memory cap)</title>
+                        </path>
+                      ) : null}
                       {sp.ticks.map((tk) => {
                         const px = Math.round(x(tk.t));
                         if (px === lastPx || px < LABEL_W || px > LABEL_W + plotW) return null; // one tick per pixel

@@ -37,6 +37,11 @@ export interface TimelineSpan {
   endEvent?: number;
   /** True when nothing closed the block (still streaming, or the stream never closed it). */
   open: boolean;
+  /**
+   * The block (reply, model call) began before the memory cap evicted the connection's head: the span starts at its
+   * reply's first kept event and is drawn open to the left. (It was a zero-length span at the closing event.)
+   */
+  continued?: true;
   ticks: TimelineTick[];
 }
 
@@ -74,6 +79,8 @@ export interface Timeline {
 export interface TimelineOptions {
   /** Silences longer than this (axis units: ms, or events for the index axis) become gap waits. Default 2000 ms. */
   gapThreshold?: number;
+  /** Replies that began before an eviction (ReplyView.continuesEviction): their blocks may have started before it. */
+  continuing?: ReadonlySet<string>;
 }
 
 type Phase = 'start' | 'delta' | 'end' | 'point';
@@ -264,6 +271,8 @@ export function deriveTimeline(events: readonly EventView[], options: TimelineOp
   const modelCallCount = new Map<string, number>();
   const waits: TimelineWait[] = [];
   const openWaits = new Map<string, TimelineWait>();
+  /** A continuing reply's first kept event (time, index): where its blocks that began before the cut start. */
+  const replyStart = new Map<string, { t: number; event: number }>();
   let lastT = -Infinity;
   let first = Infinity;
   for (const t of times) {
@@ -314,16 +323,20 @@ export function deriveTimeline(events: readonly EventView[], options: TimelineOp
     const role = eventRole(e);
     if (!role) continue;
     const reply = e.replyId ?? '';
+    const continuing = options.continuing?.has(reply) ?? false;
+    if (continuing && !replyStart.has(reply)) replyStart.set(reply, { t, event: e.index });
     if (role.wait) trackWait(role.wait, reply, e, t);
 
     // Model calls carry no id: they are numbered in order within their reply, and a delta/end belongs to the
     // call that is open (or, with none open, to a new implicit one).
     let key = role.key;
     if (role.kind === 'model-call') {
+      // A continuing reply's calls are counted from the cut: their ordinals say so ("model call after the cut 1").
+      const callKey = (k: number) => (continuing ? `after the cut ${k}` : String(k));
       const n = modelCallCount.get(reply) ?? 0;
-      const isOpen = openSpans.has(`model-call:${reply}:${n}`);
+      const isOpen = openSpans.has(`model-call:${reply}:${callKey(n)}`);
       if (role.phase === 'start' || !isOpen) modelCallCount.set(reply, n + 1);
-      key = String(role.phase === 'start' || !isOpen ? n + 1 : n);
+      key = callKey(role.phase === 'start' || !isOpen ? n + 1 : n);
     }
     const lane = laneFor(role, reply, key);
     let span = openSpans.get(lane.id);
@@ -338,8 +351,10 @@ export function deriveTimeline(events: readonly EventView[], options: TimelineOp
       continue;
     }
     if (role.phase === 'start' || !span) {
-      // A repeated START leaves the earlier span open (nothing closed it) and starts a new one.
-      span = { start: t, end: t, startEvent: e.index, open: true, ticks: [] };
+      // A repeated START leaves the earlier span open (nothing closed it) and starts a new one. In a reply that began
+      // before the cut, the first delta or end of a block never started here belongs to a block that began before it.
+      const before = role.phase !== 'start' && lane.spans.length === 0 ? replyStart.get(reply) : undefined;
+      span = before ? { start: before.t, end: t, startEvent: before.event, open: true, ticks: [], continued: true } : { start: t, end: t, startEvent: e.index, open: true, ticks: [] };
       lane.spans.push(span);
       openSpans.set(lane.id, span);
       if (role.phase === 'start') continue;

@@ -147,3 +147,41 @@ describe('eventRole without parsing a valid text delta', () => {
     expect(shortcut).toBeGreaterThan(15_000); // the shortcut is what nearly every event takes
   });
 });
+
+// A reply whose start the memory cap evicted: its reply lane was a zero-length span at REPLY_END, its model call a
+// point labelled "model call 1" (it was the second). The blocks begun before the cut now run from the reply's first
+// kept event, marked as continuing, and the calls say they are counted from the cut.
+describe('deriveTimeline — a reply that began before an eviction', () => {
+  it('draws what began before the cut from the first kept event, marked continued', async () => {
+    const { analyzeCapture } = await import('../../../src/core/analysis/analyze.ts');
+    const { EvictionDigest } = await import('../../../src/core/analysis/eviction-digest.ts');
+    const { captureOf, sseBody } = await import('../analysis/support.ts');
+    const e = (type: string, extra: Record<string, unknown> = {}) => ({ id: 'e', created_at: '2026-01-01T00:00:00', metadata: {}, type, reply_id: 'r', ...extra });
+    const events = [e('REPLY_START', { session_id: 's', name: 'n' }), e('MODEL_CALL_START', { model_name: 'qwen' }), e('TEXT_BLOCK_START', { block_id: 'b' }),
+      e('TEXT_BLOCK_DELTA', { block_id: 'b', delta: 'one ' }), e('TEXT_BLOCK_DELTA', { block_id: 'b', delta: 'two' }), e('TEXT_BLOCK_END', { block_id: 'b' }),
+      e('MODEL_CALL_END', { input_tokens: 1, output_tokens: 2 }), e('MODEL_CALL_START', { model_name: 'qwen' }), e('MODEL_CALL_END', {}), e('REPLY_END', { session_id: 's' })];
+    const records = captureOf(events.map((x) => new TextEncoder().encode(sseBody([x]))));
+    const chunks = records.filter((r) => r.kind === 'chunk') as import('../../../src/core/capture/model.ts').ChunkRecord[];
+    const digest = new EvictionDigest(records[0] as import('../../../src/core/capture/model.ts').ConnectionRecord);
+    for (const c of chunks.slice(0, 4)) digest.push(c);
+    const evicted = { kind: 'evicted' as const, conn: 'c1', t: chunks[3].t, chunks: 4, messages: 0, bytes: 0, derived: digest.derived() };
+    const rest = records.filter((r) => r.kind !== 'chunk' || chunks.indexOf(r as never) >= 4);
+    const conn = analyzeCapture({ header: { kind: 'header', format: 'replyscope-capture', version: 1, tool: 't', created: '' }, records: [rest[0], evicted, ...rest.slice(1)] })[0];
+    expect(conn.replies[0].continuesEviction).toBe(true);
+    const tl = deriveTimeline(conn.events, { continuing: new Set(['r']) });
+    const lane = (kind: string) => tl.lanes.find((l) => l.kind === kind)!;
+    const first = conn.events[0];
+    // A call started after the cut is the next one, not a third continuing from before it.
+    expect(tl.lanes.filter((l) => l.kind === 'model-call').map((l) => [l.label, l.spans.length, l.spans[0].continued ?? false]))
+      .toEqual([['model call after the cut 1', 1, true], ['model call after the cut 2 · qwen', 1, false]]);
+    for (const kind of ['reply', 'model-call', 'text']) {
+      const [span] = lane(kind).spans;
+      expect(span, kind).toMatchObject({ start: first.t, startEvent: first.index, continued: true, open: false });
+      expect(span.end, kind).toBeGreaterThan(span.start);
+    }
+    expect(lane('model-call').label).toBe('model call after the cut 1');
+    // Without the option (an unevicted stream): a delta without a start is an implicit span at that event, as before.
+    const end = conn.events.at(-1)!; // REPLY_END
+    expect(deriveTimeline(conn.events).lanes.find((l) => l.kind === 'reply')!.spans[0]).toMatchObject({ start: end.t, startEvent: end.index, end: end.t });
+  });
+});
