@@ -35,6 +35,9 @@ const sameRow = (a: RowProps, b: RowProps) =>
 /** The DOM id of a reply's row (the grid's active descendant when selected). */
 const replyRowId = (id: string) => `reply-row-${id}`;
 
+/** Why a reply's times may differ from what the page saw: the input had no arrival times (the timeline says the same). */
+const BY_CREATED_AT = "By the events' created_at (the server's clock): the input has no arrival times";
+
 const ReplyRow = memo(function ReplyRow({ r, index, ended, narrow, selected, onSelect }: RowProps) {
   const errors = r.diagnostics.some((d) => d.severity === 'error');
   const warnings = !errors && r.diagnostics.some((d) => d.severity === 'warning');
@@ -66,11 +69,13 @@ const ReplyRow = memo(function ReplyRow({ r, index, ended, narrow, selected, onS
       {narrow ? null : (
         <>
           <td title={formatUsage(r.usage)}>{formatUsage(r.usage, true)}</td>
-          <td class="num" title={r.continuesEviction ? 'The reply started before the evicted part: its first token is not known' : undefined}>
+          <td class="num" title={r.continuesEviction ? 'The reply started before the evicted part: its first token is not known'
+            : r.timedBy === 'created_at' ? BY_CREATED_AT : undefined}>
             {formatMs(r.timeToFirstTokenMs)}
           </td>
           <td class="num" title={r.continuesEviction ? 'The reply started before the evicted part: this is the time of the part kept'
-            : r.orphan ? 'The reply never started in this stream: this is the time from its first event here' : undefined}>
+            : r.orphan ? 'The reply never started in this stream: this is the time from its first event here'
+            : r.timedBy === 'created_at' ? BY_CREATED_AT : undefined}>
             {r.continuesEviction || r.orphan ? '≥ ' : ''}{formatMs(r.durationMs)}
           </td>
         </>

@@ -36,6 +36,8 @@ interface ReplyExtra {
   firstT: number;
   lastT: number;
   firstTokenT?: number;
+  /** The input has no arrival times: the times above are the events' created_at (the server's clock). */
+  byCreatedAt?: boolean;
 }
 
 const PREVIEW_KEYS = ['delta', 'data', 'tool_call_name', 'model_name', 'name', 'finished_reason', 'state', 'error'];
@@ -168,7 +170,7 @@ export class AgentScopeStream implements StreamProcessor {
           outcome = r.outcome;
           const group = this.groups.get(r.replyId);
           if (group) {
-            const y = this.extraOf(group, ev.t);
+            const y = this.extraOf(group, ev.t, clock);
             y.work.adopt(outcome.msg);
             this.record(y, index, ev.t, clock, event, outcome.status, info ?? event.type, target, event === fromFast ? ev.rawText : undefined);
           }
@@ -180,7 +182,7 @@ export class AgentScopeStream implements StreamProcessor {
       const group = typeof rid === 'string' ? this.groups.get(rid) : undefined;
       if (group) {
         replyId = group.id;
-        this.record(this.extraOf(group, ev.t), index, ev.t, ev.t, null, 'invalid', info ?? type, undefined);
+        this.record(this.extraOf(group, ev.t, ev.t), index, ev.t, ev.t, null, 'invalid', info ?? type, undefined);
       }
     }
     const diagnostics = this.lifecycle.push(index, parsed, outcome, { legacy });
@@ -231,8 +233,9 @@ export class AgentScopeStream implements StreamProcessor {
     const target = f.target === this.laneTarget ? this.laneTarget : (this.laneTarget = this.target(f.target));
     const status = x.work.applyDelta(info.delta, target, f.delta);
     if (status === undefined) return undefined;
-    this.steps.setDelta(index, info.delta, f.delta, target, clockOf(ev.t, f.createdAt));
-    this.step(x, index, ev.t, status, true);
+    const clock = clockOf(ev.t, f.createdAt);
+    this.steps.setDelta(index, info.delta, f.delta, target, clock);
+    this.step(x, index, ev.t, clock, status, true);
     // created_at read once for both the lifecycle's clock (local time) and the view (see iso-times.ts).
     const createdAt = f.createdAt;
     let local = NaN;
@@ -277,6 +280,7 @@ export class AgentScopeStream implements StreamProcessor {
         // orphan): when it began is not known, so neither is its first token's delay.
         ...(x.firstTokenT !== undefined && !this.seeded.has(g.id) && !g.orphan ? { timeToFirstTokenMs: x.firstTokenT - x.firstT } : {}),
         durationMs: x.lastT - x.firstT,
+        ...(x.byCreatedAt ? { timedBy: 'created_at' as const } : {}),
         ...(g.orphan ? { orphan: true } : {}),
         ...(this.seeded.has(g.id) ? { continuesEviction: true } : {}),
         diagnostics: x.diagnostics,
@@ -309,22 +313,26 @@ export class AgentScopeStream implements StreamProcessor {
   }
 
   /** The reply's record (history, statuses, …), created at its first step from the group's message then. */
-  private extraOf(group: ReplyGroup, t: number): ReplyExtra {
+  private extraOf(group: ReplyGroup, t: number, clock: number): ReplyExtra {
     let x = this.extra.get(group.id);
     if (!x) {
       const id = group.id;
       const work = new WorkingMsg(group.msg);
       const history = new CheckpointedHistory<Msg, number>(group.initial, (msg, i) => this.steps.reduce(msg, i, id, this.indexBase), { live: work });
-      x = { id, idMatches: group.msg.id === id, work, history, stepStatus: [], diagnostics: [], firstT: t, lastT: t };
+      const at = Number.isFinite(t) ? t : clock;
+      x = { id, idMatches: group.msg.id === id, work, history, stepStatus: [], diagnostics: [], firstT: at, lastT: at };
+      if (!Number.isFinite(t) && Number.isFinite(clock)) x.byCreatedAt = true;
       this.extra.set(id, x);
     }
     return x;
   }
 
   /** The reply's side of a step: history, status, times (`token`: the event is a content delta). */
-  private step(x: ReplyExtra, index: number, t: number, status: StepStatus, token: boolean): void {
+  private step(x: ReplyExtra, index: number, arrival: number, clock: number, status: StepStatus, token: boolean): void {
     x.history.pushLive(index);
     x.stepStatus.push(status);
+    // Without arrival times (a raw body, a HAR without timings) the reply is timed by the events' created_at.
+    const t = Number.isFinite(arrival) ? arrival : clock;
     x.lastT = t;
     // A delta the reference drops (before its block's start, into a finished block) is no token the page shows.
     if (x.firstTokenT === undefined && token && status === 'changed') x.firstTokenT = t;
@@ -338,6 +346,6 @@ export class AgentScopeStream implements StreamProcessor {
     const code = event && typeof info === 'object' ? info.delta : 0;
     if (event && code !== 0) this.steps.setDelta(index, code, (event as AgentEvent & { delta: string }).delta, target ?? this.target(''), clock);
     else this.steps.setEvent(index, event, clock, wire);
-    this.step(x, index, t, status, typeof info === 'object' ? info.token : (info ?? '').endsWith('_DELTA'));
+    this.step(x, index, t, clock, status, typeof info === 'object' ? info.token : (info ?? '').endsWith('_DELTA'));
   }
 }

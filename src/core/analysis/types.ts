@@ -91,6 +91,8 @@ export interface ReplyView {
   usage?: unknown;
   /** ms from the first event to the first content delta. */
   timeToFirstTokenMs?: number;
+  /** The input had no arrival times: TTFT and duration are by the events' `created_at` (the server's clock). */
+  timedBy?: 'created_at';
   durationMs?: number;
   /** Events that named a reply never started in the stream. */
   orphan?: boolean;

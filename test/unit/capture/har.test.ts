@@ -313,6 +313,10 @@ describe('HAR import of other writers\' files', () => {
     expect(chunks.length).toBeGreaterThan(0);
     for (const c of chunks) expect(c.t).toBeNaN();
     const [view] = analyzeCapture(cap);
-    expect(Number.isFinite(view.replies[0].timeToFirstTokenMs)).toBe(false); // shown "—" (was 0 ms: every event at the entry's end)
+    // Not 0 ms by every event's fake arrival at the entry's end: by the events' created_at, and said to be.
+    expect(view.replies[0].timedBy).toBe('created_at');
+    const at = (e: (typeof view.events)[number]) => e.createdAt as number;
+    const firstDelta = view.events.find((e) => e.type === 'TEXT_BLOCK_DELTA')!;
+    expect(view.replies[0].timeToFirstTokenMs).toBe(at(firstDelta) - at(view.events[0]));
   });
 });
