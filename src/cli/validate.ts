@@ -123,7 +123,12 @@ export function validate({ conns: all, notices }: { conns: ConnectionView[]; not
   const found = conns.flatMap(({ conn: c, diagnostics }) => diagnostics.map((d) => ({ connection: c.record.id, url: c.record.url, ...d })));
   const failOn = opts.failOn;
   const exitCode = failOn !== undefined && found.some((d) => SEVERITY_RANK[d.severity] >= SEVERITY_RANK[failOn]) ? 1 : 0;
-  if (opts.json) return { stdout: JSON.stringify(found, null, 2), exitCode };
+  // The input's own notes (a log cut short, HAR entries skipped) are entries too, of no connection — --json printed
+  // only "[]" where the text report said the file was cut short. They leave the exit code as the text report does.
+  if (opts.json) {
+    const notes = notices.map((message) => ({ connection: null, url: null, code: 'capture.notice', severity: 'info' as const, index: 0, message }));
+    return { stdout: JSON.stringify([...notes, ...found], null, 2), exitCode };
+  }
   const lines: string[] = notices.map((n) => `note: ${n}`);
   // Nothing to check passes every check: say so, so that a capture that came out empty is not taken for a clean one.
   if (all.every((c) => c.events.length === 0)) {

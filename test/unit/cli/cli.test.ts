@@ -312,6 +312,12 @@ describe('the replyscope binary', () => {
     expect(err?.code).toBe(1);
     expect(err.stdout).toMatch(/^GET https:\/\/a\.test\/stream — agentscope, 1 event, 1 reply$/m);
     expect(err.stdout).toContain('The capture log ends in the middle of line 4 (30 characters, not a whole record): the file was cut short.');
+    // Every connection ended before the cut: the note is the file's, not a connection's — and --json has it too
+    // (it printed "[]").
+    const ended = path.join(dir, 'ended.replyscope.ndjson');
+    writeFileSync(ended, `${header}\n${conn}\n${start}\n{"kind":"end","conn":"c","t":3,"state":"complete"}\n${start.slice(0, 30)}`);
+    const json = JSON.parse((await runCli(['validate', '--json', ended], read)).stdout) as { connection: string | null; message: string }[];
+    expect(json.find((d) => d.connection === null)?.message).toMatch(/^The capture log ends in the middle of line 5 .*the file was cut short/);
   });
 
   it('with --github, input it cannot read is an error annotation on its line (stdout said nothing), still exit 2', async () => {
