@@ -4,6 +4,18 @@
 // data deltas are canonical padded base64 — so the reference rules give an exact expected reconstruction.
 import fc from 'fast-check';
 
+/** `s` cut at the given points (taken modulo its length + 1, duplicates ignored): pieces that join to `s`. */
+export function cutText(s: string, cuts: number[]): string[] {
+  const points = [...new Set(cuts.map((c) => c % (s.length + 1)))].sort((a, b) => a - b);
+  const out: string[] = [];
+  let from = 0;
+  for (const p of [...points, s.length]) {
+    out.push(s.slice(from, p));
+    from = p;
+  }
+  return out;
+}
+
 export interface AsBlockScript {
   kind: 'text' | 'thinking' | 'data' | 'tool_call' | 'tool_result' | 'hint' | 'model_call';
   id: string;
@@ -70,13 +82,7 @@ const toolCall = (id: string) =>
   fc.tuple(fc.string({ maxLength: 10 }), fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 }), fc.array(fc.nat(), { maxLength: 6 }))
     .map(([name, args, cuts]): AsBlockScript => {
       const json = JSON.stringify(args);
-      const points = [...new Set(cuts.map((c) => c % (json.length + 1)))].sort((a, b) => a - b);
-      const deltas: string[] = [];
-      let from = 0;
-      for (const p of [...points, json.length]) {
-        deltas.push(json.slice(from, p));
-        from = p;
-      }
+      const deltas = cutText(json, cuts);
       return {
         kind: 'tool_call', id, expectText: json,
         events: [

@@ -2,7 +2,7 @@
 // (text, thinking, tool call) whose deltas may interleave between blocks, then `done` or `error` with usage. The
 // request body carries the model, as the real client sends it. Expected content is computed from the script alone.
 import fc from 'fast-check';
-import { interleave, textPiece } from './agentscope-gen.ts';
+import { cutText, interleave, textPiece } from './agentscope-gen.ts';
 
 export interface PiBlockScript {
   kind: 'text' | 'thinking' | 'toolCall';
@@ -29,17 +29,6 @@ const model = {
   id: 'fuzz-model', name: 'Fuzz', api: 'openai-completions', provider: 'fuzz-provider', baseUrl: 'http://127.0.0.1:9/unused',
   reasoning: true, input: ['text'], cost: { input: 1, output: 2, cacheRead: 0, cacheWrite: 0 }, contextWindow: 8192, maxTokens: 1024,
 };
-
-function cutText(s: string, cuts: number[]): string[] {
-  const points = [...new Set(cuts.map((c) => c % (s.length + 1)))].sort((a, b) => a - b);
-  const out: string[] = [];
-  let from = 0;
-  for (const p of [...points, s.length]) {
-    out.push(s.slice(from, p));
-    from = p;
-  }
-  return out;
-}
 
 const blockArb = (kind: PiBlockScript['kind'], index: number): fc.Arbitrary<PiBlockScript> => {
   if (kind === 'toolCall') {

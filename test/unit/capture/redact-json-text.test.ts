@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { JsonTextMasker, maskJsonText } from '../../../src/core/capture/redact-json-text.ts';
 import { maskText } from '../../../src/core/capture/redact.ts';
+import { cutText } from '../../fuzz/agentscope-gen.ts';
 
 /** The reference: string values masked as text, keys and everything else kept. */
 function maskStrings(v: unknown): unknown {
@@ -22,13 +23,7 @@ describe('JsonTextMasker', () => {
     fc.assert(
       fc.property(fc.jsonValue(), fc.array(fc.nat(), { maxLength: 8 }), fc.boolean(), (value, cuts, python) => {
         const text = python ? pyDumps(value) : JSON.stringify(value);
-        const points = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((a, b) => a - b);
-        const pieces: string[] = [];
-        let from = 0;
-        for (const p of [...points, text.length]) {
-          pieces.push(text.slice(from, p));
-          from = p;
-        }
+        const pieces = cutText(text, cuts);
         const m = new JsonTextMasker();
         const masked = pieces.map((p) => m.mask(p)).join('');
         expect(JSON.parse(masked)).toEqual(maskStrings(JSON.parse(text)));
