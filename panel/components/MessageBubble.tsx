@@ -211,6 +211,22 @@ function NestedBlock({ block, appended }: { block: unknown; appended?: string })
   return <LongPre text={prettyValue(block)} />;
 }
 
+/**
+ * A reply's error as a line to read: `{"type": "rate_limit", "message": "…"}` (AgentScope's usual shape) reads
+ * "rate_limit: …"; any other shape is shown as its JSON (the JSON tab has it whole either way).
+ */
+function errorLine(error: unknown): string {
+  if (typeof error === 'string') return error;
+  if (error !== null && typeof error === 'object' && !Array.isArray(error)) {
+    const e = error as Record<string, unknown>;
+    const message = typeof e.message === 'string' ? e.message : undefined;
+    const kind = typeof e.type === 'string' ? e.type : typeof e.code === 'string' ? e.code : undefined;
+    const rest = Object.keys(e).filter((k) => k !== 'message' && k !== 'type' && k !== 'code');
+    if (message !== undefined && rest.length === 0) return kind ? `${kind}: ${message}` : message;
+  }
+  return prettyValue(error);
+}
+
 export function MessageBubble({ message, touched, appended }: BubbleProps) {
   if (!isObj(message)) return <div class="empty">No message at this step.</div>;
   const content = Array.isArray(message.content) ? message.content : [];
@@ -233,7 +249,7 @@ export function MessageBubble({ message, touched, appended }: BubbleProps) {
           <Block key={i} block={b} touched={touched.includes(i)} appended={appended.get(i)} />
         ))}
         {error !== undefined && error !== null && error !== '' ? (
-          <div class="error-box"><LongText text={typeof error === 'string' ? error : prettyValue(error)} /></div>
+          <div class="error-box"><LongText text={errorLine(error)} /></div>
         ) : null}
       </div>
     </div>

@@ -71,7 +71,7 @@ export function EventDetail({ conn, event }: { conn: ConnectionView; event: Even
           #{event.index} <b>{event.type}</b> {event.valid ? <span class="ok">valid</span> : <span class="err">invalid</span>}
         </span>
         {event.replyId ? (<><span class="k">reply</span><span class="mono">{event.replyId}</span></>) : null}
-        {event.blockId ? (<><span class="k">block</span><span class="mono">{event.blockId}</span></>) : null}
+        {event.blockId ? (<><span class="k">{/^TOOL_(CALL|RESULT)/.test(event.type) ? 'tool call' : 'block'}</span><span class="mono">{event.blockId}</span></>) : null}
         {event.extras.length ? (<><span class="k">unknown fields</span><span class="warn mono">{event.extras.join(', ')}</span></>) : null}
       </div>
       {event.issues.length ? (

@@ -756,6 +756,17 @@ test('an import that fails is said whole where the user looks, not only in the t
   await page.close();
 });
 
+test('a reply that ended in error reads "type: message" under the bubble, not its JSON', async () => {
+  const page = await openViewer();
+  const body = sseOf(r1('REPLY_START', 0, { session_id: 's', name: 'a' }),
+    r1('REPLY_END', 1, { session_id: 's', finished_reason: 'error', error: { type: 'rate_limit', message: 'Too many requests, retry in 20 s' } }));
+  await importText(page, 'err.replyscope.ndjson', oneStreamLog(body));
+  await page.locator('[data-reply="r1"]').click();
+  await page.keyboard.press('End');
+  await expect(page.getByTestId('bubble').locator('.error-box')).toHaveText('rate_limit: Too many requests, retry in 20 s');
+  await page.close();
+});
+
 test('a connection whose only diagnostic is an info note is not counted in warning orange', async () => {
   const page = await openViewer();
   const body = sseOf(r1('REPLY_START', 0, { session_id: 's', name: 'a' }), r1('REPLY_END', 1, { session_id: 's' }));
