@@ -240,7 +240,7 @@ export function Timeline({ store }: { store: PanelStore }) {
             <g key={lane.id} class={`kind-${lane.kind}`} data-lane={lane.id}>
               <text class="lane-label" x={4} y={y + 13} clip-path="url(#labels)">
                 <title>{n !== undefined ? `${label}\nreply ${replyName.get(lane.replyId!) ?? lane.replyId}` : label}</title>
-                {truncate(label, 28)}
+                {truncate(label, 25) /* with its "…", within LABEL_W (28 ran into the clip) */}
               </text>
               <g clip-path="url(#plot)">
                 {lane.spans.map((sp, si) => {
