@@ -101,8 +101,10 @@ export class BodyReader {
   /** Feed one chunk; returns the raw events it completed. */
   pushChunk(chunk: ChunkRecord): RawEvent[] {
     this.bytes += chunk.bytes;
-    if (chunk.base64 !== undefined && chunk.bytes > 0) this.noteInvalidUtf8();
     const text = this.text.push(chunk);
+    // A base64 chunk is one that was not valid UTF-8 (this tool's writers; another's may base64 valid text: then
+    // its decoding shows no U+FFFD).
+    if (chunk.base64 !== undefined && chunk.bytes > 0 && text.includes('\ufffd')) this.noteInvalidUtf8();
     return this.pushText(this.resyncing ? this.skipToBoundary(text) : text, chunk.t);
   }
 
