@@ -14,7 +14,6 @@ import type { BodyRecord, Capture, CaptureRecord, ChunkRecord, ConnectionRecord,
 import { chunkTexts } from '../frames/read-body.ts';
 import { utf8Length } from '../frames/utf8-chunks.ts';
 import { maskJsonText, ToolArgsMaskers } from './redact-json-text.ts';
-import { cappedBy } from './capped-text.ts';
 
 export interface RedactOptions {
   headers?: boolean;
@@ -54,7 +53,7 @@ export function redactJson(value: unknown, key?: string): unknown {
   if (value !== null && typeof value === 'object') {
     const o = value as Record<string, unknown>;
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(o)) out[k] = typeof v === 'string' && isJsonText(o, k) ? maskJsonText(v) : redactJson(v, k);
+    for (const [k, v] of Object.entries(o)) out[k] = typeof v === 'string' && isJsonText(o, k) ? maskJsonText(v, isStructuralKey) : redactJson(v, k);
     return out;
   }
   return value;
@@ -70,7 +69,9 @@ export function redactValueText(s: string, args?: ToolArgsMaskers): string {
   try {
     value = JSON.parse(s);
   } catch {
-    return maskText(s);
+    // Not (yet) JSON — an unfinished line, text — masked as the start of a JSON text: its strings' letters and digits,
+    // and any letter outside them that is no JSON literal (keys of a partial event stay, as in a parsed one).
+    return maskJsonText(s, isStructuralKey);
   }
   const piece = args?.piece(value);
   const out = redactJson(value) as Record<string, unknown>;
@@ -115,7 +116,8 @@ function redactChunks(chunks: ChunkRecord[], ended: boolean, args: ToolArgsMaske
   });
   if (carry !== '') {
     const last = chunks[chunks.length - 1];
-    out.push({ kind: 'chunk', conn: last.conn, t: last.t, bytes: utf8Length(carry), text: line(carry) });
+    const text = line(carry); // (its bytes are the masked text's: they were the original's, which the reader refused)
+    out.push({ kind: 'chunk', conn: last.conn, t: last.t, bytes: utf8Length(text), text });
   }
   return out;
 }
@@ -146,7 +148,8 @@ function redactPiState(value: unknown, key?: string): unknown {
     const keys = Object.keys(value);
     if (keys.length === 1 && keys[0] === '$js') return value;
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = redactPiState(v, k);
+    // A tool call's partialJson is JSON text (masked as such: its numbers, literals and keys stay, see isJsonText).
+    for (const [k, v] of Object.entries(value)) out[k] = typeof v === 'string' && k === 'partialJson' ? maskJsonText(v, isStructuralKey) : redactPiState(v, k);
     return out;
   }
   if (Array.isArray(value)) return value.map((v) => redactPiState(v, key));
@@ -172,13 +175,18 @@ function redactUrl(url: string): string {
   }
 }
 
+/** Query values of every URL in a text (a notice naming skipped HAR entries quotes their URLs). */
+function redactUrlsIn(text: string): string {
+  return text.replace(/\bhttps?:\/\/[^\s)"'<>]+/g, (url) => redactUrl(url));
+}
+
 function redactConnection(c: ConnectionRecord, o: RedactOptions): ConnectionRecord {
   const maskHeaders = (h: [string, string][]): [string, string][] =>
     h.map(([k, v]) => [k, KEEP_HEADERS.has(k.toLowerCase()) ? v : MASK]);
   return {
     ...c,
     ...(o.headers
-      ? { url: redactUrl(c.url), requestHeaders: maskHeaders(c.requestHeaders), ...(c.responseHeaders ? { responseHeaders: maskHeaders(c.responseHeaders) } : {}) }
+      ? { url: redactUrl(c.url), frameUrl: redactUrl(c.frameUrl), requestHeaders: maskHeaders(c.requestHeaders), ...(c.responseHeaders ? { responseHeaders: maskHeaders(c.responseHeaders) } : {}) }
       : {}),
     ...(o.requestBodies && c.requestBody ? { requestBody: redactBody(c.requestBody) } : {}),
   };
@@ -209,18 +217,25 @@ export function redactCapture(capture: Capture, options: RedactOptions, now: num
   const args = new Map<string, ToolArgsMaskers>();
   const argsOf = (conn: string) => {
     let a = args.get(conn);
-    if (!a) args.set(conn, (a = new ToolArgsMaskers()));
+    if (!a) args.set(conn, (a = new ToolArgsMaskers(isStructuralKey)));
     return a;
   };
   if (options.textContent) {
     for (const r of capture.records) {
       if (r.kind !== 'evicted' || !r.derived) continue;
+      // pi: the client state's blocks by content index (encodePiState: message.content.items = [[index, block], …]).
+      const items = ((r.derived.pi?.state as { message?: { content?: { items?: unknown } } } | undefined)?.message?.content?.items);
+      if (Array.isArray(items)) {
+        for (const item of items) {
+          const [index, block] = Array.isArray(item) ? item : [];
+          const partial = (block as { partialJson?: unknown } | undefined)?.partialJson;
+          if (typeof partial === 'string') argsOf(r.conn).seed(`pi:${String(index)}`, partial);
+        }
+      }
       for (const reply of r.derived.replies) {
         for (const b of (reply.message.content ?? []) as Record<string, unknown>[]) {
-          // (An input the digest capped starts mid-document: no state to continue from.)
-          if (b.type === 'tool_call' && typeof b.id === 'string' && typeof b.input === 'string' && cappedBy(b.input) === undefined) {
-            argsOf(r.conn).seed(`as:${reply.id}:${b.id}`, b.input);
-          }
+          // (An input the digest capped starts mid-document: its call's pieces are then masked whole, see seed.)
+          if (b.type === 'tool_call' && typeof b.id === 'string' && typeof b.input === 'string') argsOf(r.conn).seed(`as:${reply.id}:${b.id}`, b.input);
         }
       }
     }
@@ -256,8 +271,11 @@ export function redactCapture(capture: Capture, options: RedactOptions, now: num
       records.push({ ...r, data: redactValueText(r.data, argsOf(r.conn)) });
     }
     else if (r.kind === 'evicted' && r.derived && options.textContent) records.push({ ...r, derived: redactDerived(r.derived, carried.has(r.conn)) });
+    else if (r.kind === 'notice' && options.headers) records.push({ ...r, text: redactUrlsIn(r.text) });
     else records.push(r);
   }
   for (const list of pending.values()) records.push(...list);
-  return { header: capture.header, records };
+  // The page's URL carries query values like any other (an imported HAR's page title can be one).
+  const header = options.headers && capture.header.pageUrl !== undefined ? { ...capture.header, pageUrl: redactUrl(capture.header.pageUrl) } : capture.header;
+  return { header, records };
 }

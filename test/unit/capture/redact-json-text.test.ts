@@ -25,11 +25,19 @@ describe('JsonTextMasker', () => {
         const text = python ? pyDumps(value) : JSON.stringify(value);
         const pieces = cutText(text, cuts);
         const m = new JsonTextMasker();
-        const masked = pieces.map((p) => m.mask(p)).join('');
+        const masked = pieces.map((p) => m.mask(p)).join('') + m.flush(); // (a document that ends in a literal)
         expect(JSON.parse(masked)).toEqual(maskStrings(JSON.parse(text)));
       }),
       { seed: 1201, numRuns: 500 },
     );
+  });
+
+  it('outside strings keeps only JSON\'s own characters: prose, or a document whose start is unknown, shows nothing', () => {
+    expect(maskJsonText('Send the report to alice tomorrow, ok?')).toBe('xxxx xxx xxxxxx xx xxxxx xxxxxxxx, xx?');
+    expect(maskJsonText('ull, "b": 1e5, "c": true}')).toBe('xxx, "x": 1e5, "x": true}'); // no literal, and no known keys: masked
+    expect(maskJsonText('[… 9 older characters evicted …]lorem", "k": "SECRET"}')).not.toMatch(/lorem|SECRET|older/);
+    const m = new JsonTextMasker();
+    expect([m.mask('{"ok": tr'), m.mask('ue, "n": nu'), m.mask('ll}')].join('')).toBe('{"ok": true, "n": null}');
   });
 
   it('keeps what is not a string value, and invalid JSON stays as invalid', () => {

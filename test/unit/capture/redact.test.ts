@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { redactCapture, maskText } from '../../../src/core/capture/redact.ts';
 import { analyzeCapture } from '../../../src/core/analysis/analyze.ts';
+import { EvictionDigest } from '../../../src/core/analysis/eviction-digest.ts';
+import { readCaptureLog, writeCaptureLog } from '../../../src/core/capture/capture-log.ts';
 import { makeHeader } from '../../../src/core/capture/capture-log.ts';
 import type { Capture, ChunkRecord, ConnectionRecord, MessageRecord, NoticeRecord } from '../../../src/core/capture/model.ts';
 import { chunkTexts, readSse } from '../../../src/core/frames/read-body.ts';
@@ -146,5 +148,63 @@ describe('redaction of streamed tool-call arguments', () => {
     const reply = analyse(masked).replies[0];
     const call = (reply.history.at(reply.history.length - 1) as { content: { type: string; arguments?: unknown }[] }).content.find((b) => b.type === 'toolCall')!;
     expect(call.arguments).toEqual({ city: 'xxxxxx', units: 1.1, days: [1, 2], metric: true, note: null });
+  });
+});
+
+// From a review of export round trips: what redaction let through or broke.
+describe('redaction, reviewed', () => {
+  const header = { kind: 'header' as const, format: 'replyscope-capture' as const, version: 1 as const, tool: 't', created: '' };
+  const conn = (id: string, extra: Partial<ConnectionRecord> = {}): ConnectionRecord => ({ kind: 'connection', id, transport: 'fetch', frameUrl: 'https://app.example/chat?session=SECRET1',
+    method: 'POST', url: 'https://api.example/s', requestHeaders: [], startTime: 0, status: 200, responseHeaders: [['content-type', 'text/event-stream']], ...extra });
+  const data = (o: object) => `data: ${JSON.stringify(o)}\n\n`;
+  const chunk = (c: string, text: string, t = 1): ChunkRecord => ({ kind: 'chunk', conn: c, t, bytes: Buffer.byteLength(text), text });
+  const e = (type: string, extra: object) => ({ id: 'e', created_at: '2026-01-01T00:00:00', metadata: {}, type, reply_id: 'r', ...extra });
+
+  it('a tool input the digest capped leaks none of its text, in the digest or in the deltas after it', () => {
+    const big = `{"content": "${'lorem ipsum '.repeat(100_000)}HEADSECRET `;
+    const head = [e('REPLY_START', { session_id: 's', name: 'n' }), e('TOOL_CALL_START', { tool_call_id: 't', tool_call_name: 'f' }),
+      ...(big.match(/[\s\S]{1,200000}/g) ?? []).map((delta) => e('TOOL_CALL_DELTA', { tool_call_id: 't', delta }))].map(data);
+    const c = conn('c');
+    const digest = new EvictionDigest(c);
+    head.forEach((h) => digest.push(chunk('c', h)));
+    expect((digest.derived().replies[0].message as { content: { input?: string }[] }).content[0].input).toMatch(/^\[… \d+ older characters evicted …\]/);
+    const rest = [e('TOOL_CALL_DELTA', { tool_call_id: 't', delta: 'TAILSECRET password' }), e('TOOL_CALL_DELTA', { tool_call_id: 't', delta: '"}' })].map(data);
+    const capture: Capture = { header, records: [c, { kind: 'evicted', conn: 'c', t: 1, chunks: head.length, messages: 0, bytes: 0, derived: digest.derived() }, ...rest.map((r) => chunk('c', r, 2))] };
+    const out = JSON.stringify(redactCapture(capture, { textContent: true }));
+    expect(out.match(/.{0,60}(HEADSECRET|TAILSECRET|password|lorem).{0,60}/)?.[0]).toBeUndefined();
+  });
+
+  it('a pi tool call begun before an eviction keeps its arguments JSON: the digest\'s partialJson and the deltas after it', () => {
+    const request = JSON.stringify({ model: { id: 'm', api: 'openai-completions', provider: 'p' }, context: { messages: [] } });
+    const c = conn('p', { requestBody: { text: request, size: request.length } });
+    const head = [{ type: 'start' }, { type: 'toolcall_start', contentIndex: 0, id: 'call_z', toolName: 'calc' },
+      { type: 'toolcall_delta', contentIndex: 0, delta: '{"expr": "one", "n": 12' }, { type: 'toolcall_delta', contentIndex: 0, delta: '34, "ok": tr' }].map(data);
+    const digest = new EvictionDigest(c);
+    head.forEach((h) => digest.push(chunk('p', h)));
+    const usage = { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+    const rest = [{ type: 'toolcall_delta', contentIndex: 0, delta: 'ue}' }, { type: 'toolcall_end', contentIndex: 0 }, { type: 'done', reason: 'toolUse', usage }].map(data);
+    const capture: Capture = { header, records: [c, { kind: 'evicted', conn: 'p', t: 1, chunks: head.length, messages: 0, bytes: 0, derived: digest.derived() },
+      ...rest.map((r) => chunk('p', r, 2)), { kind: 'end', conn: 'p', t: 3, state: 'complete' }] };
+    const view = (x: Capture) => analyzeCapture(x)[0];
+    const masked = view(redactCapture(capture, { textContent: true }));
+    expect(masked.diagnostics.map((d) => d.code)).toEqual(view(capture).diagnostics.map((d) => d.code));
+    const final = masked.replies[0].history.at(masked.replies[0].history.length - 1) as { content: { arguments?: unknown }[] };
+    expect(final.content[0].arguments).toEqual({ expr: 'xxx', n: 1234, ok: true });
+  });
+
+  it('a stream still open mid-line (non-ASCII) reads back: its last chunk\'s bytes are the masked text\'s, its keys stay', () => {
+    const text = data(e('TEXT_BLOCK_START', { block_id: 'b' })) + 'data: {"type":"TEXT_BLOCK_DELTA","reply_id":"r","block_id":"b","delta":"日本語';
+    const out = redactCapture({ header, records: [conn('c'), chunk('c', text)] }, { textContent: true });
+    const back = readCaptureLog(writeCaptureLog(out)); // threw: "chunk.bytes: 140, but its text holds 128 bytes"
+    const last = back.records.filter((r): r is ChunkRecord => r.kind === 'chunk').at(-1)!;
+    expect(last.text).toBe('data: {"type":"TEXT_BLOCK_DELTA","reply_id":"r","block_id":"b","delta":"xxx'); // ids and types stay, as in parsed events
+  });
+
+  it('header redaction masks query values everywhere a URL is kept: the page, the frame, notices', () => {
+    const capture: Capture = { header: { ...header, pageUrl: 'https://app.example/chat?session=SECRET2' }, records: [conn('c'),
+      { kind: 'notice', t: 1, level: 'info', text: '1 of 2 HAR entries are not streams and were skipped: GET https://api.example/config?key=SECRET3 (application/json).' }] };
+    const out = redactCapture(capture, { headers: true });
+    expect(JSON.stringify(out)).not.toMatch(/SECRET/);
+    expect(out.header.pageUrl).toBe('https://app.example/chat?session=%E2%80%A2%E2%80%A2%E2%80%A2');
   });
 });
