@@ -4,6 +4,7 @@
 import type { ConnectionView } from '../../src/core/analysis/types.ts';
 import type { Capture, CaptureRecord } from '../../src/core/capture/model.ts';
 import { CaptureAnalyzer, diagnosticDoc, redactCapture, writeCaptureLog, writeHar, type RedactionOptions } from '../core-bridge.ts';
+import { reindentJson } from '../lib/partial-json-view.ts';
 
 export type ExportKind = 'capture-log' | 'har' | 'reply-events' | 'messages' | 'diagnostics';
 
@@ -39,9 +40,12 @@ function analyze(capture: Capture): ConnectionView[] {
   return a.connections();
 }
 
+/** The reply's final message as `replay` has it: the client's after the connection ended (a pi abort), else the last step's. */
 function lastMessage(conn: ConnectionView, replyId: string): unknown {
   const r = conn.replies.find((x) => x.id === replyId);
-  if (!r || r.history.length === 0) return undefined;
+  if (!r) return undefined;
+  if (r.afterEnd) return r.afterEnd.message;
+  if (r.history.length === 0) return undefined;
   return r.history.at(r.history.length - 1);
 }
 
@@ -51,17 +55,25 @@ const stamp = () => new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
  * A connection still streaming gets an `end` record of state "open" ("still streaming when the record was taken"):
  * without one, the file read anywhere else showed it "● live", as if it were still arriving.
  */
-export function withOpenEnds(capture: Capture, now: number): Capture {
+export function withOpenEnds(capture: Capture): Capture {
   const ended = new Set<string>();
-  for (const r of capture.records) if (r.kind === 'end') ended.add(r.conn);
+  // The end of what is known of each connection: its last record's time (its start when nothing came), as the panel
+  // measures an open connection's duration. (It was the time of the export: an imported file's open connection got
+  // months of duration from it.)
+  const last = new Map<string, number>();
+  for (const r of capture.records) {
+    if (r.kind === 'end') ended.add(r.conn);
+    else if (r.kind === 'connection') last.set(r.id, r.startTime);
+    else if ((r.kind === 'chunk' || r.kind === 'message') && Number.isFinite(r.t)) last.set(r.conn, Math.max(last.get(r.conn) ?? -Infinity, r.t));
+  }
   const open = capture.records.flatMap((r) => (r.kind === 'connection' && !ended.has(r.id) ? [r.id] : []));
   if (open.length === 0) return capture;
-  return { ...capture, records: [...capture.records, ...open.map((conn): CaptureRecord => ({ kind: 'end', conn, t: now, state: 'open' }))] };
+  return { ...capture, records: [...capture.records, ...open.map((conn): CaptureRecord => ({ kind: 'end', conn, t: last.get(conn) ?? Number.NaN, state: 'open' }))] };
 }
 
 export function buildExport(source: Capture, req: ExportRequest): ExportFile {
   const ids = req.kind === 'reply-events' && req.reply ? [req.reply.connection] : req.connections;
-  let capture = withOpenEnds(selectConnections(source, ids), Date.now());
+  let capture = withOpenEnds(selectConnections(source, ids));
   if (anyRedaction(req.redaction)) capture = redactCapture(capture, req.redaction);
   const json = (v: unknown) => JSON.stringify(v, null, 2) + '\n';
   switch (req.kind) {
@@ -75,12 +87,16 @@ export function buildExport(source: Capture, req: ExportRequest): ExportFile {
       const reply = conn?.replies.find((r) => r.id === req.reply!.reply);
       if (!conn || !reply) throw new Error(`Reply ${req.reply.reply} not found in the exported capture.`);
       const byIndex = new Map(conn.events.map((e) => [e.index, e]));
-      const events = reply.eventIndices.map((i) => {
+      // Each event as its wire text, laid out but token for token (a parse and stringify rounded integers beyond 2^53:
+      // the fixture then differed from what arrived); a frame that is not JSON as its text, a JSON string.
+      const items = reply.eventIndices.map((i) => {
         const e = byIndex.get(i);
-        // A frame that is not JSON is kept as its text so the fixture shows exactly what arrived.
-        return e ? (e.raw !== undefined ? e.raw : e.rawText) : null;
+        if (!e) return 'null';
+        const laid = e.raw !== undefined ? reindentJson(e.rawText) : undefined;
+        return (laid ?? JSON.stringify(e.raw !== undefined ? e.raw : e.rawText, null, 2)).replace(/\n/g, '\n  ');
       });
-      return { name: `reply-${safeName(reply.id)}-events.json`, mime: 'application/json', text: json(events) };
+      const text = items.length === 0 ? '[]\n' : `[\n  ${items.join(',\n  ')}\n]\n`;
+      return { name: `reply-${safeName(reply.id)}-events.json`, mime: 'application/json', text };
     }
     case 'messages': {
       const out = analyze(capture).flatMap((c) =>

@@ -24,6 +24,9 @@ describe('buildExport', () => {
     const back = readCaptureLog(f.text);
     expect(back.records.filter((r) => r.kind === 'end' && r.conn === 'tab1:2')).toEqual([expect.objectContaining({ state: 'open' })]);
     expect(analyzeCapture(back).find((c) => c.record.id === 'tab1:2')!.state).toBe('open');
+    // Ended where its data did, not at the time of the export (a file's open connection got months of duration).
+    const lastT = Math.max(...live.records.filter((r) => r.kind === 'chunk' && r.conn === 'tab1:2').map((r) => (r as { t: number }).t));
+    expect(back.records.find((r) => r.kind === 'end' && r.conn === 'tab1:2')).toMatchObject({ t: lastT });
     expect(analyzeCapture(loadInput(buildExport(live, { kind: 'har', redaction: none }).text, 'x.har')).map((c) => c.state)).not.toContain('live');
   });
 
@@ -69,5 +72,30 @@ describe('buildExport', () => {
     const log = buildExport(sample, { kind: 'capture-log', redaction: { headers: true, requestBodies: true, textContent: true } }).text;
     expect(log).not.toContain('You are a calculator');
     expect(log).not.toContain('EMEA');
+  });
+
+  it('a reply\'s events keep every token as it arrived (an integer beyond 2^53 was rounded by a parse and stringify)', () => {
+    const ev = (o: object) => `data: ${JSON.stringify({ id: 'e', created_at: '2026-01-01T00:00:00', metadata: {}, reply_id: 'r', ...o })}\n\n`;
+    const text = ev({ type: 'REPLY_START', session_id: 's', name: 'n' }).replace('"name":"n"', '"name":"n","trace":1234567890123456789');
+    const capture = { header: sample.header, records: [
+      { kind: 'connection' as const, id: 'c', transport: 'fetch' as const, frameUrl: '', method: 'GET', url: 'https://a.test/s', requestHeaders: [], startTime: 0, status: 200, responseHeaders: [['content-type', 'text/event-stream']] as [string, string][] },
+      { kind: 'chunk' as const, conn: 'c', t: 1, bytes: Buffer.byteLength(text), text },
+      { kind: 'end' as const, conn: 'c', t: 2, state: 'complete' as const },
+    ] };
+    const f = buildExport(capture, { kind: 'reply-events', reply: { connection: 'c', reply: 'r' }, redaction: none });
+    expect(f.text).toContain('"trace": 1234567890123456789');
+    expect(JSON.parse(f.text)).toHaveLength(1);
+  });
+
+  it('the messages export ends a reply as replay does: a pi stream the page aborted ends in the client\'s failed message', () => {
+    const request = JSON.stringify({ model: { id: 'm', api: 'openai-completions', provider: 'p' }, context: { messages: [] } });
+    const body = ['{"type":"start"}', '{"type":"text_start","contentIndex":0}', '{"type":"text_delta","contentIndex":0,"delta":"Hi"}'].map((d) => `data: ${d}\n\n`).join('');
+    const capture = { header: sample.header, records: [
+      { kind: 'connection' as const, id: 'p', transport: 'fetch' as const, frameUrl: '', method: 'POST', url: 'https://a.test/api/stream', requestHeaders: [], requestBody: { text: request, size: request.length }, startTime: 0, status: 200, responseHeaders: [['content-type', 'text/event-stream']] as [string, string][] },
+      { kind: 'chunk' as const, conn: 'p', t: 1, bytes: Buffer.byteLength(body), text: body },
+      { kind: 'end' as const, conn: 'p', t: 2, state: 'aborted' as const },
+    ] };
+    const [message] = JSON.parse(buildExport(capture, { kind: 'messages', redaction: none }).text);
+    expect(message.message).toMatchObject({ stopReason: 'aborted', errorMessage: expect.any(String) });
   });
 });
