@@ -4,6 +4,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/unit/**/*.test.ts', 'test/unit/**/*.test.tsx'],
+    globalSetup: ['test/unit/conformance-present.ts'], // the reference cases beside the repository, or one clear error
     environment: 'node',
     testTimeout: 30_000,
   },

@@ -66,10 +66,19 @@ async function main(): Promise<void> {
       res.end(`viewer: ${err.message}`);
     });
   });
-  await new Promise<void>((resolve, reject) => {
+  const listen = (port: number) => new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(opts.port, '127.0.0.1', resolve);
+    server.listen(port, '127.0.0.1', resolve);
   });
+  try {
+    await listen(opts.port);
+  } catch (err) {
+    // The default port taken (another viewer): any free one, as `npm start` does; an asked-for port fails.
+    const explicit = process.argv.includes('--port') || process.env.PORT !== undefined;
+    if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || explicit) throw err;
+    console.log(`Port ${opts.port} is busy; using a free one.`);
+    await listen(0);
+  }
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}/panel/index.html?load=${encodeURIComponent(preload.route)}`;
   console.log(`Replyscope viewer: ${url}`);

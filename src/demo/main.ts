@@ -55,7 +55,16 @@ async function main(): Promise<void> {
     console.error((err as Error).message);
     process.exit(2);
   }
-  const server = await launchDemo(opts);
+  let server: DemoServer;
+  try {
+    server = await launchDemo(opts);
+  } catch (err) {
+    // The default port taken (another demo, `npm start`): any free one, as `npm start` does; an asked-for one fails.
+    const explicit = process.argv.includes('--port') || process.env.PORT !== undefined;
+    if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || explicit) throw err;
+    console.log(`Port ${opts.port} is busy; using a free one.`);
+    server = await launchDemo({ ...opts, port: 0 });
+  }
   console.log(`Replyscope demo agent: ${server.url}/${opts.fast ? '  (fast mode)' : ''}`);
   console.log('Open it in a browser with the Replyscope extension, then DevTools → Replyscope tab. Ctrl-C stops.');
   const stop = () => {
