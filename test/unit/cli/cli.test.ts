@@ -400,4 +400,14 @@ describe('the replyscope binary', () => {
     expect(reply.final.content[0].text).toBe('Hello world');
     expect(out.stderr).toMatch(/^note: 1 reply began before the memory cap evicted its head \("continuesEviction"\)/);
   });
+
+  it('the example capture the README points to reads, and is the demo\'s (its broken scenarios are the errors)', async () => {
+    const file = path.resolve(import.meta.dirname, '../../../examples/demo.replyscope.ndjson');
+    const out = await runCli(['validate', file], read);
+    expect(out.exitCode).toBe(1);
+    expect(out.stdout).toMatch(/^\d+ errors, \d+ warnings, \d+ info$/m);
+    for (const code of ['as.delta-before-start', 'pi.content-kind-mismatch']) expect(out.stdout).toContain(code);
+    const replies = JSON.parse((await runCli(['replay', file], read)).stdout) as { replies: unknown[] }[];
+    expect(replies.flatMap((c) => c.replies).length).toBeGreaterThan(5);
+  });
 });
