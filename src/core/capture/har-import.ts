@@ -179,6 +179,28 @@ function browserEntry(entry: Obj, index: number, pageUrls: Map<string, string>, 
       records.push({ kind: 'message', conn: id, t: msgTimes[k], type: str(m.eventName) ?? 'message', data: str(m.data) ?? '', lastEventId: str(m.eventId) ?? '' }),
     );
     if (text) records.push({ kind: 'notice', t: endT, conn: id, level: 'info', text: 'The raw body of this EventSource entry was not imported: its dispatched messages were.' });
+  } else if (transport === 'eventsource' && text) {
+    // An EventSource entry saved with its body but not its dispatched messages: what the browser dispatched is that
+    // body read by the SSE spec — messages, as an EventSource connection holds (its chunks were written to a log
+    // the reader then refused: "a chunk record on an eventsource connection").
+    let body = text;
+    if (content.encoding === 'base64') {
+      try {
+        body = new TextDecoder().decode(base64ToBytes(text.replace(/\s+/g, '')));
+      } catch (e) {
+        throw new HarImportError(`HAR entry ${index} (${conn.url}): response.content.text is not valid base64 (${(e as Error).message})`);
+      }
+    }
+    const spec = new SseSpecDecoder();
+    spec.push(body, endT);
+    spec.finish();
+    let lastEventId = '';
+    for (const f of spec.frames) {
+      if (f.kind !== 'data') continue;
+      if (f.id !== undefined) lastEventId = f.id;
+      records.push({ kind: 'message', conn: id, t: endT, type: f.event ?? 'message', data: f.data, lastEventId });
+    }
+    records.push({ kind: 'notice', t: endT, conn: id, level: 'info', text: 'This EventSource entry was saved without its dispatched messages: they are read from its body, all at the entry\'s end.' });
   } else if (text === '') {
     records.push({ kind: 'notice', t: endT, conn: id, level: 'warning', text: 'This HAR entry\'s response body is empty: nothing to read.' });
   } else if (text !== undefined) {

@@ -77,9 +77,11 @@ function entryFor(conn: ConnectionRecord, own: [number, CaptureRecord][], create
   const messages = own.map(([, r]) => r).filter((r): r is MessageRecord => r.kind === 'message');
   const end = own.map(([, r]) => r).find((r): r is EndRecord => r.kind === 'end');
   const mimeType = headerValue(conn.responseHeaders, 'content-type') ?? (conn.transport === 'eventsource' ? 'text/event-stream' : 'application/octet-stream');
-  const start = finite(conn.startTime, 0);
-  const response = finite(conn.responseTime, start);
   const lastT = [end?.t, ...chunks.map((c) => c.t), ...messages.map((m) => m.t)].filter((t): t is number => t !== undefined && Number.isFinite(t));
+  // An unknown start is the earliest time known of the entry (it was 0: a "wait" of 56 years before a known response).
+  const known = [conn.responseTime, ...lastT].filter((t): t is number => t !== undefined && Number.isFinite(t));
+  const start = finite(conn.startTime, known.length ? Math.min(...known) : 0);
+  const response = finite(conn.responseTime, start);
   const finish = Math.max(response, ...lastT);
   const wait = Math.max(0, response - start);
   const receive = Math.max(0, finish - response);

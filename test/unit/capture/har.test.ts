@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { Entry } from 'har-format';
 import { exportHar, importHar, writeHar, type HarEventSourceMessage } from '../../../src/core/capture/har.ts';
-import { makeHeader } from '../../../src/core/capture/capture-log.ts';
+import { makeHeader, readCaptureLog, writeCaptureLog } from '../../../src/core/capture/capture-log.ts';
 import type { Capture, ChunkRecord, ConnectionRecord, MessageRecord } from '../../../src/core/capture/model.ts';
 import { recordsToBytes } from '../../../src/core/frames/utf8-chunks.ts';
 import { chunkTexts, readSse } from '../../../src/core/frames/read-body.ts';
@@ -297,6 +297,26 @@ describe('HAR import of other writers\' files', () => {
     // The same answer to a request that asked for JSON is no stream.
     const json = importHar(har(entry({ request: { headers: [] }, response: { status: 401, headers: [] }, content: { mimeType: 'application/json', text: '{}' } })));
     expect(json.records.filter((r) => r.kind === 'connection')).toHaveLength(0);
+  });
+
+  it('an EventSource entry saved with its body but no messages: its messages are read from the body, and it exports to a log that reads back', () => {
+    const es = entry({ _resourceType: 'eventsource', request: { method: 'GET', headers: [] } });
+    const cap = importHar(har(es));
+    expect(cap.records.filter((r) => r.kind === 'chunk')).toHaveLength(0);
+    const messages = cap.records.filter((r) => r.kind === 'message');
+    expect(messages.map((m) => JSON.parse((m as { data: string }).data).type)).toEqual(['REPLY_START', 'TEXT_BLOCK_START', 'TEXT_BLOCK_DELTA']);
+    expect(() => readCaptureLog(writeCaptureLog(cap))).not.toThrow(); // "a chunk record on an eventsource connection"
+    expect(analyzeCapture(cap)[0].events).toHaveLength(3);
+  });
+
+  it('a connection whose start is unknown gets sane timings (its wait was the response time since 1970)', () => {
+    const conn: ConnectionRecord = { kind: 'connection', id: 'c', transport: 'fetch', frameUrl: '', method: 'GET', url: 'https://a.test/s', requestHeaders: [],
+      startTime: Number.NaN, responseTime: 1_777_629_600_005, status: 200, responseHeaders: [['content-type', 'text/event-stream']] };
+    const text = 'data: {}\n\n';
+    const out = exportHar({ header: makeHeader('t'), records: [conn, { kind: 'chunk', conn: 'c', t: 1_777_629_600_105, bytes: text.length, text }, { kind: 'end', conn: 'c', t: 1_777_629_600_205, state: 'complete' }] });
+    const e = out.log.entries[0];
+    expect(e.timings.wait).toBe(0);
+    expect(e.time).toBe(200);
   });
 
   it('the note of skipped entries names them (at most five)', () => {
