@@ -12,7 +12,7 @@ export type EndState =
   | 'cancelled' // the page cancelled its reader / called abort()
   | 'aborted' // AbortSignal fired (page's "Stop generating")
   | 'error' // network error / server reset mid-stream
-  | 'evicted-open' // still open, but its head was evicted (see EvictionRecord)
+  | 'evicted-open' // still open, its head evicted: read (as open), no longer written (an eviction record says that)
   | 'open';
 
 /** A request or response body kept next to the connection (request bodies carry prompts and pi's `model`). */
