@@ -12,7 +12,7 @@
 // A notice record at the head of the capture says what was redacted.
 import type { BodyRecord, Capture, CaptureRecord, ChunkRecord, ConnectionRecord, EvictionDerived } from './model.ts';
 import { chunkTexts } from '../frames/read-body.ts';
-import { utf8Length } from '../frames/utf8-chunks.ts';
+import { bytesToBase64, utf8Length } from '../frames/utf8-chunks.ts';
 import { maskJsonText, ToolArgsMaskers } from './redact-json-text.ts';
 
 export interface RedactOptions {
@@ -95,8 +95,26 @@ function redactChunks(chunks: ChunkRecord[], ended: boolean, args: ToolArgsMaske
   const line = (text: string) => redactLine(text, args);
   const out: ChunkRecord[] = [];
   let carry = '';
+  // Bytes that were not UTF-8 (stored as base64; the page read U+FFFD) stay bytes that are not: written as one 0xFF
+  // byte each, the page reads the same text and the analysis tells stream.invalid-utf8 as for the original (as text
+  // the U+FFFD became a valid character, and the diagnostic went).
+  let invalid = false;
+  const record = (src: ChunkRecord, text: string): ChunkRecord => {
+    if (!invalid || !text.includes('\ufffd')) return { kind: 'chunk', conn: src.conn, t: src.t, bytes: utf8Length(text), text };
+    invalid = false;
+    const parts = text.split('\ufffd').map((p) => new TextEncoder().encode(p));
+    const bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0) + parts.length - 1);
+    let at = 0;
+    parts.forEach((p, i) => {
+      if (i > 0) bytes[at++] = 0xff;
+      bytes.set(p, at);
+      at += p.length;
+    });
+    return { kind: 'chunk', conn: src.conn, t: src.t, bytes: bytes.length, base64: bytesToBase64(bytes) };
+  };
   const texts = chunkTexts(chunks);
   texts.forEach(({ text }, k) => {
+    if (chunks[k].base64 !== undefined && text.includes('\ufffd')) invalid = true;
     let buf = carry + text;
     let produced = '';
     // A trailing CR may be the first half of a CRLF: keep it with its line until the next chunk decides.
@@ -112,13 +130,9 @@ function redactChunks(chunks: ChunkRecord[], ended: boolean, args: ToolArgsMaske
       buf = '';
     }
     carry = buf;
-    if (produced !== '') out.push({ kind: 'chunk', conn: chunks[k].conn, t: chunks[k].t, bytes: utf8Length(produced), text: produced });
+    if (produced !== '') out.push(record(chunks[k], produced));
   });
-  if (carry !== '') {
-    const last = chunks[chunks.length - 1];
-    const text = line(carry); // (its bytes are the masked text's: they were the original's, which the reader refused)
-    out.push({ kind: 'chunk', conn: last.conn, t: last.t, bytes: utf8Length(text), text });
-  }
+  if (carry !== '') out.push(record(chunks[chunks.length - 1], line(carry))); // (bytes: the masked text's, not the original's)
   return out;
 }
 

@@ -208,3 +208,26 @@ describe('redaction, reviewed', () => {
     expect(out.header.pageUrl).toBe('https://app.example/chat?session=%E2%80%A2%E2%80%A2%E2%80%A2');
   });
 });
+
+describe('redaction keeps bytes that are not UTF-8 as such', () => {
+  it('stream.invalid-utf8 is told of the redacted capture as of the original', () => {
+    const header = { kind: 'header' as const, format: 'replyscope-capture' as const, version: 1 as const, tool: 't', created: '' };
+    const ok = new TextEncoder().encode('data: {"type":"REPLY_START","reply_id":"r","session_id":"s","name":"Ann"}\n\ndata: {"type":"TEXT_BLOCK_DELTA","reply_id":"r","block_id":"b","delta":"caf');
+    const bytes = new Uint8Array([...ok, 0xc3, 0x28, ...new TextEncoder().encode(' secret"}\n\n')]); // C3 28: not UTF-8
+    let b64 = '';
+    for (const x of bytes) b64 += String.fromCharCode(x);
+    const capture: Capture = { header, records: [
+      { kind: 'connection', id: 'c', transport: 'fetch', frameUrl: '', method: 'GET', url: 'https://a.test/s', requestHeaders: [], startTime: 0, status: 200, responseHeaders: [['content-type', 'text/event-stream']] },
+      { kind: 'chunk', conn: 'c', t: 1, bytes: bytes.length, base64: btoa(b64) },
+      { kind: 'end', conn: 'c', t: 2, state: 'complete' },
+    ] };
+    const codes = (c: Capture) => analyzeCapture(c)[0].diagnostics.map((d) => d.code).sort();
+    expect(codes(capture)).toContain('stream.invalid-utf8');
+    const out = redactCapture(capture, { textContent: true });
+    expect(codes(out)).toEqual(codes(capture));
+    const text = chunkTexts(out.records.filter((r): r is ChunkRecord => r.kind === 'chunk')).map((x) => x.text).join('');
+    expect(text).toContain('\ufffd(');
+    expect(text).not.toMatch(/secret|caf/); // ("name" is kept: a structural key)
+    expect(() => readCaptureLog(writeCaptureLog(out))).not.toThrow();
+  });
+});
