@@ -130,6 +130,10 @@ export async function recordDemoCapture(opts: RecordOptions = {}): Promise<Captu
   }
   // The session stream is long-lived: still open when the capture is taken.
   records.push({ kind: 'end', conn: sessionConn, t: tick(), state: 'open' });
+  // Said above the connections: a first look at this capture found red counts and took them for the tool failing.
+  records.push({ kind: 'notice', t: tick(), level: 'info', text: `Recorded from Replyscope's demo agent: every scenario, ${SCENARIOS.length} on the ` +
+    `AgentScope session stream (still open) and ${PI_SCENARIOS.length} pi streams. Some are broken on purpose — a reply that errors, ` +
+    'events out of order, a pi stream the client fails on — to show what the diagnostics say.' });
   records.sort((a, b) => ('t' in a ? a.t : (a as ConnectionRecord).startTime) - ('t' in b ? b.t : (b as ConnectionRecord).startTime));
   return { header: makeHeader('replyscope-demo', { pageUrl: `${origin}/`, created: new Date(now).toISOString() }), records };
 }
