@@ -135,6 +135,44 @@ test('the page aborts mid-stream: AbortError for the page, "aborted" in the capt
   expect(cap.bytes.equals(Buffer.concat(log.sent))).toBe(true);
 });
 
+test('aborting while text()/json()/arrayBuffer() read: the page gets the signal\'s reason, as without the extension', async () => {
+  // A constructed Response consuming a tapped body rejected with "TypeError: Failed to fetch": the usual
+  // `if (e.name === 'AbortError') return` of a Stop button then showed an error.
+  for (const [i, method] of (['text', 'json', 'arrayBuffer', 'clone-text'] as const).entries()) {
+    const id = `abort-text-${i}`;
+    const reading = page.evaluate(async ({ url, method, custom }) => {
+      const ctrl = new AbortController();
+      const res = await fetch(url, { signal: ctrl.signal });
+      const p = method === 'clone-text' ? res.clone().text() : (res[method] as () => Promise<unknown>).call(res);
+      setTimeout(() => ctrl.abort(custom ? new Error('custom reason') : undefined), 100);
+      try {
+        await p;
+        return 'resolved';
+      } catch (e) {
+        return `${(e as Error).name}: ${(e as Error).message}`;
+      }
+    }, { url: `/stream?id=${id}&stopAfter=2&then=hold`, method, custom: i === 1 });
+    expect(await reading, method).toBe(i === 1 ? 'Error: custom reason' : 'AbortError: signal is aborted without reason');
+    const cap = await waitForCapture(ext, tabId, `id=${id}`);
+    expect(cap.end?.state).toBe('aborted');
+  }
+});
+
+test('a stream request answered 204/205/304 is the browser\'s own response: no rejection, no body', async () => {
+  // Chromium hands such a response an empty body stream; rebuilding it around one threw in the page's fetch.
+  for (const status of [204, 205, 304]) {
+    const got = await page.evaluate(async (url) => {
+      try {
+        const r = await fetch(url, { headers: { accept: 'text/event-stream' } });
+        return `${r.status} "${await r.text()}"`;
+      } catch (e) {
+        return `${(e as Error).name}: ${(e as Error).message}`;
+      }
+    }, `/stream?id=empty-${status}&status=${status}`);
+    expect(got).toBe(`${status} ""`);
+  }
+});
+
 test('the page cancels its reader: "cancelled" in the capture and the server sees the connection close', async () => {
   const id = 'cancel';
   const first = defaultPieces()[0];

@@ -203,6 +203,29 @@ test('XHR stream: incremental responseText is captured byte-exact', async () => 
   expect(cap.end?.state).toBe('complete');
 });
 
+test('an XHR the page re-opens from its own load handler (a retry loop): the request that completed is complete', async () => {
+  // The page's onload runs before the tap's load listener: the re-open took the finished request for a cancelled one.
+  await page.evaluate(async (base) => {
+    const x = new XMLHttpRequest();
+    let round = 0;
+    await new Promise<void>((resolve) => {
+      x.onload = () => {
+        if (++round < 2) {
+          x.open('GET', `${base}-${round}`);
+          x.send();
+        } else resolve();
+      };
+      x.open('GET', `${base}-0`);
+      x.send();
+    });
+  }, '/stream?id=xhr-reuse');
+  for (const id of ['xhr-reuse-0', 'xhr-reuse-1']) {
+    const cap = await waitForCapture(ext, tabId, `id=${id}`);
+    expect(cap.end?.state, id).toBe('complete');
+    expect(cap.bytes.equals(Buffer.concat(server.log(id).sent)), id).toBe(true);
+  }
+});
+
 test('XHR with responseType arraybuffer: the bytes are captured exactly and the page keeps its buffer', async () => {
   const id = 'xhr-arraybuffer';
   const got = await page.evaluate((url) => new Promise<number[]>((resolve, reject) => {

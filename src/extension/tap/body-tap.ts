@@ -115,14 +115,27 @@ export function tapBody<Copy>(
  * `body`. The body members are delegated to a native Response built around `body`, so locking, `bodyUsed`,
  * text()/json()/arrayBuffer()/blob()/formData()/bytes() and their errors are the browser's own.
  */
-export function serveBodyFrom(response: Response, body: ReadableStream<Uint8Array>): Response {
+export function serveBodyFrom(response: Response, body: ReadableStream<Uint8Array>, signal?: AbortSignal | null): Response {
   const inner = new natives.Response(body, {
     status: response.status,
     statusText: response.statusText,
     headers: response.headers,
   });
-  decorate(response, inner, response);
+  decorate(response, inner, response, signal);
   return response;
+}
+
+/**
+ * A body method's promise, rejected as a fetch body's is: aborted by the request's signal, with the signal's reason
+ * (an AbortError, or what abort() was given). A constructed Response consuming a stream that errored rejects with
+ * "TypeError: Failed to fetch" instead — and `catch (e) { if (e.name === 'AbortError') … }` took a Stop click for a
+ * failure. Chained through the saved `then` (a page cannot intercept it).
+ */
+function asFetchBody(promise: unknown, signal: AbortSignal | null | undefined): unknown {
+  if (!signal) return promise;
+  return natives.apply(natives.promiseThen, promise, [undefined, (err: unknown) => {
+    throw signal.aborted ? signal.reason : err;
+  }]);
 }
 
 type BodyMethod = 'arrayBuffer' | 'blob' | 'bytes' | 'formData' | 'json' | 'text';
@@ -133,16 +146,19 @@ function hidden(target: object, key: string, descriptor: PropertyDescriptor): vo
 }
 
 /** Points `target`'s body members at `inner`; `meta` supplies url/redirected/type for clones. */
-function decorate(target: Response, inner: Response, meta: Response): void {
+function decorate(target: Response, inner: Response, meta: Response, signal?: AbortSignal | null): void {
   const proto = natives.Response.prototype as unknown as Record<string, (...args: unknown[]) => unknown>;
   hidden(target, 'body', { get: () => inner.body });
   hidden(target, 'bodyUsed', { get: () => inner.bodyUsed });
-  for (const name of BODY_METHODS) {
-    const native = proto[name];
-    if (typeof native !== 'function') continue; // e.g. bytes() in older browsers: keep feature detection honest
-    const method = { [name]: () => natives.apply(native, inner, []) }[name];
-    hidden(target, name, { value: method, writable: true });
-  }
+  const bodyMethods = (on: Response, of: Response) => {
+    for (const name of BODY_METHODS) {
+      const native = proto[name];
+      if (typeof native !== 'function') continue; // e.g. bytes() in older browsers: keep feature detection honest
+      const method = { [name]: () => asFetchBody(natives.apply(native, of, []), signal) }[name];
+      hidden(on, name, { value: method, writable: true });
+    }
+  };
+  bodyMethods(target, inner);
   const nativeClone = proto.clone;
   const url = meta.url;
   const redirected = meta.redirected;
@@ -153,6 +169,7 @@ function decorate(target: Response, inner: Response, meta: Response): void {
     hidden(copy, 'url', { get: () => url });
     hidden(copy, 'redirected', { get: () => redirected });
     hidden(copy, 'type', { get: () => type });
+    if (signal) bodyMethods(copy, copy);
     hidden(copy, 'clone', { writable: true, value: { clone: () => decorateCopy(natives.apply(nativeClone, copy, []) as Response) }.clone });
     return copy;
   };

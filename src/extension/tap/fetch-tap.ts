@@ -37,6 +37,9 @@ function requestFacts(input: unknown, init: RequestInit | undefined): RequestFac
   return facts;
 }
 
+/** Statuses whose response has no body (the Fetch standard's null body statuses, 200–599). */
+const NULL_BODY_STATUS = new Set([204, 205, 304]);
+
 export function installFetchTap(emitter: TapEmitter): void {
   const original = globalThis.fetch;
   if (typeof original !== 'function') return;
@@ -48,8 +51,9 @@ export function installFetchTap(emitter: TapEmitter): void {
       const args = arguments;
       const facts = emitter.config.enabled ? requestFacts(input, init) : undefined;
       const response = (await natives.apply(original, this, args)) as Response;
-      // A Response can only be rebuilt around a body for statuses 200–599 (opaque responses have no body anyway).
-      if (!facts || !emitter.config.enabled || response.body === null || response.status < 200 || response.status > 599) {
+      // A Response can only be rebuilt around a body for statuses 200–599 that may have one (opaque responses have
+      // none anyway): Chromium hands a 204 an empty body stream, and rebuilding it threw in the page's fetch.
+      if (!facts || !emitter.config.enabled || response.body === null || response.status < 200 || response.status > 599 || NULL_BODY_STATUS.has(response.status)) {
         return response;
       }
       let contentType: string | null = null;
@@ -120,7 +124,7 @@ function recordStream(
     },
     facts.signal,
   );
-  return serveBodyFrom(response, body);
+  return serveBodyFrom(response, body, facts.signal);
 }
 
 function headerIterable(headers: Headers): [string, string][] {

@@ -30,6 +30,7 @@ export const natives = {
   apply: Reflect.apply,
   defineProperty: Object.defineProperty,
   Promise: globalThis.Promise,
+  promiseThen: Promise.prototype.then,
   jsonParse: JSON.parse,
 };
 

@@ -134,6 +134,11 @@ export function installXhrTap(emitter: TapEmitter): void {
 
   const patched = {
     open(this: XMLHttpRequest, method: string, url: string | URL): void {
+      // Re-opened from its own load or readystatechange handler (a retry or long-poll loop): the page's listener runs
+      // before the tap's, so the request that just completed is ended as complete here — before open() clears its
+      // response — not taken for one cancelled by the re-open.
+      const before = states.get(this);
+      if (before?.conn && !before.done && this.readyState === 4 && this.status !== 0) finish(this, before, 'complete');
       const result = natives.apply(nativeOpen, this, arguments as unknown as unknown[]) as void;
       // Reached only when the browser accepted the arguments; a re-open starts a fresh request.
       const previous = states.get(this);
