@@ -87,6 +87,32 @@ test('a same-origin srcdoc iframe (match_about_blank) is tapped too', async () =
   await page.close();
 });
 
+test('blob:, data: and sandboxed srcdoc iframes (match_origin_as_fallback) are tapped too', async () => {
+  // They were not: the page got its stream, the capture had nothing, and nothing said so.
+  const { page, tabId } = await openApp('tab=blobframe');
+  const origin = new URL(page.url()).origin;
+  await page.evaluate((origin) => {
+    const script = (id: string) => `<script>fetch('${origin}/stream?id=${id}&cors=1').then((r) => r.text());<\/script>`;
+    const blob = document.createElement('iframe');
+    blob.src = URL.createObjectURL(new Blob([script('blobframe')], { type: 'text/html' }));
+    document.body.append(blob);
+    const data = document.createElement('iframe');
+    data.src = `data:text/html,${encodeURIComponent(script('dataframe'))}`;
+    document.body.append(data);
+    const sandboxed = document.createElement('iframe');
+    sandboxed.sandbox.add('allow-scripts');
+    sandboxed.srcdoc = script('sandboxed');
+    document.body.append(sandboxed);
+  }, origin);
+  for (const id of ['blobframe', 'dataframe', 'sandboxed']) {
+    const log = await server.arrived(id);
+    const cap = await waitForCapture(ext, tabId, `id=${id}`);
+    expect(cap.bytes.equals(Buffer.concat(log.sent)), id).toBe(true);
+    expect(cap.connection.isSubframe, id).toBe(true);
+  }
+  await page.close();
+});
+
 test('an extension page connected as panel:<tabId> gets a snapshot, then live records', async () => {
   const { page, tabId } = await openApp('tab=panelport');
   await readAll(page, '/stream?id=before-panel');

@@ -186,7 +186,8 @@ export async function startAgentServer(): Promise<AgentServer> {
       res.end(gzipSync(all));
       return;
     }
-    res.writeHead(status, { 'content-type': contentType, 'cache-control': 'no-store', 'x-accel-buffering': 'no' });
+    // `cors=1`: readable from a frame of another (or an opaque) origin, e.g. a data: iframe.
+    res.writeHead(status, { 'content-type': contentType, 'cache-control': 'no-store', 'x-accel-buffering': 'no', ...(p.get('cors') ? { 'access-control-allow-origin': '*' } : {}) });
     res.flushHeaders();
     const stopAfter = p.has('stopAfter') ? Number(p.get('stopAfter')) : Infinity;
     for (let i = 0; i < pieces.length; i++) {
