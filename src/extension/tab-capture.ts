@@ -11,6 +11,9 @@ import { payloadRecord } from '../core/frames/byte-chunks.ts';
 import { COMPACT_FACTOR, dataBytes } from './panel-compaction.ts';
 import type { BackgroundToPanel, WireRecord } from './messages.ts';
 
+/** Wall-clock epoch ms: the time an orphaned stream is ended at (the panel's clock; the page's is the same machine's). */
+const nowMs = (): number => Date.now();
+
 /** Fetch chunks arrive as bytes (see messages.ts); here, off the page's thread, they become capture log records. */
 export function toCaptureRecords(records: readonly WireRecord[]): CaptureRecord[] {
   return records.map((r) => (r.kind === 'bytes' ? { kind: 'chunk', conn: r.conn, t: r.t, ...payloadRecord(r) } : r));
@@ -70,6 +73,7 @@ export class TabCapture {
         const doc = this.docs.get(message.docId);
         if (!doc) return undefined;
         doc.gone = true;
+        const ends = endOrphanedStreams(doc, nowMs());
         if (message.isTop && this.currentTop === message.docId) {
           this.navigated(undefined);
           return { kind: 'reset' };
@@ -78,7 +82,7 @@ export class TabCapture {
           this.docs.delete(doc.docId);
           return { kind: 'reset' };
         }
-        return undefined;
+        return ends.length ? { kind: 'append', records: ends } : undefined;
       }
     }
   }
@@ -159,6 +163,21 @@ export class TabCapture {
     this.droppedByDoc.clear();
     this.goneDropped = { count: 0, t: 0 };
   }
+}
+
+/**
+ * The streams of a document that went away (a removed iframe, a page left) still without an end: the browser aborted
+ * them with it, and no tap is left to say so — they read "live" for good. Ended here, as aborted, with why.
+ */
+function endOrphanedStreams(doc: DocumentCapture, t: number): CaptureRecord[] {
+  const ended = new Set<string>();
+  for (const r of doc.records) if (r.kind === 'end') ended.add(r.conn);
+  const ends: CaptureRecord[] = [];
+  for (const r of doc.records) {
+    if (r.kind === 'connection' && !ended.has(r.id)) ends.push({ kind: 'end', conn: r.id, t, state: 'aborted', error: 'its document went away (the frame was removed or navigated)' });
+  }
+  for (const e of ends) doc.records.push(e);
+  return ends;
 }
 
 /**

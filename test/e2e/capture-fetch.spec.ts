@@ -173,6 +173,21 @@ test('a stream request answered 204/205/304 is the browser\'s own response: no r
   }
 });
 
+test('a redirected stream is recorded under the URL it came from, with a note of the one asked for; HEAD is no stream', async () => {
+  const result = await readInPage('/redirect?id=redirected');
+  expect(result.bytes).toBe(b64(Buffer.concat(server.log('redirected').sent)));
+  const cap = await waitForCapture(ext, tabId, 'id=redirected');
+  expect(new URL(cap.connection.url).pathname).toBe('/stream'); // it said /redirect, with /stream's status and headers
+  const all = await ext.records(tabId);
+  const notes = all.flatMap((r) => (r.kind === 'notice' && r.conn === cap.connection.id ? [r.text] : []));
+  expect(notes.find((t) => t.startsWith('Redirected'))).toMatch(/^Redirected: the page asked for .*\/redirect\?id=redirected$/);
+  await page.evaluate(() => fetch('/stream?id=head-only', { method: 'HEAD' }).then((r) => r.status));
+  await readInPage('/stream?id=after-head');
+  await waitForCapture(ext, tabId, 'id=after-head');
+  const urls = (await ext.records(tabId)).flatMap((r) => (r.kind === 'connection' ? [r.url] : []));
+  expect(urls.some((u) => u.includes('head-only'))).toBe(false); // it stayed "live" with 0 B for good
+});
+
 test('the page cancels its reader: "cancelled" in the capture and the server sees the connection close', async () => {
   const id = 'cancel';
   const first = defaultPieces()[0];

@@ -53,7 +53,8 @@ export function installFetchTap(emitter: TapEmitter): void {
       const response = (await natives.apply(original, this, args)) as Response;
       // A Response can only be rebuilt around a body for statuses 200–599 that may have one (opaque responses have
       // none anyway): Chromium hands a 204 an empty body stream, and rebuilding it threw in the page's fetch.
-      if (!facts || !emitter.config.enabled || response.body === null || response.status < 200 || response.status > 599 || NULL_BODY_STATUS.has(response.status)) {
+      // (A HEAD answer has no body either, though Chromium hands it an empty stream: it is no stream to record.)
+      if (!facts || !emitter.config.enabled || response.body === null || response.status < 200 || response.status > 599 || NULL_BODY_STATUS.has(response.status) || facts.method === 'HEAD') {
         return response;
       }
       let contentType: string | null = null;
@@ -95,7 +96,8 @@ function recordStream(
     frameUrl: facts.frameUrl,
     ...(emitter.isSubframe ? { isSubframe: true } : {}),
     method: facts.method,
-    url: facts.url,
+    // Where the stream came from: after a redirect, the final URL (the record said /redirect answered with the stream).
+    url: response.redirected && response.url ? response.url : facts.url,
     requestHeaders: facts.headers,
     ...(requestBody ? { requestBody } : {}),
     status: response.status,
@@ -105,6 +107,7 @@ function recordStream(
     responseTime: now(),
   };
   emitter.emit(connection, 512);
+  if (connection.url !== facts.url) emitter.emit({ kind: 'notice', t: now(), conn: id, level: 'info', text: `Redirected: the page asked for ${facts.url}` });
   // Bytes only: cutting on character boundaries is O(1); decoding happens off the page's thread (messages.ts).
   const splitter = new ChunkSplitter();
   const body = tapBody(

@@ -140,6 +140,10 @@ export async function startAgentServer(): Promise<AgentServer> {
       res.end(appPage(p));
       return;
     }
+    if (url.pathname === '/redirect') { // to the stream endpoint, query kept
+      res.writeHead(302, { location: `/stream${url.search}` }).end();
+      return;
+    }
     if (url.pathname === '/plain') {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end('{"ok":true}');

@@ -52,6 +52,16 @@ describe('TabCapture', () => {
     expect(texts(c)).toEqual(['new page']);
   });
 
+  it('a stream of a document that went away (a removed iframe) is ended as aborted, not left "live" for good', () => {
+    const c = new TabCapture();
+    const conn = (id: string): CaptureRecord => ({ kind: 'connection', id, transport: 'fetch', frameUrl: 'https://app.test/f', method: 'GET', url: 'https://app.test/s', requestHeaders: [], startTime: 0 });
+    c.apply(snapshot('top1', true, [notice('page')]));
+    c.apply(snapshot('frame1', false, [conn('open'), conn('done'), { kind: 'end', conn: 'done', t: 2, state: 'complete' }]));
+    const change = c.apply({ type: 'document-gone', docId: 'frame1', isTop: false });
+    expect(change).toEqual({ kind: 'append', records: [expect.objectContaining({ kind: 'end', conn: 'open', state: 'aborted', error: expect.stringMatching(/document went away/) })] });
+    expect(c.records().filter((r) => r.kind === 'end').map((r) => (r as { conn: string }).conn)).toEqual(['done', 'open']);
+  });
+
   it('with preserve log, nothing is dropped until clear()', () => {
     const c = new TabCapture();
     c.preserveLog = true;
