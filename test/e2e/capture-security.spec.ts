@@ -65,6 +65,41 @@ test('look-alike messages and forged handshakes from the page get nothing into t
   expect(records.some((r) => 'conn' in r && r.conn === 'evil:1')).toBe(false);
 });
 
+test('a page\'s own dispatchEvent() on an EventSource records nothing: only what the browser dispatched', async () => {
+  // It recorded text the server never sent, fake connections on each forged "open", a forged "error" as an end.
+  await page.evaluate(async () => {
+    const es = new EventSource('/es?id=forged');
+    await new Promise((r) => es.addEventListener('open', r, { once: true }));
+    es.dispatchEvent(new MessageEvent('message', { data: '{"forged":"by the page"}', lastEventId: 'FAKE' }));
+    es.dispatchEvent(new Event('error'));
+    es.dispatchEvent(new Event('open'));
+    await new Promise((r) => es.addEventListener('done', r, { once: true }));
+    es.close();
+  });
+  // (Named events are recorded when the page listens for them: it listens for "done".)
+  await expect.poll(async () => (await ext.records(tabId)).filter((r) => r.kind === 'message' && r.type === 'done').length).toBe(1);
+  const records = await ext.records(tabId);
+  expect(records.some((r) => r.kind === 'message' && (r.data.includes('forged') || r.lastEventId === 'FAKE'))).toBe(false);
+  // One connection per real open (the first and the reconnect), none for the forged open.
+  expect(connectionsMatching(records, 'id=forged')).toHaveLength(2);
+});
+
+test('credentials a request carries are masked in the capture: headers named for keys and tokens, a URL\'s userinfo, padding bounded', async () => {
+  await page.evaluate(async (port) => {
+    await (await fetch('/stream?id=secret-headers', { headers: { 'x-goog-api-key': 'AIzaSECRET1', 'x-auth-token': 'SECRET2', 'anthropic-api-key': 'sk-ant-SECRET3', 'x-request-id': 'req-1' } })).text();
+    const x = new XMLHttpRequest();
+    x.open('GET', `http://alice:SECRET4@127.0.0.1:${port}/stream?id=userinfo`);
+    await new Promise((r) => { x.onloadend = r; x.send(); });
+    history.replaceState(null, '', `${location.pathname}${location.search}#${'a'.repeat(1 << 20)}`); // a 1 MiB frame URL
+    await (await fetch('/stream?id=padded')).text();
+  }, new URL(page.url()).port);
+  const headers = (await waitForCapture(ext, tabId, 'id=secret-headers')).connection.requestHeaders;
+  expect(Object.fromEntries(headers)).toMatchObject({ 'x-goog-api-key': '•••', 'x-auth-token': '•••', 'anthropic-api-key': '•••', 'x-request-id': 'req-1' });
+  expect((await waitForCapture(ext, tabId, 'id=userinfo')).connection.url).toMatch(/^http:\/\/•••@127\.0\.0\.1:\d+\/stream\?id=userinfo$/);
+  expect((await waitForCapture(ext, tabId, 'id=padded')).connection.frameUrl.length).toBeLessThan(9 * 1024);
+  expect(JSON.stringify(await ext.records(tabId))).not.toMatch(/SECRET/);
+});
+
 test('no global is added to the page (compared with Chromium without the extension)', async () => {
   const names = (p: Page): Promise<string[]> =>
     p.evaluate(() => [...Object.getOwnPropertyNames(window), ...Object.getOwnPropertySymbols(window).map(String)].sort());

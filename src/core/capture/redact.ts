@@ -178,11 +178,17 @@ function redactBody(body: BodyRecord): BodyRecord {
   return { size: body.size, ...(body.truncated ? { truncated: true } : {}) };
 }
 
+/** A URL with its query values, userinfo and fragment masked (an OAuth redirect carries a token in `#access_token=`). */
 function redactUrl(url: string): string {
   try {
     const u = new URL(url);
-    if (!u.search) return url;
+    if (!u.search && !u.hash && !u.username && !u.password) return url;
     for (const k of [...u.searchParams.keys()]) u.searchParams.set(k, MASK);
+    if (u.username || u.password) {
+      u.username = MASK;
+      u.password = '';
+    }
+    if (u.hash) u.hash = MASK;
     return u.toString();
   } catch {
     return url;

@@ -4,7 +4,7 @@
 // after ~1 s), so there the batch goes out at the end of the current task instead, woken by a message on a channel
 // of the tap's own (messages are not throttled); a page turning hidden sends what waits at once.
 // Before the relay's port arrives (only if the relay started after the tap) records wait in a bounded buffer.
-import type { CaptureRecord } from '../../core/capture/model.ts';
+import type { CaptureRecord, ConnectionRecord } from '../../core/capture/model.ts';
 import type { BytesRecord, RelayToTap, TapToRelay, WireRecord } from '../messages.ts';
 import { natives, pageHidden, postOn, randomToken } from './natives.ts';
 
@@ -71,6 +71,7 @@ export class TapEmitter {
 
   emit(record: CaptureRecord, approxBytes = 64): void {
     if (!this.port && this.pending.length >= MAX_BUFFER_WITHOUT_PORT) return; // no relay in this frame
+    if (record.kind === 'connection') record = boundConnection(record);
     this.pending.push(record);
     this.pendingBytes += approxBytes;
     if (this.pendingBytes >= FLUSH_BYTES) this.flush();
@@ -131,4 +132,32 @@ export class TapEmitter {
     if (!msg || msg.type !== 'config' || typeof msg.enabled !== 'boolean' || !Array.isArray(msg.includeUrls)) return;
     this.config = { enabled: msg.enabled, includeUrls: msg.includeUrls.filter((u) => typeof u === 'string') };
   }
+}
+
+/** Longest URL or header value a connection record keeps (a page could pad them to megabytes: see boundConnection). */
+const MAX_FIELD_CHARS = 8 * 1024;
+/** Most headers a connection record keeps, each way. */
+const MAX_HEADERS = 200;
+
+const clip = (v: string): string => (v.length <= MAX_FIELD_CHARS ? v : `${v.slice(0, MAX_FIELD_CHARS)}… [${v.length - MAX_FIELD_CHARS} characters not kept]`);
+
+/** `url` without the credentials of its userinfo (`https://user:pass@host/` → `https://•••:•••@host/`). */
+function withoutUserinfo(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i, '$1•••@'); // userinfo: before the first / ? or #
+}
+
+/**
+ * What a connection record may carry: credentials in a URL's userinfo masked, and URLs and header values bounded.
+ * A page padded its URL (history.replaceState with a 1 MiB fragment) or a server its headers (200 KB each) and every
+ * connection record held them — uncounted by the capture cap, and a snapshot too large to reach a panel opened later.
+ */
+function boundConnection(c: ConnectionRecord): ConnectionRecord {
+  const headers = (h: [string, string][]): [string, string][] => h.slice(0, MAX_HEADERS).map(([k, v]) => [clip(k), clip(v)]);
+  return {
+    ...c,
+    url: clip(withoutUserinfo(c.url)),
+    frameUrl: clip(withoutUserinfo(c.frameUrl)),
+    requestHeaders: headers(c.requestHeaders),
+    ...(c.responseHeaders ? { responseHeaders: headers(c.responseHeaders) } : {}),
+  };
 }

@@ -48,7 +48,9 @@ export function installEventSourceTap(emitter: TapEmitter): void {
     const s = states.get(source);
     if (!s || s.listened.has(type)) return;
     s.listened.add(type);
-    natives.apply(nativeAdd, source, [type, (event: Event) => record(source, event as MessageEvent)]);
+    // Only what the browser dispatched: a page's own dispatchEvent() (isTrusted false, unforgeable) recorded text the
+    // server never sent.
+    natives.apply(nativeAdd, source, [type, (event: Event) => event.isTrusted && record(source, event as MessageEvent)]);
   };
 
   const onOpen = (source: EventSource): void => {
@@ -85,8 +87,8 @@ export function installEventSourceTap(emitter: TapEmitter): void {
       super(url, init);
       if (!emitter.config.enabled) return;
       states.set(this, { conn: undefined, startTime: now(), listened: new Set(), frameUrl: location.href });
-      natives.apply(nativeAdd, this, ['open', () => onOpen(this)]);
-      natives.apply(nativeAdd, this, ['error', () => onError(this)]);
+      natives.apply(nativeAdd, this, ['open', (event: Event) => event.isTrusted && onOpen(this)]);
+      natives.apply(nativeAdd, this, ['error', (event: Event) => event.isTrusted && onError(this)]);
       listenFor(this, 'message');
     }
 

@@ -17,6 +17,17 @@ export const MASK = '•••';
 
 /** Headers whose values are credentials: the name is kept (it matters for debugging), the value is not. */
 const SECRET_HEADERS = new Set(['cookie', 'authorization', 'proxy-authorization', 'set-cookie', 'x-api-key', 'api-key']);
+/**
+ * Header names that carry credentials by their name: any *-api-key, *-token, *-secret, *-auth*, *-session*,
+ * *-password, *-signature, *-credential(s) (x-goog-api-key, anthropic-api-key, x-auth-token, x-csrf-token,
+ * x-amz-security-token…): the fixed list above missed them, and they were stored and exported in clear.
+ */
+const SECRET_HEADER_NAME = /(^|[-_])(api[-_]?key|key|token|secret|auth\w*|session\w*|password|passwd|signature|credentials?|organization)($|[-_])/i;
+
+export function isSecretHeader(name: string): boolean {
+  const lower = name.toLowerCase();
+  return SECRET_HEADERS.has(lower) || SECRET_HEADER_NAME.test(lower);
+}
 
 /** Media type without parameters, lower-cased ("Text/Event-Stream; charset=utf-8" → "text/event-stream"). */
 export function mediaType(contentType: string | null | undefined): string {
@@ -55,7 +66,7 @@ export function isStreamResponse(contentType: string | null, url: string, includ
 
 export function maskHeaders(pairs: Iterable<[string, string]>): [string, string][] {
   const out: [string, string][] = [];
-  for (const [name, value] of pairs) out.push([name, SECRET_HEADERS.has(name.toLowerCase()) ? MASK : value]);
+  for (const [name, value] of pairs) out.push([name, isSecretHeader(name) ? MASK : value]);
   return out;
 }
 

@@ -93,6 +93,7 @@ export function watchWebSocket(emitter: TapEmitter, socket: WebSocket): boolean 
   };
   const listen = (type: string, handler: (event: Event) => void): void => {
     natives.apply(natives.addEventListener, socket, [type, (event: Event) => {
+      if (!event.isTrusted) return; // the page's own dispatchEvent(): nothing the server sent (isTrusted is unforgeable)
       try {
         handler(event);
       } catch {

@@ -200,11 +200,13 @@ describe('redaction, reviewed', () => {
     expect(last.text).toBe('data: {"type":"TEXT_BLOCK_DELTA","reply_id":"r","block_id":"b","delta":"xxx'); // ids and types stay, as in parsed events
   });
 
-  it('header redaction masks query values everywhere a URL is kept: the page, the frame, notices', () => {
+  it('header redaction masks query values, userinfo and fragments everywhere a URL is kept: the page, the frame, notices', () => {
     const capture: Capture = { header: { ...header, pageUrl: 'https://app.example/chat?session=SECRET2' }, records: [conn('c'),
       { kind: 'notice', t: 1, level: 'info', text: '1 of 2 HAR entries are not streams and were skipped: GET https://api.example/config?key=SECRET3 (application/json).' }] };
+    capture.records.push({ kind: 'connection', id: 'd', transport: 'xhr', frameUrl: 'https://app.example/cb#access_token=SECRET4', method: 'GET',
+      url: 'http://alice:SECRET5@api.example/s', requestHeaders: [], startTime: 0 });
     const out = redactCapture(capture, { headers: true });
-    expect(JSON.stringify(out)).not.toMatch(/SECRET/);
+    expect(JSON.stringify(out)).not.toMatch(/SECRET|alice/);
     expect(out.header.pageUrl).toBe('https://app.example/chat?session=%E2%80%A2%E2%80%A2%E2%80%A2');
   });
 });
