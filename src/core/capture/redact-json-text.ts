@@ -3,7 +3,8 @@
 // into "x" ("1.10" → "x.xx", true → xxxx): the arguments were no longer JSON, and a redacted capture reported
 // "tool input is not valid JSON" where the original did not. This masker reads the pieces as one document, carrying
 // its state from piece to piece, and masks what redactJson masks in a parsed value: the letters and digits of string
-// values. Keys, numbers, literals and punctuation stay, and so does the document's validity (or its invalidity).
+// values (and, like redactJson, not those of structural keys: ids, types). Keys, numbers, literals and punctuation
+// stay, and so does the document's validity (or its invalidity); outside strings nothing else does.
 import { cappedBy } from './capped-text.ts';
 
 export class JsonTextMasker {
@@ -17,8 +18,6 @@ export class JsonTextMasker {
   /** Per open container, the key its values are under (an array's elements: its own key's, as redactJson has it). */
   private readonly keys: (string | undefined)[] = [];
 
-  /** `keepValueOf`: keys whose string values stay unmasked (redact.ts's structural keys: the same as redactJson). */
-  constructor(private readonly keepValueOf: (key: string) => boolean = () => false) {}
   /** After a backslash inside a string: the next character is the escape's letter. */
   private escape = false;
   /** The hex digits of a \u escape read so far (held until all four are there: they may span pieces), or undefined. */
@@ -33,6 +32,9 @@ export class JsonTextMasker {
   private wordOut = 0;
   /** The last character outside strings was part of a number (so an "e" is its exponent). */
   private inNumber = false;
+
+  /** `keepValueOf`: keys whose string values stay unmasked (redact.ts's structural keys: the same as redactJson). */
+  constructor(private readonly keepValueOf: (key: string) => boolean = () => false) {}
 
   /** The next piece of the document, masked. */
   mask(piece: string): string {
