@@ -84,9 +84,11 @@ test('a page\'s own dispatchEvent() on an EventSource records nothing: only what
   expect(connectionsMatching(records, 'id=forged')).toHaveLength(2);
 });
 
-test('credentials a request carries are masked in the capture: headers named for keys and tokens, a URL\'s userinfo, padding bounded', async () => {
+test('credentials a request carries are masked in the capture: headers and JSON body keys named for keys and tokens, a URL\'s userinfo, padding bounded', async () => {
   await page.evaluate(async (port) => {
     await (await fetch('/stream?id=secret-headers', { headers: { 'x-goog-api-key': 'AIzaSECRET1', 'x-auth-token': 'SECRET2', 'anthropic-api-key': 'sk-ant-SECRET3', 'x-request-id': 'req-1' } })).text();
+    await (await fetch('/stream?id=secret-body', { method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: { id: 'm', api: 'openai-completions', provider: 'p' }, context: { messages: [] }, options: { apiKey: 'sk-SECRET6', temperature: 0.5 } }) })).text();
     const x = new XMLHttpRequest();
     x.open('GET', `http://alice:SECRET4@127.0.0.1:${port}/stream?id=userinfo`);
     await new Promise((r) => { x.onloadend = r; x.send(); });
@@ -95,6 +97,9 @@ test('credentials a request carries are masked in the capture: headers named for
   }, new URL(page.url()).port);
   const headers = (await waitForCapture(ext, tabId, 'id=secret-headers')).connection.requestHeaders;
   expect(Object.fromEntries(headers)).toMatchObject({ 'x-goog-api-key': '•••', 'x-auth-token': '•••', 'anthropic-api-key': '•••', 'x-request-id': 'req-1' });
+  const body = JSON.parse((await waitForCapture(ext, tabId, 'id=secret-body')).connection.requestBody?.text ?? '{}');
+  expect(body.options).toEqual({ apiKey: '•••', temperature: 0.5 }); // pi's proxy request can carry the key
+  expect(body.model).toEqual({ id: 'm', api: 'openai-completions', provider: 'p' });
   expect((await waitForCapture(ext, tabId, 'id=userinfo')).connection.url).toMatch(/^http:\/\/•••@127\.0\.0\.1:\d+\/stream\?id=userinfo$/);
   expect((await waitForCapture(ext, tabId, 'id=padded')).connection.frameUrl.length).toBeLessThan(9 * 1024);
   expect(JSON.stringify(await ext.records(tabId))).not.toMatch(/SECRET/);

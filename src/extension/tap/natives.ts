@@ -32,6 +32,7 @@ export const natives = {
   Promise: globalThis.Promise,
   promiseThen: Promise.prototype.then,
   jsonParse: JSON.parse,
+  jsonStringify: JSON.stringify,
 };
 
 const visibilityGetter = typeof Document === 'undefined' ? undefined : Object.getOwnPropertyDescriptor(Document.prototype, 'visibilityState')?.get;

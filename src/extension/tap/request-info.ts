@@ -82,8 +82,43 @@ export function headerPairs(init: HeadersInit | undefined | null): [string, stri
   }
 }
 
-function textBody(text: string): BodyRecord {
-  const size = new natives.TextEncoder().encode(text).length;
+/** JSON keys that name a credential (camelCase read as words): apiKey, api_key, accessToken, client_secret, password… */
+const SECRET_KEY = /(^|-)(api-?key|key|token|secret|password|passwd|credentials?|authorization)($|-)/;
+const isSecretKey = (key: string): boolean => SECRET_KEY.test(key.replace(/([a-z0-9])([A-Z])/g, '$1-$2').replace(/_/g, '-').toLowerCase());
+
+/**
+ * A JSON request body with the string values of credential keys masked (pi's proxy request can carry
+ * `options.apiKey`; it was stored and exported in clear). Other text, and JSON without such keys, as it is.
+ */
+function maskSecretsInJson(text: string): string {
+  const head = text.trimStart()[0];
+  if (head !== '{' && head !== '[') return text;
+  let value: unknown;
+  try {
+    value = natives.jsonParse(text);
+  } catch {
+    return text;
+  }
+  let masked = false;
+  const walk = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(walk);
+    if (v === null || typeof v !== 'object') return v;
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) {
+      if (typeof x === 'string' && x !== '' && isSecretKey(k)) {
+        out[k] = MASK;
+        masked = true;
+      } else out[k] = walk(x);
+    }
+    return out;
+  };
+  const result = walk(value);
+  return masked ? (natives.jsonStringify(result) as string) : text;
+}
+
+function textBody(raw: string): BodyRecord {
+  const size = new natives.TextEncoder().encode(raw).length;
+  const text = maskSecretsInJson(raw);
   if (size <= REQUEST_BODY_CAP) return { text, size };
   // Cut at a character boundary below the cap (UTF-16 index ≈ bytes / 3 is always below it).
   let cut = text.slice(0, REQUEST_BODY_CAP);
@@ -96,7 +131,7 @@ export function bytesBody(bytes: Uint8Array): BodyRecord {
   const kept = size > REQUEST_BODY_CAP ? bytes.subarray(0, REQUEST_BODY_CAP) : bytes;
   let record: BodyRecord;
   try {
-    const text = new natives.TextDecoder('utf-8', { fatal: true }).decode(kept);
+    const text = maskSecretsInJson(new natives.TextDecoder('utf-8', { fatal: true }).decode(kept));
     record = { text, size };
   } catch {
     // A cut through a multi-byte character at the cap, or genuinely binary: keep the raw bytes.
