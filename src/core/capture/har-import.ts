@@ -183,14 +183,7 @@ function browserEntry(entry: Obj, index: number, pageUrls: Map<string, string>, 
     // An EventSource entry saved with its body but not its dispatched messages: what the browser dispatched is that
     // body read by the SSE spec — messages, as an EventSource connection holds (its chunks were written to a log
     // the reader then refused: "a chunk record on an eventsource connection").
-    let body = text;
-    if (content.encoding === 'base64') {
-      try {
-        body = new TextDecoder().decode(base64ToBytes(text.replace(/\s+/g, '')));
-      } catch (e) {
-        throw new HarImportError(`HAR entry ${index} (${conn.url}): response.content.text is not valid base64 (${(e as Error).message})`);
-      }
-    }
+    const body = content.encoding === 'base64' ? new TextDecoder().decode(contentBytes(text, index, conn.url)) : text;
     const spec = new SseSpecDecoder();
     spec.push(body, endT);
     spec.finish();
@@ -204,20 +197,22 @@ function browserEntry(entry: Obj, index: number, pageUrls: Map<string, string>, 
   } else if (text === '') {
     records.push({ kind: 'notice', t: endT, conn: id, level: 'warning', text: 'This HAR entry\'s response body is empty: nothing to read.' });
   } else if (text !== undefined) {
-    let body: Uint8Array;
-    if (content.encoding === 'base64') {
-      try {
-        body = base64ToBytes(text.replace(/\s+/g, ''));
-      } catch (e) {
-        throw new HarImportError(`HAR entry ${index} (${conn.url}): response.content.text is not valid base64 (${(e as Error).message})`);
-      }
-    } else body = new TextEncoder().encode(text);
+    const body = content.encoding === 'base64' ? contentBytes(text, index, conn.url) : new TextEncoder().encode(text);
     records.push(...bodyChunks(id, body, endT, msgTimes, isSse));
   } else {
     records.push({ kind: 'notice', t: endT, conn: id, level: 'warning', text: missingBodyNote(content, end.state) });
   }
   records.push({ kind: 'end', conn: id, t: endT, ...end });
   return true;
+}
+
+/** The bytes of a base64 `content.text` (whitespace allowed); a HarImportError naming the entry when it is not base64. */
+function contentBytes(text: string, index: number, url: string): Uint8Array {
+  try {
+    return base64ToBytes(text.replace(/\s+/g, ''));
+  } catch (e) {
+    throw new HarImportError(`HAR entry ${index} (${url}): response.content.text is not valid base64 (${(e as Error).message})`);
+  }
 }
 
 /** Why an entry has no body, and what to do about it. */

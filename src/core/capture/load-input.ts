@@ -112,18 +112,21 @@ function fromJson(value: unknown, fileName: string | undefined): Capture {
 /** A JSON.parse message "… at position N" with the line and column of N added (a pretty-printed file has lines). */
 function withLine(raw: string, text: string): string {
   const message = raw.replace(/\s+/g, ' '); // V8 quotes the text around the error, newlines and all: one line
-  const m = /at position (\d+)/.exec(message);
-  if (!m) return message;
-  const pos = Number(m[1]);
-  const before = text.slice(0, pos);
-  const line = before.split('\n').length;
-  return `${message} (line ${line}, column ${pos - before.lastIndexOf('\n')})`;
+  const at = positionOf(message, text);
+  return at ? `${message} (line ${at.line}, column ${at.column})` : message;
 }
 
 /** The line of a JSON.parse error's position ("… at position N"), for an annotation on it. */
 function lineOf(message: string, text: string): number | undefined {
+  return positionOf(message, text)?.line;
+}
+
+/** Line and column (1-based) of the position a JSON.parse message names, if it names one. */
+function positionOf(message: string, text: string): { line: number; column: number } | undefined {
   const m = /at position (\d+)/.exec(message);
-  return m ? text.slice(0, Number(m[1])).split('\n').length : undefined;
+  if (!m) return undefined;
+  const before = text.slice(0, Number(m[1]));
+  return { line: before.split('\n').length, column: before.length - before.lastIndexOf('\n') };
 }
 
 const SSE_LINE = /^(data|event|id|retry)(:|$)|^:/;

@@ -159,8 +159,8 @@ export class JsonTextMasker {
 
 const LITERALS = ['true', 'false', 'null'];
 
-/** Letters and digits become "x" (as redact.ts's maskText; here too, so the two modules need not import each other). */
-function maskText(s: string): string {
+/** Letters and digits become "x"; punctuation, whitespace and length (in code points) stay. */
+export function maskText(s: string): string {
   return s.replace(/[\p{L}\p{N}]/gu, 'x');
 }
 

@@ -13,7 +13,9 @@
 import type { BodyRecord, Capture, CaptureRecord, ChunkRecord, ConnectionRecord, EvictionDerived } from './model.ts';
 import { chunkTexts } from '../frames/read-body.ts';
 import { bytesToBase64, utf8Length } from '../frames/utf8-chunks.ts';
-import { maskJsonText, ToolArgsMaskers } from './redact-json-text.ts';
+import { maskJsonText, maskText, ToolArgsMaskers } from './redact-json-text.ts';
+
+export { maskText };
 
 export interface RedactOptions {
   headers?: boolean;
@@ -32,11 +34,6 @@ const STRUCTURAL_KEYS = new Set(['type', 'id', 'role', 'name', 'state', 'status'
 
 function isStructuralKey(key: string | undefined): boolean {
   return key !== undefined && (STRUCTURAL_KEYS.has(key) || key.endsWith('_id') || /[a-z]Id$/.test(key));
-}
-
-/** Letters and digits become "x"; punctuation, whitespace and length (in code points) stay. */
-export function maskText(s: string): string {
-  return s.replace(/[\p{L}\p{N}]/gu, 'x');
 }
 
 /**
