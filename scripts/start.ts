@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchDemo, parseDemoArgs } from '../src/demo/main.ts';
-import type { DemoServer } from '../src/demo/server.ts';
+import { listenOrFallback, portWasAsked } from '../src/demo/port-fallback.ts';
 import { chromiumArgs, findChromium, seedProfile } from '../src/demo/launch-chromium.ts';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -44,14 +44,7 @@ async function main(): Promise<void> {
   if (opts.build) buildExtension();
   else if (!existsSync(path.join(DIST, 'manifest.json'))) throw new Error('--no-build, but dist/ holds no built extension');
 
-  let server: DemoServer;
-  try {
-    server = await launchDemo(demoOpts);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
-    console.log(`Port ${demoOpts.port} is busy; using a free one.`);
-    server = await launchDemo({ ...demoOpts, port: 0 });
-  }
+  const server = await listenOrFallback(demoOpts.port, portWasAsked(opts.demoArgs), (port) => launchDemo({ ...demoOpts, port }));
   const demoUrl = `${server.url}/`;
   let browser: ChildProcess | undefined;
   let profile: string | undefined;

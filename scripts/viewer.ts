@@ -14,6 +14,7 @@ import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { listenOrFallback, portWasAsked } from '../src/demo/port-fallback.ts';
 import { recordDemoCapture } from '../src/demo/record-capture.ts';
 import { writeCaptureLog, CAPTURE_LOG_EXTENSION } from '../src/core/capture/capture-log.ts';
 
@@ -70,15 +71,7 @@ async function main(): Promise<void> {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', resolve);
   });
-  try {
-    await listen(opts.port);
-  } catch (err) {
-    // The default port taken (another viewer): any free one, as `npm start` does; an asked-for port fails.
-    const explicit = process.argv.includes('--port') || process.env.PORT !== undefined;
-    if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || explicit) throw err;
-    console.log(`Port ${opts.port} is busy; using a free one.`);
-    await listen(0);
-  }
+  await listenOrFallback(opts.port, portWasAsked(process.argv.slice(2)), listen);
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}/panel/index.html?load=${encodeURIComponent(preload.route)}`;
   console.log(`Replyscope viewer: ${url}`);

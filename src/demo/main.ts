@@ -5,6 +5,7 @@
 
 import { pathToFileURL } from 'node:url';
 import { bundlePage } from './bundle-page.ts';
+import { listenOrFallback, portWasAsked } from './port-fallback.ts';
 import { startDemoServer, type DemoServer } from './server.ts';
 
 export interface DemoCliOptions {
@@ -55,16 +56,7 @@ async function main(): Promise<void> {
     console.error((err as Error).message);
     process.exit(2);
   }
-  let server: DemoServer;
-  try {
-    server = await launchDemo(opts);
-  } catch (err) {
-    // The default port taken (another demo, `npm start`): any free one, as `npm start` does; an asked-for one fails.
-    const explicit = process.argv.includes('--port') || process.env.PORT !== undefined;
-    if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || explicit) throw err;
-    console.log(`Port ${opts.port} is busy; using a free one.`);
-    server = await launchDemo({ ...opts, port: 0 });
-  }
+  const server = await listenOrFallback(opts.port, portWasAsked(process.argv.slice(2)), (port) => launchDemo({ ...opts, port }));
   console.log(`Replyscope demo agent: ${server.url}/${opts.fast ? '  (fast mode)' : ''}`);
   console.log('Open it in a browser with the Replyscope extension, then DevTools → Replyscope tab. Ctrl-C stops.');
   const stop = () => {
