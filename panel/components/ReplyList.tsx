@@ -1,6 +1,6 @@
 // Replies of the selected connection: one row per reply (AgentScope reply_id, pi message/turn).
 import { memo } from 'preact/compat';
-import type { ReplyView } from '../../src/core/analysis/types.ts';
+import type { ConnectionView, ReplyView } from '../../src/core/analysis/types.ts';
 import { formatMs, formatUsage } from '../lib/format.ts';
 import type { PanelStore } from '../store/store.ts';
 import { ConnectionDetails } from './ConnectionDetails.tsx';
@@ -99,6 +99,15 @@ function Spacer({ height }: { height: number }) {
 
 const NARROW_PX = 380;
 
+/**
+ * A fetch the page holds open without reading: the tap records a fetch body as the page reads it (it never reads
+ * ahead: that would change the page's backpressure), so none of the body is seen yet — the usual cause of "my UI
+ * shows nothing" is right here. (An XHR's or EventSource's body is read by the browser regardless.)
+ */
+function unreadFetch(conn: ConnectionView): boolean {
+  return conn.record.transport === 'fetch' && conn.state === 'live' && conn.bytes === 0 && conn.evictedEvents === 0;
+}
+
 export function ReplyList({ store }: { store: PanelStore }) {
   const conn = store.selectedConnection.value;
   // Windowed: a connection can hold tens of thousands of replies (a long multi-agent session); rendering a row for
@@ -108,7 +117,9 @@ export function ReplyList({ store }: { store: PanelStore }) {
   if (conn.replies.length === 0) {
     return (
       <div class="scroll">
-        <div class="empty">No replies in this stream{conn.events.length ? ' (its events name no reply)' : ' yet'}.</div>
+        <div class="empty">{unreadFetch(conn)
+          ? 'No replies in this stream yet: the page has not read any of its body. A fetch body is recorded as the page reads it — does the page read response.body?'
+          : `No replies in this stream${conn.events.length ? ' (its events name no reply)' : ' yet'}.`}</div>
         <ConnectionDetails store={store} />
       </div>
     );

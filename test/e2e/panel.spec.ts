@@ -119,6 +119,32 @@ test('a live stream appears while it streams; selection and a scrubbed-back step
   await app.close();
 });
 
+test('a fetch the page holds without reading its body says so (the tap sees a body as the page reads it)', async () => {
+  gate = deferred();
+  const app = await ext.context.newPage();
+  await app.goto(`${server.url}/app`);
+  const tabId = await ext.tabIdFor(app);
+  const panel = await ext.panelPage(tabId);
+  await app.evaluate(() => {
+    (window as unknown as { held: Promise<Response> }).held = fetch('/stream');
+  });
+  const row = panel.locator('[data-conn]').first();
+  await expect(row).toContainText('live');
+  await row.click();
+  const unread = panel.getByText('the page has not read any of its body');
+  await expect(unread).toBeVisible();
+  // The page reads one chunk: its replies come, and the note goes.
+  await app.evaluate(async () => {
+    const res = await (window as unknown as { held: Promise<Response> }).held;
+    await res.body!.getReader().read();
+  });
+  await expect(panel.getByTestId('replies')).toBeVisible();
+  await expect(unread).toHaveCount(0);
+  gate.resolve();
+  await panel.close();
+  await app.close();
+});
+
 test('a fast stream (20k events written as fast as the socket takes them) arrives complete and in order', async () => {
   const app = await ext.context.newPage();
   await app.goto(`${server.url}/app`);
