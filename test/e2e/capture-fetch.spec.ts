@@ -256,6 +256,32 @@ test('a request for a stream answered with an HTTP error is captured (its failur
   expect(records.some((r) => r.kind === 'connection' && /id=(api-500|form-400)/.test(r.url))).toBe(false);
 });
 
+test('an HTTP error answer the page never reads is recorded whole and ends; the page still reads it, and its cancel still reaches the server', async () => {
+  // @microsoft/fetch-event-source's default onopen throws on an answer that is not text/event-stream without reading
+  // its body, then retries: the record stayed 'live' with 0 B for good, the server's error message never shown.
+  await page.evaluate(async () => {
+    const res = await fetch('/stream?id=unread-500&status=500&type=application/json', { headers: { accept: 'text/event-stream' } });
+    (window as unknown as { unread: Response }).unread = res; // kept, not read
+  });
+  const unread = server.log('unread-500');
+  await expect.poll(() => unread.finished).toBe(true); // the page has its Response at the head; the body follows
+  const sent = Buffer.concat(unread.sent);
+  const cap = await waitForCapture(ext, tabId, 'id=unread-500');
+  expect(cap.connection).toMatchObject({ status: 500 });
+  expect(cap.end?.state).toBe('complete');
+  expect(cap.bytes.equals(sent)).toBe(true);
+  expect(await page.evaluate(() => (window as unknown as { unread: Response }).unread.text())).toBe(sent.toString());
+  // The tap's own read of an error body must not keep the connection open once the page cancels.
+  await page.evaluate(async () => {
+    const res = await fetch('/stream?id=error-cancel&status=503&type=text/plain&stopAfter=1&then=hold', { headers: { accept: 'text/event-stream' } });
+    await res.body!.cancel('enough');
+  });
+  const log = server.log('error-cancel');
+  await log.closedPromise; // hangs if the tap's branch of the body kept reading
+  expect(log.clientClosed).toBe(true);
+  expect((await waitForCapture(ext, tabId, 'id=error-cancel')).end?.state).toBe('cancelled');
+});
+
 test('Response semantics are the browser’s own: same observations for a tapped and an untapped response', async () => {
   // The same probe runs on a stream the tap wraps (text/event-stream) and one it leaves alone (text/plain).
   const probe = (type: string, id: string): Promise<Record<string, unknown>> =>

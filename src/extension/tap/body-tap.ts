@@ -175,3 +175,70 @@ function decorate(target: Response, inner: Response, meta: Response, signal?: Ab
   };
   hidden(target, 'clone', { writable: true, value: { clone: () => decorateCopy(natives.apply(nativeClone, inner, []) as Response) }.clone });
 }
+
+/** How much of an HTTP error answer the tap reads on its own (see tapErrorBody). */
+export const ERROR_BODY_CAP = 64 * 1024;
+
+/**
+ * The body of an HTTP error answer to a stream request (a 401/429/500 JSON or HTML body — no stream), recorded
+ * whether or not the page reads it. Libraries often never do: @microsoft/fetch-event-source's onopen throws on a
+ * non-event-stream answer and retries, so a body recorded only as the page read it stayed 'live' with 0 B for good,
+ * and the error message the server sent — the finding — was never shown.
+ *
+ * The body is teed: the tap reads its own branch up to ERROR_BODY_CAP (bytes Chromium takes off the network into its
+ * pipe whether the page reads or not, so the server sees no difference), and the page reads the other, served like a
+ * stream's (tapBody, recording nothing). A cancel by the page cancels the tap's branch too, so the network still sees
+ * the page's cancel. Past the cap the tap lets its branch go and the record ends as the page's reading ends.
+ */
+export function tapErrorBody<Copy>(
+  source: ReadableStream<Uint8Array>,
+  hooks: BodyTapHooks<Copy> & { onCap(): void },
+  signal?: AbortSignal | null,
+): ReadableStream<Uint8Array> {
+  const [pageBranch, ownBranch] = source.tee();
+  const own = ownBranch.getReader();
+  let finished = false;
+  let capped = false;
+  const finish = (state: EndState, error?: string): void => {
+    if (finished) return;
+    finished = true;
+    hooks.onEnd(state, error);
+  };
+  const letGo = (reason?: unknown): void => {
+    own.cancel(reason).then(undefined, () => undefined);
+  };
+  void (async () => {
+    let seen = 0;
+    try {
+      for (;;) {
+        const { done, value } = await own.read();
+        if (finished) return;
+        if (done) return finish('complete');
+        const part = seen + value.byteLength > ERROR_BODY_CAP ? value.subarray(0, ERROR_BODY_CAP - seen) : value;
+        if (part.byteLength) hooks.onChunk(hooks.copy(part), part);
+        seen += part.byteLength;
+        if (seen >= ERROR_BODY_CAP) {
+          capped = true;
+          hooks.onCap();
+          return letGo();
+        }
+      }
+    } catch (err) {
+      finish(endStateOf(err, signal), describeError(err));
+    }
+  })();
+  return tapBody(
+    pageBranch,
+    {
+      copy: () => undefined,
+      onChunk() {},
+      onEnd(state, error) {
+        if (state === 'cancelled') {
+          letGo();
+          finish(state, error);
+        } else if (capped) finish(state, error); // below the cap the tap's own branch sees the same end, with every byte
+      },
+    },
+    signal,
+  );
+}

@@ -2,7 +2,7 @@
 // streaming ones get their body served through `tapBody` and recorded chunk by chunk.
 import type { BodyRecord, ConnectionRecord } from '../../core/capture/model.ts';
 import { ChunkSplitter } from '../../core/frames/byte-chunks.ts';
-import { tapBody, serveBodyFrom } from './body-tap.ts';
+import { ERROR_BODY_CAP, serveBodyFrom, tapBody, tapErrorBody } from './body-tap.ts';
 import type { TapEmitter } from './emitter.ts';
 import { mimic, natives, now } from './natives.ts';
 import { acceptsStream, deferBody, deferRequestBody, headerPairs, isPiProxyRequestBody, isStreamResponse, maskHeaders } from './request-info.ts';
@@ -74,7 +74,7 @@ export function installFetchTap(emitter: TapEmitter): void {
         requestBody = undefined; // an unreadable body must not break the page's response
       }
       if (!stream && !acceptsStream(facts.headers) && !isPiProxyRequestBody(requestBody)) return response;
-      return recordStream(emitter, facts, requestBody, response, startTime);
+      return recordStream(emitter, facts, requestBody, response, startTime, !stream);
     },
   }.fetch;
 
@@ -87,6 +87,7 @@ function recordStream(
   requestBody: BodyRecord | undefined,
   response: Response,
   startTime: number,
+  errorAnswer: boolean,
 ): Response {
   const id = emitter.nextId();
   const connection: ConnectionRecord = {
@@ -110,9 +111,14 @@ function recordStream(
   if (connection.url !== facts.url) emitter.emit({ kind: 'notice', t: now(), conn: id, level: 'info', text: `Redirected: the page asked for ${facts.url}` });
   // Bytes only: cutting on character boundaries is O(1); decoding happens off the page's thread (messages.ts).
   const splitter = new ChunkSplitter();
-  const body = tapBody(
+  // An error answer is read by the tap whether or not the page reads it (tapErrorBody): a library that drops it
+  // unread must not leave the record 'live' with no body for good.
+  const body = (errorAnswer ? tapErrorBody : tapBody)(
     response.body as ReadableStream<Uint8Array>,
     {
+      onCap() {
+        emitter.emit({ kind: 'notice', t: now(), conn: id, level: 'info', text: `Error answer: only its first ${ERROR_BODY_CAP / 1024} KiB are recorded.` });
+      },
       copy: (chunk) => splitter.prepare(chunk),
       onChunk(copy, chunk) {
         const t = now();
