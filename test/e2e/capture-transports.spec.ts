@@ -1,5 +1,6 @@
 // EventSource and XMLHttpRequest streams in real Chromium with the built extension.
 import { expect, test, type Page } from '@playwright/test';
+import { analyzeCapture } from '../../src/core/analysis/analyze.ts';
 import { blindSpotNotice } from '../../src/core/capture/notices.ts';
 import { defaultPieces, type AgentServer } from './support/agent-server.ts';
 import { connectionsMatching, captured, waitForCapture } from './support/capture.ts';
@@ -14,7 +15,7 @@ let tabId: number;
 
 useWatchedAgentPage((parts) => ({ ext, server, page, tabId } = parts));
 
-test('EventSource: every dispatched event is captured with lastEventId; a reconnect is a new connection', async () => {
+test('EventSource: every dispatched event is captured with lastEventId; a reconnect continues the connection, with a note', async () => {
   const seen = await page.evaluate(
     () =>
       new Promise<{ type: string; data: string; lastEventId: string }[]>((resolve, reject) => {
@@ -37,19 +38,42 @@ test('EventSource: every dispatched event is captured with lastEventId; a reconn
   // What the server sent, minus the event type nobody listened for, is what the page saw…
   const expected = conns.flatMap((c) => c.events).filter((e) => e.type !== 'ignored-by-page');
   expect(seen.map(({ type, data }) => ({ type, data }))).toEqual(expected.map(({ type, data }) => ({ type, data })));
-  // …and exactly what the capture holds, split over two connections.
-  let caps: ReturnType<typeof captured>[] = [];
-  await expect
-    .poll(async () => {
-      const records = await ext.records(tabId);
-      caps = connectionsMatching(records, '/es?id=es1').map((c) => captured(records, c));
-      return caps.map((c) => c.end?.state ?? 'open');
-    })
-    .toEqual(['complete', 'cancelled']);
-  expect(caps.every((c) => c.connection.transport === 'eventsource')).toBe(true);
-  const capturedEvents = caps.flatMap((c) => c.messages.map(({ type, data, lastEventId }) => ({ type, data, lastEventId })));
-  expect(capturedEvents).toEqual(seen);
-  expect(caps[0].records.some((r) => r.kind === 'notice' && /comments|retry/.test(r.text))).toBe(true);
+  // …and exactly what the capture holds: one connection, as the page has one EventSource, over both responses…
+  const cap = await waitForCapture(ext, tabId, '/es?id=es1');
+  expect(cap.end?.state).toBe('cancelled');
+  expect(cap.connection.transport).toBe('eventsource');
+  expect(cap.messages.map(({ type, data, lastEventId }) => ({ type, data, lastEventId }))).toEqual(seen);
+  expect(cap.records.some((r) => r.kind === 'notice' && /comments|retry/.test(r.text))).toBe(true);
+  // …with a note where the browser reconnected: after the first response's events, before the second's.
+  const kinds = cap.records.filter((r) => r.kind === 'message' || (r.kind === 'notice' && /reconnects/.test(r.text)))
+    .map((r) => (r.kind === 'message' ? r.type : 'reconnect'));
+  const firstResponse = conns[0].events.filter((e) => e.type !== 'ignored-by-page').length;
+  expect(kinds).toEqual([...seen.slice(0, firstResponse).map((e) => e.type), 'reconnect', ...seen.slice(firstResponse).map((e) => e.type)]);
+});
+
+test('an AgentScope reply an EventSource server resumes after a reconnect (Last-Event-ID) is one finished reply, as the page got it', async () => {
+  // Recorded as one connection per response, the reply read as cut off ("never got a REPLY_END") on the first and as
+  // an orphan on the second, though the page's EventSource got every event of it.
+  const texts = await page.evaluate(
+    () =>
+      new Promise<string[]>((resolve) => {
+        const es = new EventSource('/es?id=es-resume&resume=1');
+        const got: string[] = [];
+        es.onmessage = (e) => got.push(e.data);
+        es.addEventListener('done', () => {
+          es.close();
+          resolve(got);
+        });
+      }),
+  );
+  const conns = server.eventSourceLog('es-resume');
+  expect(conns.map((c) => c.lastEventId)).toEqual([undefined, '3']);
+  expect(texts).toEqual(conns.flatMap((c) => c.events.filter((e) => e.type === 'message').map((e) => e.data)));
+  const cap = await waitForCapture(ext, tabId, 'id=es-resume');
+  const [view] = analyzeCapture({ header: { kind: 'header', format: 'replyscope-capture', version: 1, tool: 'e2e', created: '' }, records: [cap.connection, ...cap.records] });
+  expect(view.dialect).toBe('agentscope');
+  expect(view.replies.map((r) => [r.id, r.orphan ?? false, r.eventIndices.length])).toEqual([['r-resume', false, 6]]);
+  expect(view.diagnostics.filter((d) => d.severity !== 'info').map((d) => d.code)).toEqual([]);
 });
 
 test('EventSource keeps its identity: name, length, constants, instanceof', async () => {

@@ -1,7 +1,10 @@
 // EventSource, tapped. Page script never sees the raw bytes of an EventSource — only the events it dispatches — so
 // that is what is recorded: `message`, and each named event as soon as the page listens for it (our listener is
 // added first, so it runs before the page's). Comments, `retry:` and events nobody listens to are invisible; a notice
-// says so. Each (re)connection is its own ConnectionRecord: the browser reconnects on its own after the body ends.
+// says so. One EventSource is one ConnectionRecord, across the reconnections the browser makes on its own (retry:,
+// Last-Event-ID): the page sees one sequence of events, and a server that resumes from Last-Event-ID continues the
+// reply it was sending. Split into one record per HTTP response, such a reply read as cut off ("never got a
+// REPLY_END") on the first and as an orphan on the next, though the page got all of it. A note marks each reconnection.
 import type { ConnectionRecord } from '../../core/capture/model.ts';
 import { EVENTSOURCE_PARTIAL_NOTICE } from '../../core/capture/notices.ts';
 import type { TapEmitter } from './emitter.ts';
@@ -9,6 +12,10 @@ import { mimic, natives, now } from './natives.ts';
 
 interface SourceState {
   conn: string | undefined;
+  /** The lastEventId of the last event dispatched (what the browser sends as Last-Event-ID when it reconnects). */
+  lastEventId: string;
+  /** The body ended or broke and the browser is reconnecting: the next open continues `conn`. */
+  reconnecting: boolean;
   startTime: number;
   listened: Set<string>;
   frameUrl: string;
@@ -23,6 +30,7 @@ export function installEventSourceTap(emitter: TapEmitter): void {
   const record = (source: EventSource, event: MessageEvent): void => {
     const state = states.get(source);
     if (!state?.conn) return;
+    state.lastEventId = event.lastEventId;
     emitter.emit(
       {
         kind: 'message',
@@ -41,7 +49,8 @@ export function installEventSourceTap(emitter: TapEmitter): void {
     if (!s?.conn) return;
     emitter.emit({ kind: 'end', conn: s.conn, t: now(), state, ...(error ? { error } : {}) });
     s.conn = undefined;
-    s.startTime = now(); // a reconnect starts now
+    s.reconnecting = false;
+    s.startTime = now();
   };
 
   const listenFor = (source: EventSource, type: string): void => {
@@ -56,6 +65,10 @@ export function installEventSourceTap(emitter: TapEmitter): void {
   const onOpen = (source: EventSource): void => {
     const s = states.get(source);
     if (!s || !emitter.config.enabled) return;
+    if (s.conn && s.reconnecting) {
+      s.reconnecting = false; // the note was left when the response ended
+      return;
+    }
     if (s.conn) end(source, 'complete');
     const id = emitter.nextId();
     s.conn = id;
@@ -78,15 +91,21 @@ export function installEventSourceTap(emitter: TapEmitter): void {
 
   const onError = (source: EventSource): void => {
     if (source.readyState === Native.CLOSED) end(source, 'error', 'EventSource failed (closed by the browser)');
-    // CONNECTING after OPEN: the body ended (or broke) and the browser reconnects; a new connection follows on open.
-    else end(source, 'complete');
+    // CONNECTING after OPEN: the body ended (or broke) and the browser reconnects; the record goes on (see the top).
+    else {
+      const s = states.get(source);
+      if (!s?.conn || s.reconnecting) return; // (a failed attempt: the browser retries again)
+      s.reconnecting = true;
+      const lastId = s.lastEventId ? `the last event the page got had the id ${JSON.stringify(s.lastEventId)}` : 'the page got no event with an id';
+      emitter.emit({ kind: 'notice', t: now(), conn: s.conn, level: 'info', text: `EventSource: the response ended and the browser reconnects (${lastId}); the events after this note come on a new response.` });
+    }
   };
 
   class EventSource extends Native {
     constructor(url: string | URL, init?: EventSourceInit) {
       super(url, init);
       if (!emitter.config.enabled) return;
-      states.set(this, { conn: undefined, startTime: now(), listened: new Set(), frameUrl: location.href });
+      states.set(this, { conn: undefined, lastEventId: '', reconnecting: false, startTime: now(), listened: new Set(), frameUrl: location.href });
       natives.apply(nativeAdd, this, ['open', (event: Event) => event.isTrusted && onOpen(this)]);
       natives.apply(nativeAdd, this, ['error', (event: Event) => event.isTrusted && onError(this)]);
       listenFor(this, 'message');

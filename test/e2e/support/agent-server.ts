@@ -46,9 +46,10 @@ export interface EsConnectionLog {
 /**
  * An EventSource endpoint: the first connection sends named and unnamed events (with ids, a retry: field, comments
  * and an event type nobody listens for), then ends the body; the browser reconnects with Last-Event-ID and the
- * second connection sends the rest, ending with `done` (the page closes the EventSource on it).
+ * second connection sends the rest, ending with `done` (the page closes the EventSource on it). `resume=1`: one
+ * AgentScope reply split over the two connections, the second resuming after the Last-Event-ID.
  */
-async function serveEventSource(req: http.IncomingMessage, res: http.ServerResponse, id: string, logs: Map<string, EsConnectionLog[]>): Promise<void> {
+async function serveEventSource(req: http.IncomingMessage, res: http.ServerResponse, id: string, logs: Map<string, EsConnectionLog[]>, resume: boolean): Promise<void> {
   const connections = logs.get(id) ?? [];
   logs.set(id, connections);
   const last = req.headers['last-event-id'];
@@ -60,6 +61,22 @@ async function serveEventSource(req: http.IncomingMessage, res: http.ServerRespo
     const lines = `${extra}${ev.type === 'message' ? '' : `event: ${ev.type}\n`}${ev.id !== undefined ? `id: ${ev.id}\n` : ''}`;
     await writeAndWait(res, lines + ev.data.split('\n').map((l) => `data: ${l}\n`).join('') + '\n');
   };
+  if (resume) {
+    // One AgentScope reply the server sends over two responses: the second resumes after the Last-Event-ID the
+    // browser sent (as a server that keeps its replies does), then `done`.
+    const events = agentEvents('r-resume', ['Hel', 'lo']).map((frame, i) => ({ type: 'message', data: frame.slice('data: '.length).trim(), id: String(i + 1) }));
+    if (connections.length === 1) await writeAndWait(res, 'retry: 50\n\n');
+    const from = connections.length === 1 ? 0 : Number(log.lastEventId ?? 0);
+    const to = connections.length === 1 ? 3 : events.length;
+    for (const ev of events.slice(from, to)) await send(ev);
+    if (connections.length === 1) {
+      res.end();
+      return;
+    }
+    await send({ type: 'done', data: '{}' });
+    await new Promise<void>((resolve) => res.on('close', () => resolve()));
+    return;
+  }
   if (connections.length === 1) {
     await writeAndWait(res, ': connected\nretry: 50\n\n');
     await send({ type: 'message', data: JSON.stringify({ type: 'REPLY_START', reply_id: 'r1' }), id: '1' });
@@ -150,7 +167,7 @@ export async function startAgentServer(): Promise<AgentServer> {
       return;
     }
     if (url.pathname === '/es') {
-      await serveEventSource(req, res, p.get('id') ?? 'es', esLogs);
+      await serveEventSource(req, res, p.get('id') ?? 'es', esLogs, p.has('resume'));
       return;
     }
     if (url.pathname !== '/stream') {
