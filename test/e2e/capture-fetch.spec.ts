@@ -1,6 +1,7 @@
 // fetch streams in real Chromium with the built extension: the page gets exactly the server's bytes, the capture
 // holds exactly the server's bytes, and the end state matches what happened.
 import { expect, test, type Page } from '@playwright/test';
+import { analyzeCapture } from '../../src/core/analysis/analyze.ts';
 import { defaultPieces, type AgentServer } from './support/agent-server.ts';
 import { waitForCapture } from './support/capture.ts';
 import type { ExtensionBrowser } from './support/extension.ts';
@@ -280,6 +281,23 @@ test('an HTTP error answer the page never reads is recorded whole and ends; the 
   await log.closedPromise; // hangs if the tap's branch of the body kept reading
   expect(log.clientClosed).toBe(true);
   expect((await waitForCapture(ext, tabId, 'id=error-cancel')).end?.state).toBe('cancelled');
+});
+
+test('a Vercel AI SDK UI message stream is no pi stream: its own protocol, said so, with no pi or AgentScope diagnostics', async () => {
+  // Read as the AI SDK's callCompletionApi / DefaultChatTransport do: a JSON POST, the body through TextDecoderStream.
+  // Its first event {"type":"start"} is also pi's proxy start: the stream was shown as a broken pi-proxy stream
+  // (every later event an unknown pi event, its closing "data: [DONE]" malformed JSON).
+  const text = await page.evaluate(async () => {
+    const res = await fetch('/stream?id=ai-sdk&aisdk=1', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ prompt: 'hi' }) });
+    let out = '';
+    for await (const part of res.body!.pipeThrough(new TextDecoderStream()) as unknown as AsyncIterable<string>) out += part;
+    return out;
+  });
+  expect(text).toBe(Buffer.concat(server.log('ai-sdk').sent).toString());
+  const cap = await waitForCapture(ext, tabId, 'id=ai-sdk');
+  const [view] = analyzeCapture({ header: { kind: 'header', format: 'replyscope-capture', version: 1, tool: 'e2e', created: '' }, records: [cap.connection, ...cap.records] });
+  expect(view.dialect).toBe('unknown');
+  expect(view.diagnostics.map((d) => [d.code, d.message])).toEqual([['stream.unknown-dialect', expect.stringContaining('AI SDK UI message stream')]]);
 });
 
 test('Response semantics are the browser’s own: same observations for a tapped and an untapped response', async () => {

@@ -5,7 +5,7 @@ import type { Capture, CaptureRecord, ConnectionRecord, EndRecord, EvictionDeriv
 import { blindSpotNotice, EVENTSOURCE_PARTIAL_NOTICE } from '../capture/notices.ts';
 import type { Diagnostic } from '../diagnostics/types.ts';
 import { AgentScopeStream } from './agentscope-stream.ts';
-import { BodyReader, bodyKindOf, type RawEvent } from './body-reader.ts';
+import { BodyReader, bodyKindOf, header, type RawEvent } from './body-reader.ts';
 import { DialectDetector, dialectOfEvent, isAgentScope, isPi } from './dialect.ts';
 import { analysedEvent, EventTimes } from './event-view.ts';
 import { PiStream } from './pi-stream.ts';
@@ -53,6 +53,13 @@ class ConnectionAnalysis {
   /** See clientDialect(). */
   private framesDialect?: Dialect;
   readonly notes: string[] = [];
+  /**
+   * What the answer says it is when that is a protocol of its own (the Vercel AI SDK's UI message stream, by the
+   * header its servers send): its events are not read as AgentScope or pi. Its first event `{"type":"start"}` is
+   * also pi's proxy start, and the stream was taken for a broken pi stream — every later event "unknown", its
+   * closing `data: [DONE]` "malformed JSON" — though the AI SDK's client reads it as meant.
+   */
+  private readonly foreign?: string;
   /** The capture's notices on this connection (see capture/notices.ts), as diagnostics. */
   private notices: Diagnostic[] = [];
   private view?: ConnectionView;
@@ -68,6 +75,9 @@ class ConnectionAnalysis {
   constructor(record: ConnectionRecord) {
     this.record = record;
     this.reader = new BodyReader(bodyKindOf(record), { transport: record.transport });
+    if (header(record.responseHeaders, 'x-vercel-ai-ui-message-stream') !== undefined) {
+      this.foreign = 'an AI SDK UI message stream (its x-vercel-ai-ui-message-stream header), a protocol Replyscope does not read';
+    }
     if (record.transport === 'eventsource') {
       this.notes.push('EventSource: page script sees only dispatched events — comments/heartbeats, retry: fields and ' +
         'named events nobody listens for are invisible here.');
@@ -119,7 +129,7 @@ class ConnectionAnalysis {
         continue;
       }
       this.events.push(analysedEvent(ev, index, undecidedFacts(ev), this.times));
-      this.detector.push(ev.raw, index);
+      if (!this.foreign) this.detector.push(ev.raw, index);
       this.pending.push([ev, index]);
       if (this.detector.dialect === 'unknown') continue;
       this.processor = this.createProcessor(this.detector.dialect);
@@ -166,7 +176,8 @@ class ConnectionAnalysis {
     const ended = this.ended;
     // Both clients read SSE alike; name the one this stream is for (pi streams were told "the AgentScope client").
     const clientName = isPi(this.clientDialect()) ? "pi-agent-core's streamProxy" : undefined;
-    const frameDiags = this.reader.frameDiagnostics(ended, clientName).map((d) => ({ ...d, index: this.eventIndexOfFrame(d.index), frame: d.index }));
+    // (They tell how the AgentScope or pi client reads each frame: no such client reads a foreign stream.)
+    const frameDiags = this.foreign ? [] : this.reader.frameDiagnostics(ended, clientName).map((d) => ({ ...d, index: this.eventIndexOfFrame(d.index), frame: d.index }));
     const { replies, failure } = this.safeReplies();
     const diagnostics = [...this.streamDiagnostics(), ...frameDiags];
     // A loop, not flatMap: nearly every event has none (flatMap built a result per event of a million). Indexed, not
@@ -276,9 +287,9 @@ class ConnectionAnalysis {
     }
     for (const n of this.notices) out.push(n);
     if (this.ended && this.dialect === 'unknown' && this.events.length > 0) {
-      out.push({ code: 'stream.unknown-dialect', severity: 'warning', index: 0, message: `none of the ${this.events.length} events looks like AgentScope or pi` });
+      out.push({ code: 'stream.unknown-dialect', severity: 'warning', index: 0, message: this.foreign ?? `none of the ${this.events.length} events looks like AgentScope or pi` });
     }
-    if (this.dialect === 'unknown') for (const e of this.events) {
+    if (this.dialect === 'unknown' && !this.foreign) for (const e of this.events) {
       if (e.type === '(not JSON)') {
         out.push({ code: 'stream.not-json', severity: 'error', index: e.index, message: e.issues[0]?.message ?? 'not JSON' });
       }
@@ -292,7 +303,7 @@ class ConnectionAnalysis {
    * stream was told about "the AgentScope client". Looked for in the first 20 data frames, once.
    */
   private clientDialect(): Dialect {
-    if (this.dialect !== 'unknown') return this.dialect;
+    if (this.dialect !== 'unknown' || this.foreign) return this.dialect;
     if (this.framesDialect !== undefined) return this.framesDialect;
     let seen = 0;
     for (const f of this.reader.frames) {

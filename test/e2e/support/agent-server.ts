@@ -193,7 +193,12 @@ export async function startAgentServer(): Promise<AgentServer> {
     const eol = p.get('crlf') ? '\r\n' : '\n';
     const contentType = p.get('type') ?? 'text/event-stream; charset=utf-8';
     const status = Number(p.get('status') ?? 200);
-    const pieces = p.get('big')
+    // `aisdk=1`: a Vercel AI SDK UI message stream (streamText().toUIMessageStreamResponse()), with its header.
+    const aiSdk = p.has('aisdk') ? { 'x-vercel-ai-ui-message-stream': 'v1' } : {};
+    const pieces = p.get('aisdk')
+      ? [{ type: 'start' }, { type: 'start-step' }, { type: 'text-start', id: 't1' }, { type: 'text-delta', id: 't1', delta: 'Héllo' },
+        { type: 'text-end', id: 't1' }, { type: 'finish-step' }, { type: 'finish' }, '[DONE]'].map((part) => Buffer.from(`data: ${typeof part === 'string' ? part : JSON.stringify(part)}\n\n`))
+      : p.get('big')
       ? Array.from({ length: Number(p.get('big')) }, (_, i) => Buffer.from(`data: ${String(i).padStart(8, '0')} ${'x'.repeat(65_000)}\n\n`))
       : defaultPieces(eol);
     if (p.get('gzip')) {
@@ -208,7 +213,7 @@ export async function startAgentServer(): Promise<AgentServer> {
       return;
     }
     // `cors=1`: readable from a frame of another (or an opaque) origin, e.g. a data: iframe.
-    res.writeHead(status, { 'content-type': contentType, 'cache-control': 'no-store', 'x-accel-buffering': 'no', ...(p.get('cors') ? { 'access-control-allow-origin': '*' } : {}) });
+    res.writeHead(status, { 'content-type': contentType, 'cache-control': 'no-store', 'x-accel-buffering': 'no', ...aiSdk, ...(p.get('cors') ? { 'access-control-allow-origin': '*' } : {}) });
     res.flushHeaders();
     const stopAfter = p.has('stopAfter') ? Number(p.get('stopAfter')) : Infinity;
     for (let i = 0; i < pieces.length; i++) {
