@@ -76,6 +76,25 @@ test('an AgentScope reply an EventSource server resumes after a reconnect (Last-
   expect(view.diagnostics.filter((d) => d.severity !== 'info').map((d) => d.code)).toEqual([]);
 });
 
+test('an EventSource that fails before it opens (a 503) is recorded as failed: the panel stayed empty', async () => {
+  const seen = await page.evaluate(
+    () =>
+      new Promise<{ readyState: number; opened: boolean }>((resolve) => {
+        const es = new EventSource('/stream?id=es-503&status=503&type=application/json');
+        let opened = false;
+        es.onopen = () => (opened = true);
+        es.onerror = () => resolve({ readyState: es.readyState, opened });
+      }),
+  );
+  expect(seen).toEqual({ readyState: 2, opened: false }); // closed by the browser, as without the extension
+  const cap = await waitForCapture(ext, tabId, 'id=es-503');
+  expect(cap.connection.transport).toBe('eventsource');
+  expect(cap.connection.status).toBeUndefined(); // the browser tells the page none
+  expect(cap.messages).toEqual([]);
+  expect(cap.end?.state).toBe('error');
+  expect(cap.end?.error).toMatch(/EventSource failed/);
+});
+
 test('EventSource keeps its identity: name, length, constants, instanceof', async () => {
   const facts = await page.evaluate(() => {
     const es = new EventSource('/es?id=es-identity');

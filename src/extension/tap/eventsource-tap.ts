@@ -70,6 +70,10 @@ export function installEventSourceTap(emitter: TapEmitter): void {
       return;
     }
     if (s.conn) end(source, 'complete');
+    declare(source, s, 200); // EventSource only opens on 200 + text/event-stream
+  };
+
+  const declare = (source: EventSource, s: SourceState, status?: number): void => {
     const id = emitter.nextId();
     s.conn = id;
     const connection: ConnectionRecord = {
@@ -81,7 +85,7 @@ export function installEventSourceTap(emitter: TapEmitter): void {
       method: 'GET',
       url: source.url,
       requestHeaders: [['accept', 'text/event-stream']],
-      status: 200, // EventSource only opens on 200 + text/event-stream
+      ...(status !== undefined ? { status } : {}),
       startTime: s.startTime,
       responseTime: now(),
     };
@@ -90,9 +94,15 @@ export function installEventSourceTap(emitter: TapEmitter): void {
   };
 
   const onError = (source: EventSource): void => {
-    if (source.readyState === Native.CLOSED) end(source, 'error', 'EventSource failed (closed by the browser)');
-    // CONNECTING after OPEN: the body ended (or broke) and the browser reconnects; the record goes on (see the top).
-    else {
+    if (source.readyState === Native.CLOSED) {
+      // Failed before it ever opened (a 401/503 answer, one not text/event-stream, a CORS failure): recorded too, as
+      // a fetch's HTTP error answer is — the failure is what to see; the panel stayed empty. The browser tells the
+      // page no status, so the record has none.
+      const s = states.get(source);
+      if (s && !s.conn && emitter.config.enabled) declare(source, s);
+      end(source, 'error', 'EventSource failed: the browser closed it (an answer other than 200 text/event-stream — an HTTP error, another content type — or a CORS failure; the page is not told which)');
+    } else {
+      // CONNECTING after OPEN: the body ended (or broke) and the browser reconnects; the record goes on (see the top).
       const s = states.get(source);
       if (!s?.conn || s.reconnecting) return; // (a failed attempt: the browser retries again)
       s.reconnecting = true;
