@@ -13,7 +13,7 @@ import { PageNotices } from './components/PageNotices.tsx';
 import { ReplyList } from './components/ReplyList.tsx';
 import { Scrubber, scrubberKey } from './components/Scrubber.tsx';
 import { SplitPane } from './components/SplitPane.tsx';
-import { TabList } from './components/TabList.tsx';
+import { TabList, TabPanel } from './components/TabList.tsx';
 import { StepDetail } from './components/StepDetail.tsx';
 import { Timeline } from './components/Timeline.tsx';
 import { Toolbar } from './components/Toolbar.tsx';
@@ -165,7 +165,7 @@ function MainTabs({ store }: { store: PanelStore }) {
   return (
     <>
       <div class="tabs">
-        <TabList<MainView> tabs={tabs} selected={view} onSelect={(id) => (store.view.value = id)} label="Connection views" />
+        <TabList<MainView> tabs={tabs} selected={view} onSelect={(id) => (store.view.value = id)} label="Connection views" panelId="connection-view" />
         <span class="tab-extra">
           {view === 'events' ? <EventToolbar store={store} /> : null}
           {view === 'diagnostics' ? (
@@ -177,7 +177,9 @@ function MainTabs({ store }: { store: PanelStore }) {
         </span>
       </div>
       {conn?.notes.length ? <div class="section warn">{conn.notes.join(' · ')}</div> : null}
-      {view === 'events' ? <EventList store={store} /> : view === 'timeline' ? <Timeline store={store} /> : <DiagnosticsView store={store} scope={allDiagnostics ? 'all' : 'connection'} />}
+      <TabPanel panelId="connection-view" selected={view} class="tabpanel">
+        {view === 'events' ? <EventList store={store} /> : view === 'timeline' ? <Timeline store={store} /> : <DiagnosticsView store={store} scope={allDiagnostics ? 'all' : 'connection'} />}
+      </TabPanel>
     </>
   );
 }

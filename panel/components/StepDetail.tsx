@@ -11,7 +11,7 @@ import { eventDiagnostics, frameByIndex } from '../store/lookups.ts';
 import type { DetailTab, PanelStore } from '../store/store.ts';
 import { MessageBubble } from './MessageBubble.tsx';
 import { SplitPane } from './SplitPane.tsx';
-import { TabList } from './TabList.tsx';
+import { TabList, TabPanel } from './TabList.tsx';
 
 interface StepState {
   message: unknown;
@@ -222,9 +222,9 @@ export function StepDetail({ store }: { store: PanelStore }) {
   const left = (
     <>
       <div class="tabs">
-        <TabList<DetailTab> tabs={tabs} selected={tab} onSelect={(id) => (store.detailTab.value = id)} label="Message views" />
+        <TabList<DetailTab> tabs={tabs} selected={tab} onSelect={(id) => (store.detailTab.value = id)} label="Message views" panelId="message-view" />
       </div>
-      <div class="scroll" ref={scroller} tabIndex={0} role="region" aria-label="Message at this step">
+      <TabPanel panelId="message-view" selected={tab} class="scroll" panelRef={scroller} tabIndex={0}>
         {!reply ? (
           <div class="empty">
             {event ? 'This event belongs to no reply; its reconstruction is not shown.'
@@ -255,7 +255,7 @@ export function StepDetail({ store }: { store: PanelStore }) {
         ) : (
           <ChangeList changes={state.changes} />
         )}
-      </div>
+      </TabPanel>
     </>
   );
   return (

@@ -93,6 +93,27 @@ test('tabs: one Tab stop, ←/→ switch tabs (and no longer move the scrubber);
   await page.close();
 });
 
+test('each tab controls its panel, and the panel is a tabpanel named by the selected tab', async () => {
+  const page = await openWithSample();
+  for (const [list, names] of [['Connection views', ['Events', 'Timeline', /^Diagnostics/]], ['Message views', ['Message', 'JSON', 'Diff']]] as const) {
+    for (const name of names) {
+      const tab = page.getByRole('tablist', { name: list }).getByRole('tab', { name });
+      await tab.click();
+      const panelId = await tab.getAttribute('aria-controls');
+      expect(panelId, `${list}: ${name} names its panel`).toBeTruthy();
+      const panel = page.locator(`[id="${panelId}"]`);
+      await expect(panel).toHaveAttribute('role', 'tabpanel');
+      await expect(panel).toHaveAttribute('aria-labelledby', (await tab.getAttribute('id'))!);
+      await expect(page.getByRole('tabpanel', { name })).toBeVisible();
+    }
+  }
+  // The events view still fills its panel (the list kept its height inside the new box).
+  await page.getByRole('tab', { name: 'Events' }).click();
+  const [panel, grid] = [await page.getByRole('tabpanel', { name: 'Events' }).boundingBox(), await page.getByRole('grid', { name: 'Events' }).boundingBox()];
+  expect(grid!.height).toBeGreaterThan(panel!.height - 2);
+  await page.close();
+});
+
 test('lists expose their selection; the step slider reads as the visible step and Space on it plays', async () => {
   const page = await openWithSample();
   const events = page.getByRole('grid', { name: 'Events' });
