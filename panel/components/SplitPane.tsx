@@ -1,6 +1,6 @@
 // Two panes and a draggable (and keyboard-movable) divider. The first pane has the fixed size, the second grows.
 import type { ComponentChildren } from 'preact';
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 
 interface Props {
   direction: 'row' | 'column';
@@ -42,6 +42,19 @@ export function SplitPane({ direction, initial, auto, autoMaxFraction = 0.4, ini
   const [fitting, setFitting] = useState(() => auto !== undefined && Number.isNaN(stored));
   const root = useRef<HTMLDivElement>(null);
   const horizontal = direction === 'row';
+  // The separator's value, measured once laid out: read while rendering, it was the size before the render (a
+  // screen reader heard the previous size after each arrow key) and nothing at all on a split rendered only once.
+  const [percent, setPercent] = useState<number | undefined>(undefined);
+  useEffect(() => {
+    const el = root.current;
+    if (!el || typeof ResizeObserver !== 'function') return;
+    const measure = () => setPercent(percentShown());
+    // The split (the window, a parent split) and its first pane (a key, a drag, the content it fits) change the share.
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    if (el.firstElementChild) observer.observe(el.firstElementChild);
+    return () => observer.disconnect();
+  }, []);
 
   const commit = (v: number) => {
     const box = root.current?.getBoundingClientRect();
@@ -114,7 +127,7 @@ export function SplitPane({ direction, initial, auto, autoMaxFraction = 0.4, ini
         aria-label={label}
         aria-orientation={horizontal ? 'vertical' : 'horizontal'}
         // A share of the split in percent (the separator's default range is 0–100), as last laid out.
-        aria-valuenow={percentShown()}
+        aria-valuenow={percent}
         tabIndex={0}
         onPointerDown={onPointerDown}
         onKeyDown={onKeyDown}

@@ -138,6 +138,26 @@ test('lists expose their selection; the step slider reads as the visible step an
   await page.close();
 });
 
+test('a divider reads as the share its pane has, on every split and after each arrow key', async () => {
+  const page = await openWithSample();
+  const shareOf = (name: string) => page.getByRole('separator', { name }).evaluate((el) => {
+    const split = el.parentElement!.getBoundingClientRect();
+    const pane = el.parentElement!.firstElementChild!.getBoundingClientRect();
+    const row = el.getAttribute('aria-orientation') === 'vertical';
+    return String(Math.round((100 * (row ? pane.width : pane.height)) / (row ? split.width : split.height)));
+  });
+  for (const [name, key] of [['Resize connection list', 'ArrowDown'], ['Resize replies pane', 'ArrowRight'], ['Resize event list and step detail', 'ArrowUp'], ['Resize message and event panes', 'ArrowLeft']]) {
+    const divider = page.getByRole('separator', { name });
+    await expect(divider).toHaveAttribute('aria-valuenow', await shareOf(name));
+    const before = await shareOf(name);
+    await divider.focus();
+    await page.keyboard.press(`Shift+${key}`);
+    await expect.poll(() => shareOf(name)).not.toBe(before);
+    await expect(divider).toHaveAttribute('aria-valuenow', await shareOf(name)); // the new size, not the one before the key
+  }
+  await page.close();
+});
+
 test('↑/↓ in a short connections pane keep the selected row in sight', async () => {
   const page = await openWithSample();
   const divider = page.getByRole('separator', { name: 'Resize connection list' });
