@@ -2,7 +2,7 @@
 // viewer (and in tests with any source). `createPanelApp(source, root)` mounts it and returns the store.
 import { batch } from '@preact/signals';
 import { render } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { ConnectionList } from './components/ConnectionList.tsx';
 import { DiagnosticsView } from './components/DiagnosticsView.tsx';
 import { EventList, EventToolbar } from './components/EventList.tsx';
@@ -224,6 +224,26 @@ export function App({ store, source }: { store: PanelStore; source: PanelSource 
   };
   const empty = store.connections.value.length === 0;
   const conn = store.selectedConnection.value;
+  // An import from the empty page's "Open a file…" replaces that page with the lists: the button that had focus is
+  // gone and focus fell to the document, so the next Tab started over at the toolbar and a screen reader said nothing
+  // of what came in. Focus lost so goes to the connection list, which reads out the selected connection. Only focus
+  // lost with the empty page: a live capture's first stream must not pull focus from wherever the user is.
+  const wasEmpty = useRef(empty);
+  const lastFocused = useRef<Element | null>(null);
+  useEffect(() => {
+    const onFocus = (e: FocusEvent) => (lastFocused.current = e.target as Element);
+    document.addEventListener('focusin', onFocus);
+    return () => document.removeEventListener('focusin', onFocus);
+  }, []);
+  useLayoutEffect(() => {
+    const was = lastFocused.current;
+    const lost = document.activeElement === null || document.activeElement === document.body;
+    // A removed element still finds its removed ancestors: it was in the empty page.
+    if (wasEmpty.current && !empty && lost && was && !was.isConnected && was.closest('[data-testid="empty"]')) {
+      document.querySelector<HTMLElement>('[data-testid="connections"] [role="grid"]')?.focus();
+    }
+    wasEmpty.current = empty;
+  }, [empty]);
   const live = source.live;
   const includeControls = live?.includeUrls && live.setIncludeUrls ? { includeUrls: live.includeUrls, setIncludeUrls: live.setIncludeUrls } : undefined;
 

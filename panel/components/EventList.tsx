@@ -240,7 +240,17 @@ export function EventList({ store }: { store: PanelStore }) {
         <div class="empty" role="row" data-testid="events-none-match">
           <span role="gridcell">
             No events match {describeFilters(store)}.{' '}
-            <button type="button" onClick={() => clearEventFilters(store)}>Clear the filter</button>
+            <button
+              type="button"
+              onClick={(e) => {
+                // The button goes with the message it sits in: focus moves to the list it brings back (it fell to the
+                // document, and the next Tab started over at the toolbar).
+                (e.currentTarget as HTMLElement).closest<HTMLElement>('[role="grid"]')?.focus();
+                clearEventFilters(store);
+              }}
+            >
+              Clear the filter
+            </button>
           </span>
         </div>
       ) : null}

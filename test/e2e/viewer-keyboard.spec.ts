@@ -93,6 +93,32 @@ test('tabs: one Tab stop, ←/→ switch tabs (and no longer move the scrubber);
   await page.close();
 });
 
+test('focus is not dropped when its control goes away: an import from the empty page, Clear the filter', async () => {
+  const page = await viewer.open();
+  // "Open a file…" had focus (the file chooser gives it back): the empty page and its button make way for the lists.
+  // (The file goes straight to the input the button opens: Playwright's chooser interception raced the key press.)
+  await page.getByRole('button', { name: 'Open a file…' }).focus();
+  await page.getByTestId('import-input').setInputFiles({ name: 'sample.replyscope.ndjson', mimeType: 'application/octet-stream', buffer: Buffer.from(sampleLog) });
+  await expect(page.getByTestId('status')).toContainText('Imported sample.replyscope.ndjson');
+  await expect(page.getByRole('grid', { name: 'Connections' })).toBeFocused();
+
+  // A search that matches nothing offers "Clear the filter"; pressed, it goes, and focus stays with the list.
+  await page.getByRole('searchbox', { name: 'Search events' }).fill('no event says this');
+  const clearFilter = page.getByRole('button', { name: 'Clear the filter' });
+  await clearFilter.focus();
+  await page.keyboard.press('Enter');
+  await expect(clearFilter).toHaveCount(0);
+  await expect(page.getByRole('grid', { name: 'Events' })).toBeFocused();
+  await page.close();
+
+  // Focus that was nowhere (a drop, a live capture's first stream) is left there: nothing is pulled into the lists.
+  const other = await viewer.open();
+  await other.getByTestId('import-input').setInputFiles({ name: 'sample.replyscope.ndjson', mimeType: 'application/octet-stream', buffer: Buffer.from(sampleLog) });
+  await expect(other.getByTestId('status')).toContainText('Imported sample.replyscope.ndjson');
+  expect(await other.evaluate(() => document.activeElement === document.body)).toBe(true);
+  await other.close();
+});
+
 test('each tab controls its panel, and the panel is a tabpanel named by the selected tab', async () => {
   const page = await openWithSample();
   for (const [list, names] of [['Connection views', ['Events', 'Timeline', /^Diagnostics/]], ['Message views', ['Message', 'JSON', 'Diff']]] as const) {
