@@ -29,7 +29,8 @@ export function Toolbar({ store, source, onImport, onExport, onHelp, onInclude, 
         <button
           onClick={() => store.setPaused(!paused)}
           title={paused ? 'Resume recording (records held while paused are applied)' : 'Pause recording'}
-          aria-pressed={!paused}
+          // The name says what a press does, so no aria-pressed: with it, recording read "Pause recording, pressed"
+          // (as if paused) and paused "Resume recording, not pressed".
           aria-label={paused ? 'Resume recording' : 'Pause recording'}
         >
           <span class={`rec${paused ? ' paused' : ''}`} />

@@ -145,6 +145,23 @@ test('a fetch the page holds without reading its body says so (the tap sees a bo
   await app.close();
 });
 
+test('the record button reads as what a press does, with no pressed state that says the opposite', async () => {
+  const app = await ext.context.newPage();
+  await app.goto(`${server.url}/app`);
+  const panel = await ext.panelPage(await ext.tabIdFor(app));
+  const toolbar = panel.getByRole('toolbar', { name: 'Replyscope' });
+  // Recording: "Pause recording" (it was also "pressed", read as paused).
+  await expect(toolbar.getByRole('button', { name: 'Pause recording' })).toBeVisible();
+  await expect(toolbar.getByRole('button', { name: /recording/, pressed: true })).toHaveCount(0);
+  await toolbar.getByRole('button', { name: 'Pause recording' }).click();
+  await expect(toolbar.getByRole('button', { name: 'Resume recording' })).toBeVisible();
+  await expect(toolbar.getByRole('button', { name: /recording/, pressed: true })).toHaveCount(0);
+  await toolbar.getByRole('button', { name: 'Resume recording' }).click();
+  await expect(toolbar.getByRole('button', { name: 'Pause recording' })).toBeVisible();
+  await panel.close();
+  await app.close();
+});
+
 test('a fast stream (20k events written as fast as the socket takes them) arrives complete and in order', async () => {
   const app = await ext.context.newPage();
   await app.goto(`${server.url}/app`);
