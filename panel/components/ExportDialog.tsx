@@ -73,7 +73,8 @@ export function ExportDialog({ store, onClose }: { store: PanelStore; onClose: (
         <label><input type="checkbox" checked={redaction.requestBodies} onChange={toggle('requestBodies')} />Request bodies</label>
         <label><input type="checkbox" checked={redaction.textContent} onChange={toggle('textContent')} />Text content of events</label>
       </fieldset>
-      {error ? <div class="error-box">{error}</div> : null}
+      {/* An alert: it appears where the user is not (focus stays on the button pressed), and said nothing. */}
+      {error ? <div class="error-box" role="alert">{error}</div> : null}
       <div class="actions">
         <button onClick={onClose}>Cancel</button>
         <button class="primary" onClick={run} data-testid="export-go">Export</button>

@@ -67,7 +67,8 @@ export function IncludeDialog({ live, onClose }: {
         disabled={text === undefined || saving}
         onInput={(e) => setText((e.currentTarget as HTMLTextAreaElement).value)}
       />
-      {error ? <div class="error-box">{error}</div> : null}
+      {/* An alert: it appears where the user is not (focus stays on the button pressed), and said nothing. */}
+      {error ? <div class="error-box" role="alert">{error}</div> : null}
       <div class="actions">
         <button onClick={onClose}>Cancel</button>
         <button class="primary" onClick={save} disabled={text === undefined || saving} data-testid="include-save">Save</button>

@@ -52,6 +52,23 @@ test('a dialog keeps focus while open (Tab and Shift+Tab wrap) and gives it back
   await page.close();
 });
 
+test('an export that fails says so out loud, and focus stays on the Export button', async () => {
+  const page = await openWithSample();
+  // An export can fail at the download (a browser short of memory for a very large one): injected here.
+  await page.evaluate(() => {
+    URL.createObjectURL = () => {
+      throw new RangeError('Array buffer allocation failed');
+    };
+  });
+  await page.getByRole('button', { name: 'Export…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Export' });
+  await dialog.getByRole('button', { name: 'Export', exact: true }).focus();
+  await page.keyboard.press('Enter');
+  await expect(dialog.getByRole('alert')).toHaveText('Array buffer allocation failed');
+  await expect(dialog.getByRole('button', { name: 'Export', exact: true })).toBeFocused();
+  await page.close();
+});
+
 test('the status line is a live region; a long one can be focused and read whole; Clear says so', async () => {
   const page = await openWithSample();
   const status = page.getByRole('status').filter({ hasText: 'Imported' });
