@@ -136,6 +136,21 @@ test('focus is not dropped when its control goes away: an import from the empty 
   await other.close();
 });
 
+test('Show more that shows the whole text leaves focus in the message pane, not on the document', async () => {
+  const page = await viewer.open();
+  const ev = (o: Record<string, unknown>) => `data: ${JSON.stringify({ reply_id: 'r', ...o })}\n\n`;
+  const sse = ev({ type: 'REPLY_START', session_id: 's', name: 'assistant' }) + ev({ type: 'TEXT_BLOCK_START', block_id: 'b' }) +
+    ev({ type: 'TEXT_BLOCK_DELTA', block_id: 'b', delta: 'y'.repeat(100_000) }) + ev({ type: 'TEXT_BLOCK_END', block_id: 'b' });
+  await page.getByTestId('import-input').setInputFiles({ name: 'long.sse', mimeType: 'text/plain', buffer: Buffer.from(sse) });
+  await expect(page.getByTestId('status')).toContainText('Imported long.sse');
+  const more = page.getByTestId('bubble').getByRole('button', { name: 'Show more' });
+  await more.focus();
+  await page.keyboard.press('Enter'); // one press shows all of 100,000 characters: the bar goes
+  await expect(page.getByTestId('bubble').getByTestId('elided')).toHaveCount(0);
+  await expect(page.getByRole('tabpanel', { name: 'Message' })).toBeFocused();
+  await page.close();
+});
+
 test('each tab controls its panel, and the panel is a tabpanel named by the selected tab', async () => {
   const page = await openWithSample();
   for (const [list, names] of [['Connection views', ['Events', 'Timeline', /^Diagnostics/]], ['Message views', ['Message', 'JSON', 'Diff']]] as const) {
