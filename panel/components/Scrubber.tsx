@@ -109,8 +109,11 @@ export function Scrubber({ store }: { store: PanelStore }) {
 
   return (
     <div class="scrubber" data-testid="scrubber">
-      <button title="First step (Home)" aria-label="First step" onClick={() => store.seek(min)} disabled={k <= min}><Icon name="first" /></button>
-      <button title="Previous step (←, Shift+← = 10)" aria-label="Previous step" onClick={() => store.seek(k - 1)} disabled={k <= min}><Icon name="prev" /></button>
+      {/* aria-disabled, not disabled: a button disabled by its own press (First step at the first step, Next step
+          reaching the last) lost focus to the document, and a screen reader was left nowhere. It stays focusable
+          and does nothing. */}
+      <button title="First step (Home)" aria-label="First step" onClick={() => k > min && store.seek(min)} aria-disabled={k <= min}><Icon name="first" /></button>
+      <button title="Previous step (←, Shift+← = 10)" aria-label="Previous step" onClick={() => k > min && store.seek(k - 1)} aria-disabled={k <= min}><Icon name="prev" /></button>
       <button
         title={playing ? 'Pause (Space)' : 'Play from here (Space)'}
         aria-label={playing ? 'Pause' : 'Play'}
@@ -118,8 +121,8 @@ export function Scrubber({ store }: { store: PanelStore }) {
       >
         <Icon name={playing ? 'pause' : 'play'} />
       </button>
-      <button title="Next step (→, Shift+→ = 10)" aria-label="Next step" onClick={() => store.seek(k + 1)} disabled={k >= n - 1}><Icon name="next" /></button>
-      <button title="Last step (End)" aria-label="Last step" onClick={() => store.seek(n - 1)} disabled={k >= n - 1}><Icon name="last" /></button>
+      <button title="Next step (→, Shift+→ = 10)" aria-label="Next step" onClick={() => k < n - 1 && store.seek(k + 1)} aria-disabled={k >= n - 1}><Icon name="next" /></button>
+      <button title="Last step (End)" aria-label="Last step" onClick={() => k < n - 1 && store.seek(n - 1)} aria-disabled={k >= n - 1}><Icon name="last" /></button>
       <select aria-label="Playback speed" value={String(speed)} onChange={(e) => {
         const v = (e.currentTarget as HTMLSelectElement).value;
         setSpeed(v === 'max' ? 'max' : (Number(v) as 1 | 4));
@@ -157,10 +160,10 @@ export function Scrubber({ store }: { store: PanelStore }) {
       <span class="dim mono" title="Connection event index · step status">
         #{eventIndex} · <span class={status === 'changed' ? 'ok' : status === 'unchanged' ? 'dim' : 'err'}>{status}</span>
       </span>
-      <button title="Previous diagnostic ([)" aria-label="Previous diagnostic" disabled={prevDiag === undefined} onClick={() => prevDiag !== undefined && store.seek(prevDiag)}>
+      <button title="Previous diagnostic ([)" aria-label="Previous diagnostic" aria-disabled={prevDiag === undefined} onClick={() => prevDiag !== undefined && store.seek(prevDiag)}>
         <Icon name="warnPrev" /><Icon name="prev" size={9} />
       </button>
-      <button title="Next diagnostic (])" aria-label="Next diagnostic" disabled={nextDiag === undefined} onClick={() => nextDiag !== undefined && store.seek(nextDiag)}>
+      <button title="Next diagnostic (])" aria-label="Next diagnostic" aria-disabled={nextDiag === undefined} onClick={() => nextDiag !== undefined && store.seek(nextDiag)}>
         <Icon name="next" size={9} /><Icon name="warnPrev" />
       </button>
       {/* Steps, not diagnostics: a step can carry several, and [ ] jump from step to step. */}

@@ -151,6 +151,22 @@ test('Show more that shows the whole text leaves focus in the message pane, not 
   await page.close();
 });
 
+test('a scrubber button its own press makes unavailable keeps focus (and reads as unavailable)', async () => {
+  const page = await openWithSample();
+  const scrubber = page.getByTestId('scrubber');
+  for (const [name, pos] of [['First step', /^step 1 \//], ['Last step', /^step (\d+) \/ \1\b/]] as const) {
+    const button = scrubber.getByRole('button', { name, exact: true });
+    await button.focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('step-pos')).toHaveText(pos);
+    await expect(button).toBeDisabled(); // aria-disabled: announced as unavailable
+    await expect(button).toBeFocused(); // (disabled, it lost focus to the document)
+    await page.keyboard.press('Enter'); // and does nothing
+    await expect(page.getByTestId('step-pos')).toHaveText(pos);
+  }
+  await page.close();
+});
+
 test('each tab controls its panel, and the panel is a tabpanel named by the selected tab', async () => {
   const page = await openWithSample();
   for (const [list, names] of [['Connection views', ['Events', 'Timeline', /^Diagnostics/]], ['Message views', ['Message', 'JSON', 'Diff']]] as const) {
