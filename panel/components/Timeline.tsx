@@ -176,7 +176,8 @@ export function Timeline({ store }: { store: PanelStore }) {
           {/* Around the selected step when it is in view (zooming around the middle lost it), else the middle. */}
           <button onClick={() => zoom(0.5, cursorAt())} aria-label="Zoom in"><Icon name="zoomIn" /></button>
           <button onClick={() => zoom(2, cursorAt())} aria-label="Zoom out"><Icon name="zoomOut" /></button>
-          <button onClick={() => setView(undefined)} disabled={!view}>Fit</button>
+          {/* aria-disabled: disabled by its own press, the button lost focus to the document. */}
+          <button onClick={() => view && setView(undefined)} aria-disabled={!view}>Fit</button>
         </span>
       </div>
       <svg

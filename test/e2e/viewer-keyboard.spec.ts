@@ -151,7 +151,7 @@ test('Show more that shows the whole text leaves focus in the message pane, not 
   await page.close();
 });
 
-test('a scrubber button its own press makes unavailable keeps focus (and reads as unavailable)', async () => {
+test('a scrubber or timeline button its own press makes unavailable keeps focus (and reads as unavailable)', async () => {
   const page = await openWithSample();
   const scrubber = page.getByTestId('scrubber');
   for (const [name, pos] of [['First step', /^step 1 \//], ['Last step', /^step (\d+) \/ \1\b/]] as const) {
@@ -164,6 +164,14 @@ test('a scrubber button its own press makes unavailable keeps focus (and reads a
     await page.keyboard.press('Enter'); // and does nothing
     await expect(page.getByTestId('step-pos')).toHaveText(pos);
   }
+  // The timeline's Fit, pressed once zoomed in, is done.
+  await page.getByRole('tab', { name: 'Timeline' }).click();
+  await page.getByRole('button', { name: 'Zoom in' }).click();
+  const fit = page.getByRole('button', { name: 'Fit' });
+  await fit.focus();
+  await page.keyboard.press('Enter');
+  await expect(fit).toBeDisabled();
+  await expect(fit).toBeFocused();
   await page.close();
 });
 
