@@ -13,6 +13,7 @@ import { frameMatcher, type RowsSnapshot } from '../store/event-rows.ts';
 import { extraDiagnostics, frameByIndex } from '../store/lookups.ts';
 import type { PanelStore } from '../store/store.ts';
 import { useRowWindow } from './useRowWindow.ts';
+import { FilterStatus } from './FilterStatus.tsx';
 
 const ROW = 20;
 
@@ -80,9 +81,12 @@ export function EventToolbar({ store }: { store: PanelStore }) {
         />
         Hide heartbeats
       </label>
+      <FilterStatus filter={`${f.eventText.value}\n${chosen}\n${f.hideHeartbeats.value}`} text={rowsShown(store.eventRows.value?.count ?? 0)} />
     </>
   );
 }
+
+const rowsShown = (n: number) => (n === 0 ? 'No events match' : `${n} ${n === 1 ? 'row' : 'rows'} shown`);
 
 interface RowProps {
   row: EventRow;

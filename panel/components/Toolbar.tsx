@@ -1,5 +1,6 @@
 // The top toolbar: record/pause, clear, preserve log (live only), URL filter, errors only, import, export.
 import { useRef } from 'preact/hooks';
+import { FilterStatus, countOf } from './FilterStatus.tsx';
 import { Icon } from './Icon.tsx';
 import type { PanelSource } from '../sources/source.ts';
 import type { PanelStore } from '../store/store.ts';
@@ -85,6 +86,7 @@ export function Toolbar({ store, source, onImport, onExport, onHelp, onInclude, 
         <input type="checkbox" checked={f.errorsOnly.value} onChange={(e) => (f.errorsOnly.value = (e.currentTarget as HTMLInputElement).checked)} />
         Has errors
       </label>
+      <FilterStatus filter={`${f.urlText.value}\n${f.errorsOnly.value}`} text={`${countOf(store.shownConnections.value.length, store.connections.value.length, 'connection')} shown`} />
       {onInclude ? (
         <button onClick={onInclude} data-testid="include-open" title="URLs to capture whatever their content type, and WebSockets to record from their opening">
           {includeCount ? `Include URLs (${includeCount})…` : 'Include URLs…'}

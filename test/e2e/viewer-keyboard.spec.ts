@@ -175,6 +175,30 @@ test('a scrubber or timeline button its own press makes unavailable keeps focus 
   await page.close();
 });
 
+test('a filter says what it leaves when it changes, and only then', async () => {
+  const page = await openWithSample();
+  const said = (text: RegExp) => page.getByRole('status').filter({ hasText: text });
+  await page.getByRole('searchbox', { name: 'Search events' }).fill('no event says this');
+  await expect(said(/^No events match$/)).toHaveCount(1);
+  await page.getByRole('searchbox', { name: 'Search events' }).fill('');
+  const rows = await page.getByRole('grid', { name: 'Events' }).getAttribute('aria-rowcount');
+  await expect(said(new RegExp(`^${Number(rows) - 1} rows shown$`))).toHaveCount(1);
+
+  await page.getByRole('searchbox', { name: 'Filter connections by URL' }).fill('no-such-url');
+  await expect(said(/^0 of \d+ connections shown$/)).toHaveCount(1);
+  await page.getByRole('searchbox', { name: 'Filter connections by URL' }).fill('');
+  const total = await page.locator('[data-conn]').count();
+  const all = said(new RegExp(`^${total} connections shown$`));
+  await expect(all).toHaveCount(1);
+  // New connections coming in (an import here, a live stream in DevTools) change the count, not the filter: the
+  // line keeps what it said (it is not re-read at every arrival).
+  await page.getByTestId('import-input').setInputFiles({ name: 'more.sse', mimeType: 'text/plain', buffer: Buffer.from('data: {"type":"REPLY_START","reply_id":"x","session_id":"s","name":"n"}\n\n') });
+  await expect(page.getByTestId('status')).toContainText('Imported more.sse');
+  await expect(page.locator('[data-conn]')).toHaveCount(total + 1);
+  await expect(all).toHaveCount(1);
+  await page.close();
+});
+
 test('each tab controls its panel, and the panel is a tabpanel named by the selected tab', async () => {
   const page = await openWithSample();
   for (const [list, names] of [['Connection views', ['Events', 'Timeline', /^Diagnostics/]], ['Message views', ['Message', 'JSON', 'Diff']]] as const) {
