@@ -199,6 +199,24 @@ test('a filter says what it leaves when it changes, and only then', async () => 
   await page.close();
 });
 
+test('in a short window (docked below, zoomed to 200%) a dialog scrolls: its last controls can be reached and seen', async () => {
+  const page = await viewer.browser.newPage({ viewport: { width: 700, height: 300 } });
+  await page.goto(`${viewer.url}/index.html`);
+  await openWithSample(page);
+  const inView = async (name: string) => {
+    const box = (await page.getByRole('button', { name, exact: true }).last().boundingBox())!;
+    return box.y >= 0 && box.y + box.height <= 300;
+  };
+  await page.getByRole('button', { name: 'Export…' }).click();
+  await page.getByTestId('export-go').focus(); // as Tab gets there
+  expect(await inView('Export')).toBe(true);
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('?');
+  await page.getByTestId('keyboard-help').getByRole('button', { name: 'Close' }).focus();
+  expect(await inView('Close')).toBe(true);
+  await page.close();
+});
+
 test('each tab controls its panel, and the panel is a tabpanel named by the selected tab', async () => {
   const page = await openWithSample();
   for (const [list, names] of [['Connection views', ['Events', 'Timeline', /^Diagnostics/]], ['Message views', ['Message', 'JSON', 'Diff']]] as const) {
