@@ -217,6 +217,25 @@ test('in a short window (docked below, zoomed to 200%) a dialog scrolls: its las
   await page.close();
 });
 
+test('the main button of a dialog shows that it has focus (a ring outside it), in both themes', async () => {
+  for (const theme of ['light', 'dark']) {
+    const page = await viewer.browser.newPage({ viewport: { width: 900, height: 700 } });
+    await page.goto(`${viewer.url}/index.html?theme=${theme}`);
+    await openWithSample(page);
+    await page.getByRole('button', { name: 'Export…' }).click();
+    const button = page.getByTestId('export-go');
+    const box = (await button.boundingBox())!;
+    // A strip just above the button: where a ring shows, and where nothing else changes with focus.
+    const strip = () => page.screenshot({ clip: { x: box.x - 4, y: box.y - 4, width: box.width + 8, height: 3 } });
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).focus();
+    const blurred = await strip();
+    await page.keyboard.press('Tab'); // to Export
+    await expect(button).toBeFocused();
+    expect((await strip()).equals(blurred), `${theme}: the focused Export button looks the same as unfocused`).toBe(false);
+    await page.close();
+  }
+});
+
 test('each tab controls its panel, and the panel is a tabpanel named by the selected tab', async () => {
   const page = await openWithSample();
   for (const [list, names] of [['Connection views', ['Events', 'Timeline', /^Diagnostics/]], ['Message views', ['Message', 'JSON', 'Diff']]] as const) {
