@@ -1,6 +1,7 @@
 // Text contrast of both themes, from the colours styles.css defines: the text colours on the backgrounds they are
 // shown on meet WCAG AA (4.5:1) — a review measured selected rows' error/warn/dim text at 3.7–4.0 and heartbeat rows
-// at 2.5. Dimmed rows (heartbeats, "(empty)", disabled buttons) are meant to recede: 3:1.
+// at 2.5. Placeholders ("(empty)") and disabled buttons are meant to recede: 3:1 (a disabled control is exempt from the
+// 4.5:1); dimmed event rows recede by italics, their text at 4.5:1 (axe measured heartbeat rows at ~4:1 on alternate rows).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -51,7 +52,13 @@ describe.each([
     }
   });
 
-  it('dimmed text (heartbeats, placeholders) still reads at 3:1', () => {
+  it('dimmed event rows (heartbeats, sent and other messages) are text like any other: 4.5:1 on every row background', () => {
+    const colour = css.match(/\.vrow\.heartbeat \{[^}]*color: var\(--([\w-]+)\)/)?.[1];
+    expect(colour).toBeDefined();
+    for (const bg of ['bg', 'bg-alt', 'bg-selected']) expect(contrast(t[colour!], t[bg]), `--${colour} on --${bg}`).toBeGreaterThanOrEqual(4.5);
+  });
+
+  it('dimmed text (placeholders, disabled buttons) still reads at 3:1', () => {
     for (const bg of ['bg', 'bg-alt', 'bg-selected']) expect(contrast(t['fg-faint'], t[bg]), `--fg-faint on --${bg}`).toBeGreaterThanOrEqual(3);
   });
 });
