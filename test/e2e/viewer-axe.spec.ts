@@ -1,0 +1,77 @@
+// axe-core over every view of the standalone viewer, light and dark: the WCAG 2.x A/AA rules (not axe's best-practice
+// rules such as "all content in landmarks", which a DevTools panel does not follow). axe-core is not a dependency of
+// the project: the spec runs when it is installed (`npm install -D axe-core`) or named by AXE_CORE (a path to
+// axe.min.js), and is skipped, saying so, otherwise.
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { expect, test, type Page } from '@playwright/test';
+import { sampleCapture } from '../../panel/dev/sample-capture.ts';
+import { writeCaptureLog } from '../../panel/core-bridge.ts';
+import { useViewer } from './support/viewer.ts';
+
+function axePath(): string | undefined {
+  if (process.env.AXE_CORE) return existsSync(process.env.AXE_CORE) ? process.env.AXE_CORE : undefined;
+  try {
+    return createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+  } catch {
+    return undefined;
+  }
+}
+const AXE = axePath();
+test.skip(!AXE, 'axe-core is not installed (npm install -D axe-core, or AXE_CORE=/path/to/axe.min.js)');
+
+const viewer = useViewer('viewer-axe');
+const sampleLog = writeCaptureLog(sampleCapture());
+
+/** The violations of the WCAG A/AA rules on the page as it is, one line each (empty: none). */
+async function violations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: AXE! });
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(ctx: Document, opts: object): Promise<{ violations: { id: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const r = await axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] },
+      // Known and not yet fixed: the export dialog's radio buttons are 13 px, 18 px apart (2.5.8 Target Size wants
+      // 24 px, or that much room); their labels take the click too. Remove this line with that fix.
+      rules: { 'target-size': { enabled: false } },
+    });
+    return r.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+  });
+}
+
+for (const theme of ['light', 'dark']) {
+  test(`${theme}: no WCAG A/AA violation in any view, dialog or error state`, async () => {
+    const page = await viewer.browser.newPage({ viewport: { width: 1400, height: 860 } });
+    await page.goto(`${viewer.url}/index.html?theme=${theme}`);
+    const found: Record<string, string[]> = {};
+    const check = async (state: string) => (found[state] = await violations(page));
+
+    await check('empty');
+    await page.getByTestId('import-input').setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"a": 1') });
+    await expect(page.getByTestId('import-error')).toBeVisible();
+    await check('import error');
+    await page.getByTestId('import-input').setInputFiles({ name: 'sample.replyscope.ndjson', mimeType: 'application/octet-stream', buffer: Buffer.from(sampleLog) });
+    await expect(page.getByTestId('status')).toContainText('Imported sample.replyscope.ndjson');
+    await page.locator('[data-conn="tab1:1"]').click();
+    await check('events');
+    await page.keyboard.press('Home');
+    await page.getByRole('tab', { name: 'JSON' }).click();
+    await check('step 1, JSON');
+    await page.getByRole('tab', { name: 'Diff' }).click();
+    await check('step 1, diff');
+    await page.getByRole('tab', { name: 'Timeline' }).click();
+    await check('timeline');
+    await page.getByRole('tab', { name: /^Diagnostics/ }).click();
+    await page.getByRole('checkbox', { name: 'All connections' }).check();
+    await check('diagnostics, all connections');
+    await page.getByRole('searchbox', { name: 'Filter connections by URL' }).fill('no-such-url');
+    await check('connections filtered out');
+    await page.getByRole('searchbox', { name: 'Filter connections by URL' }).fill('');
+    await page.getByRole('button', { name: 'Export…' }).click();
+    await check('export dialog');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('?');
+    await check('keyboard help');
+    expect(found).toEqual(Object.fromEntries(Object.keys(found).map((k) => [k, []])));
+    await page.close();
+  });
+}
