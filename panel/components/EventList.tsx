@@ -3,7 +3,7 @@
 // Columns: index, relative time, type (colour per block kind), block/tool-call id, preview, validation status.
 import { batch } from '@preact/signals';
 import { memo } from 'preact/compat';
-import { useEffect } from 'preact/hooks';
+import { useEffect, useRef } from 'preact/hooks';
 import { eventRole } from '../../src/core/analysis/timeline.ts';
 import type { EventView } from '../../src/core/analysis/types.ts';
 import type { Diagnostic } from '../../src/core/diagnostics/types.ts';
@@ -173,6 +173,11 @@ export function EventList({ store }: { store: PanelStore }) {
     if (selectedRow >= 0) win.reveal(selectedRow);
   }, [selected, selectedRow >= 0, win.ready, f.eventText.value, f.eventTypes.value, f.hideHeartbeats.value]);
 
+  // The row a screen reader is told of (aria-activedescendant): it moves with the user, not with a followed live
+  // stream — each arriving event moved it, and a focused list was read out row after row, many a second. While the
+  // selection follows arrivals, a focused list keeps the row it had (or none, once that row scrolls out of the window).
+  const told = useRef<{ frozen: boolean; id: string | undefined }>({ frozen: false, id: undefined });
+
   if (!conn || !rows) return <div class="empty">Select a connection to see its events.</div>;
   if (conn.events.length === 0 && conn.frames.length === 0) return <div class="empty">No events in this stream yet.</div>;
   const origin = conn.record.startTime;
@@ -196,11 +201,13 @@ export function EventList({ store }: { store: PanelStore }) {
   const extras = extraDiagnostics(conn);
   const items = [];
   let active: string | undefined; // the selected row, when it is rendered: what a screen reader announces
+  const rendered = new Set<string>();
   for (let i = win.start; i < win.end; i++) {
     const row = rows.at(i);
     if (!row) continue;
     const isSelected = row.kind === 'event' ? selectedFrame === undefined && row.event.index === selected : row.frameIndex === selectedFrame;
     if (isSelected) active = rowId(row);
+    rendered.add(rowId(row));
     items.push(
       <Row
         key={row.kind === 'event' ? `e${row.event.index}` : `f${row.frameIndex}`}
@@ -217,6 +224,13 @@ export function EventList({ store }: { store: PanelStore }) {
     );
   }
 
+  // Only while the list has focus (unfocused, nothing is read; on focus it must name the selected row).
+  const focused = typeof document !== 'undefined' && document.activeElement?.getAttribute('data-testid') === 'events';
+  if (!store.movedByArrival.value || !focused) told.current = { frozen: false, id: active };
+  else if (!told.current.frozen) told.current = { frozen: true, id: told.current.id };
+  // A kept row that left the window is not in the document: no active row then (an id must name an element).
+  const activeShown = told.current.frozen && told.current.id !== undefined && !rendered.has(told.current.id) ? undefined : told.current.id;
+
   return (
     <div
       class="vlist"
@@ -226,7 +240,7 @@ export function EventList({ store }: { store: PanelStore }) {
       role="grid"
       aria-label="Events"
       aria-rowcount={count + 1}
-      aria-activedescendant={active}
+      aria-activedescendant={activeShown}
       data-testid="events"
     >
       <div class="vhead" role="row" aria-rowindex={1}>

@@ -124,6 +124,8 @@ export function createPanelStore(options: StoreOptions = {}) {
   const selectedFrame = signal<number | undefined>(undefined);
   /** Keep the scrubber at the newest step while the selected reply streams. */
   const follow = signal(true);
+  /** The last move of the step was following new data (not the user): lists leave their announced row alone. */
+  const movedByArrival = signal(false);
   /** The scrubber is playing the selected reply (Space / the play button). */
   const playing = signal(false);
   const view = signal<MainView>('events');
@@ -253,7 +255,12 @@ export function createPanelStore(options: StoreOptions = {}) {
   /** After new data: a followed reply jumps to its newest step; a first connection gets selected in the viewer. */
   function keepFollowing(): void {
     const reply = selectedReply.value;
-    if (reply && follow.value && reply.history.length > 0) seek(reply.history.length - 1, true);
+    if (reply && follow.value && reply.history.length > 0) {
+      batch(() => {
+        seek(reply.history.length - 1, true);
+        movedByArrival.value = true;
+      });
+    }
   }
 
   /** After a refresh: the anchored event is read again (or will not be): select it (or where its reply now starts). */
@@ -332,6 +339,7 @@ export function createPanelStore(options: StoreOptions = {}) {
     const clamped = Math.max(min, Math.min(max, Math.round(k)));
     if (!keepFollow) anchor = undefined;
     batch(() => {
+      movedByArrival.value = false;
       step.value = clamped;
       selectedEvent.value = reply.eventIndices[clamped];
       if (!keepFollow) {
@@ -344,6 +352,7 @@ export function createPanelStore(options: StoreOptions = {}) {
   function selectConnection(id: string | undefined): void {
     anchor = undefined;
     batch(() => {
+      movedByArrival.value = false;
       selectedConnId.value = id;
       const conn = selectedConnection.value;
       selectedReplyId.value = undefined;
@@ -372,6 +381,7 @@ export function createPanelStore(options: StoreOptions = {}) {
     if (!conn) return;
     anchor = undefined;
     batch(() => {
+      movedByArrival.value = false;
       selectedFrame.value = undefined;
       const owner = replyOfEvent(conn, index);
       if (owner) {
@@ -388,7 +398,12 @@ export function createPanelStore(options: StoreOptions = {}) {
   /** Select a frame that is no event (see `selectedFrame`); the step and the selected reply stay. */
   function selectFrame(frameIndex: number): void {
     const conn = selectedConnection.value;
-    if (conn && frameByIndex(conn, frameIndex)) selectedFrame.value = frameIndex;
+    if (conn && frameByIndex(conn, frameIndex)) {
+      batch(() => {
+        movedByArrival.value = false;
+        selectedFrame.value = frameIndex;
+      });
+    }
   }
 
   function setPaused(on: boolean): void {
@@ -446,6 +461,7 @@ export function createPanelStore(options: StoreOptions = {}) {
     selectedEvent,
     selectedFrame,
     follow,
+    movedByArrival,
     playing,
     view,
     detailTab,

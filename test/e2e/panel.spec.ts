@@ -145,6 +145,34 @@ test('a fetch the page holds without reading its body says so (the tap sees a bo
   await app.close();
 });
 
+test('a focused event list is not read out row by row as a followed stream arrives; it moves with the user', async () => {
+  gate = deferred();
+  const app = await ext.context.newPage();
+  await app.goto(`${server.url}/app`);
+  const panel = await ext.panelPage(await ext.tabIdFor(app));
+  await app.click('#go');
+  const row = panel.locator('[data-conn]').first();
+  await expect(row).toContainText('live');
+  await row.click();
+  await expect(panel.getByTestId('step-pos')).toHaveText(/^step 6 \/ 6\b/); // following the reply as it streams
+  const list = panel.getByRole('grid', { name: 'Events' });
+  await list.focus();
+  const told = (await list.getAttribute('aria-activedescendant'))!;
+  await expect(list.locator(`[id="${told}"]`)).toHaveAttribute('aria-selected', 'true'); // on focus: the selected row
+  gate.resolve();
+  await expect(row).toContainText('complete');
+  const total = frames().length;
+  await expect(panel.getByTestId('step-pos')).toHaveText(new RegExp(`^step ${total} / ${total}\\b`)); // it followed
+  // Every arrival moved the selection; the row a screen reader is told of stayed (it was re-read at each event).
+  await expect(list).toHaveAttribute('aria-activedescendant', told);
+  await panel.keyboard.press('ArrowUp'); // the user's move is told
+  const selected = list.locator('[role="row"][aria-selected="true"]');
+  await expect(list).toHaveAttribute('aria-activedescendant', (await selected.getAttribute('id'))!);
+  expect(await selected.getAttribute('id')).not.toBe(told);
+  await panel.close();
+  await app.close();
+});
+
 test('the record button reads as what a press does, with no pressed state that says the opposite', async () => {
   const app = await ext.context.newPage();
   await app.goto(`${server.url}/app`);
