@@ -9,6 +9,7 @@ import { acceptsStreamType, isPiProxyRequestText } from './stream-request.ts';
 import { isNdjsonContentType } from '../frames/ndjson.ts';
 import { SseSpecDecoder } from '../frames/sse-spec.ts';
 import { Utf8ChunkEncoder, base64ToBytes } from '../frames/utf8-chunks.ts';
+import { DECODED_AS_1252_NOTE, utf8BytesDecodedAs1252 } from './har-charset.ts';
 
 export class HarImportError extends Error {
   constructor(message: string) {
@@ -131,7 +132,18 @@ function endOf(response: Obj, content: Obj, timings: Obj): { state: EndRecord['s
   return { state: 'complete' };
 }
 
-function browserEntry(entry: Obj, index: number, pageUrls: Map<string, string>, records: CaptureRecord[], taken?: ReadonlySet<string>): boolean {
+/**
+ * How the entries are read: `pageUrls` page id → URL; `taken` connection ids already used; `exactText` when the
+ * writer stored text bodies as their UTF-8 decoding (ours), so no browser's charset decoding is undone.
+ */
+interface ReadOptions {
+  pageUrls: Map<string, string>;
+  taken?: ReadonlySet<string>;
+  exactText: boolean;
+}
+
+function browserEntry(entry: Obj, index: number, opts: ReadOptions, records: CaptureRecord[]): boolean {
+  const { pageUrls, taken } = opts;
   const request = isObj(entry.request) ? entry.request : {};
   const response = isObj(entry.response) ? entry.response : {};
   const content = isObj(response.content) ? response.content : {};
@@ -172,6 +184,9 @@ function browserEntry(entry: Obj, index: number, pageUrls: Map<string, string>, 
   const first = num(messages[0]?.time) ?? 0;
   const msgTimes = messages.map((m) => messageTimeMs(m.time, start, first));
   const text = str(content.text);
+  // A text body as the page's UTF-8 decoder read it, when the browser stored it decoded as Windows-1252 (har-charset.ts).
+  const contentType = pairs(response.headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? str(content.mimeType) ?? '';
+  const mended = text !== undefined && content.encoding !== 'base64' && !opts.exactText ? utf8BytesDecodedAs1252(text, contentType) : undefined;
   if (transport === 'websocket') {
     records.push(...webSocketRecords(id, Array.isArray(entry._webSocketMessages) ? entry._webSocketMessages.filter(isObj) : [], start, endT));
   } else if (transport === 'eventsource' && messages.length > 0) {
@@ -183,7 +198,7 @@ function browserEntry(entry: Obj, index: number, pageUrls: Map<string, string>, 
     // An EventSource entry saved with its body but not its dispatched messages: what the browser dispatched is that
     // body read by the SSE spec — messages, as an EventSource connection holds (its chunks were written to a log
     // the reader then refused: "a chunk record on an eventsource connection").
-    const body = content.encoding === 'base64' ? new TextDecoder().decode(contentBytes(text, index, conn.url)) : text;
+    const body = content.encoding === 'base64' ? new TextDecoder().decode(contentBytes(text, index, conn.url)) : mended ? new TextDecoder().decode(mended) : text;
     const spec = new SseSpecDecoder();
     spec.push(body, endT);
     spec.finish();
@@ -197,11 +212,12 @@ function browserEntry(entry: Obj, index: number, pageUrls: Map<string, string>, 
   } else if (text === '') {
     records.push({ kind: 'notice', t: endT, conn: id, level: 'warning', text: 'This HAR entry\'s response body is empty: nothing to read.' });
   } else if (text !== undefined) {
-    const body = content.encoding === 'base64' ? contentBytes(text, index, conn.url) : new TextEncoder().encode(text);
+    const body = content.encoding === 'base64' ? contentBytes(text, index, conn.url) : mended ?? new TextEncoder().encode(text);
     records.push(...bodyChunks(id, body, endT, msgTimes, isSse));
   } else {
     records.push({ kind: 'notice', t: endT, conn: id, level: 'warning', text: missingBodyNote(content, end.state) });
   }
+  if (mended && transport !== 'websocket') records.push({ kind: 'notice', t: endT, conn: id, level: 'info', text: DECODED_AS_1252_NOTE });
   records.push({ kind: 'end', conn: id, t: endT, ...end });
   return true;
 }
@@ -255,7 +271,7 @@ export function importHar(har: unknown): Capture {
     // ours: ignoring them lost them without a word.
     if (others.length) {
       const taken = new Set(records.flatMap((r) => (r.kind === 'connection' ? [r.id] : [])));
-      records.push(...browserEntries(entries, others, pageUrlsOf(pagesOf(log)), taken));
+      records.push(...browserEntries(entries, others, { pageUrls: pageUrlsOf(pagesOf(log)), taken, exactText: false }));
     }
     return { header, records };
   }
@@ -273,7 +289,9 @@ export function importHar(har: unknown): Capture {
     ...(pages[0] && urlLike(pages[0].title) ? { pageUrl: str(pages[0].title) } : {}),
     ...(browser ? { browser: [str(browser.name), str(browser.version)].filter(Boolean).join(' ') } : {}),
   };
-  return { header, records: browserEntries(entries, entries.map((_, i) => i), pageUrls) };
+  // Our own export without its `_replyscope` fields (stripped, or written by an older version) has exact text.
+  const exactText = str(creator.name) === 'Replyscope';
+  return { header, records: browserEntries(entries, entries.map((_, i) => i), { pageUrls, exactText }) };
 }
 
 /** Skipped entries named in the note, at most. */
@@ -300,13 +318,13 @@ function pageUrlsOf(pages: Obj[]): Map<string, string> {
 const urlLike = (v: unknown): boolean => typeof v === 'string' && /^[a-z][a-z0-9+.-]*:/i.test(v);
 
 /** The records of the entries at `indices`, read as a browser saved them, and a notice of those that are no stream. */
-function browserEntries(entries: unknown[], indices: number[], pageUrls: Map<string, string>, taken?: ReadonlySet<string>): CaptureRecord[] {
+function browserEntries(entries: unknown[], indices: number[], opts: ReadOptions): CaptureRecord[] {
   const records: CaptureRecord[] = [];
   const skipped: string[] = [];
   for (const i of indices) {
     const e = entries[i];
     if (!isObj(e)) throw new HarImportError(`HAR entry ${i} is not an object`);
-    if (!browserEntry(e, i, pageUrls, records, taken)) skipped.push(skippedName(e));
+    if (!browserEntry(e, i, opts, records)) skipped.push(skippedName(e));
   }
   if (skipped.length > 0) {
     const named = skipped.slice(0, MAX_NAMED).join('; ') + (skipped.length > MAX_NAMED ? `; and ${skipped.length - MAX_NAMED} more` : '');

@@ -339,4 +339,26 @@ describe('HAR import of other writers\' files', () => {
     const firstDelta = view.events.find((e) => e.type === 'TEXT_BLOCK_DELTA')!;
     expect(view.replies[0].timeToFirstTokenMs).toBe(at(firstDelta) - at(view.events[0]));
   });
+
+  it('a UTF-8 body the browser saved decoded as Windows-1252 (no charset in its Content-Type) is read as the page read it', () => {
+    // Chromium's Network.getResponseBody (Chrome's "Save all as HAR", Playwright's recordHar) decodes a text body with
+    // no charset as Windows-1252: the bytes E2 80 94 20 F0 9F 99 82 of "— 🙂" are saved as "â€” ðŸ™‚".
+    const delta = (d: string) => `data: ${JSON.stringify({ type: 'TEXT_BLOCK_DELTA', id: 'e', reply_id: 'r', block_id: 'b', delta: d })}\n\n`;
+    const saved = delta('â€” ðŸ™‚');
+    const bodyOf = (cap: Capture) => new TextDecoder().decode(recordsToBytes(cap.records.filter((r): r is ChunkRecord => r.kind === 'chunk')));
+    const mended = importHar(har(entry({ content: { text: saved } })));
+    expect(bodyOf(mended)).toBe(delta('— 🙂'));
+    expect(notes(mended)).toEqual([expect.stringMatching(/^This HAR entry's body was saved decoded as Windows-1252/)]);
+    // An EventSource entry's body read into messages, too.
+    const es = importHar(har(entry({ _resourceType: 'eventsource', content: { text: saved } })));
+    expect(es.records.filter((r): r is MessageRecord => r.kind === 'message').map((m) => JSON.parse(m.data).delta)).toEqual(['— 🙂']);
+    // Left as saved: a charset the browser decoded by, text that is no Windows-1252 decoding of UTF-8 ("é" alone is
+    // byte E9, no UTF-8), and a HAR of ours whose text is exact.
+    const charset = entry({ response: { headers: [{ name: 'Content-Type', value: 'text/event-stream; charset=utf-8' }] }, content: { text: saved } });
+    expect(bodyOf(importHar(har(charset)))).toBe(saved);
+    expect(bodyOf(importHar(har(entry({ content: { text: delta('café') } }))))).toBe(delta('café'));
+    const ours = har(entry({ content: { text: saved } }));
+    ours.log.creator = { name: 'Replyscope', version: '0.1.0' };
+    expect(bodyOf(importHar(ours))).toBe(saved);
+  });
 });
