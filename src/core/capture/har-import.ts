@@ -187,8 +187,12 @@ function browserEntry(entry: Obj, index: number, opts: ReadOptions, records: Cap
   // A text body as the page's UTF-8 decoder read it, when the browser stored it decoded as Windows-1252 (har-charset.ts).
   const contentType = pairs(response.headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? str(content.mimeType) ?? '';
   const mended = text !== undefined && content.encoding !== 'base64' && !opts.exactText ? utf8BytesDecodedAs1252(text, contentType) : undefined;
-  if (transport === 'websocket') {
-    records.push(...webSocketRecords(id, Array.isArray(entry._webSocketMessages) ? entry._webSocketMessages.filter(isObj) : [], start, endT));
+  if (transport === 'websocket' && !Array.isArray(entry._webSocketMessages)) {
+    // Playwright's recordHar with content "attach" (or a .zip HAR) writes a socket's messages to a file of their own,
+    // named by content._file; the connection showed 0 events without a word.
+    records.push({ kind: 'notice', t: endT, conn: id, level: 'warning', text: missingMessagesNote(content) });
+  } else if (transport === 'websocket') {
+    records.push(...webSocketRecords(id, (entry._webSocketMessages as unknown[]).filter(isObj), start, endT));
   } else if (transport === 'eventsource' && messages.length > 0) {
     messages.forEach((m, k) =>
       records.push({ kind: 'message', conn: id, t: msgTimes[k], type: str(m.eventName) ?? 'message', data: str(m.data) ?? '', lastEventId: str(m.eventId) ?? '' }),
@@ -229,6 +233,16 @@ function contentBytes(text: string, index: number, url: string): Uint8Array {
   } catch (e) {
     throw new HarImportError(`HAR entry ${index} (${url}): response.content.text is not valid base64 (${(e as Error).message})`);
   }
+}
+
+/** Why a WebSocket entry has no messages, and what to do about it. */
+function missingMessagesNote(content: Obj): string {
+  const file = str(content._file);
+  if (file !== undefined) {
+    return `This WebSocket entry's messages are stored in a separate file (content._file "${file}", next to the HAR), ` +
+      'which is not read: save the HAR with the content embedded (Playwright: recordHar content "embed").';
+  }
+  return 'This WebSocket entry has no messages (_webSocketMessages): nothing to read.';
 }
 
 /** Why an entry has no body, and what to do about it. */

@@ -266,6 +266,16 @@ describe('HAR import of other writers\' files', () => {
     expect(cap.records.filter((r): r is MessageRecord => r.kind === 'message').map((m) => m.t)).toEqual([t0 + 0.5, t0 + 250]);
   });
 
+  it('a WebSocket entry whose messages are in a separate file (Playwright\'s content "attach") says so; one with none says it has none', () => {
+    const socket = (over: object) => entry({ _resourceType: 'websocket', request: { method: 'GET', url: 'ws://127.0.0.1/ws', headers: [] }, response: { status: 101, headers: [] }, ...over });
+    const attached = importHar(har(socket({ content: { size: -1, mimeType: 'x-unknown', _file: '9c2b.jsonl' } })));
+    expect(attached.records.filter((r) => r.kind === 'message')).toHaveLength(0);
+    expect(notes(attached)).toEqual([expect.stringContaining('messages are stored in a separate file (content._file "9c2b.jsonl", next to the HAR)')]);
+    expect(notes(importHar(har(socket({ content: { size: 0, mimeType: 'x-unknown' } }))))).toEqual(['This WebSocket entry has no messages (_webSocketMessages): nothing to read.']);
+    // Chrome writes an empty list for a socket that exchanged nothing: no note to make.
+    expect(notes(importHar(har(socket({ content: { size: 0, mimeType: 'x-unknown' }, _webSocketMessages: [] }))))).toEqual([]);
+  });
+
   it('a request the page cancelled (net::ERR_ABORTED, Playwright\'s _failureText) ends "aborted", not in a network error', () => {
     expect(endOf(importHar(har(entry({ response: { _error: 'net::ERR_ABORTED' } }))))).toMatchObject({ state: 'aborted', error: 'net::ERR_ABORTED' });
     expect(endOf(importHar(har(entry({ response: { _failureText: 'net::ERR_ABORTED' } }))))).toMatchObject({ state: 'aborted' });
