@@ -219,7 +219,7 @@ function browserEntry(entry: Obj, index: number, opts: ReadOptions, records: Cap
     const body = content.encoding === 'base64' ? contentBytes(text, index, conn.url) : mended ?? new TextEncoder().encode(text);
     records.push(...bodyChunks(id, body, endT, msgTimes, isSse));
   } else {
-    records.push({ kind: 'notice', t: endT, conn: id, level: 'warning', text: missingBodyNote(content, end.state) });
+    records.push({ kind: 'notice', t: endT, conn: id, level: 'warning', text: missingBodyNote(content, end.state, transport) });
   }
   if (mended && transport !== 'websocket') records.push({ kind: 'notice', t: endT, conn: id, level: 'info', text: DECODED_AS_1252_NOTE });
   records.push({ kind: 'end', conn: id, t: endT, ...end });
@@ -246,10 +246,18 @@ function missingMessagesNote(content: Obj): string {
 }
 
 /** Why an entry has no body, and what to do about it. */
-function missingBodyNote(content: Obj, state: EndRecord['state']): string {
+function missingBodyNote(content: Obj, state: EndRecord['state'], transport: Transport): string {
   const file = str(content._file);
   if (file !== undefined) {
     return `This HAR entry's body is stored in a separate file (content._file "${file}", next to the HAR): save the HAR with the content embedded (Playwright: recordHar content "embed"), or import that file on its own.`;
+  }
+  // Chromium keeps no body for an EventSource (Network.getResponseBody: "No data found"), open or closed, and neither
+  // Chrome nor Playwright writes its events; the notes below ("saved without content?", "save it after the stream
+  // ends" — an EventSource reconnects rather than ends) sent the user after a HAR that cannot exist.
+  if (transport === 'eventsource') {
+    return 'Chrome\'s and Playwright\'s HARs keep neither the body nor the events of an EventSource (Chrome shows them in its ' +
+      'EventStream tab but does not save them; Firefox\'s HAR keeps the body): nothing to read. Capture it with the extension, ' +
+      'which records every event the page is dispatched.';
   }
   if (state === 'open') {
     return 'This HAR entry\'s response had not finished when the HAR was saved: a browser keeps no body for a stream still ' +

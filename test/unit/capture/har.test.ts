@@ -289,6 +289,13 @@ describe('HAR import of other writers\' files', () => {
     expect(analyzeCapture(cap)[0].state).toBe('open');
   });
 
+  it('an EventSource entry with neither body nor events (Chrome and Playwright keep none) says Chrome\'s and Playwright\'s HARs have none, not that it was saved without content', () => {
+    const es = (over: object) => entry({ _resourceType: 'eventsource', request: { method: 'GET', headers: [] }, ...over });
+    const closed = importHar(har(es({ content: { size: -1, text: undefined }, response: { _failureText: 'net::ERR_ABORTED' }, timings: { send: 0, wait: 2, receive: -1 } })));
+    const open = importHar(har(es({ content: { size: -1, text: undefined }, timings: { send: 0, wait: 2, receive: -1 } })));
+    for (const cap of [closed, open]) expect(notes(cap)).toEqual([expect.stringMatching(/^Chrome's and Playwright's HARs keep neither the body nor the events of an EventSource/)]);
+  });
+
   it('a body stored next to the HAR (content._file) is named; an empty body is said to be empty', () => {
     expect(notes(importHar(har(entry({ content: { text: undefined, _file: '48a4.dat' } }))))).toEqual([expect.stringContaining('stored in a separate file (content._file "48a4.dat", next to the HAR)')]);
     expect(notes(importHar(har(entry({ content: { text: '', size: 0 } }))))).toEqual(["This HAR entry's response body is empty: nothing to read."]);
