@@ -92,12 +92,15 @@ function entryFor(conn: ConnectionRecord, own: [number, CaptureRecord][], create
   const webSocketMessages = conn.transport === 'websocket'
     ? messages.map((m) => ({ type: m.type === 'send' ? ('send' as const) : ('receive' as const), time: m.t / 1000, opcode: 1, data: m.data }))
     : undefined;
-  const url = conn.url;
+  let url = conn.url;
   let queryString: Entry['request']['queryString'] = [];
   try {
     queryString = [...new URL(url).searchParams].map(([name, value]) => ({ name, value }));
   } catch {
-    // relative or odd URL: no query string breakdown
+    // HAR 1.2 wants an absolute URL; an imported body's connection is named by its file ("reply.sse"), which made the
+    // whole file fail a HAR validator. A URN keeps the name without claiming a place it was fetched from; a re-import
+    // of ours reads the name back from `_replyscope`.
+    url = `urn:replyscope:import:${encodeURIComponent(url)}`;
   }
   const entry: Entry & Record<string, unknown> = {
     startedDateTime: isoTime(conn.startTime, created),

@@ -7,6 +7,7 @@ import type { Capture, ChunkRecord, ConnectionRecord, MessageRecord } from '../.
 import { recordsToBytes } from '../../../src/core/frames/utf8-chunks.ts';
 import { chunkTexts, readSse } from '../../../src/core/frames/read-body.ts';
 import { captureArb } from './arbitraries.ts';
+import { loadInput } from '../../../src/core/capture/load-input.ts';
 import { analyzeCapture } from '../../../src/core/analysis/analyze.ts';
 import { bodyKindOf } from '../../../src/core/analysis/body-reader.ts';
 import { toRecords, utf8 } from '../frames/helpers.ts';
@@ -51,6 +52,15 @@ describe('HAR export', () => {
     const cap = sample();
     cap.records.splice(1, 2, ...toRecords([new Uint8Array([0x64, 0xff, 0x0a])], 'c1', T0));
     expect(exportHar(cap).log.entries[0].response.content).toMatchObject({ size: 3, encoding: 'base64', text: 'ZP8K' });
+  });
+
+  it('an imported body, named by its file, gets an absolute URL (HAR 1.2 wants one); a re-import keeps the file name', () => {
+    const cap = loadInput('data: {"type":"REPLY_START"}\n\n', 'my reply.sse');
+    const har = exportHar(cap);
+    const url = har.log.entries[0].request.url;
+    expect(url).toBe('urn:replyscope:import:my%20reply.sse');
+    expect(() => new URL(url)).not.toThrow();
+    expect(importHar(JSON.parse(JSON.stringify(har))).records[0]).toMatchObject({ kind: 'connection', url: 'my reply.sse' });
   });
 
   it('property: export -> import of our own HAR is lossless', () => {
