@@ -142,6 +142,11 @@ function utf16Text(b: Uint8Array): string | undefined {
 function container(b: Uint8Array): string | undefined {
   if (b.length >= 2 && b[0] === 0x1f && b[1] === 0x8b) return 'gzip-compressed: decompress it first (gunzip)';
   if (b.length >= 4 && b[0] === 0x50 && b[1] === 0x4b && b[2] === 0x03 && b[3] === 0x04) return 'a zip archive: extract the file from it first';
+  // A zlib stream (RFC 1950): mitmproxy's HAR dump writes one when the file is named .zhar. Its header's check bits make
+  // (CMF·256 + FLG) a multiple of 31; the levels' FLG bytes 0x01, 0x9c, 0xda are no text a file of ours starts with.
+  if (b.length >= 2 && b[0] === 0x78 && (b[1] === 0x01 || b[1] === 0x9c || b[1] === 0xda)) {
+    return 'zlib-compressed (mitmproxy writes a .zhar HAR so): decompress it first (python3 -c "import sys, zlib; sys.stdout.buffer.write(zlib.decompress(sys.stdin.buffer.read()))" < FILE > FILE.har)';
+  }
   return undefined;
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { deflateSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { InputError, loadInput } from '../../../src/core/capture/load-input.ts';
 import { analyzeCapture } from '../../../src/core/analysis/analyze.ts';
@@ -114,6 +115,9 @@ describe('loadInput', () => {
     for (const wide of [le, be]) expect(loadInput(wide, 'a.sse')).toEqual(utf8);
     expect(() => loadInput(Uint8Array.from([0x1f, 0x8b, 8, 0, 0]), 'a.sse.gz')).toThrow('a.sse.gz: the file is gzip-compressed: decompress it first (gunzip)');
     expect(() => loadInput(Uint8Array.from([0x50, 0x4b, 3, 4, 0]), 'a.zip')).toThrow('a.zip: the file is a zip archive');
+    // mitmproxy's .zhar: a zlib stream (level 9), no text — it was read as such ("found text starting "x\u00da…").
+    expect(() => loadInput(Uint8Array.from(deflateSync('{"log":{"entries":[]}}', { level: 9 })), 'flows.zhar')).toThrow(/^flows\.zhar: the file is zlib-compressed \(mitmproxy writes a \.zhar HAR so\): decompress it first/);
+    expect(() => loadInput(Uint8Array.from(deflateSync('{"log":{"entries":[]}}')), 'flows.zhar')).toThrow(/zlib-compressed/);
     // A pretty-printed document with a typo, a HAR cut short (one line): the JSON error, with its line.
     expect(() => loadInput('[\n  {"type": "REPLY_START"},\n  {"type" "x"}\n]', 'e.json')).toThrow(/^e\.json: not valid JSON: .* \(line 3, column 11\)$/);
     expect(() => loadInput('[\n  {"type": "REPLY_START"},,\n  {}\n]', 'e.json')).toThrow(/^e\.json: not valid JSON: Unexpected token ',', [^\n]*$/);
