@@ -57,7 +57,11 @@ function ownRecords(value: unknown, where: string): [number, CaptureRecord][] {
 function transportOf(entry: Obj): Transport {
   const rt = str(entry._resourceType)?.toLowerCase();
   if (rt === 'eventsource' || rt === 'fetch' || rt === 'xhr' || rt === 'websocket') return rt;
-  return Array.isArray(entry._webSocketMessages) ? 'websocket' : 'import';
+  if (Array.isArray(entry._webSocketMessages)) return 'websocket';
+  // Firefox writes a socket as a plain entry (no _resourceType, no messages, "text/plain"): it was skipped as "not a
+  // stream (no … WebSocket)". Its ws:/wss: URL says what it is, and the note then says its messages are not there.
+  const request = isObj(entry.request) ? entry.request : {};
+  return /^wss?:/i.test(str(request.url) ?? '') ? 'websocket' : 'import';
 }
 
 /**
@@ -242,7 +246,7 @@ function missingMessagesNote(content: Obj): string {
     return `This WebSocket entry's messages are stored in a separate file (content._file "${file}", next to the HAR), ` +
       'which is not read: save the HAR with the content embedded (Playwright: recordHar content "embed").';
   }
-  return 'This WebSocket entry has no messages (_webSocketMessages): nothing to read.';
+  return 'This WebSocket entry has no messages (_webSocketMessages; Firefox\'s HAR keeps none): nothing to read.';
 }
 
 /** Why an entry has no body, and what to do about it. */

@@ -281,7 +281,12 @@ describe('HAR import of other writers\' files', () => {
     const attached = importHar(har(socket({ content: { size: -1, mimeType: 'x-unknown', _file: '9c2b.jsonl' } })));
     expect(attached.records.filter((r) => r.kind === 'message')).toHaveLength(0);
     expect(notes(attached)).toEqual([expect.stringContaining('messages are stored in a separate file (content._file "9c2b.jsonl", next to the HAR)')]);
-    expect(notes(importHar(har(socket({ content: { size: 0, mimeType: 'x-unknown' } }))))).toEqual(['This WebSocket entry has no messages (_webSocketMessages): nothing to read.']);
+    const none = "This WebSocket entry has no messages (_webSocketMessages; Firefox's HAR keeps none): nothing to read.";
+    expect(notes(importHar(har(socket({ content: { size: 0, mimeType: 'x-unknown' } }))))).toEqual([none]);
+    // Firefox: no _resourceType, a "text/plain" empty body; the ws: URL says it is a socket (it was skipped as no stream).
+    const firefox = importHar(har(entry({ request: { method: 'GET', url: 'ws://127.0.0.1/ws', headers: [] }, response: { status: 101, headers: [] }, content: { size: 0, mimeType: 'text/plain', text: '' } })));
+    expect(firefox.records[0]).toMatchObject({ kind: 'connection', transport: 'websocket', url: 'ws://127.0.0.1/ws' });
+    expect(notes(firefox)).toEqual([none]);
     // Chrome writes an empty list for a socket that exchanged nothing: no note to make.
     expect(notes(importHar(har(socket({ content: { size: 0, mimeType: 'x-unknown' }, _webSocketMessages: [] }))))).toEqual([]);
   });
