@@ -156,10 +156,13 @@ function browserEntry(entry: Obj, index: number, opts: ReadOptions, records: Cap
   const transport = transportOf(entry);
   const isSse = mime.startsWith('text/event-stream');
   // A request that asked for a stream and got something else (a 401 JSON answer) is kept: its failure is the finding.
+  // So is one that got no answer at all (refused, reset, CORS: Chrome's `_error` with status 0, Playwright's
+  // `_failureText` with -1) — it was skipped as "not a stream", and the file held "no stream", 0 errors.
   const postText = isObj(request.postData) ? str(request.postData.text) : undefined;
   const askedForStream = acceptsStreamType(pairs(request.headers).find(([k]) => k.toLowerCase() === 'accept')?.[1]) || isPiProxyRequestText(postText);
   const streamAnswer = isSse || isNdjsonContentType(mime) || transport === 'eventsource' || transport === 'websocket' || messages.length > 0;
-  if (!streamAnswer && !(askedForStream && (num(response.status) ?? 0) >= 400)) return false;
+  const failed = (num(response.status) ?? 0) >= 400 || Boolean(str(response._error) || str(response._failureText));
+  if (!streamAnswer && !(askedForStream && failed)) return false;
 
   let id = `har:${index}`;
   for (let n = 2; taken?.has(id); n++) id = `har:${index}~${n}`; // next to Replyscope's own records (see importHar)
@@ -168,7 +171,8 @@ function browserEntry(entry: Obj, index: number, opts: ReadOptions, records: Cap
   const before = ['blocked', 'dns', 'connect', 'send', 'wait'].reduce((s, k) => s + Math.max(0, num(timings[k]) ?? 0), 0);
   const endT = start + (num(entry.time) ?? before + Math.max(0, num(timings.receive) ?? 0));
   const end = endOf(response, content, timings);
-  const status = num(response.status);
+  // No response: Chrome writes status 0, Playwright -1; neither is a status the server sent.
+  const status = (num(response.status) ?? 0) > 0 ? num(response.status) : undefined;
   const conn: ConnectionRecord = {
     kind: 'connection',
     id,
@@ -222,7 +226,8 @@ function browserEntry(entry: Obj, index: number, opts: ReadOptions, records: Cap
   } else if (text !== undefined) {
     const body = content.encoding === 'base64' ? contentBytes(text, index, conn.url) : mended ?? new TextEncoder().encode(text);
     records.push(...bodyChunks(id, body, endT, msgTimes, isSse));
-  } else {
+  } else if (status !== undefined || end.state === 'complete' || end.state === 'open') {
+    // (A request that failed before any answer has no body to miss: its error is what the connection shows.)
     records.push({ kind: 'notice', t: endT, conn: id, level: 'warning', text: missingBodyNote(content, end.state, transport) });
   }
   if (mended && transport !== 'websocket') records.push({ kind: 'notice', t: endT, conn: id, level: 'info', text: DECODED_AS_1252_NOTE });

@@ -331,6 +331,23 @@ describe('HAR import of other writers\' files', () => {
     expect(json.records.filter((r) => r.kind === 'connection')).toHaveLength(0);
   });
 
+  it('a request for a stream that got no answer (refused, CORS: Chrome\'s _error with status 0, Playwright\'s _failureText with -1) is kept, its error shown', () => {
+    const noAnswer = { size: -1, mimeType: 'x-unknown', text: undefined };
+    const chrome = entry({ response: { status: 0, statusText: '', headers: [], _error: 'net::ERR_CONNECTION_REFUSED' }, content: noAnswer });
+    const playwright = entry({ response: { status: -1, statusText: '', headers: [], _failureText: 'net::ERR_UNSAFE_PORT' }, content: noAnswer });
+    for (const [e, error] of [[chrome, 'net::ERR_CONNECTION_REFUSED'], [playwright, 'net::ERR_UNSAFE_PORT']] as const) {
+      const cap = importHar(har(e));
+      const conn = cap.records.find((r): r is ConnectionRecord => r.kind === 'connection');
+      expect(conn?.status).toBeUndefined(); // 0 and -1 are no status a server sent
+      expect(endOf(cap)).toMatchObject({ state: 'error', error });
+      expect(notes(cap)).toEqual([]); // no "saved without content?": there was no answer to save
+      expect(analyzeCapture(cap)[0].diagnostics.map((d) => d.code)).toContain('stream.network-error');
+    }
+    // A failed request that did not ask for a stream is still no stream.
+    const asset = entry({ request: { method: 'GET', headers: [] }, response: { status: 0, headers: [], _error: 'net::ERR_FAILED' }, content: noAnswer });
+    expect(importHar(har(asset)).records.filter((r) => r.kind === 'connection')).toHaveLength(0);
+  });
+
   it('an EventSource entry saved with its body but no messages: its messages are read from the body, and it exports to a log that reads back', () => {
     const es = entry({ _resourceType: 'eventsource', request: { method: 'GET', headers: [] } });
     const cap = importHar(har(es));
