@@ -268,6 +268,12 @@ function missingBodyNote(content: Obj, state: EndRecord['state'], transport: Tra
       'EventStream tab but does not save them; Firefox\'s HAR keeps the body): nothing to read. Capture it with the extension, ' +
       'which records every event the page is dispatched.';
   }
+  // Chromium keeps no body for a request cancelled or broken off mid-response (Playwright writes size -1): the note
+  // asked whether the HAR was saved without content, of a HAR saved with it.
+  if (state === 'aborted' || state === 'error') {
+    return `This HAR entry's response was ${state === 'aborted' ? 'cancelled by the page' : 'broken off'} before it ended, and was ` +
+      'saved without its body (Chrome and Playwright keep none for such a request): nothing to read. Capture it with the extension, which records what arrived.';
+  }
   if (state === 'open') {
     return 'This HAR entry\'s response had not finished when the HAR was saved: a browser keeps no body for a stream still ' +
       'streaming, so there is nothing to read. Save the HAR after the stream ends — or capture it with the extension, which records it as it arrives.';

@@ -311,6 +311,12 @@ describe('HAR import of other writers\' files', () => {
     for (const cap of [closed, open]) expect(notes(cap)).toEqual([expect.stringMatching(/^Chrome's and Playwright's HARs keep neither the body nor the events of an EventSource/)]);
   });
 
+  it('a stream the page cancelled or the network broke off mid-response, saved without a body (Playwright: size -1), says so — not "saved without content?"', () => {
+    const cut = (response: object) => importHar(har(entry({ response, content: { size: -1, text: undefined }, timings: { send: 0, wait: 150, receive: -1 } })));
+    expect(notes(cut({ _failureText: 'net::ERR_ABORTED' }))).toEqual([expect.stringMatching(/^This HAR entry's response was cancelled by the page before it ended, and was saved without its body/)]);
+    expect(notes(cut({ _error: 'net::ERR_CONNECTION_RESET' }))).toEqual([expect.stringMatching(/^This HAR entry's response was broken off before it ended, and was saved without its body/)]);
+  });
+
   it('a body stored next to the HAR (content._file) is named; an empty body is said to be empty', () => {
     expect(notes(importHar(har(entry({ content: { text: undefined, _file: '48a4.dat' } }))))).toEqual([expect.stringContaining('stored in a separate file (content._file "48a4.dat", next to the HAR)')]);
     expect(notes(importHar(har(entry({ content: { text: '', size: 0 } }))))).toEqual(["This HAR entry's response body is empty: nothing to read."]);
