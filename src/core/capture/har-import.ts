@@ -281,6 +281,28 @@ function missingBodyNote(content: Obj, state: EndRecord['state'], transport: Tra
   return 'This HAR entry has no response content (saved without content?): nothing to read.';
 }
 
+/**
+ * An entry's own records with its connection id made unique. Two of our HARs merged into one (a HAR tool, a hand
+ * edit) can both hold "tab1:1": their records were read as one connection — both bodies interleaved, a reply started
+ * twice, every block duplicated — where a capture log with that id twice is refused. The later one becomes "tab1:1~2".
+ */
+function distinctIds(own: [number, CaptureRecord][], declared: Set<string>): [number, CaptureRecord][] {
+  const ids = new Map<string, string>();
+  for (const [, r] of own) {
+    if (r.kind !== 'connection') continue;
+    let id = r.id;
+    for (let n = 2; declared.has(id); n++) id = `${r.id}~${n}`;
+    declared.add(id);
+    if (id !== r.id) ids.set(r.id, id);
+  }
+  if (ids.size === 0) return own;
+  return own.map(([k, r]): [number, CaptureRecord] => {
+    if (r.kind === 'connection') return [k, { ...r, id: ids.get(r.id) ?? r.id }];
+    if ('conn' in r && r.conn !== undefined && ids.has(r.conn)) return [k, { ...r, conn: ids.get(r.conn)! } as CaptureRecord];
+    return [k, r];
+  });
+}
+
 /** Imports a parsed HAR object (see module comment). Throws HarImportError on a malformed HAR. */
 export function importHar(har: unknown): Capture {
   if (!isObj(har) || !isObj(har.log) || !Array.isArray(har.log.entries)) {
@@ -298,8 +320,9 @@ export function importHar(har: unknown): Capture {
     }
     const all = ownRecords(own.records, 'HAR log');
     const others: number[] = [];
+    const declared = new Set<string>();
     entries.forEach((e, i) => {
-      if (isObj(e) && isObj(e._replyscope)) all.push(...ownRecords(e._replyscope.records, `HAR entry ${i}`));
+      if (isObj(e) && isObj(e._replyscope)) all.push(...distinctIds(ownRecords(e._replyscope.records, `HAR entry ${i}`), declared));
       else others.push(i);
     });
     all.sort((a, b) => a[0] - b[0]);

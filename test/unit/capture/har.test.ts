@@ -63,6 +63,21 @@ describe('HAR export', () => {
     expect(importHar(JSON.parse(JSON.stringify(har))).records[0]).toMatchObject({ kind: 'connection', url: 'my reply.sse' });
   });
 
+  it('two of our HARs merged into one (the same connection id in both) read as two connections, each exact', () => {
+    const a = sample();
+    const b = sample();
+    b.records = b.records.map((r) => (r.kind === 'chunk' ? { ...r, text: r.text?.replace('é', 'è') } : r)); // another body
+    const merged = exportHar(a);
+    merged.log.entries.push(...exportHar(b).log.entries);
+    const back = importHar(JSON.parse(JSON.stringify(merged)));
+    const ids = back.records.flatMap((r) => (r.kind === 'connection' ? [r.id] : []));
+    expect(ids).toEqual(['c1', 'c1~2']);
+    const bodyOf = (id: string) => new TextDecoder().decode(recordsToBytes(back.records.filter((r): r is ChunkRecord => r.kind === 'chunk' && r.conn === id)));
+    expect(bodyOf('c1')).toBe(body);
+    expect(bodyOf('c1~2')).toBe(body.replace('é', 'è'));
+    expect(back.records.filter((r) => r.kind === 'end').map((r) => (r as { conn: string }).conn)).toEqual(['c1', 'c1~2']);
+  });
+
   it('property: export -> import of our own HAR is lossless', () => {
     fc.assert(
       fc.property(captureArb, (capture) => {
