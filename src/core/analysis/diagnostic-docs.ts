@@ -59,8 +59,8 @@ export const ANALYSIS_DIAGNOSTIC_DOCS: DiagnosticDoc[] = [
   {
     code: 'stream.network-error',
     severity: 'error',
-    title: 'The connection failed mid-stream',
-    explanation: 'The body ended with a network error before the stream completed. The reply may be cut short.',
+    title: 'The connection failed',
+    explanation: 'A network error ended the request before the stream completed: before any answer came (refused, reset, blocked by CORS, an EventSource the browser gave up on) or while the body streamed. The reply may be cut short, or missing.',
   },
   {
     code: 'stream.aborted',
