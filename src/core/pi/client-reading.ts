@@ -103,3 +103,15 @@ export function piHttpFailure(answer: PiHttpAnswer): string | undefined {
 
 /** What the client says when the user aborts after the response head (mid-body). */
 export const PI_ABORT_MESSAGE = 'Request aborted by user';
+
+/**
+ * The `errorMessage` the client sets when its body read fails, from the failure a capture recorded. The client
+ * keeps `error.message` alone; the tap records `name: message` (`TypeError: network error`), so the name goes.
+ * A Chromium HAR records the net error code (`net::ERR_INCOMPLETE_CHUNKED_ENCODING`), which the page's fetch
+ * never sees: Chromium rejects every such body read with `TypeError: network error`.
+ */
+export function piNetworkErrorMessage(recorded: string | undefined): string {
+  if (recorded === undefined || /^net::ERR_/.test(recorded)) return 'network error';
+  const named = /^(?:[A-Z][A-Za-z]*Error|DOMException): ([\s\S]*)$/.exec(recorded);
+  return named ? named[1] : recorded;
+}

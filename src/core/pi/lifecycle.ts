@@ -7,7 +7,7 @@ import type { Diagnostic } from '../diagnostics/types.ts';
 import { PI_CODES as C } from './diagnostic-codes.ts';
 import { describeRounded, roundedIntegers } from '../frames/json-integers.ts';
 import type { PiLine } from './client-reading.ts';
-import { PI_ABORT_MESSAGE, piHttpFailure } from './client-reading.ts';
+import { PI_ABORT_MESSAGE, piHttpFailure, piNetworkErrorMessage } from './client-reading.ts';
 import { arrayIndexOf, contentKey, readBlock } from './message-state.ts';
 import { checkPiAgentEvent, checkPiAssistantEvent, initialPiMessageCheck, type PiMessageCheckState } from './message-check.ts';
 import { applyPiProxyEvent, failPiClient, initialPiState, type PiProxyState } from './proxy-reducer.ts';
@@ -246,11 +246,11 @@ function endStep(state: PiLifecycleState, input: Extract<PiLifecycleInput, { kin
     return { state, diagnostics: endDiagnostics(state, input.pending ?? '') };
   }
   const aborted = endState !== 'error';
-  const message = aborted ? PI_ABORT_MESSAGE : (input.error ?? 'network error');
+  const message = aborted ? PI_ABORT_MESSAGE : piNetworkErrorMessage(input.error);
   const step = failPiClient(state.client, message, aborted ? 'aborted' : 'error');
   const diagnostic = aborted
     ? d(C.streamAborted, 'info', last, `the page ${endState === 'cancelled' ? 'cancelled' : 'aborted'} the stream: the client yields an error event (reason "aborted")`)
-    : d(C.networkError, 'error', last, `the connection failed (${message}): the client yields an error event with this message`);
+    : d(C.networkError, 'error', last, `the connection failed (${input.error ?? message}): the client yields an error event with errorMessage "${message}"`);
   return { state: { ...state, client: step.state }, diagnostics: [diagnostic] };
 }
 
