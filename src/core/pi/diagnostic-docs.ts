@@ -157,7 +157,7 @@ export const PI_DIAGNOSTIC_DOCS: DiagnosticDoc[] = [
     severity: 'warning',
     title: 'Carried message disagrees with the deltas',
     explanation: 'In full pi streams the UI renders the message each event carries (`partial`, `message`); here it is not what the previous message plus this event\'s delta gives.',
-    reference: 'pi-ai builds `partial` by appending each delta to one shared message; a disagreement means the server changed or re-ordered content on its own.',
+    reference: 'pi-ai builds `partial` by appending each delta to one shared message. A message serialised late (the frames after it already applied to that shared object) is ahead of its event, and that is not reported; a disagreement means the server changed or re-ordered content on its own.',
   },
   {
     code: C.streamError,

@@ -9,7 +9,7 @@ import { describeRounded, roundedIntegers } from '../frames/json-integers.ts';
 import type { PiLine } from './client-reading.ts';
 import { PI_ABORT_MESSAGE, piHttpFailure, piNetworkErrorMessage } from './client-reading.ts';
 import { arrayIndexOf, contentKey, readBlock } from './message-state.ts';
-import { checkPiAgentEvent, checkPiAssistantEvent, initialPiMessageCheck, type PiMessageCheckState } from './message-check.ts';
+import { checkPiAgentEvent, checkPiAssistantEvent, initialPiMessageCheck, type PiMessageCheckState, type PiMessageMismatch } from './message-check.ts';
 import { applyPiProxyEvent, failPiClient, initialPiState, type PiProxyState } from './proxy-reducer.ts';
 import { parseStreamingJson, repairJsonStrings } from './streaming-json.ts';
 import { detectPiForm, validatePiEvent, type PiEventForm } from './validate.ts';
@@ -173,13 +173,27 @@ function onClientEvent(state: PiLifecycleState, raw: unknown, index: number, for
   if (form === 'assistant') {
     const r = checkPiAssistantEvent(check, raw);
     check = r.state;
-    for (const mm of r.mismatches) out.push(d(C.partialMismatch, 'warning', index, `${mm.path}: ${mm.message}`));
+    out.push(...mismatchDiagnostics(r, index));
   }
   const terminal = step.delivered && (step.emitted === 'done' || step.emitted === 'error');
   return {
     state: { ...state, client: step.state, check, events: state.events + 1, ...(terminal ? { terminalIndex: index } : {}) },
     diagnostics: out,
   };
+}
+
+/**
+ * The checker's mismatches, told at this event. One about an earlier event (a carried text that a later delta
+ * proved no state of the stream) names it: the checker counts the events it saw, which are this one and those
+ * just before it.
+ */
+function mismatchDiagnostics(r: { state: PiMessageCheckState; mismatches: readonly PiMessageMismatch[] }, index: number): Diagnostic[] {
+  const current = r.state.index - 1;
+  return r.mismatches.map((mm) => {
+    const at = index - (current - mm.index);
+    const where = mm.index === current ? '' : ` (carried by event ${at})`;
+    return d(C.partialMismatch, 'warning', index, `${mm.path}${where}: ${mm.message}`);
+  });
 }
 
 function onAgentEvent(state: PiLifecycleState, raw: unknown, index: number): PiLifecycleStep {
@@ -190,7 +204,7 @@ function onAgentEvent(state: PiLifecycleState, raw: unknown, index: number): PiL
   }
   const seq = checkAgentSequence(state.agent, raw, index);
   const r = checkPiAgentEvent(state.check, raw);
-  for (const mm of r.mismatches) out.push(d(C.partialMismatch, 'warning', index, `${mm.path}: ${mm.message}`));
+  out.push(...mismatchDiagnostics(r, index));
   return { state: { ...state, agent: seq.state, check: r.state, events: state.events + 1 }, diagnostics: [...out, ...seq.diagnostics] };
 }
 
