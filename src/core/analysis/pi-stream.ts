@@ -58,6 +58,8 @@ interface PiReply {
   firstTokenT?: number;
   /** See ReplyView.afterEnd. */
   afterEnd?: { message: unknown; reason: string };
+  /** Agent streams: its message_end came. */
+  closed?: boolean;
 }
 
 /** Events that start a message: a reply whose first kept event is one of them did not begin before an eviction. */
@@ -151,6 +153,7 @@ export class PiStream implements StreamProcessor {
       // After an eviction the first reply continues from before the cut — unless it starts here, in what was kept.
       if (reply.ordinal === 0 && reply.eventIndices.length === 0 && this.seeded && !this.derivedState && STARTS.has(typeOf(raw))) this.seeded = false;
       replyId = this.replyId(reply.ordinal);
+      if (a.assignment.closed) reply.closed = true;
       reply.eventIndices.push(index);
       reply.diagnostics.push(...stepDiagnostics);
       reply.lastT = ev.t;
@@ -234,6 +237,10 @@ export class PiStream implements StreamProcessor {
     return this.list.map((r) => {
       const history: SeekableHistory = this.proxyHistory ? mapHistory(this.proxyHistory, piStateSnapshot) : r.history;
       const final = (r.afterEnd?.message ?? (history.length > 0 ? history.at(history.length - 1) : undefined)) as Record<string, unknown> | undefined;
+      // pi's message says stopReason "stop" from its first event on (the client's initial value), so it tells
+      // nothing until the reply finished: the client settled (done/error, or failed at the end of the body), or,
+      // in an agent stream, the message ended. Before that the reply is streaming, or was left unfinished.
+      const finished = this.form === 'agent' ? r.closed === true : this.lifecycle.client.settled;
       return {
         id: this.replyId(r.ordinal),
         dialect: this.dialect,
@@ -241,7 +248,7 @@ export class PiStream implements StreamProcessor {
         eventIndices: r.eventIndices,
         history,
         stepStatus: r.stepStatus,
-        ...(typeof final?.stopReason === 'string' ? { finishedReason: final.stopReason } : {}),
+        ...(finished && typeof final?.stopReason === 'string' ? { finishedReason: final.stopReason } : {}),
         ...(final?.usage !== undefined ? { usage: final.usage } : {}),
         // A reply continued after an eviction started before what is kept: its first token is not known.
         ...(r.firstTokenT !== undefined && !(this.seeded && r.ordinal === 0) && !r.orphan ? { timeToFirstTokenMs: r.firstTokenT - r.firstT } : {}),
