@@ -62,6 +62,15 @@ interface PiReply {
   closed?: boolean;
 }
 
+/** The fields an event's row previews, the first one present. */
+const PREVIEW_KEYS = ['delta', 'errorMessage', 'toolName', 'reason'];
+
+/** A message_update's assistantMessageEvent, when it is an object. */
+function innerEventOf(update: Record<string, unknown>): Record<string, unknown> | undefined {
+  const inner = update.assistantMessageEvent;
+  return inner !== null && typeof inner === 'object' && !Array.isArray(inner) ? (inner as Record<string, unknown>) : undefined;
+}
+
 /** Events that start a message: a reply whose first kept event is one of them did not begin before an eviction. */
 const STARTS = new Set(['start', 'message_start', 'agent_start', 'turn_start']);
 
@@ -174,7 +183,11 @@ export class PiStream implements StreamProcessor {
         reply.firstTokenT = ev.t;
       }
     }
-    const obj = raw !== null && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
+    const outer = raw !== null && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
+    // An agent's message_update says what changed in its assistantMessageEvent (a text_delta on content[1]…): the
+    // row shows that event's block and delta, as the proxy and assistant forms' rows do — every update read alike.
+    const inner = outer.type === 'message_update' ? innerEventOf(outer) : undefined;
+    const obj = inner ?? outer;
     const blockId = typeof obj.contentIndex === 'number' ? this.blockIdOf(obj.contentIndex)
       : typeof obj.toolCallId === 'string' ? obj.toolCallId : typeof obj.id === 'string' ? obj.id : undefined;
     return {
@@ -185,7 +198,8 @@ export class PiStream implements StreamProcessor {
       ...(replyId !== undefined ? { replyId } : {}),
       ...(blockId !== undefined ? { blockId } : {}),
       preview: ev.parseError !== undefined ? headOf(ev.rawText, 120)
-        : previewOf(raw, ['delta', 'errorMessage', 'toolName', 'reason']),
+        : inner ? `${typeOf(inner)} ${previewOf(inner, PREVIEW_KEYS)}`.trimEnd()
+        : previewOf(raw, PREVIEW_KEYS),
       diagnostics: stepDiagnostics,
     };
   }

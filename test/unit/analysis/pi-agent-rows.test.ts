@@ -1,0 +1,38 @@
+// A pi agent stream is mostly message_update events. Each says what changed in its assistantMessageEvent — a
+// text_delta on content[1], a toolcall_start — and its event-list row must show that block and delta, as the proxy
+// and assistant forms' rows do: they showed an empty Block and Data column, so every update read alike.
+import { describe, expect, it } from 'vitest';
+import { analyzeCapture } from '../../../src/core/analysis/analyze.ts';
+import { captureOf, sseBody } from './support.ts';
+
+const usage = { input: 1, output: 2, cacheRead: 0, cacheWrite: 0, totalTokens: 3, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+const msg = (content: unknown[]) => ({ role: 'assistant', stopReason: 'stop', content, api: 'a', provider: 'p', model: 'm', usage, timestamp: 1 });
+const update = (assistantMessageEvent: Record<string, unknown>, content: unknown[]) =>
+  ({ type: 'message_update', message: msg(content), assistantMessageEvent: { ...assistantMessageEvent, partial: msg(content) } });
+const call = { type: 'toolCall', id: 'c1', name: 'read', arguments: {}, partialJson: '' };
+
+describe('rows of a pi agent stream', () => {
+  it('show the block and the delta of a message_update', () => {
+    const events = [
+      { type: 'agent_start' },
+      { type: 'turn_start' },
+      { type: 'message_start', message: msg([]) },
+      update({ type: 'text_start', contentIndex: 0 }, [{ type: 'text', text: '' }]),
+      update({ type: 'text_delta', contentIndex: 0, delta: 'Lis' }, [{ type: 'text', text: 'Lis' }]),
+      update({ type: 'toolcall_start', contentIndex: 1 }, [{ type: 'text', text: 'Lis' }, call]),
+      { type: 'tool_execution_start', toolCallId: 'c1', toolName: 'read', args: {} },
+    ];
+    const [conn] = analyzeCapture({
+      header: { kind: 'header', format: 'replyscope-capture', version: 1, tool: 't', created: '' },
+      records: captureOf([new TextEncoder().encode(sseBody(events))]),
+    });
+    expect(conn.dialect).toBe('pi-agent');
+    const rows = conn.events.map((e) => [e.type, e.blockId ?? '', e.preview]);
+    expect(rows.slice(3)).toEqual([
+      ['message_update', '#0', 'text_start'],
+      ['message_update', '#0', 'text_delta Lis'],
+      ['message_update', '#1', 'toolcall_start'],
+      ['tool_execution_start', 'c1', 'read'],
+    ]);
+  });
+});
