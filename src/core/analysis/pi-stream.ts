@@ -8,6 +8,7 @@ import { CarriedMessageHistory } from './carried-history.ts';
 import { initialPiLifecycle, stepPiLifecycle, type PiLifecycleState } from '../pi/lifecycle.ts';
 import { applyPiProxyEvent, failPiClient, piStateSnapshot, type PiProxyState } from '../pi/proxy-reducer.ts';
 import { assignPiReply, initialPiReplySplit, type PiReplySplitState } from '../pi/replies.ts';
+import { jsonEqual } from '../pi/message-check.ts';
 import { validatePiEvent, type PiEventForm } from '../pi/validate.ts';
 import type { RawEvent } from './body-reader.ts';
 import { decodePiState } from './eviction-digest.ts';
@@ -166,20 +167,27 @@ export class PiStream implements StreamProcessor {
       reply.eventIndices.push(index);
       reply.diagnostics.push(...stepDiagnostics);
       reply.lastT = ev.t;
+      /** The page shows this event's message: its first delta doing so is the first token. */
+      let shown: boolean;
       if (this.proxyHistory) {
         const after = this.lifecycle.client;
         this.proxyHistory.pushComputed(stepOf(ev), after);
         reply.stepStatus.push(stepDiagnostics.some((d) => d.severity === 'error') ? 'error'
           : after.message !== before.message ? 'changed' : 'unchanged');
+        shown = reply.stepStatus[reply.stepStatus.length - 1] === 'changed';
       } else {
         const prev = reply.history.last;
         const carried = carriedMessage(raw);
         reply.history.push(ev.rawText, carried);
-        const next = carried ?? prev;
-        reply.stepStatus.push(ev.parseError !== undefined ? 'invalid' : next !== prev ? 'changed' : 'unchanged');
+        // Every carrying event is parsed anew, so a new object says nothing: a message_end, a done, or an event
+        // serialised after later ones (see message-check.ts) carries the message as it was — no change.
+        const changed = carried !== undefined && (prev === undefined || !jsonEqual(carried, prev));
+        reply.stepStatus.push(ev.parseError !== undefined ? 'invalid' : changed ? 'changed' : 'unchanged');
+        // A message serialised late shows the deltas before their events: the delta event still marks the token.
+        shown = carried !== undefined;
       }
       // The first token is the first delta the message shows (one the client dropped or failed on is none).
-      if (reply.firstTokenT === undefined && reply.stepStatus[reply.stepStatus.length - 1] === 'changed' && /_delta$|^message_update$/.test(typeOf(raw))) {
+      if (reply.firstTokenT === undefined && shown && /_delta$|^message_update$/.test(typeOf(raw))) {
         reply.firstTokenT = ev.t;
       }
     }

@@ -36,3 +36,39 @@ describe('rows of a pi agent stream', () => {
     ]);
   });
 });
+
+describe('steps of a pi agent reply', () => {
+  it('a step whose event carries the message as it was is "unchanged" (the diff against k−1 is empty)', () => {
+    const text = [{ type: 'text', text: 'Hi' }];
+    const events = [
+      { type: 'message_start', message: msg([]) },
+      update({ type: 'text_start', contentIndex: 0 }, [{ type: 'text', text: '' }]),
+      update({ type: 'text_delta', contentIndex: 0, delta: 'Hi' }, text),
+      update({ type: 'text_end', contentIndex: 0, content: 'Hi' }, text),
+      { type: 'message_end', message: msg(text) },
+    ];
+    const [conn] = analyzeCapture({
+      header: { kind: 'header', format: 'replyscope-capture', version: 1, tool: 't', created: '' },
+      records: captureOf([new TextEncoder().encode(sseBody(events))]),
+    });
+    expect(conn.replies[0].stepStatus).toEqual(['changed', 'changed', 'changed', 'unchanged', 'unchanged']);
+  });
+
+  it('a reply serialised late (every event carries the final message) still times its first token at its first delta', () => {
+    const text = [{ type: 'text', text: 'Hi there' }];
+    const events = [
+      { type: 'start', partial: msg(text) },
+      { type: 'text_start', contentIndex: 0, partial: msg(text) },
+      { type: 'text_delta', contentIndex: 0, delta: 'Hi ', partial: msg(text) },
+      { type: 'text_delta', contentIndex: 0, delta: 'there', partial: msg(text) },
+      { type: 'done', reason: 'stop', message: msg(text) },
+    ];
+    const [conn] = analyzeCapture({
+      header: { kind: 'header', format: 'replyscope-capture', version: 1, tool: 't', created: '' },
+      records: captureOf(events.map((e) => new TextEncoder().encode(sseBody([e])))), // one chunk per event, 1 ms apart
+    });
+    const [reply] = conn.replies;
+    expect(reply.stepStatus).toEqual(['changed', 'unchanged', 'unchanged', 'unchanged', 'unchanged']);
+    expect(reply.timeToFirstTokenMs).toBe(2);
+  });
+});
