@@ -126,6 +126,11 @@ function conformance(bytes: Uint8Array, path: string): string {
   if (typeof c !== 'object' || c === null || Array.isArray(c)) {
     throw new CliError(`${path}: not a conformance case (expected a JSON object with "reply"/"client" and "events")`);
   }
+  // Which runner reads it is told by these keys alone: without either, the AgentScope runner's complaint about
+  // `reply` misled whoever wrote a pi case and forgot `client`.
+  if (!('client' in c) && !('reply' in c)) {
+    throw new CliError(`${path}: not a valid conformance case: it has neither "client" (a pi case: what the client sent, {model, context}) nor "reply" (an AgentScope case)`);
+  }
   try {
     return JSON.stringify('client' in c ? runPiCase(c) : runAgentScopeCase(c), null, 1);
   } catch (err) {

@@ -286,6 +286,13 @@ describe('the replyscope binary', () => {
     expect(got.stdout).toContain(`as.delta-before-start`);
   });
 
+  it('a conformance case with neither "client" nor "reply" says so, not that an AgentScope reply is missing', async () => {
+    const piCaseWithoutClient = JSON.stringify({ events: [{ type: 'start' }, { type: 'done', reason: 'stop' }] });
+    const out = await runCli(['conformance', 'case.json'], () => new TextEncoder().encode(piCaseWithoutClient)).then(() => null, (e: Error) => e.message);
+    expect(out).toContain('neither "client" (a pi case');
+    expect(out).not.toContain('case.reply');
+  });
+
   it('bad input gets one clear line and no stack trace', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'rs-cli-'));
     const bad = path.join(dir, 'bad.txt');
