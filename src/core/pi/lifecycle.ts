@@ -167,7 +167,9 @@ function onClientEvent(state: PiLifecycleState, raw: unknown, index: number, for
     out.push(d(C.clientException, 'error', index, `the client threw "${clipped(step.failure, SHOWN_MAX + 40)}" and stops reading`));
   }
   if (step.emitted === 'error' && step.delivered && step.failure === undefined && ev) {
-    out.push(d(C.streamError, 'info', index, `server error event (${shownString(ev.reason)}): ${ev.errorMessage === undefined ? 'no errorMessage' : shownString(ev.errorMessage)}`));
+    // The proxy form sends errorMessage on the event; pi-ai's error event carries it in its message (`error`).
+    const errorMessage = form === 'assistant' ? (isPlainObject(ev.error) ? (ev.error as Record<string, unknown>).errorMessage : undefined) : ev.errorMessage;
+    out.push(d(C.streamError, 'info', index, `server error event (${shownString(ev.reason)}): ${errorMessage === undefined ? 'no errorMessage' : shownString(errorMessage)}`));
   }
   let check = state.check;
   if (form === 'assistant') {

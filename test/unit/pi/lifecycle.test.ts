@@ -130,6 +130,16 @@ describe('pi lifecycle diagnostics', () => {
     expect(endPiSession(fed.session, 'open')).toEqual([]);
   });
 
+  it('tells the errorMessage of an error event in either form: on the proxy event, in pi-ai\'s error message', () => {
+    const message = { role: 'assistant', stopReason: 'error', content: [], api: 'a', provider: 'p', model: 'm', errorMessage: 'overloaded_error', timestamp: 1 };
+    const proxy = feedPiText(startPiSession(), 'data: {"type":"start"}\n\ndata: {"type":"error","reason":"error","errorMessage":"overloaded_error"}\n\n');
+    const assistant = feedPiText(startPiSession(), [{ type: 'start', partial: { ...message, stopReason: 'stop', errorMessage: undefined } }, { type: 'error', reason: 'error', error: message }]
+      .map((e) => `data: ${JSON.stringify(e)}\n\n`).join(''));
+    for (const fed of [proxy, assistant]) {
+      expect(fed.diagnostics.filter((x) => x.code === 'pi.stream-error').map((x) => x.message)).toEqual(['server error event (error): overloaded_error']);
+    }
+  });
+
   it('documents every code', () => {
     const documented = new Set(PI_DIAGNOSTIC_DOCS.map((d) => d.code));
     for (const code of Object.values(PI_CODES)) expect(documented, code).toContain(code);
