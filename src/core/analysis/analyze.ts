@@ -6,7 +6,7 @@ import { blindSpotNotice, EVENTSOURCE_PARTIAL_NOTICE } from '../capture/notices.
 import type { Diagnostic } from '../diagnostics/types.ts';
 import { AgentScopeStream } from './agentscope-stream.ts';
 import { BodyReader, bodyKindOf, header, type RawEvent } from './body-reader.ts';
-import { DialectDetector, dialectOfEvent, isAgentScope, isPi } from './dialect.ts';
+import { clientDialect, DialectDetector, dialectOfEvent, isAgentScope, isPi } from './dialect.ts';
 import { analysedEvent, EventTimes } from './event-view.ts';
 import { PiStream } from './pi-stream.ts';
 import { previewOf, typeOf, viewType, type EventFacts, type StreamProcessor } from './stream-processor.ts';
@@ -85,7 +85,7 @@ class ConnectionAnalysis {
   }
 
   get dialect(): Dialect {
-    return this.seededDialect ?? this.detector.dialect;
+    return clientDialect(this.seededDialect ?? this.detector.dialect, this.record.requestBody?.text);
   }
 
   /**
@@ -107,7 +107,7 @@ class ConnectionAnalysis {
     const dialect = d.dialect as Dialect | undefined;
     if (dialect !== undefined && (isAgentScope(dialect) || isPi(dialect))) {
       this.seededDialect = dialect;
-      this.processor = this.createProcessor(dialect, d);
+      this.processor = this.createProcessor(this.dialect, d);
     }
     this.ingest(this.reader.seed(d.carry, ev.t));
   }
@@ -132,7 +132,7 @@ class ConnectionAnalysis {
       if (!this.foreign) this.detector.push(ev.raw, index);
       this.pending.push([ev, index]);
       if (this.detector.dialect === 'unknown') continue;
-      this.processor = this.createProcessor(this.detector.dialect);
+      this.processor = this.createProcessor(this.dialect);
       for (const [p, i] of this.pending) this.events[i] = analysedEvent(p, i, this.process(p, i), this.times);
       this.pending = [];
       this.eventDiags = [];

@@ -24,7 +24,8 @@ import { StreamedArguments } from '../pi/streaming-json.ts';
 import { contextFor, validateWire } from './agentscope-stream.ts';
 import { clockOf } from './agentscope-steps.ts';
 import { bodyKindOf, messageNonEvent, type BodyKind } from './body-reader.ts';
-import { DialectDetector, isAgentScope } from './dialect.ts';
+import { clientDialect, DialectDetector, isAgentScope } from './dialect.ts';
+import type { Dialect } from './types.ts';
 import { MAX_DERIVED_CHARS, capText } from '../capture/capped-text.ts';
 
 /** Events kept (as text) while no event has told the protocol yet; beyond this the replies are not derived. */
@@ -147,8 +148,13 @@ export class EvictionDigest {
   }
 
   /** The JSON-serialisable digest (a fresh object; the digest keeps going). */
+  /** The dialect the page's client reads (see clientDialect): a proxy client's state is derived for it. */
+  private get dialect(): Dialect {
+    return clientDialect(this.detector.dialect, this.conn.requestBody?.text);
+  }
+
   derived(): EvictionDerived {
-    const dialect = this.detector.dialect;
+    const dialect = this.dialect;
     // A line given up and still open at the eviction point is an event the client will read: counted already, so the
     // kept events keep their numbers (its rest is skipped by the analysis, see carryLost).
     const open = this.skipping?.event ? 1 : 0;
@@ -247,7 +253,7 @@ export class EvictionDigest {
   }
 
   private apply(index: number, t: number, text: string, json: { raw: unknown } | undefined): void {
-    const dialect = this.detector.dialect;
+    const dialect = this.dialect;
     if (isAgentScope(dialect)) this.applyAgentScope(index, t, text, json);
     else if (dialect === 'pi-proxy') this.applyPi(index, text, json);
     // pi AssistantMessageEvent / AgentEvent forms carry the whole message in every event: nothing to keep.

@@ -22,6 +22,7 @@ export const PI_CODES = {
   unterminatedFinalLine: 'pi.unterminated-final-line',
   dataWithoutSpace: 'pi.data-without-space',
   partialMismatch: 'pi.partial-mismatch',
+  partialIgnored: 'pi.partial-ignored',
   streamError: 'pi.stream-error',
   agentSequence: 'pi.agent-sequence',
 } as const;

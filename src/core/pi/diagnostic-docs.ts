@@ -160,6 +160,13 @@ export const PI_DIAGNOSTIC_DOCS: DiagnosticDoc[] = [
     reference: 'pi-ai builds `partial` by appending each delta to one shared message. A message serialised late (the frames after it already applied to that shared object) is ahead of its event, and that is not reported; a disagreement means the server changed or re-ordered content on its own.',
   },
   {
+    code: C.partialIgnored,
+    severity: 'warning',
+    title: 'streamProxy ignores the message the events carry',
+    explanation: 'The request is streamProxy\'s, but the server sends pi-ai\'s AssistantMessageEvents unstripped (`partial`, done\'s `message`). The client builds its message from the deltas and the events\' own fields: what only the carried message holds is lost — pi-ai\'s toolcall_start has no id or toolName (the tool call gets neither), its done no usage.',
+    reference: 'processProxyEvent reads contentIndex, delta, contentSignature, id, toolName, reason, errorMessage and usage; the proxy server is meant to strip `partial` and send those fields.',
+  },
+  {
     code: C.streamError,
     severity: 'info',
     title: 'Server sent an error event',

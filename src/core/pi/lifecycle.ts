@@ -42,6 +42,8 @@ export interface PiLifecycleState {
   readonly events: number;
   readonly terminalIndex?: number;
   readonly reportedIgnored: boolean;
+  /** Proxy form: an event carrying pi-ai's message (`partial`…) was told of (once per stream). */
+  readonly reportedCarried?: boolean;
   readonly check: PiMessageCheckState;
   readonly agent: AgentSequenceState;
 }
@@ -151,6 +153,12 @@ function validationDiagnostics(form: PiEventForm, raw: unknown, index: number): 
   return [d(C.invalidEvent, 'warning', index, `event does not match the pi ${form} schema (${text}${issues.length > 3 ? '; …' : ''})`)];
 }
 
+/** An AssistantMessageEvent's message: `partial`, done's `message`, error's `error` (the proxy form has none). */
+function carriesMessage(ev: Record<string, unknown>): boolean {
+  const carried = ev.type === 'done' ? ev.message : ev.type === 'error' ? ev.error : ev.partial;
+  return isPlainObject(carried);
+}
+
 function onClientEvent(state: PiLifecycleState, raw: unknown, index: number, form: PiEventForm): PiLifecycleStep {
   const out: Diagnostic[] = [];
   const ev = raw !== null && typeof raw === 'object' ? (raw as Record<string, unknown>) : undefined;
@@ -161,6 +169,10 @@ function onClientEvent(state: PiLifecycleState, raw: unknown, index: number, for
     out.push(d(C.frameAfterTerminal, 'warning', index, 'frame after the terminal event: consumers never see it, but it still changes the message result() returned', [state.terminalIndex]));
   }
   if (ev) out.push(...validationDiagnostics(form, raw, index), ...blockDiagnostics(state, ev, index));
+  const carries = form === 'proxy' && !state.reportedCarried && ev !== undefined && carriesMessage(ev);
+  if (carries) {
+    out.push(d(C.partialIgnored, 'warning', index, `the event carries pi-ai's message (${ev.type === 'done' ? 'message' : ev.type === 'error' ? 'error' : 'partial'}), which streamProxy ignores: its message is built from the deltas and the events' own fields alone`));
+  }
   const step = applyPiProxyEvent(state.client, raw);
   if (step.warning !== undefined) out.push(d(C.unknownEventType, 'warning', index, `${clipped(step.warning, SHOWN_MAX + 40)}: the client skips this frame`));
   if (step.failure !== undefined && !out.some((x) => x.severity === 'error')) {
@@ -179,7 +191,7 @@ function onClientEvent(state: PiLifecycleState, raw: unknown, index: number, for
   }
   const terminal = step.delivered && (step.emitted === 'done' || step.emitted === 'error');
   return {
-    state: { ...state, client: step.state, check, events: state.events + 1, ...(terminal ? { terminalIndex: index } : {}) },
+    state: { ...state, client: step.state, check, events: state.events + 1, ...(terminal ? { terminalIndex: index } : {}), ...(carries ? { reportedCarried: true } : {}) },
     diagnostics: out,
   };
 }
