@@ -1,12 +1,13 @@
 // Analysis: capture records in, the panel's/CLI's read model out. Incremental — live records are pushed as they
 // arrive and only the connections they touch are recomputed — and deterministic: the same records always give the
 // same views, so an exported capture log replays identically anywhere.
-import type { Capture, CaptureRecord, ConnectionRecord, EndRecord, EvictionDerived, EvictionRecord, NoticeRecord } from '../capture/model.ts';
+import type { Capture, CaptureRecord, ChunkRecord, ConnectionRecord, EndRecord, EvictionDerived, EvictionRecord, NoticeRecord } from '../capture/model.ts';
 import { blindSpotNotice, EVENTSOURCE_PARTIAL_NOTICE } from '../capture/notices.ts';
 import type { Diagnostic } from '../diagnostics/types.ts';
 import { AgentScopeStream } from './agentscope-stream.ts';
 import { BodyReader, bodyKindOf, header, type RawEvent } from './body-reader.ts';
 import { clientDialect, DialectDetector, dialectOfEvent, isAgentScope, isPi } from './dialect.ts';
+import { isPiProxyRequestText } from '../capture/stream-request.ts';
 import { analysedEvent, EventTimes } from './event-view.ts';
 import { PiStream } from './pi-stream.ts';
 import { previewOf, typeOf, viewType, type EventFacts, type StreamProcessor } from './stream-processor.ts';
@@ -16,6 +17,8 @@ import type { ConnectionState, ConnectionView, Dialect, EventView } from './type
 /** Notices kept per connection and per capture (the tap bounds its own; an imported file may hold any number). */
 const MAX_CONNECTION_NOTICES = 20;
 const MAX_PAGE_NOTICES = 100;
+/** How much of an HTTP error answer's body is kept for pi's client message (its JSON `error`). */
+const MAX_ERROR_BODY = 64 * 1024;
 
 const bySeverityThenIndex = (a: Diagnostic, b: Diagnostic) => a.index - b.index;
 
@@ -85,7 +88,20 @@ class ConnectionAnalysis {
   }
 
   get dialect(): Dialect {
-    return clientDialect(this.seededDialect ?? this.detector.dialect, this.record.requestBody?.text);
+    const spoken = this.seededDialect ?? this.detector.dialect;
+    return clientDialect(spoken === 'unknown' ? this.requestDialect ?? spoken : spoken, this.record.requestBody?.text);
+  }
+
+  /** Set when the body ended without any event telling its dialect, but the request told the client (see finish). */
+  private requestDialect?: Dialect;
+  /** The text of an HTTP error answer's body (its head): pi's client puts the JSON `error` in its failure message. */
+  private errorBody?: string;
+
+  noteBody(chunk: ChunkRecord): void {
+    const status = this.record.status;
+    if (status === undefined || (status >= 200 && status <= 299) || chunk.text === undefined) return;
+    const head = this.errorBody ?? '';
+    if (head.length < MAX_ERROR_BODY) this.errorBody = head + chunk.text.slice(0, MAX_ERROR_BODY - head.length);
   }
 
   /**
@@ -163,6 +179,17 @@ class ConnectionAnalysis {
   finish(end: EndRecord | undefined): void {
     if (end) this.end = end;
     this.ingest(this.reader.end());
+    if (!this.processor && isPiProxyRequestText(this.record.requestBody?.text)) {
+      // streamProxy's request answered with no pi event (a JSON body, an empty 200, events of no protocol): the
+      // client read the body all the same, and what it made of it — an HTTP failure, or a result() that never
+      // settles — is the finding. Its events are what the proxy client read.
+      this.requestDialect = 'pi-proxy';
+      this.processor = new PiStream(this.record, 'pi-proxy', undefined, this.errorBody);
+      for (const [p, i] of this.pending) this.events[i] = analysedEvent(p, i, this.process(p, i), this.times);
+      this.pending = [];
+      this.eventDiags = [];
+      this.eventDiagsUpTo = 0;
+    }
     if (this.processor) this.endDiagnostics = this.processor.end(end);
     this.view = undefined;
   }
@@ -383,6 +410,7 @@ export class CaptureAnalyzer {
       switch (r.kind) {
         case 'chunk':
           c.beforeData();
+          c.noteBody(r);
           c.ingest(c.reader.pushChunk(r));
           break;
         case 'message':

@@ -108,7 +108,8 @@ export class PiStream implements StreamProcessor {
   private readonly requestBody: unknown;
 
   /** `evicted`: the digest of the connection's evicted head; a derived proxy client state is the starting state. */
-  constructor(private readonly conn: ConnectionRecord, private readonly dialect: Dialect, evicted?: EvictionDerived) {
+  /** `errorBody`: an HTTP error answer's body text, when known (the client reads its JSON `error` into its message). */
+  constructor(private readonly conn: ConnectionRecord, private readonly dialect: Dialect, evicted?: EvictionDerived, errorBody?: string) {
     this.form = FORM[dialect] ?? 'proxy';
     let body: unknown;
     try {
@@ -119,7 +120,7 @@ export class PiStream implements StreamProcessor {
     this.requestBody = body;
     this.lifecycle = initialPiLifecycle(body, this.form);
     if (conn.status !== undefined) {
-      const head = stepPiLifecycle(this.lifecycle, { kind: 'response', status: conn.status, statusText: conn.statusText });
+      const head = stepPiLifecycle(this.lifecycle, { kind: 'response', status: conn.status, statusText: conn.statusText, ...(errorBody !== undefined ? { bodyText: errorBody } : {}) });
       this.lifecycle = head.state;
       this.headDiagnostics = head.diagnostics;
     }
