@@ -188,7 +188,9 @@ export class PiStream implements StreamProcessor {
         shown = carried !== undefined;
       }
       // The first token is the first delta the message shows (one the client dropped or failed on is none).
-      if (reply.firstTokenT === undefined && shown && /_delta$|^message_update$/.test(typeOf(raw))) {
+      // (An agent's message_update is a delta when its assistantMessageEvent is: a text_start shows no token yet.)
+      const delta = typeOf(raw) === 'message_update' ? /_delta$/.test(typeOf(innerEventOf(raw as Record<string, unknown>))) : /_delta$/.test(typeOf(raw));
+      if (reply.firstTokenT === undefined && shown && delta) {
         reply.firstTokenT = ev.t;
       }
     }

@@ -71,4 +71,18 @@ describe('steps of a pi agent reply', () => {
     expect(reply.stepStatus).toEqual(['changed', 'unchanged', 'unchanged', 'unchanged', 'unchanged']);
     expect(reply.timeToFirstTokenMs).toBe(2);
   });
+
+  it('an agent reply times its first token at the first update that is a delta, not at its text_start', () => {
+    const events = [
+      { type: 'message_start', message: msg([]) },
+      update({ type: 'text_start', contentIndex: 0 }, [{ type: 'text', text: '' }]),
+      update({ type: 'text_delta', contentIndex: 0, delta: 'Hi' }, [{ type: 'text', text: 'Hi' }]),
+      { type: 'message_end', message: msg([{ type: 'text', text: 'Hi' }]) },
+    ];
+    const [conn] = analyzeCapture({
+      header: { kind: 'header', format: 'replyscope-capture', version: 1, tool: 't', created: '' },
+      records: captureOf(events.map((e) => new TextEncoder().encode(sseBody([e])))), // one chunk per event, 1 ms apart
+    });
+    expect(conn.replies[0].timeToFirstTokenMs).toBe(2);
+  });
 });
