@@ -178,6 +178,15 @@ class ConnectionAnalysis {
 
   finish(end: EndRecord | undefined): void {
     if (end) this.end = end;
+    // Still open when the record was taken (an export or a snapshot of a live stream, `open`; `evicted-open`): the
+    // stream has not ended, so nothing is flushed and no end-of-stream check runs — its last line may still be on its
+    // way, its replies may still end. Read as ended, a mid-stream export re-imported said "never got a REPLY_END",
+    // "the body ends in the middle of a line" and "block never ended (stream ended)", failing `validate --fail-on
+    // warning` on a sound stream.
+    if (!this.ended) {
+      this.view = undefined;
+      return;
+    }
     this.ingest(this.reader.end());
     if (!this.processor && isPiProxyRequestText(this.record.requestBody?.text)) {
       // streamProxy's request answered with no pi event (a JSON body, an empty 200, events of no protocol): the
@@ -194,8 +203,10 @@ class ConnectionAnalysis {
     this.view = undefined;
   }
 
+  /** The connection ended: an end record, and not one saying it was still open (see finish). */
   get ended(): boolean {
-    return this.end !== undefined;
+    const s = this.end?.state;
+    return s !== undefined && s !== 'open' && s !== 'evicted-open';
   }
 
   build(): ConnectionView {
