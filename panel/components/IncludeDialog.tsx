@@ -37,6 +37,7 @@ export function IncludeDialog({ live, onClose }: {
   }, []);
 
   const save = () => {
+    if (saving) return;
     const patterns = patternsOf(text ?? '');
     setSaving(true);
     live.setIncludeUrls(patterns).then(
@@ -71,7 +72,9 @@ export function IncludeDialog({ live, onClose }: {
       {error ? <div class="error-box" role="alert">{error}</div> : null}
       <div class="actions">
         <button onClick={onClose}>Cancel</button>
-        <button class="primary" onClick={save} disabled={text === undefined || saving} data-testid="include-save">Save</button>
+        {/* aria-disabled while saving, not disabled: a disabled button drops focus, and a failed save left the user
+            nowhere (the alert above says what went wrong; Save stays focused for another try). */}
+        <button class="primary" onClick={save} disabled={text === undefined} aria-disabled={saving || undefined} data-testid="include-save">Save</button>
       </div>
     </Modal>
   );

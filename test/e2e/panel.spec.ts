@@ -190,6 +190,32 @@ test('the record button reads as what a press does, with no pressed state that s
   await app.close();
 });
 
+test('a failed save of the include list says so out loud, and focus stays on Save for another try', async () => {
+  const app = await ext.context.newPage();
+  await app.goto(`${server.url}/app`);
+  const panel = await ext.panelPage(await ext.tabIdFor(app));
+  // The storage refuses the write (a full quota) — when the test says so, so the save is pending meanwhile: injected
+  // in the panel's own page.
+  await panel.evaluate(() => {
+    chrome.storage.local.set = (() => new Promise((_, reject) => {
+      (window as unknown as { failSave: () => void }).failSave = () => reject(new Error('QUOTA_BYTES quota exceeded'));
+    })) as never;
+  });
+  await panel.getByTestId('include-open').click();
+  const dialog = panel.getByTestId('include-dialog');
+  await dialog.getByRole('textbox').fill('/api/chat');
+  await dialog.getByTestId('include-save').focus();
+  await panel.keyboard.press('Enter');
+  await expect(dialog.getByTestId('include-save')).toHaveAttribute('aria-disabled', 'true'); // saving
+  await expect(dialog.getByTestId('include-save')).toBeFocused();
+  await panel.evaluate(() => (window as unknown as { failSave: () => void }).failSave());
+  await expect(dialog.getByRole('alert')).toContainText('QUOTA_BYTES quota exceeded');
+  await expect(dialog.getByTestId('include-save')).toBeFocused();
+  await panel.keyboard.press('Escape');
+  await panel.close();
+  await app.close();
+});
+
 test('a fast stream (20k events written as fast as the socket takes them) arrives complete and in order', async () => {
   const app = await ext.context.newPage();
   await app.goto(`${server.url}/app`);
