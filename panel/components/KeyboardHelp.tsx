@@ -22,13 +22,14 @@ export const SHORTCUTS: { group: string; items: [keys: string[], what: string][]
       [['↑', '↓'], 'previous / next row of the focused list (connections, replies, events)'],
       [['Tab'], 'move between toolbar, lists and panes'],
       [['↑', '↓', '←', '→'], 'on a divider: resize the panes (Shift = larger steps)'],
+      [['←', '→'], 'on a tab (Events, Timeline, Diagnostics; Message, JSON, Diff): the previous / next tab'],
     ],
   },
   {
     group: 'Panel',
     items: [
       [['?'], 'show / hide this help'],
-      [['Esc'], 'close this help or the export dialog'],
+      [['Esc'], 'close this help, the export dialog or the include-URLs dialog'],
     ],
   },
 ];
