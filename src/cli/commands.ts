@@ -218,6 +218,17 @@ function evictionNote(conns: ConnectionView[]): string | undefined {
     '"events" counts the events kept, and a string longer than 1 Mi characters keeps its newest part behind a "[… N older characters evicted …]" marker';
 }
 
+/**
+ * A note for `replay` of a pi stream that ended without `done` or `error`: the client's result() never settles, and
+ * the message printed is its state when the body ended — its stopReason "stop" is the initial value, not an outcome.
+ */
+function unsettledNote(conns: ConnectionView[]): string | undefined {
+  const n = conns.reduce((sum, c) => sum + c.replies.filter((r) => r.diagnostics.some((d) => d.code === 'pi.no-terminal')).length, 0);
+  if (n === 0) return undefined;
+  return `note: ${plural(n, 'pi reply', 'pi replies')} ended without done or error: the client's result() never settles, and its message is ` +
+    'printed as it stood when the body ended (its stopReason "stop" is the initial value, not how it ended); "replyscope validate FILE" reports pi.no-terminal';
+}
+
 export interface CliResult {
   stdout: string;
   /** Output too large for one string, written line by line after `stdout` (replay --steps). */
@@ -255,7 +266,7 @@ export async function runCli(args: string[], readFile: ReadFile, version = 'unkn
     case 'replay': {
       const reply = p.flags.get('--reply');
       const conns = loadConnections(bytes, file);
-      const note = [roundingNote(conns), requestNote(conns), evictionNote(conns)].filter((x) => x !== undefined).join('\n') || undefined;
+      const note = [roundingNote(conns), requestNote(conns), evictionNote(conns), unsettledNote(conns)].filter((x) => x !== undefined).join('\n') || undefined;
       const replyId = reply === true ? undefined : reply;
       checkReply(conns, replyId);
       const out = p.flags.has('--steps') ? { stdout: '', lines: replaySteps(conns, replyId) } : { stdout: replay(conns, replyId) };

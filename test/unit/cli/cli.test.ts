@@ -377,6 +377,15 @@ describe('the replyscope binary', () => {
     expect(one.every((x) => x.replies.some((r) => r.id === id))).toBe(true);
   });
 
+  it('replay of a pi stream that ended without done or error says its result() never settles', async () => {
+    const c = loadCases('pi').find((x) => x.name === 'done_toolUse')!;
+    const events = (c.input.events as { type: string }[]).filter((e) => e.type !== 'done' && e.type !== 'error');
+    const cut = await runCli(['replay', 'case.json'], () => new TextEncoder().encode(JSON.stringify({ ...c.input, events })));
+    expect(cut.stderr).toMatch(/^note: 1 pi reply ended without done or error: the client's result\(\) never settles/);
+    const whole = await runCli(['replay', 'case.json'], () => new TextEncoder().encode(JSON.stringify(c.input)));
+    expect(whole.stderr).toBeUndefined();
+  });
+
   it('the end of the body and a frame past the last event are told "after" that event, not "before" it', async () => {
     const ev = (o: Record<string, unknown>, sep = ' ') => `data:${sep}${JSON.stringify(o)}\n\n`;
     const body = ev({ type: 'REPLY_START', reply_id: 'r', session_id: 's', name: 'a' }) + ev({ type: 'TEXT_BLOCK_START', reply_id: 'r', block_id: 'b' }) +
