@@ -170,7 +170,7 @@ export const PI_DIAGNOSTIC_DOCS: DiagnosticDoc[] = [
     code: C.streamError,
     severity: 'info',
     title: 'Server sent an error event',
-    explanation: 'The model call failed upstream; the reply ends with stopReason "error"/"aborted" and the errorMessage shown.',
+    explanation: 'The model call failed upstream; the reply ends with stopReason "error"/"aborted" and the errorMessage shown. (An agent stream has no error event: its message_end carries the failed message.)',
     reference: 'streamProxy copies reason, errorMessage (undefined when absent) and usage onto the message and settles result() with it.',
   },
   {

@@ -141,7 +141,7 @@ function tryParse(text: string): { ok: true; value: unknown } | { ok: false } {
   }
 }
 
-const isPlainObject = (v: unknown) => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 function validationDiagnostics(form: PiEventForm, raw: unknown, index: number): Diagnostic[] {
   const v = validatePiEvent(raw, form);
@@ -210,12 +210,26 @@ function mismatchDiagnostics(r: { state: PiMessageCheckState; mismatches: readon
   });
 }
 
+/**
+ * The agent form's failed model call: pi-agent-core forwards no error event (its loop ends the message on pi-ai's
+ * `error` with a message_end), so the assistant message's stopReason "error"/"aborted" and errorMessage are what tell
+ * it — as the other forms' error event does (pi.stream-error there).
+ */
+function agentMessageFailure(raw: unknown): string | undefined {
+  if (!isPlainObject(raw) || raw.type !== 'message_end' || !isPlainObject(raw.message)) return undefined;
+  const m = raw.message as Record<string, unknown>;
+  if (m.role !== 'assistant' || (m.stopReason !== 'error' && m.stopReason !== 'aborted')) return undefined;
+  return `the assistant message ended with stopReason "${shownString(m.stopReason)}": ${m.errorMessage === undefined ? 'no errorMessage' : shownString(m.errorMessage)}`;
+}
+
 function onAgentEvent(state: PiLifecycleState, raw: unknown, index: number): PiLifecycleStep {
   const out = validationDiagnostics('agent', raw, index);
   const type = raw !== null && typeof raw === 'object' ? (raw as Record<string, unknown>).type : undefined;
   if (!(PI_AGENT_EVENT_TYPES as readonly unknown[]).includes(type)) {
     out.push(d(C.unknownEventType, 'warning', index, `${shownJsonClipped(type, SHOWN_MAX) ?? 'an event without a type'} is not a pi-agent-core AgentEvent type: an agent loop's subscribers ignore it`));
   }
+  const failed = agentMessageFailure(raw);
+  if (failed) out.push(d(C.streamError, 'info', index, failed));
   const seq = checkAgentSequence(state.agent, raw, index);
   const r = checkPiAgentEvent(state.check, raw);
   out.push(...mismatchDiagnostics(r, index));
