@@ -51,6 +51,28 @@ test('EventSource: every dispatched event is captured with lastEventId; a reconn
   expect(kinds).toEqual([...seen.slice(0, firstResponse).map((e) => e.type), 'reconnect', ...seen.slice(firstResponse).map((e) => e.type)]);
 });
 
+test('an EventSource the server ends after every event notes its first reconnections, then says later ones are not noted', async () => {
+  const texts = await page.evaluate(
+    () =>
+      new Promise<string[]>((resolve) => {
+        const es = new EventSource('/es?id=es-each&each=14');
+        const got: string[] = [];
+        es.onmessage = (e) => got.push(e.data);
+        es.addEventListener('done', () => {
+          es.close();
+          resolve(got);
+        });
+      }),
+  );
+  expect(texts).toEqual(Array.from({ length: 14 }, (_, i) => String(i + 1)));
+  const cap = await waitForCapture(ext, tabId, 'id=es-each');
+  expect(cap.end?.state).toBe('cancelled');
+  expect(cap.messages.map((m) => m.data)).toEqual([...texts, '{}']);
+  const notes = cap.records.flatMap((r) => (r.kind === 'notice' && /reconnect/.test(r.text) ? [r.text] : []));
+  expect(notes).toHaveLength(10); // 14 reconnections: 9 noted one by one, the 10th saying later ones are not
+  expect(notes[9]).toMatch(/later reconnections of this EventSource are not noted/);
+});
+
 test('an AgentScope reply an EventSource server resumes after a reconnect (Last-Event-ID) is one finished reply, as the page got it', async () => {
   // Recorded as one connection per response, the reply read as cut off ("never got a REPLY_END") on the first and as
   // an orphan on the second, though the page's EventSource got every event of it.

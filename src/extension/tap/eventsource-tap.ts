@@ -10,12 +10,17 @@ import { EVENTSOURCE_PARTIAL_NOTICE } from '../../core/capture/notices.ts';
 import type { TapEmitter } from './emitter.ts';
 import { mimic, natives, now } from './natives.ts';
 
+/** Reconnections of one EventSource noted one by one; the last of them says that later ones are not. */
+const MAX_RECONNECT_NOTES = 10;
+
 interface SourceState {
   conn: string | undefined;
   /** The lastEventId of the last event dispatched (what the browser sends as Last-Event-ID when it reconnects). */
   lastEventId: string;
   /** The body ended or broke and the browser is reconnecting: the next open continues `conn`. */
   reconnecting: boolean;
+  /** Reconnections noted so far (see MAX_RECONNECT_NOTES). */
+  reconnects: number;
   startTime: number;
   listened: Set<string>;
   frameUrl: string;
@@ -106,6 +111,13 @@ export function installEventSourceTap(emitter: TapEmitter): void {
       const s = states.get(source);
       if (!s?.conn || s.reconnecting) return; // (a failed attempt: the browser retries again)
       s.reconnecting = true;
+      // A server that ends every response (one event each, `retry: 1000`) reconnects all day: a note each time was a
+      // record per event kept for good (the analysis shows 20 notes per connection anyway).
+      if (++s.reconnects > MAX_RECONNECT_NOTES) return;
+      if (s.reconnects === MAX_RECONNECT_NOTES) {
+        emitter.emit({ kind: 'notice', t: now(), conn: s.conn, level: 'info', text: `EventSource: the browser reconnects once more (${MAX_RECONNECT_NOTES} times so far); later reconnections of this EventSource are not noted.` });
+        return;
+      }
       const lastId = s.lastEventId ? `the last event the page got had the id ${JSON.stringify(s.lastEventId)}` : 'the page got no event with an id';
       emitter.emit({ kind: 'notice', t: now(), conn: s.conn, level: 'info', text: `EventSource: the response ended and the browser reconnects (${lastId}); the events after this note come on a new response.` });
     }
@@ -115,7 +127,7 @@ export function installEventSourceTap(emitter: TapEmitter): void {
     constructor(url: string | URL, init?: EventSourceInit) {
       super(url, init);
       if (!emitter.config.enabled) return;
-      states.set(this, { conn: undefined, lastEventId: '', reconnecting: false, startTime: now(), listened: new Set(), frameUrl: location.href });
+      states.set(this, { conn: undefined, lastEventId: '', reconnecting: false, reconnects: 0, startTime: now(), listened: new Set(), frameUrl: location.href });
       natives.apply(nativeAdd, this, ['open', (event: Event) => event.isTrusted && onOpen(this)]);
       natives.apply(nativeAdd, this, ['error', (event: Event) => event.isTrusted && onError(this)]);
       listenFor(this, 'message');

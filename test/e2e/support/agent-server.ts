@@ -49,7 +49,7 @@ export interface EsConnectionLog {
  * second connection sends the rest, ending with `done` (the page closes the EventSource on it). `resume=1`: one
  * AgentScope reply split over the two connections, the second resuming after the Last-Event-ID.
  */
-async function serveEventSource(req: http.IncomingMessage, res: http.ServerResponse, id: string, logs: Map<string, EsConnectionLog[]>, resume: boolean): Promise<void> {
+async function serveEventSource(req: http.IncomingMessage, res: http.ServerResponse, id: string, logs: Map<string, EsConnectionLog[]>, resume: boolean, each = 0): Promise<void> {
   const connections = logs.get(id) ?? [];
   logs.set(id, connections);
   const last = req.headers['last-event-id'];
@@ -61,6 +61,18 @@ async function serveEventSource(req: http.IncomingMessage, res: http.ServerRespo
     const lines = `${extra}${ev.type === 'message' ? '' : `event: ${ev.type}\n`}${ev.id !== undefined ? `id: ${ev.id}\n` : ''}`;
     await writeAndWait(res, lines + ev.data.split('\n').map((l) => `data: ${l}\n`).join('') + '\n');
   };
+  if (each > 0) {
+    // `each=N`: one event per response, N responses (the browser reconnecting after each, 10 ms later), then `done`.
+    if (connections.length === 1) await writeAndWait(res, 'retry: 10\n\n');
+    if (connections.length > each) {
+      await send({ type: 'done', data: '{}' });
+      await new Promise<void>((resolve) => res.on('close', () => resolve()));
+      return;
+    }
+    await send({ type: 'message', data: String(connections.length), id: String(connections.length) });
+    res.end();
+    return;
+  }
   if (resume) {
     // One AgentScope reply the server sends over two responses: the second resumes after the Last-Event-ID the
     // browser sent (as a server that keeps its replies does), then `done`.
@@ -167,7 +179,7 @@ export async function startAgentServer(): Promise<AgentServer> {
       return;
     }
     if (url.pathname === '/es') {
-      await serveEventSource(req, res, p.get('id') ?? 'es', esLogs, p.has('resume'));
+      await serveEventSource(req, res, p.get('id') ?? 'es', esLogs, p.has('resume'), Number(p.get('each') ?? 0));
       return;
     }
     if (url.pathname !== '/stream') {
