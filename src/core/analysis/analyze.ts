@@ -81,6 +81,14 @@ class ConnectionAnalysis {
     if (header(record.responseHeaders, 'x-vercel-ai-ui-message-stream') !== undefined) {
       this.foreign = 'an AI SDK UI message stream (its x-vercel-ai-ui-message-stream header), a protocol Replyscope does not read';
     }
+    // A fetch that resumes an earlier stream (@microsoft/fetch-event-source retrying after a network error sends the
+    // Last-Event-ID it got): the server continues a reply begun on an earlier connection, whose events here name a
+    // reply that never started here — the orphan warnings that follow are that, not a broken server.
+    const resumes = record.transport === 'eventsource' ? undefined : header(record.requestHeaders, 'last-event-id');
+    if (resumes !== undefined) {
+      this.notes.push(`This request resumes an earlier stream (Last-Event-ID ${JSON.stringify(resumes)}): a reply begun on an earlier ` +
+        'connection continues here, so its events name a reply that did not start on this one.');
+    }
     if (record.transport === 'eventsource') {
       this.notes.push('EventSource: page script sees only dispatched events — comments/heartbeats, retry: fields and ' +
         'named events nobody listens for are invisible here.');
