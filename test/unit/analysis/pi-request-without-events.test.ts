@@ -7,9 +7,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { analyzeCapture } from '../../../src/core/analysis/analyze.ts';
 import type { CaptureRecord } from '../../../src/core/capture/model.ts';
 import { captureOf } from './support.ts';
+import { piTestModel, piTestContext } from '../pi/support.ts';
 
-const model = { id: 'm', name: 'M', api: 'openai-completions', provider: 'p', baseUrl: 'http://127.0.0.1:9/unused', reasoning: false, input: ['text'], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: 1000, maxTokens: 100 };
-const context = { messages: [{ role: 'user', content: 'hi', timestamp: 0 }] };
+const model = piTestModel();
+const context = piTestContext;
 const header = { kind: 'header', format: 'replyscope-capture', version: 1, tool: 't', created: '' } as const;
 
 afterEach(() => {

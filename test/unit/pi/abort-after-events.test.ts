@@ -10,9 +10,10 @@ import { analyzeCapture } from '../../../src/core/analysis/analyze.ts';
 import { runCli } from '../../../src/cli/commands.ts';
 import { writeCaptureLog } from '../../../src/core/capture/capture-log.ts';
 import { captureOf, sseBody } from '../analysis/support.ts';
+import { piTestModel, piTestContext } from './support.ts';
 
-const model = { id: 'm', name: 'M', api: 'openai-completions', provider: 'p', baseUrl: 'http://127.0.0.1:9/unused', reasoning: false, input: ['text'], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: 1000, maxTokens: 100 };
-const context = { messages: [{ role: 'user', content: 'hi', timestamp: 0 }] };
+const model = piTestModel();
+const context = piTestContext;
 const events = [
   { type: 'start' },
   { type: 'text_start', contentIndex: 0 },

@@ -8,9 +8,10 @@ import { fauxAssistantMessage, fauxText, fauxToolCall, registerFauxProvider, str
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { analyzeCapture } from '../../../src/core/analysis/analyze.ts';
 import { captureOf } from '../analysis/support.ts';
+import { piTestModel, piTestContext } from './support.ts';
 
-const model = { id: 'm', name: 'M', api: 'openai-completions', provider: 'p', baseUrl: 'http://127.0.0.1:9/unused', reasoning: false, input: ['text'], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: 1000, maxTokens: 100 };
-const context = { messages: [{ role: 'user', content: 'hi', timestamp: 0 }] };
+const model = piTestModel();
+const context = piTestContext;
 
 /** pi-ai's own events for a reply with text and a tool call, serialised one by one as a forwarding server would. */
 async function piAiEventsAsSse(): Promise<string> {

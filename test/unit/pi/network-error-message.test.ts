@@ -9,9 +9,10 @@ import type { CaptureRecord } from '../../../src/core/capture/model.ts';
 import { piNetworkErrorMessage } from '../../../src/core/pi/client-reading.ts';
 import { describeError } from '../../../src/extension/tap/body-tap.ts';
 import { captureOf, sseBody } from '../analysis/support.ts';
+import { piTestModel, piTestContext } from './support.ts';
 
-const model = { id: 'm', name: 'M', api: 'openai-completions', provider: 'p', baseUrl: 'http://127.0.0.1:9/unused', reasoning: false, input: ['text'], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: 1000, maxTokens: 100 };
-const context = { messages: [{ role: 'user', content: 'hi', timestamp: 0 }] };
+const model = piTestModel();
+const context = piTestContext;
 const events = [
   { type: 'start' },
   { type: 'text_start', contentIndex: 0 },

@@ -8,8 +8,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Diagnostic } from '../../../src/core/diagnostics/types.ts';
 import { endPiSession, feedPiText, startPiSession } from '../../../src/core/pi/session.ts';
 import { sseBody } from '../analysis/support.ts';
+import { piTestModel } from './support.ts';
 
-const model = { id: 'm', name: 'M', api: 'openai-completions', provider: 'p', baseUrl: 'http://127.0.0.1:9/unused', reasoning: true, input: ['text'], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: 1000, maxTokens: 100 };
+const model = piTestModel({ reasoning: true });
 const usage = { input: 1, output: 2, cacheRead: 0, cacheWrite: 0, totalTokens: 3, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
 const toolTurn = [
   { type: 'start' },
