@@ -70,6 +70,14 @@ test.afterAll(async () => {
   await ext?.close();
 });
 
+/** A fresh tab on the chat page, and the panel (as a tab) watching it. */
+async function appWithPanel(): Promise<{ app: Page; panel: Page; tabId: number }> {
+  const app = await ext.context.newPage();
+  await app.goto(`${server.url}/app`);
+  const tabId = await ext.tabIdFor(app);
+  return { app, panel: await ext.panelPage(tabId), tabId };
+}
+
 async function bubbleText(panel: Page): Promise<string> {
   return (await panel.getByTestId('bubble').locator('[data-block-type="text"] .block-text').allTextContents()).join('');
 }
@@ -121,10 +129,7 @@ test('a live stream appears while it streams; selection and a scrubbed-back step
 
 test('a fetch the page holds without reading its body says so (the tap sees a body as the page reads it)', async () => {
   gate = deferred();
-  const app = await ext.context.newPage();
-  await app.goto(`${server.url}/app`);
-  const tabId = await ext.tabIdFor(app);
-  const panel = await ext.panelPage(tabId);
+  const { app, panel } = await appWithPanel();
   await app.evaluate(() => {
     (window as unknown as { held: Promise<Response> }).held = fetch('/stream');
   });
@@ -147,9 +152,7 @@ test('a fetch the page holds without reading its body says so (the tap sees a bo
 
 test('a focused event list is not read out row by row as a followed stream arrives; it moves with the user', async () => {
   gate = deferred();
-  const app = await ext.context.newPage();
-  await app.goto(`${server.url}/app`);
-  const panel = await ext.panelPage(await ext.tabIdFor(app));
+  const { app, panel } = await appWithPanel();
   await app.click('#go');
   const row = panel.locator('[data-conn]').first();
   await expect(row).toContainText('live');
@@ -174,9 +177,7 @@ test('a focused event list is not read out row by row as a followed stream arriv
 });
 
 test('the record button reads as what a press does, with no pressed state that says the opposite', async () => {
-  const app = await ext.context.newPage();
-  await app.goto(`${server.url}/app`);
-  const panel = await ext.panelPage(await ext.tabIdFor(app));
+  const { app, panel } = await appWithPanel();
   const toolbar = panel.getByRole('toolbar', { name: 'Replyscope' });
   // Recording: "Pause recording" (it was also "pressed", read as paused).
   await expect(toolbar.getByRole('button', { name: 'Pause recording' })).toBeVisible();
@@ -191,9 +192,7 @@ test('the record button reads as what a press does, with no pressed state that s
 });
 
 test('a failed save of the include list says so out loud, and focus stays on Save for another try', async () => {
-  const app = await ext.context.newPage();
-  await app.goto(`${server.url}/app`);
-  const panel = await ext.panelPage(await ext.tabIdFor(app));
+  const { app, panel } = await appWithPanel();
   // The storage refuses the write (a full quota) — when the test says so, so the save is pending meanwhile: injected
   // in the panel's own page.
   await panel.evaluate(() => {
@@ -217,10 +216,7 @@ test('a failed save of the include list says so out loud, and focus stays on Sav
 });
 
 test('a fast stream (20k events written as fast as the socket takes them) arrives complete and in order', async () => {
-  const app = await ext.context.newPage();
-  await app.goto(`${server.url}/app`);
-  const tabId = await ext.tabIdFor(app);
-  const panel = await ext.panelPage(tabId);
+  const { app, panel } = await appWithPanel();
   await expect(panel.getByTestId('empty')).toBeVisible();
   await app.evaluate(() => fetch('/burst').then((r) => r.text()).then(() => (document.title = 'burst done')));
   const row = panel.locator('[data-conn]').first();
