@@ -142,15 +142,18 @@ export class AgentScopeStream implements StreamProcessor {
     const type = ev.parseError !== undefined ? '(not JSON)' : typeOf(raw);
     const info = TYPE_INFO.get(type);
     // The block / tool call the event names, as the one string shared by every event naming it (ids then compare
-    // by identity when the reducer looks the block up).
-    const named = typeof obj.block_id === 'string' ? obj.block_id : typeof obj.tool_call_id === 'string' ? obj.tool_call_id : undefined;
+    // by identity when the reducer looks the block up). The tool call id first: a TOOL_RESULT_DATA_DELTA carries both,
+    // and its block_id is the id of the data block it adds inside the result, not of a block of the message — the
+    // block it changes is the tool result of its tool_call_id (its Block column and "tool call" label said the data
+    // block's id).
+    const named = typeof obj.tool_call_id === 'string' ? obj.tool_call_id : typeof obj.block_id === 'string' ? obj.block_id : undefined;
     const blockId = named === undefined ? undefined : this.target(named);
     let replyId: string | undefined;
     let outcome: ApplyOutcome | undefined;
     if (parsed.ok) {
       const event = parsed.event;
       const e = event as { block_id?: string; tool_call_id?: string };
-      const own = e.block_id ?? e.tool_call_id;
+      const own = e.tool_call_id ?? e.block_id;
       const target = own === undefined ? undefined : own === named ? blockId : this.target(own);
       const x = event.type === 'CUSTOM' ? undefined : this.extra.get(event.reply_id);
       // The common events are applied to the reply's working message in place (see working-msg.ts); no warning or
