@@ -18,8 +18,9 @@ import type { RawEvent } from './body-reader.ts';
 import { NO_ISSUES, NO_STRINGS } from './event-view.ts';
 import type { Dialect, ReplyView } from './types.ts';
 import { roundedIntegerDiagnostic } from './rounded-integers.ts';
-import { clip, parseTime, previewOf, typeOf, viewType, type EventFacts, type StepStatus, type StreamProcessor } from './stream-processor.ts';
+import { clip, parseTime, typeOf, viewType, type EventFacts, type StepStatus, type StreamProcessor } from './stream-processor.ts';
 import { headOf } from '../diagnostics/shown.ts';
+import { agentScopePreview } from './agentscope-preview.ts';
 
 export { contextFor } from './agentscope-steps.ts';
 
@@ -39,8 +40,6 @@ interface ReplyExtra {
   /** The input has no arrival times: the times above are the events' created_at (the server's clock). */
   byCreatedAt?: boolean;
 }
-
-const PREVIEW_KEYS = ['delta', 'data', 'tool_call_name', 'model_name', 'name', 'finished_reason', 'state', 'error'];
 
 /**
  * Validating a (non-legacy) event as `parseWireEvent(text)` does, reusing the reader's JSON.parse of the same text:
@@ -195,7 +194,7 @@ export class AgentScopeStream implements StreamProcessor {
       valid: parsed.ok,
       issues: parsed.ok ? NO_ISSUES : parsed.issues,
       extras: parsed.ok ? parsed.extras : NO_STRINGS,
-      preview: ev.parseError !== undefined ? headOf(ev.rawText, 120) : previewOf(raw, PREVIEW_KEYS),
+      preview: ev.parseError !== undefined ? headOf(ev.rawText, 120) : agentScopePreview(raw),
       diagnostics,
     };
     if (replyId !== undefined) facts.replyId = replyId;

@@ -1,5 +1,6 @@
 // What the event list, the step pane and the timeline's tooltip show of an AgentScope event besides its type: the
-// block it changes (EventView.blockId — the Block column, the step pane's "block"/"tool call" line).
+// block it changes (EventView.blockId — the Block column, the step pane's "block"/"tool call" line) and what it
+// carries (EventView.preview — the Data column, also searched).
 import { describe, expect, it } from 'vitest';
 import { analyzeCapture } from '../../../src/core/analysis/analyze.ts';
 import type { EventView } from '../../../src/core/analysis/types.ts';
@@ -38,5 +39,44 @@ describe('AgentScope event rows: the block an event changes', () => {
       ['TOOL_RESULT_END', 'call_wx'],
     ]);
     expect(got.every((e) => e.valid)).toBe(true);
+  });
+});
+
+describe('AgentScope event rows: the Data column says what the event carries', () => {
+  const preview = (events: unknown[], type: string, nth = 0) => rows(events).filter((e) => e.type === type)[nth].preview;
+
+  it('a TOOL_RESULT_DATA_DELTA by URL shows its URL (its data is null)', () => {
+    expect(preview(toolResult, 'TOOL_RESULT_DATA_DELTA', 0)).toBe(PNG);
+    expect(preview(toolResult, 'TOOL_RESULT_DATA_DELTA', 1)).toBe('https://example.com/radar.png');
+  });
+
+  it('a HINT_BLOCK shows its hint: the text, or its blocks (texts, a data block by name or media type)', () => {
+    const events = [
+      ev('REPLY_START', { session_id: 's', name: 'planner' }),
+      ev('HINT_BLOCK', { block_id: 'h1', source: 'permission', hint: 'The user allowed get_weather.' }),
+      ev('HINT_BLOCK', { block_id: 'h2', source: null, hint: [{ type: 'text', text: 'Cite sources.' }, { type: 'data', source: { type: 'base64', data: PNG, media_type: 'image/png' } }] }),
+    ];
+    expect(preview(events, 'HINT_BLOCK', 0)).toBe('The user allowed get_weather.');
+    expect(preview(events, 'HINT_BLOCK', 1)).toBe('Cite sources. [image/png]');
+  });
+
+  it('a DATA_BLOCK_START shows its media type', () => {
+    const events = [ev('REPLY_START', { session_id: 's', name: 'p' }), ev('DATA_BLOCK_START', { block_id: 'img', media_type: 'audio/wav' })];
+    expect(preview(events, 'DATA_BLOCK_START')).toBe('audio/wav');
+  });
+
+  it('the human-in-the-loop events name the calls they park and what came back', () => {
+    const call = { id: 'call_rm', name: 'delete_file', input: '{"path": "/tmp/x"}' };
+    const events = [
+      ev('REPLY_START', { session_id: 's', name: 'p' }),
+      ev('REQUIRE_USER_CONFIRM', { tool_calls: [call] }),
+      ev('USER_CONFIRM_RESULT', { confirm_results: [{ confirmed: false, tool_call: call }] }),
+      ev('REQUIRE_EXTERNAL_EXECUTION', { tool_calls: [call, { id: 'call_py', name: 'run_python', input: '{}' }] }),
+      ev('EXTERNAL_EXECUTION_RESULT', { execution_results: [{ id: 'call_py', name: 'run_python', state: 'success', output: [{ type: 'text', text: '1' }, { type: 'data', name: 'beep.wav', source: { type: 'base64', data: PNG, media_type: 'audio/wav' } }] }] }),
+    ];
+    expect(preview(events, 'REQUIRE_USER_CONFIRM')).toBe('call_rm delete_file');
+    expect(preview(events, 'USER_CONFIRM_RESULT')).toBe('call_rm delete_file denied');
+    expect(preview(events, 'REQUIRE_EXTERNAL_EXECUTION')).toBe('call_rm delete_file, call_py run_python');
+    expect(preview(events, 'EXTERNAL_EXECUTION_RESULT')).toBe('call_py run_python success 1 [beep.wav]');
   });
 });
