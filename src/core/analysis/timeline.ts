@@ -146,6 +146,21 @@ function agentScopeRole(type: string, raw: Record<string, unknown>, blockId?: st
   return { kind, key, phase, label };
 }
 
+/**
+ * The tool results an EXTERNAL_EXECUTION_RESULT adds to its reply (id, tool name), for lanes of their own: they are
+ * tool_result blocks of the message like a streamed result's, but no TOOL_RESULT_* event names them, so the timeline
+ * drew none (the event was only a point on the reply lane). Only a valid event adds blocks.
+ */
+function externalResults(e: EventView): { key: string; label?: string }[] {
+  if (e.type !== 'EXTERNAL_EXECUTION_RESULT' || !e.valid) return [];
+  const raw = e.raw as { execution_results?: unknown } | undefined;
+  const results = Array.isArray(raw?.execution_results) ? raw.execution_results : [];
+  return results.flatMap((r) => {
+    const id = r && typeof r === 'object' ? field(r as Record<string, unknown>, 'id') : undefined;
+    return id === undefined ? [] : [{ key: id, label: field(r as Record<string, unknown>, 'name') }];
+  });
+}
+
 /** pi-ai AssistantMessageEvent / pi-agent-core proxy event types. */
 function piAssistantRole(type: string, raw: Record<string, unknown>): EventRole | undefined {
   if (type === 'start') return { kind: 'model-call', key: '', phase: 'start' };
@@ -326,6 +341,15 @@ export function deriveTimeline(events: readonly EventView[], options: TimelineOp
     const continuing = options.continuing?.has(reply) ?? false;
     if (continuing && !replyStart.has(reply)) replyStart.set(reply, { t, event: e.index });
     if (role.wait) trackWait(role.wait, reply, e, t);
+    // A result whose id already has a tool-result lane in this reply (a streamed result, an earlier external one) is
+    // skipped as append_event skips it: it checks the results that existed before the event.
+    const external = externalResults(e);
+    const known = new Set(external.length ? lanes.keys() : []);
+    for (const r of external) {
+      if (known.has(`tool-result:${reply}:${r.key}`)) continue;
+      const lane = laneFor({ kind: 'tool-result', key: r.key, phase: 'point', label: r.label }, reply, r.key);
+      if (!lane.spans.some((sp) => sp.startEvent === e.index)) lane.spans.push({ start: t, end: t, startEvent: e.index, endEvent: e.index, open: false, ticks: [] });
+    }
 
     // Model calls carry no id: they are numbered in order within their reply, and a delta/end belongs to the
     // call that is open (or, with none open, to a new implicit one).

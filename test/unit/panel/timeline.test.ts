@@ -185,3 +185,33 @@ describe('deriveTimeline — a reply that began before an eviction', () => {
     expect(deriveTimeline(conn.events).lanes.find((l) => l.kind === 'reply')!.spans[0]).toMatchObject({ start: end.t, startEvent: end.index, end: end.t });
   });
 });
+
+describe('deriveTimeline — results an external execution returns', () => {
+  it('each result EXTERNAL_EXECUTION_RESULT adds gets a tool-result lane, as a streamed result does', () => {
+    const evs = views(load('agentscope', 'external_execution').events);
+    const tl = deriveTimeline(evs);
+    const at = evs.findIndex((e) => e.type === 'EXTERNAL_EXECUTION_RESULT');
+    const results = (evs[at].raw as { execution_results: { id: string; name: string }[] }).execution_results;
+    expect(results.length).toBeGreaterThan(0);
+    for (const r of results) {
+      const lane = tl.lanes.find((l) => l.kind === 'tool-result' && l.id.endsWith(`:${r.id}`));
+      expect(lane?.label).toBe(`tool result ${r.id} · ${r.name}`);
+      expect(lane?.spans).toEqual([{ start: tl.times[at], end: tl.times[at], startEvent: at, endEvent: at, open: false, ticks: [] }]);
+    }
+  });
+
+  it('a result for an id that already has one gets no lane of its own (append_event skips it)', () => {
+    const r = (type: string, extra: Record<string, unknown>) => ({ type, reply_id: 'r', created_at: '2026-12-01T00:00:00', ...extra });
+    const evs = views([
+      r('REPLY_START', { session_id: 's', name: 'a' }),
+      r('TOOL_RESULT_START', { tool_call_id: 't1', tool_call_name: 'f' }),
+      r('TOOL_RESULT_END', { tool_call_id: 't1', state: 'success' }),
+      r('EXTERNAL_EXECUTION_RESULT', { execution_results: [{ id: 't1', name: 'f', output: 'late' }, { id: 't2', name: 'g', output: 'ok' }] }),
+    ]);
+    const lanes = deriveTimeline(evs).lanes.filter((l) => l.kind === 'tool-result');
+    expect(lanes.map((l) => [l.label, l.spans.map((s) => [s.startEvent, s.endEvent])])).toEqual([
+      ['tool result t1 · f', [[1, 2]]],
+      ['tool result t2 · g', [[3, 3]]],
+    ]);
+  });
+});
