@@ -2,7 +2,7 @@
 // gaps, zoom (wheel / buttons) and pan (drag), hover shows the event, click seeks the scrubber there.
 import { useComputed } from '@preact/signals';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { deriveTimeline, type Timeline as TL, type TimelineLane } from '../../src/core/analysis/timeline.ts';
+import { deriveTimeline, waitText, type Timeline as TL, type TimelineLane } from '../../src/core/analysis/timeline.ts';
 import { Icon } from './Icon.tsx';
 import { formatMs, truncate } from '../lib/format.ts';
 import { eventByIndex } from '../store/lookups.ts';
@@ -222,12 +222,12 @@ export function Timeline({ store }: { store: PanelStore }) {
               fill={w.kind === 'human' ? 'url(#hatch)' : 'var(--bg-alt)'}
               opacity={w.kind === 'gap' ? 0.8 : 1}
             >
-              <title>{`${w.kind === 'human' ? 'waiting for the user' : 'gap'}: ${w.label} · ${formatMs(w.end - w.start)}${w.open ? ' (unanswered)' : ''}`}</title>
+              <title>{`${waitText(w)}: ${w.label} · ${formatMs(w.end - w.start)}${w.open ? ' (unanswered)' : ''}`}</title>
             </rect>
           ))}
           {tl.waits.filter((w) => w.kind === 'human' && x(w.end) - x(w.start) > 70).map((w, i) => (
             <text key={`l${i}`} class="axis-text wait-label" x={x(w.start) + 4} y={AXIS_H + tl.lanes.length * LANE_H - 4}>
-              waiting for the user · {formatMs(w.end - w.start)}
+              {waitText(w)} · {formatMs(w.end - w.start)}
             </text>
           ))}
         </g>

@@ -65,6 +65,15 @@ export interface TimelineWait {
   open?: boolean;
 }
 
+/**
+ * What a wait is, in words: a REQUIRE_USER_CONFIRM waits for the user's answer, a REQUIRE_EXTERNAL_EXECUTION for the
+ * client to run the tool and send its result (no user need be involved). Both were "waiting for the user".
+ */
+export function waitText(w: TimelineWait): string {
+  if (w.kind === 'gap') return 'gap';
+  return w.label.startsWith('REQUIRE_EXTERNAL_EXECUTION') ? 'waiting for external execution' : 'waiting for the user';
+}
+
 export interface Timeline {
   axis: TimelineAxis;
   /** Axis range; start === end when there is at most one distinct time. */

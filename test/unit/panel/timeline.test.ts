@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { deriveTimeline, eventRole, eventRoleOf } from '../../../src/core/analysis/timeline.ts';
+import { deriveTimeline, eventRole, eventRoleOf, waitText } from '../../../src/core/analysis/timeline.ts';
 import type { EventView } from '../../../src/core/analysis/types.ts';
 
 const conformance = path.resolve(__dirname, '../../../../shared/conformance');
@@ -213,5 +213,17 @@ describe('deriveTimeline — results an external execution returns', () => {
       ['tool result t1 · f', [[1, 2]]],
       ['tool result t2 · g', [[3, 3]]],
     ]);
+  });
+});
+
+describe('waitText — what a human-in-the-loop wait waits for', () => {
+  it('a confirmation waits for the user, an external execution for the client to run the tool', () => {
+    const wait = (name: string) => {
+      const human = deriveTimeline(views(load('agentscope', name).events)).waits.filter((w) => w.kind === 'human');
+      expect(human).toHaveLength(1);
+      return waitText(human[0]);
+    };
+    expect(wait('confirm_allowed')).toBe('waiting for the user');
+    expect(wait('external_execution')).toBe('waiting for external execution');
   });
 });
