@@ -25,6 +25,31 @@ function niceStep(range: number, px: number): number {
   return pow * 10;
 }
 
+/** Line height of the wait labels, and a width per character that is at least the bold 10 px label's. */
+const WAIT_LABEL_H = 12;
+const WAIT_LABEL_CHAR_W = 6.5;
+
+/**
+ * The labels of the human-in-the-loop waits wide enough to hold one, each on the lowest line (counted up from the
+ * bottom lane) where it runs into no label before it. Waits of several replies overlap in time — a confirmation of one
+ * agent while another waits for an external execution — and their labels, all on one line, were drawn over each
+ * other, unreadable.
+ */
+function waitLabels(waits: TL['waits'], x: (t: number) => number): { x: number; row: number; text: string }[] {
+  const rowEnds: number[] = [];
+  const out: { x: number; row: number; text: string }[] = [];
+  const shown = waits.filter((w) => w.kind === 'human' && x(w.end) - x(w.start) > 70).sort((a, b) => a.start - b.start);
+  for (const w of shown) {
+    const text = `${waitText(w)} · ${formatMs(w.end - w.start)}`;
+    const x0 = x(w.start) + 4;
+    let row = rowEnds.findIndex((end) => end <= x0);
+    if (row < 0) row = rowEnds.length;
+    rowEnds[row] = x0 + text.length * WAIT_LABEL_CHAR_W + 8;
+    out.push({ x: x0, row, text });
+  }
+  return out;
+}
+
 /** How far (px) from an event, outside the lane's bars, the pointer still finds it. */
 const HIT_PX = 12;
 
@@ -225,9 +250,9 @@ export function Timeline({ store }: { store: PanelStore }) {
               <title>{`${waitText(w)}: ${w.label} · ${formatMs(w.end - w.start)}${w.open ? ' (unanswered)' : ''}`}</title>
             </rect>
           ))}
-          {tl.waits.filter((w) => w.kind === 'human' && x(w.end) - x(w.start) > 70).map((w, i) => (
-            <text key={`l${i}`} class="axis-text wait-label" x={x(w.start) + 4} y={AXIS_H + tl.lanes.length * LANE_H - 4}>
-              {waitText(w)} · {formatMs(w.end - w.start)}
+          {waitLabels(tl.waits, x).map((l, i) => (
+            <text key={`l${i}`} class="axis-text wait-label" x={l.x} y={AXIS_H + tl.lanes.length * LANE_H - 4 - l.row * WAIT_LABEL_H}>
+              {l.text}
             </text>
           ))}
         </g>
