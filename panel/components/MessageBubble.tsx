@@ -50,13 +50,24 @@ function Media({ source, name }: { source: unknown; name?: string }) {
       </div>
     );
   }
-  return <MediaElement kind={kind} src={src} label={name ?? mediaType} />;
+  const bytes = Math.floor((data.replace(/\s+/g, '').length * 3) / 4) - (data.match(/=/g)?.length ?? 0);
+  return <MediaElement kind={kind} src={src} label={name ?? mediaType} undecodable={`${mediaType} · ${bytes.toLocaleString('en-US')} bytes`} />;
 }
 
-function MediaElement({ kind, src, label }: { kind: ReturnType<typeof mediaKind>; src: string; label: string }) {
-  if (kind === 'image') return <img src={src} alt={label} />;
-  if (kind === 'audio') return <audio controls src={src} aria-label={label} />;
-  if (kind === 'video') return <video controls src={src} aria-label={label} />;
+/**
+ * `undecodable`: what to say of inline bytes the browser cannot decode. A data block streamed in chunks holds part of
+ * its image at every step before the last one — and a server may send bytes that are not the media type it names —
+ * and such an image showed as the browser's broken-image icon, which reads as a fault of the viewer.
+ */
+function MediaElement({ kind, src, label, undecodable }: { kind: ReturnType<typeof mediaKind>; src: string; label: string; undecodable?: string }) {
+  const [failed, setFailed] = useState<string | undefined>(undefined);
+  if (failed === src && undecodable) {
+    return <div class="warn" data-undecodable="">{undecodable} — the browser cannot decode them (incomplete, still streaming, or not that type)</div>;
+  }
+  const onError = () => setFailed(src);
+  if (kind === 'image') return <img src={src} alt={label} onError={onError} />;
+  if (kind === 'audio') return <audio controls src={src} aria-label={label} onError={onError} />;
+  if (kind === 'video') return <video controls src={src} aria-label={label} onError={onError} />;
   return <span class="dim">{label} (binary, not previewed)</span>;
 }
 
