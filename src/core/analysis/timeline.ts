@@ -135,7 +135,9 @@ function agentScopeRole(type: string, raw: Record<string, unknown>, blockId?: st
   if (type === 'MODEL_CALL_END') return { kind: 'model-call', key: '', phase: 'end' };
   if (type === 'HINT_BLOCK') {
     const id = blockId ?? field(raw, 'block_id', 'blockId', 'id') ?? '';
-    return { kind: 'hint', key: id, phase: 'point', label: 'hint' };
+    // Labelled by its source (who gave the hint: "permission", a middleware's name), when it names one: the lane's
+    // label already says "hint" ("hint hint-1 · hint" said it twice and nothing else).
+    return { kind: 'hint', key: id, phase: 'point', label: field(raw, 'source') };
   }
   if (type === 'REQUIRE_USER_CONFIRM' || type === 'REQUIRE_EXTERNAL_EXECUTION') {
     return { kind: 'reply', key: '', phase: 'point', wait: 'begin' };

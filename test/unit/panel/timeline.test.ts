@@ -227,3 +227,15 @@ describe('waitText — what a human-in-the-loop wait waits for', () => {
     expect(wait('external_execution')).toBe('waiting for external execution');
   });
 });
+
+describe('deriveTimeline — hint lanes', () => {
+  it('a hint lane is labelled by the hint block id and its source, when it has one', () => {
+    const r = (extra: Record<string, unknown>) => ({ type: 'HINT_BLOCK', reply_id: 'r', created_at: '2026-12-01T00:00:00', ...extra });
+    const evs = views([
+      { type: 'REPLY_START', reply_id: 'r', session_id: 's', name: 'a', created_at: '2026-12-01T00:00:00' },
+      r({ block_id: 'h1', source: 'permission', hint: 'The user allowed get_weather.' }),
+      r({ block_id: 'h2', source: null, hint: 'Cite sources.' }),
+    ]);
+    expect(deriveTimeline(evs).lanes.filter((l) => l.kind === 'hint').map((l) => l.label)).toEqual(['hint h1 · permission', 'hint h2']);
+  });
+});
