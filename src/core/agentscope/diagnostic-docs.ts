@@ -104,7 +104,7 @@ export const AGENTSCOPE_DIAGNOSTIC_DOCS: DiagnosticDoc[] = [
     code: 'as.reply-not-ended',
     severity: 'warning',
     title: 'Reply never ended',
-    explanation: 'The stream stopped without a REPLY_END for this reply (connection dropped, server crash, or a reply parked waiting for the user).',
+    explanation: 'The stream stopped without a REPLY_END for this reply (connection dropped, server crash). A reply parked on a confirmation or an external execution (a tool call left asking/submitted) is reported as info: the agent sends no REPLY_END while it waits for the client, and resumes it with a second REPLY_START of the same id.',
   },
   {
     code: 'as.tool-result-without-call',

@@ -105,11 +105,24 @@ export class AgentScopeLifecycle extends LifecycleTracker {
     const out: Diagnostic[] = [];
     for (const r of this.replies.values()) {
       if (r.ended !== null) continue;
-      out.push({ code: 'as.reply-not-ended', severity: 'warning', index: r.last, message: `Reply ${r.id} never got a REPLY_END.`, related: [r.start] });
+      const unanswered = [...this.unanswered(r)];
+      // A reply parked on a confirmation or an external execution sends no REPLY_END: the agent breaks off its loop
+      // without one (agent/_agent.py, break_execution_for_hitl) and the service resumes it with a REPLY_START of the
+      // same id. Such a reply at the end of a stream is waiting for the client, like its parked calls — told as info,
+      // not as a reply that never ended (a warning, failing `validate --fail-on warning` on an ordinary capture).
+      const parkedCalls = unanswered.filter((b) => b.callState === 'asking' || b.callState === 'submitted');
+      out.push(
+        parkedCalls.length
+          ? {
+            code: 'as.reply-not-ended', severity: 'info', index: r.last, related: [r.start],
+            message: `Reply ${r.id} is parked waiting for the client (${parkedCalls.map((b) => `tool call ${b.id} ${b.callState}`).join(', ')}): no REPLY_END until it resumes.`,
+          }
+          : { code: 'as.reply-not-ended', severity: 'warning', index: r.last, message: `Reply ${r.id} never got a REPLY_END.`, related: [r.start] },
+      );
       for (const b of this.openBlocks(r)) {
         out.push({ code: 'as.block-not-ended', severity: 'warning', index: b.start, message: `${LABEL[b.kind]} ${b.id} never ended (stream ended).` });
       }
-      for (const b of this.unanswered(r)) {
+      for (const b of unanswered) {
         const parked = b.callState === 'asking' || b.callState === 'submitted';
         out.push({
           code: 'as.tool-call-unanswered',

@@ -192,6 +192,24 @@ describe('AgentScope lifecycle diagnostics', () => {
     expect(diags.filter((d) => d.code === 'as.tool-call-unanswered').map((d) => d.severity)).toEqual(['info']);
   });
 
+  it('a reply parked at the end of the stream is told as waiting for the client (info), not as never ended', () => {
+    // The agent sends no REPLY_END while it waits on a confirmation or an external execution.
+    const asking = check([start(), ...call('c1'), ev('REQUIRE_USER_CONFIRM', { tool_calls: [{ id: 'c1', name: 'Bash', input: '{}' }] })]).diags;
+    const notEnded = asking.filter((d) => d.code === 'as.reply-not-ended');
+    expect(notEnded.map((d) => [d.severity, d.message])).toEqual([
+      ['info', 'Reply reply-1 is parked waiting for the client (tool call c1 asking): no REPLY_END until it resumes.'],
+    ]);
+    const submitted = check([start(), ...call('c1'), ev('REQUIRE_EXTERNAL_EXECUTION', { tool_calls: [{ id: 'c1', name: 'Bash', input: '{}' }] })]).diags;
+    expect(submitted.filter((d) => d.code === 'as.reply-not-ended').map((d) => d.severity)).toEqual(['info']);
+    // Confirmed but cut off before its result: nothing waits for the client any more — the reply never ended.
+    const allowed = check([
+      start(), ...call('c1'),
+      ev('REQUIRE_USER_CONFIRM', { tool_calls: [{ id: 'c1', name: 'Bash', input: '{}' }] }),
+      ev('USER_CONFIRM_RESULT', { confirm_results: [{ confirmed: true, tool_call: { id: 'c1', name: 'Bash', input: '{}' } }] }),
+    ]).diags;
+    expect(allowed.filter((d) => d.code === 'as.reply-not-ended').map((d) => [d.severity, d.message])).toEqual([['warning', 'Reply reply-1 never got a REPLY_END.']]);
+  });
+
   it('continuation with a second REPLY_START after REPLY_END is not "after end"', () => {
     const { diags } = check([start(), ...text('t1'), end(), start(), ...text('t2'), end()]);
     expect(codesAt(diags, 'as.event-after-reply-end')).toEqual([]);
