@@ -129,7 +129,8 @@ export const AGENTSCOPE_DIAGNOSTIC_DOCS: DiagnosticDoc[] = [
     code: 'as.tool-input-invalid-json',
     severity: 'warning',
     title: 'Tool-call input is not valid JSON at TOOL_CALL_END',
-    explanation: 'The concatenated TOOL_CALL_DELTA fragments do not form JSON when the call ends. append_event stores the raw string and never parses it; the tool invocation (or a UI showing arguments) will fail.',
+    explanation: 'The concatenated TOOL_CALL_DELTA fragments do not form JSON when the call ends. append_event stores the raw string and never parses it. A frontend that reads the arguments with JSON.parse — to show them, or to run the tool itself on REQUIRE_EXTERNAL_EXECUTION — fails on it; the agent may still run the tool, with arguments it repaired.',
+    reference: 'The agent\'s toolkit reads the input with _json_loads_with_repair: json.loads, then json_repair when that fails — a cut-off input such as {"a": 1 still runs the tool, with the repaired object (which may not be what the model meant). Only an input that neither turns into an object fails the call, with a ToolJSONDecodeError told to the model.',
   },
   {
     code: 'as.tool-input-unsafe-integer',

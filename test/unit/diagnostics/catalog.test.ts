@@ -33,3 +33,13 @@ describe('diagnostics catalogue', () => {
     }
   });
 });
+
+describe('what a code says the reference does', () => {
+  it('as.tool-input-invalid-json: the agent repairs invalid input before it gives up (tool/_toolkit.py, _json_loads_with_repair)', () => {
+    const doc = diagnosticDoc('as.tool-input-invalid-json')!;
+    // It said "the tool invocation will fail": the agent runs json_repair first, and a cut-off input still runs the tool.
+    expect(doc.explanation).not.toMatch(/invocation .*will fail/);
+    expect(doc.reference).toMatch(/_json_loads_with_repair/);
+    expect(doc.reference).toMatch(/ToolJSONDecodeError/);
+  });
+});
