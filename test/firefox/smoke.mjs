@@ -15,6 +15,9 @@
 //    (EventSource: every dispatched message; XHR: the exact bytes), the panel lists three rows (screenshot *-3.png).
 // 5. The same events over a WebSocket (ws on the same server): the page gets every message, the capture records the
 //    socket from its first agent event (the page's send and a hello before it kept), as a `websocket` connection.
+// 6. text() of a stream whose connection drops, and of one aborted while text() waits: the page gets the error the
+//    browser's own Response gives (the same body served as text/plain, which the tap leaves alone); the capture ends
+//    them "error" and "aborted".
 // Harness notes: launched with -remote-allow-system-access (BiDi refuses moz-extension: navigation otherwise);
 // puppeteer's goto to a moz-extension: URL never resolves (Firefox's NavigationManager throws on the process switch),
 // so extension pages are opened without awaiting goto and polled. DUMPIO=1 prints Firefox's own output.
@@ -100,6 +103,22 @@ function runWS() {
   ws.onmessage = (e) => got.push(e.data);
   ws.onclose = () => { window.__ws = got; document.title = 'ws done'; };
 }
+// (6) text() of a body that fails: the error the page gets, for a captured stream and for the same body under a type
+// the tap leaves alone (the browser's own Response) — a network error mid-body, and an abort while text() waits.
+async function runFailures() {
+  const out = {};
+  for (const type of ['event-stream', 'plain']) {
+    const errorOf = (p) => p.then(() => 'resolved', (e) => e.name + ': ' + e.message);
+    out[type + ' broken'] = await errorOf(fetch('/broken?' + type).then((r) => r.text()));
+    const ctrl = new AbortController();
+    const r = await fetch('/held?' + type, { signal: ctrl.signal });
+    const text = r.text();
+    ctrl.abort();
+    out[type + ' aborted'] = await errorOf(text);
+  }
+  window.__failures = out;
+  document.title = 'failures done';
+}
 function runXHR() {
   const x = new XMLHttpRequest();
   x.open('GET', '/stream?xhr');
@@ -142,6 +161,10 @@ const server = createServer(async (req, res) => {
       await new Promise((r) => setTimeout(r, 40));
     }
     res.end();
+  } else if (req.url.startsWith('/broken') || req.url.startsWith('/held')) {
+    // (6) One frame, then the connection drops (/broken) or stays open until the page goes (/held).
+    res.writeHead(200, { 'content-type': req.url.endsWith('?plain') ? 'text/plain' : 'text/event-stream', 'cache-control': 'no-store' });
+    res.write(FRAMES[0], () => req.url.startsWith('/broken') && res.socket?.destroy());
   } else res.writeHead(404).end();
 });
 // (5) The stream's events over a socket: a hello first, then one event per text message, then a clean close.
@@ -296,6 +319,21 @@ async function main() {
   const wsWant = ['sent {"type":"chat","text":"hi"}', ...WS_MESSAGES]; // sent at open, before any message
   check(JSON.stringify(wsMsgs) === JSON.stringify(wsWant), `WebSocket: captured the page's send and its ${WS_MESSAGES.length} messages (the hello kept)`, JSON.stringify(wsMsgs));
   check(withSocket.some((r) => r.kind === 'end' && r.conn === socket?.id && r.state === 'complete'), 'WebSocket: the clean close ends it as complete');
+
+  // (6) A captured body's text() fails as the browser's own does. Firefox rejects a constructed Response's text() with
+  // an AbortError whatever broke its stream: a dropped connection read as the user's Stop (no error shown).
+  await app.evaluate(() => runFailures());
+  await poll(() => app.evaluate(() => document.title === 'failures done'), 'the failing reads to settle', 20000);
+  const failures = await app.evaluate(() => window.__failures);
+  log('text() failures', JSON.stringify(failures));
+  check(/^TypeError/.test(failures['plain broken']) && failures['event-stream broken'].split(':')[0] === failures['plain broken'].split(':')[0], 'text() of a captured stream whose connection drops rejects with the browser\'s own error (TypeError)', JSON.stringify(failures));
+  check(/^AbortError/.test(failures['plain aborted']) && failures['event-stream aborted'] === failures['plain aborted'], 'text() of a captured stream aborted by its signal rejects as the browser\'s own', JSON.stringify(failures));
+  const withFailures = await recordsWithEnds(6, 'the failing streams ended in the capture');
+  const endOf = (suffix) => {
+    const conn = withFailures.find((r) => r.kind === 'connection' && r.url === `${ORIGIN}${suffix}`);
+    return withFailures.find((r) => r.kind === 'end' && r.conn === conn?.id)?.state;
+  };
+  check(endOf('/broken?event-stream') === 'error' && endOf('/held?event-stream') === 'aborted', 'capture ends the dropped stream "error" and the aborted one "aborted"', JSON.stringify([endOf('/broken?event-stream'), endOf('/held?event-stream')]));
 }
 
 try {

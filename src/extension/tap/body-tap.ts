@@ -42,6 +42,13 @@ function endStateOf(err: unknown, signal: AbortSignal | null | undefined): EndSt
   return 'error';
 }
 
+/**
+ * The error each page-facing body stream was errored with (by its source: a network error, an abort). Firefox
+ * rejects a constructed Response's text()/json()/… with "AbortError: The operation was aborted." whatever errored
+ * its stream, so asFetchBody needs the real cause to give the page what a fetch body would have.
+ */
+const failures = new WeakMap<ReadableStream<Uint8Array>, { error: unknown }>();
+
 /** Wraps `source` (the real response body); the returned byte stream is what the page reads. */
 export function tapBody<Copy>(
   source: ReadableStream<Uint8Array>,
@@ -56,11 +63,12 @@ export function tapBody<Copy>(
     hooks.onEnd(state, error);
   };
 
-  return new natives.ReadableStream({
+  const stream: ReadableStream<Uint8Array> = new natives.ReadableStream({
     type: 'bytes',
     start(controller) {
       reader.closed.then(undefined, (err: unknown) => {
         if (finished) return;
+        failures.set(stream, { error: err });
         finish(endStateOf(err, signal), describeError(err));
         try {
           controller.error(err);
@@ -76,6 +84,7 @@ export function tapBody<Copy>(
         try {
           result = await reader.read();
         } catch (err) {
+          if (!finished) failures.set(stream, { error: err });
           finish(endStateOf(err, signal), describeError(err));
           throw err; // errors the page's stream with the very same reason
         }
@@ -108,6 +117,7 @@ export function tapBody<Copy>(
       return reader.cancel(reason);
     },
   }, { highWaterMark: 0 });
+  return stream;
 }
 
 /**
@@ -121,20 +131,31 @@ export function serveBodyFrom(response: Response, body: ReadableStream<Uint8Arra
     statusText: response.statusText,
     headers: response.headers,
   });
-  decorate(response, inner, response, signal);
+  decorate(response, inner, response, body, signal);
   return response;
 }
 
+const isAbortError = (err: unknown): boolean => !!err && typeof err === 'object' && (err as { name?: unknown }).name === 'AbortError';
+
 /**
- * A body method's promise, rejected as a fetch body's is: aborted by the request's signal, with the signal's reason
- * (an AbortError, or what abort() was given). A constructed Response consuming a stream that errored rejects with
- * "TypeError: Failed to fetch" instead — and `catch (e) { if (e.name === 'AbortError') … }` took a Stop click for a
- * failure. Chained through the saved `then` (a page cannot intercept it).
+ * A body method's promise, rejected as a fetch body's is. A constructed Response consuming a stream that errored
+ * rejects with what its browser makes of any stream error, not with what a fetch body would give:
+ * - Chromium: "TypeError: Failed to fetch" — which is also what a fetch body gives on a network error, but an
+ *   aborted one gives the signal's reason (an AbortError, or what abort() was given), and `catch (e) { if (e.name
+ *   === 'AbortError') … }` took a Stop click for a failure: so the signal's reason, when it aborted.
+ * - Firefox: "AbortError: The operation was aborted." — which is what a fetch body gives when aborted (whatever
+ *   reason abort() was given), but a network error mid-body is a TypeError there: with the AbortError a dropped
+ *   connection read as the user's Stop, and the app showed no error. So the error the body's stream failed with.
+ * Chained through the saved `then` (a page cannot intercept it).
  */
-function asFetchBody(promise: unknown, signal: AbortSignal | null | undefined): unknown {
-  if (!signal) return promise;
+function asFetchBody(promise: unknown, body: ReadableStream<Uint8Array>, signal: AbortSignal | null | undefined): unknown {
   return natives.apply(natives.promiseThen, promise, [undefined, (err: unknown) => {
-    throw signal.aborted ? signal.reason : err;
+    if (isAbortError(err)) {
+      const failure = failures.get(body);
+      if (!signal?.aborted && failure && !isAbortError(failure.error)) throw failure.error;
+      throw err;
+    }
+    throw signal?.aborted ? signal.reason : err;
   }]);
 }
 
@@ -146,7 +167,7 @@ function hidden(target: object, key: string, descriptor: PropertyDescriptor): vo
 }
 
 /** Points `target`'s body members at `inner`; `meta` supplies url/redirected/type for clones. */
-function decorate(target: Response, inner: Response, meta: Response, signal?: AbortSignal | null): void {
+function decorate(target: Response, inner: Response, meta: Response, body: ReadableStream<Uint8Array>, signal?: AbortSignal | null): void {
   const proto = natives.Response.prototype as unknown as Record<string, (...args: unknown[]) => unknown>;
   hidden(target, 'body', { get: () => inner.body });
   hidden(target, 'bodyUsed', { get: () => inner.bodyUsed });
@@ -154,7 +175,7 @@ function decorate(target: Response, inner: Response, meta: Response, signal?: Ab
     for (const name of BODY_METHODS) {
       const native = proto[name];
       if (typeof native !== 'function') continue; // e.g. bytes() in older browsers: keep feature detection honest
-      const method = { [name]: () => asFetchBody(natives.apply(native, of, []), signal) }[name];
+      const method = { [name]: () => asFetchBody(natives.apply(native, of, []), body, signal) }[name];
       hidden(on, name, { value: method, writable: true });
     }
   };
@@ -169,7 +190,8 @@ function decorate(target: Response, inner: Response, meta: Response, signal?: Ab
     hidden(copy, 'url', { get: () => url });
     hidden(copy, 'redirected', { get: () => redirected });
     hidden(copy, 'type', { get: () => type });
-    if (signal) bodyMethods(copy, copy);
+    // A clone's branch fails as `body` does (tee), and its body methods need the same correction (asFetchBody).
+    bodyMethods(copy, copy);
     hidden(copy, 'clone', { writable: true, value: { clone: () => decorateCopy(natives.apply(nativeClone, copy, []) as Response) }.clone });
     return copy;
   };
