@@ -18,6 +18,7 @@
 // 6. text() of a stream whose connection drops, and of one aborted while text() waits: the page gets the error the
 //    browser's own Response gives (the same body served as text/plain, which the tap leaves alone); the capture ends
 //    them "error" and "aborted".
+// 7. A synchronous XHR of the stream (no readystatechange before DONE): the page gets the body, the capture has it.
 // Harness notes: launched with -remote-allow-system-access (BiDi refuses moz-extension: navigation otherwise);
 // puppeteer's goto to a moz-extension: URL never resolves (Firefox's NavigationManager throws on the process switch),
 // so extension pages are opened without awaiting goto and polled. DUMPIO=1 prints Firefox's own output.
@@ -118,6 +119,13 @@ async function runFailures() {
   }
   window.__failures = out;
   document.title = 'failures done';
+}
+// (7) A synchronous XHR (open(…, false)): the browser fires readystatechange only at DONE.
+function runSyncXHR() {
+  const x = new XMLHttpRequest();
+  x.open('GET', '/stream?sync', false);
+  x.send();
+  window.__syncXhr = x.responseText;
 }
 function runXHR() {
   const x = new XMLHttpRequest();
@@ -334,6 +342,14 @@ async function main() {
     return withFailures.find((r) => r.kind === 'end' && r.conn === conn?.id)?.state;
   };
   check(endOf('/broken?event-stream') === 'error' && endOf('/held?event-stream') === 'aborted', 'capture ends the dropped stream "error" and the aborted one "aborted"', JSON.stringify([endOf('/broken?event-stream'), endOf('/held?event-stream')]));
+
+  // (7) A synchronous XHR of the stream: the page gets the body at once, the capture has it too.
+  await app.evaluate(() => runSyncXHR());
+  check((await app.evaluate(() => window.__syncXhr)) === BODY.toString('utf8'), 'sync XHR: page got the body unchanged');
+  const withSync = await recordsWithEnds(7, 'the synchronous XHR ended in the capture');
+  const sync = withSync.find((r) => r.kind === 'connection' && r.url === `${ORIGIN}/stream?sync`);
+  const syncBytes = Buffer.concat(withSync.filter((r) => r.kind === 'chunk' && r.conn === sync?.id).map((c) => (c.text !== undefined ? Buffer.from(c.text, 'utf8') : Buffer.from(c.base64, 'base64'))));
+  check(sync?.transport === 'xhr' && syncBytes.equals(BODY) && withSync.some((r) => r.kind === 'end' && r.conn === sync.id && r.state === 'complete'), 'sync XHR: captured whole, ended "complete"', JSON.stringify(sync));
 }
 
 try {

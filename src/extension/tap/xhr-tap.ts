@@ -18,6 +18,8 @@ interface XhrState {
   bodyRecord: BodyRecord | undefined;
   startTime: number;
   frameUrl: string;
+  /** open(…, false): the browser fires no readystatechange before DONE, so the response head is looked at there. */
+  sync: boolean;
   conn: string | undefined;
   seen: number;
   done: boolean;
@@ -109,7 +111,7 @@ export function installXhrTap(emitter: TapEmitter): void {
     add(xhr, 'readystatechange', () => {
       const s = states.get(xhr);
       if (!s) return;
-      if (xhr.readyState === 2 && !s.conn && !s.done) {
+      if ((xhr.readyState === 2 || (xhr.readyState === 4 && s.sync)) && !s.conn && !s.done) {
         onHeaders(xhr, s);
         if (s.conn) followStream(xhr);
       } else if (xhr.readyState >= 3) pullText(xhr, s);
@@ -157,6 +159,8 @@ export function installXhrTap(emitter: TapEmitter): void {
         bodyRecord: undefined,
         startTime: now(),
         frameUrl: location.href,
+        // Per the XHR standard an `async` argument that is given and false makes the request synchronous.
+        sync: arguments.length > 2 && !arguments[2],
         conn: undefined,
         seen: 0,
         done: false,
