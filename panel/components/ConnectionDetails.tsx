@@ -48,6 +48,19 @@ export function ConnectionDetails({ store }: { store: PanelStore }) {
         </div>
       ) : null}
       <Headers title="Response headers" headers={r.responseHeaders} />
+      <ErrorBody store={store} />
+    </div>
+  );
+}
+
+/** An HTTP error answer's body: the server's message (no event shows it, see the store's errorBody). */
+function ErrorBody({ store }: { store: PanelStore }) {
+  const body = store.errorBody.value;
+  if (!body) return null;
+  return (
+    <div class="section" data-testid="error-body">
+      <h4>Response body · {formatBytes(body.bytes)}{body.cut ? ' (its start)' : ''}</h4>
+      <pre>{prettyJsonText(body.text).text}</pre>
     </div>
   );
 }

@@ -61,6 +61,9 @@ function defaultAfterRender(then: () => void): void {
   channel.port2.postMessage(null);
 }
 
+/** How much of an HTTP error answer's body the connection details show (the tap records its first 64 KiB). */
+const ERROR_BODY_SHOWN = 64 * 1024;
+
 export function createPanelStore(options: StoreOptions = {}) {
   const schedule = options.schedule ?? defaultSchedule;
   const sliceMs = options.sliceMs ?? 10;
@@ -146,6 +149,40 @@ export function createPanelStore(options: StoreOptions = {}) {
   const selectedConnection = computed(() => {
     const id = selectedConnId.value;
     return id === undefined ? undefined : connections.value.find((c) => c.record.id === id);
+  });
+  /**
+   * The selected connection's body when it is an HTTP error answer (a 401/429/500 JSON or HTML body): the server's
+   * message is the finding, but it is no stream — no event shows it (stream.http-error says only the status). The
+   * first ERROR_BODY_SHOWN bytes as recorded (the tap records an error answer's first 64 KiB), decoded as UTF-8.
+   * Read incrementally: a live answer's chunks are added as they arrive, not the whole capture scanned per flush.
+   */
+  let errorBodyScan: { records: CaptureRecord[]; conn: string; at: number; parts: Uint8Array[]; size: number } | undefined;
+  const errorBody = computed<{ text: string; bytes: number; cut: boolean } | undefined>(() => {
+    void revision.value;
+    const c = selectedConnection.value;
+    const status = c?.record.status;
+    if (!c || status === undefined || status < 400 || c.record.transport === 'websocket' || c.record.transport === 'eventsource') return undefined;
+    const id = c.record.id;
+    if (errorBodyScan?.records !== records || errorBodyScan.conn !== id) errorBodyScan = { records, conn: id, at: 0, parts: [], size: 0 };
+    const scan = errorBodyScan;
+    for (; scan.at < records.length && scan.size < ERROR_BODY_SHOWN; scan.at++) {
+      const r = records[scan.at];
+      if (r.kind !== 'chunk' || r.conn !== id) continue;
+      const bytes = r.text !== undefined ? new TextEncoder().encode(r.text) : r.base64 !== undefined ? Uint8Array.from(atob(r.base64), (ch) => ch.charCodeAt(0)) : undefined;
+      if (!bytes) continue;
+      scan.parts.push(bytes);
+      scan.size += bytes.length;
+    }
+    if (scan.size === 0) return undefined;
+    const all = new Uint8Array(Math.min(scan.size, ERROR_BODY_SHOWN));
+    let at = 0;
+    for (const part of scan.parts) {
+      const n = Math.min(part.length, all.length - at);
+      all.set(part.subarray(0, n), at);
+      at += n;
+      if (at === all.length) break;
+    }
+    return { text: new TextDecoder().decode(all), bytes: c.bytes, cut: scan.size > ERROR_BODY_SHOWN || c.bytes > all.length };
   });
   const selectedReply = computed<ReplyView | undefined>(() => {
     const id = selectedReplyId.value;
@@ -470,6 +507,7 @@ export function createPanelStore(options: StoreOptions = {}) {
     shownConnections,
     notices,
     selectedConnection,
+    errorBody,
     selectedReply,
     selectedEventView,
     eventRows,

@@ -19,6 +19,7 @@
 //    browser's own Response gives (the same body served as text/plain, which the tap leaves alone); the capture ends
 //    them "error" and "aborted".
 // 7. A synchronous XHR of the stream (no readystatechange before DONE): the page gets the body, the capture has it.
+// 8. A stream request answered 401 with a JSON message: the panel's connection details show the message.
 // Harness notes: launched with -remote-allow-system-access (BiDi refuses moz-extension: navigation otherwise);
 // puppeteer's goto to a moz-extension: URL never resolves (Firefox's NavigationManager throws on the process switch),
 // so extension pages are opened without awaiting goto and polled. DUMPIO=1 prints Firefox's own output.
@@ -60,6 +61,7 @@ const FRAMES = [
   ev({ type: 'REPLY_END', session_id: 's' }),
 ];
 const STEPS = FRAMES.length;
+const DENIED = '{"error":{"type":"authentication_error","message":"invalid x-api-key"}}';
 const BODY = Buffer.from(FRAMES.join(''), 'utf8');
 // Write pieces: each frame on its own, except that the frame with the emoji is cut inside the emoji's 4 bytes.
 function pieces() {
@@ -169,6 +171,9 @@ const server = createServer(async (req, res) => {
       await new Promise((r) => setTimeout(r, 40));
     }
     res.end();
+  } else if (req.url === '/denied') {
+    // (8) A stream request refused with a JSON error: its message is what to see.
+    res.writeHead(401, { 'content-type': 'application/json' }).end(DENIED);
   } else if (req.url.startsWith('/broken') || req.url.startsWith('/held')) {
     // (6) One frame, then the connection drops (/broken) or stays open until the page goes (/held).
     res.writeHead(200, { 'content-type': req.url.endsWith('?plain') ? 'text/plain' : 'text/event-stream', 'cache-control': 'no-store' });
@@ -350,6 +355,14 @@ async function main() {
   const sync = withSync.find((r) => r.kind === 'connection' && r.url === `${ORIGIN}/stream?sync`);
   const syncBytes = Buffer.concat(withSync.filter((r) => r.kind === 'chunk' && r.conn === sync?.id).map((c) => (c.text !== undefined ? Buffer.from(c.text, 'utf8') : Buffer.from(c.base64, 'base64'))));
   check(sync?.transport === 'xhr' && syncBytes.equals(BODY) && withSync.some((r) => r.kind === 'end' && r.conn === sync.id && r.state === 'complete'), 'sync XHR: captured whole, ended "complete"', JSON.stringify(sync));
+
+  // (8) A stream request answered 401 with a JSON message: the panel shows the message (no event carries it).
+  const denied = await app.evaluate(async () => (await fetch('/denied', { headers: { accept: 'text/event-stream' } })).status);
+  check(denied === 401, 'error answer: page got the 401');
+  await poll(() => panel.evaluate(() => { const r = [...document.querySelectorAll('[data-conn]')].find((e) => e.textContent.includes('/denied')); r?.click(); return !!r; }), 'the /denied row in the panel');
+  const shown = await poll(() => panel.evaluate(() => document.querySelector('[data-testid="error-body"]')?.innerText), 'the error answer\'s body in the connection details').catch((e) => e.message);
+  check(shown.includes('invalid x-api-key') && shown.includes('authentication_error'), 'panel shows the error answer\'s body (the server\'s message)', JSON.stringify(shown));
+  await panel.screenshot({ path: SCREENSHOT.replace(/\.png$/, '-8.png') });
 }
 
 try {
