@@ -56,6 +56,20 @@ describe('loadInput', () => {
     ]);
   });
 
+  it('reads an events file of 300,000 events (NDJSON and a JSON array), timed from its first to its last event', () => {
+    // Their times were spread into Math.min/Math.max as arguments: past ~120,000 the stack overflowed and the file
+    // was refused ("could not read the input: Maximum call stack size exceeded").
+    const n = 300_000;
+    const lines = Array.from({ length: n }, (_, i) => `{"type":"TEXT_BLOCK_DELTA","created_at":${1_772_355_600 + i}}`);
+    for (const [name, text] of [['big.ndjson', lines.join('\n') + '\n'], ['big.json', `[${lines.join(',')}]`]]) {
+      const cap = loadInput(text, name);
+      const end = cap.records.at(-1);
+      expect(conn(cap).startTime).toBe(1_772_355_600_000);
+      expect(end).toMatchObject({ kind: 'end', t: (1_772_355_600 + n - 1) * 1000 });
+      expect(chunks(cap).length).toBe(n);
+    }
+  });
+
   it('reads raw SSE bytes exactly, even when they are not UTF-8', () => {
     const bytes = new Uint8Array([...new TextEncoder().encode(': hi\n\ndata: {"a":1}\n\ndata: '), 0xff, 0x0a, 0x0a]);
     const cap = loadInput(bytes, 'dump.sse');
