@@ -77,12 +77,23 @@ function entryFor(conn: ConnectionRecord, own: [number, CaptureRecord][], create
   const messages = own.map(([, r]) => r).filter((r): r is MessageRecord => r.kind === 'message');
   const end = own.map(([, r]) => r).find((r): r is EndRecord => r.kind === 'end');
   const mimeType = headerValue(conn.responseHeaders, 'content-type') ?? (conn.transport === 'eventsource' ? 'text/event-stream' : 'application/octet-stream');
-  const lastT = [end?.t, ...chunks.map((c) => c.t), ...messages.map((m) => m.t)].filter((t): t is number => t !== undefined && Number.isFinite(t));
+  // The first and last time known after the request: a loop, not Math.min(...times) — spread as arguments, the
+  // times of a connection of ~120,000 chunks or messages (a day-long session) overflowed the stack, and the HAR
+  // export failed with "Maximum call stack size exceeded".
+  let first = finite(conn.responseTime, Infinity);
+  let last = -Infinity;
+  const see = (t: number | undefined) => {
+    if (t === undefined || !Number.isFinite(t)) return;
+    if (t < first) first = t;
+    if (t > last) last = t;
+  };
+  see(end?.t);
+  for (const c of chunks) see(c.t);
+  for (const m of messages) see(m.t);
   // An unknown start is the earliest time known of the entry (it was 0: a "wait" of 56 years before a known response).
-  const known = [conn.responseTime, ...lastT].filter((t): t is number => t !== undefined && Number.isFinite(t));
-  const start = finite(conn.startTime, known.length ? Math.min(...known) : 0);
+  const start = finite(conn.startTime, Number.isFinite(first) ? first : 0);
   const response = finite(conn.responseTime, start);
-  const finish = Math.max(response, ...lastT);
+  const finish = Math.max(response, last);
   const wait = Math.max(0, response - start);
   const receive = Math.max(0, finish - response);
   const isSse = mimeType.toLowerCase().startsWith('text/event-stream');

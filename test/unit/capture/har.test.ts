@@ -32,6 +32,17 @@ function sample(): Capture {
 }
 
 describe('HAR export', () => {
+  it('exports a connection of 200,000 chunks (a day-long session), its timings from its first and last chunk', () => {
+    // The chunks' times were spread into Math.min/Math.max as arguments: past ~120,000 the stack overflowed and the
+    // export failed with "Maximum call stack size exceeded".
+    const n = 200_000;
+    const start: ConnectionRecord = { ...conn, startTime: Number.NaN, responseTime: undefined };
+    const chunks: ChunkRecord[] = Array.from({ length: n }, (_, i) => ({ kind: 'chunk', conn: 'c1', t: T0 + 1000 + i, bytes: 2, text: ':\n' }));
+    const e = exportHar({ header: sample().header, records: [start, ...chunks] }).log.entries[0];
+    expect(e.timings).toEqual({ send: 0, wait: 0, receive: n - 1 });
+    expect(e.response.content.size).toBe(2 * n);
+  });
+
   it('writes a HAR 1.2 entry with the body and EventSource-like messages (epoch seconds)', () => {
     const har = exportHar(sample());
     expect(har.log.version).toBe('1.2');
