@@ -200,7 +200,7 @@ function browserEntry(entry: Obj, index: number, opts: ReadOptions, records: Cap
     // named by content._file; the connection showed 0 events without a word.
     records.push({ kind: 'notice', t: endT, conn: id, level: 'warning', text: missingMessagesNote(content) });
   } else if (transport === 'websocket') {
-    records.push(...webSocketRecords(id, (entry._webSocketMessages as unknown[]).filter(isObj), start, endT));
+    pushAll(records, webSocketRecords(id, (entry._webSocketMessages as unknown[]).filter(isObj), start, endT));
   } else if (transport === 'eventsource' && messages.length > 0) {
     messages.forEach((m, k) =>
       records.push({ kind: 'message', conn: id, t: msgTimes[k], type: str(m.eventName) ?? 'message', data: str(m.data) ?? '', lastEventId: str(m.eventId) ?? '' }),
@@ -225,7 +225,7 @@ function browserEntry(entry: Obj, index: number, opts: ReadOptions, records: Cap
     records.push({ kind: 'notice', t: endT, conn: id, level: 'warning', text: 'This HAR entry\'s response body is empty: nothing to read.' });
   } else if (text !== undefined) {
     const body = content.encoding === 'base64' ? contentBytes(text, index, conn.url) : mended ?? new TextEncoder().encode(text);
-    records.push(...bodyChunks(id, body, endT, msgTimes, isSse));
+    pushAll(records, bodyChunks(id, body, endT, msgTimes, isSse));
   } else if (status !== undefined || end.state === 'complete' || end.state === 'open') {
     // (A request that failed before any answer has no body to miss: its error is what the connection shows.)
     records.push({ kind: 'notice', t: endT, conn: id, level: 'warning', text: missingBodyNote(content, end.state, transport) });
@@ -322,7 +322,7 @@ export function importHar(har: unknown): Capture {
     const others: number[] = [];
     const declared = new Set<string>();
     entries.forEach((e, i) => {
-      if (isObj(e) && isObj(e._replyscope)) all.push(...distinctIds(ownRecords(e._replyscope.records, `HAR entry ${i}`), declared));
+      if (isObj(e) && isObj(e._replyscope)) pushAll(all, distinctIds(ownRecords(e._replyscope.records, `HAR entry ${i}`), declared));
       else others.push(i);
     });
     all.sort((a, b) => a[0] - b[0]);
@@ -331,7 +331,7 @@ export function importHar(har: unknown): Capture {
     // ours: ignoring them lost them without a word.
     if (others.length) {
       const taken = new Set(records.flatMap((r) => (r.kind === 'connection' ? [r.id] : [])));
-      records.push(...browserEntries(entries, others, { pageUrls: pageUrlsOf(pagesOf(log)), taken, exactText: false }));
+      pushAll(records, browserEntries(entries, others, { pageUrls: pageUrlsOf(pagesOf(log)), taken, exactText: false }));
     }
     return { header, records };
   }
@@ -352,6 +352,15 @@ export function importHar(har: unknown): Capture {
   // Our own export without its `_replyscope` fields (stripped, or written by an older version) has exact text.
   const exactText = str(creator.name) === 'Replyscope';
   return { header, records: browserEntries(entries, entries.map((_, i) => i), { pageUrls, exactText }) };
+}
+
+/**
+ * `target.push(...items)` for lists as long as a capture's: spread as arguments, the records of an entry of ~120,000
+ * chunks or socket messages (a day-long session: our own HAR of a 150 MB capture) overflowed the stack, and the HAR
+ * was refused as "Maximum call stack size exceeded".
+ */
+function pushAll<T>(target: T[], items: readonly T[]): void {
+  for (const item of items) target.push(item);
 }
 
 /** Skipped entries named in the note, at most. */

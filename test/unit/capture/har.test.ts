@@ -167,6 +167,29 @@ const chromeHar = {
   },
 };
 
+describe('HAR import of a day-long session', () => {
+  // The records of one entry were pushed spread as arguments: past ~120,000 the stack overflowed and the HAR was
+  // refused ("Maximum call stack size exceeded") — our own HAR of a 150 MB capture, a browser's of a busy socket.
+  const n = 200_000;
+
+  it('reads our own HAR of a connection of 200,000 chunks back exactly', () => {
+    const chunks: ChunkRecord[] = Array.from({ length: n }, (_, i) => ({ kind: 'chunk', conn: 'c1', t: T0 + 1000 + i, bytes: 2, text: ':\n' }));
+    const capture: Capture = { header: sample().header, records: [conn, ...chunks, { kind: 'end', conn: 'c1', t: T0 + 1000 + n, state: 'complete' }] };
+    expect(importHar(JSON.parse(JSON.stringify(exportHar(capture))))).toEqual(capture);
+  });
+
+  it("reads a browser's WebSocket entry of 200,000 messages, one message record each", () => {
+    const entry = JSON.parse(JSON.stringify(chromeHar.log.entries[0]));
+    entry.request.url = 'wss://api.example/ws';
+    entry._resourceType = 'websocket';
+    entry._webSocketMessages = Array.from({ length: n }, (_, i) => ({ type: 'receive', time: T0 / 1000 + i / 1000, opcode: 1, data: `{"n":${i}}` }));
+    const cap = importHar({ log: { ...chromeHar.log, entries: [entry] } });
+    const messages = cap.records.filter((r): r is MessageRecord => r.kind === 'message');
+    expect(messages.length).toBe(n);
+    expect(messages.at(-1)?.data).toBe(`{"n":${n - 1}}`);
+  });
+});
+
 describe('HAR import of a Chrome file', () => {
   const cap = importHar(JSON.parse(JSON.stringify(chromeHar)));
 
