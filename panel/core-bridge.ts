@@ -1,7 +1,8 @@
 // The one place the panel imports the core from, so a core API change touches one file.
 export { CaptureAnalyzer } from '../src/core/analysis/analyze.ts';
 export { loadInput, InputError } from '../src/core/capture/load-input.ts';
-export { writeCaptureLog } from '../src/core/capture/capture-log.ts';
-export { writeHar } from '../src/core/capture/har.ts';
+export { captureLogParts, writeCaptureLog } from '../src/core/capture/capture-log.ts';
+export { harParts, writeHar } from '../src/core/capture/har.ts';
+export { joinParts, jsonParts } from '../src/core/capture/json-parts.ts';
 export { redactCapture, type RedactOptions as RedactionOptions } from '../src/core/capture/redact.ts';
 export { diagnosticDoc } from '../src/core/diagnostics/catalog.ts';

@@ -3,7 +3,7 @@
 // from the redacted capture, so no export leaks what the redaction removed.
 import type { ConnectionView } from '../../src/core/analysis/types.ts';
 import type { Capture, CaptureRecord } from '../../src/core/capture/model.ts';
-import { CaptureAnalyzer, diagnosticDoc, redactCapture, writeCaptureLog, writeHar, type RedactionOptions } from '../core-bridge.ts';
+import { CaptureAnalyzer, captureLogParts, diagnosticDoc, harParts, joinParts, jsonParts, redactCapture, type RedactionOptions } from '../core-bridge.ts';
 import { reindentJson } from '../lib/partial-json-view.ts';
 
 export type ExportKind = 'capture-log' | 'har' | 'reply-events' | 'messages' | 'diagnostics';
@@ -20,7 +20,17 @@ export interface ExportRequest {
 export interface ExportFile {
   name: string;
   mime: string;
-  text: string;
+  /**
+   * The file's text in parts, made as they are read: a HAR of a 150 MB capture is more than one JavaScript string
+   * holds (~512 MiB), so the download is a Blob of parts — a whole string failed with "Invalid string length".
+   */
+  parts(): Iterable<string>;
+  /** The text as one string (tests, small files): only as long as a string can be. */
+  readonly text: string;
+}
+
+function exportFile(name: string, mime: string, parts: () => Iterable<string>): ExportFile {
+  return { name, mime, parts, get text() { return [...parts()].join(''); } };
 }
 
 export function selectConnections(capture: Capture, ids: readonly string[] | undefined): Capture {
@@ -75,12 +85,12 @@ export function buildExport(source: Capture, req: ExportRequest): ExportFile {
   const ids = req.kind === 'reply-events' && req.reply ? [req.reply.connection] : req.connections;
   let capture = withOpenEnds(selectConnections(source, ids));
   if (anyRedaction(req.redaction)) capture = redactCapture(capture, req.redaction);
-  const json = (v: unknown) => JSON.stringify(v, null, 2) + '\n';
+  const json = (v: unknown) => () => [...jsonParts(v, 2), '\n'];
   switch (req.kind) {
     case 'capture-log':
-      return { name: `replyscope-${stamp()}.replyscope.ndjson`, mime: 'application/x-ndjson', text: writeCaptureLog(capture) };
+      return exportFile(`replyscope-${stamp()}.replyscope.ndjson`, 'application/x-ndjson', () => captureLogParts(capture));
     case 'har':
-      return { name: `replyscope-${stamp()}.har`, mime: 'application/json', text: writeHar(capture) };
+      return exportFile(`replyscope-${stamp()}.har`, 'application/json', () => harParts(capture));
     case 'reply-events': {
       if (!req.reply) throw new Error('Select a reply to export its events.');
       const conn = analyze(capture).find((c) => c.record.id === req.reply!.connection);
@@ -95,14 +105,14 @@ export function buildExport(source: Capture, req: ExportRequest): ExportFile {
         const laid = e.raw !== undefined ? reindentJson(e.rawText) : undefined;
         return (laid ?? JSON.stringify(e.raw !== undefined ? e.raw : e.rawText, null, 2)).replace(/\n/g, '\n  ');
       });
-      const text = items.length === 0 ? '[]\n' : `[\n  ${items.join(',\n  ')}\n]\n`;
-      return { name: `reply-${safeName(reply.id)}-events.json`, mime: 'application/json', text };
+      const parts = items.length === 0 ? ['[]\n'] : ['[\n  ', ...items.flatMap((item, i) => (i === 0 ? [item] : [',\n  ', item])), '\n]\n'];
+      return exportFile(`reply-${safeName(reply.id)}-events.json`, 'application/json', () => parts);
     }
     case 'messages': {
       const out = analyze(capture).flatMap((c) =>
         c.replies.map((r) => ({ connection: c.record.id, url: c.record.url, reply: r.id, dialect: r.dialect, message: lastMessage(c, r.id) })),
       );
-      return { name: `replyscope-messages-${stamp()}.json`, mime: 'application/json', text: json(out) };
+      return exportFile(`replyscope-messages-${stamp()}.json`, 'application/json', json(out));
     }
     case 'diagnostics': {
       const out = analyze(capture).map((c) => ({
@@ -111,7 +121,7 @@ export function buildExport(source: Capture, req: ExportRequest): ExportFile {
         dialect: c.dialect,
         diagnostics: c.diagnostics.map((d) => ({ ...d, title: diagnosticDoc(d.code)?.title })),
       }));
-      return { name: `replyscope-diagnostics-${stamp()}.json`, mime: 'application/json', text: json(out) };
+      return exportFile(`replyscope-diagnostics-${stamp()}.json`, 'application/json', json(out));
     }
   }
 }
@@ -120,9 +130,30 @@ function safeName(s: string): string {
   return s.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 60) || 'reply';
 }
 
+/** Text gathered into one Blob at a time: the Blob holds it outside the JavaScript heap, where the strings go free. */
+const BLOB_PIECE = 64 << 20;
+
+/** The file as a Blob of its parts, never one string: a Blob may be larger than any string (a HAR of 1 GB). */
+export function exportBlob(file: ExportFile): Blob {
+  const blobs: Blob[] = [];
+  let pending: string[] = [];
+  let length = 0;
+  for (const piece of joinParts(file.parts())) {
+    pending.push(piece);
+    length += piece.length;
+    if (length >= BLOB_PIECE) {
+      blobs.push(new Blob(pending));
+      pending = [];
+      length = 0;
+    }
+  }
+  blobs.push(new Blob(pending));
+  return new Blob(blobs, { type: file.mime });
+}
+
 /** Save a file the browser way (a Blob URL we created, on an anchor we created; nothing captured becomes a URL). */
 export function download(file: ExportFile): void {
-  const url = URL.createObjectURL(new Blob([file.text], { type: file.mime }));
+  const url = URL.createObjectURL(exportBlob(file));
   const a = document.createElement('a');
   a.href = url;
   a.download = file.name;

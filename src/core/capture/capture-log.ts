@@ -34,9 +34,17 @@ export function makeHeader(tool: string, extra: Partial<Pick<CaptureHeader, 'pag
 }
 
 export function writeCaptureLog(capture: Capture): string {
-  const lines = [JSON.stringify(capture.header)];
-  for (const rec of capture.records) lines.push(JSON.stringify(rec));
-  return lines.join('\n') + '\n';
+  return [...captureLogParts(capture)].join('');
+}
+
+/**
+ * The capture log's lines, each with its newline: a log larger than one JavaScript string can hold (~512 MiB of
+ * text: several large captures imported side by side) is written as a Blob of these (joined, it failed with
+ * "Invalid string length").
+ */
+export function* captureLogParts(capture: Capture): Generator<string> {
+  yield JSON.stringify(capture.header) + '\n';
+  for (const rec of capture.records) yield JSON.stringify(rec) + '\n';
 }
 
 /** One-line description of the first zod issue: `chunk.bytes: Too small: expected number to be >=0`. */

@@ -8,6 +8,7 @@ import type { Entry, Har, Header } from 'har-format';
 import type { Capture, CaptureRecord, ChunkRecord, ConnectionRecord, EndRecord, MessageRecord } from './model.ts';
 import { readSse, chunkTexts } from '../frames/read-body.ts';
 import { recordsToBytes, bytesToBase64 } from '../frames/utf8-chunks.ts';
+import { jsonParts } from './json-parts.ts';
 
 export { importHar, HarImportError } from './har-import.ts';
 
@@ -183,5 +184,14 @@ export function exportHar(capture: Capture): Har {
 }
 
 export function writeHar(capture: Capture): string {
-  return JSON.stringify(exportHar(capture), null, 2);
+  return [...harParts(capture)].join('');
+}
+
+/**
+ * The HAR's text in parts (joined: writeHar). It is ~3.5× the capture log's size (the body, its messages and our raw
+ * records, indented): from a capture of ~150 MB on it is more than one JavaScript string holds, and written by one
+ * JSON.stringify the export failed with "Invalid string length".
+ */
+export function harParts(capture: Capture): Generator<string> {
+  return jsonParts(exportHar(capture), 2);
 }
