@@ -17,7 +17,7 @@ import { TabList, TabPanel } from './components/TabList.tsx';
 import { StepDetail } from './components/StepDetail.tsx';
 import { Timeline } from './components/Timeline.tsx';
 import { Toolbar } from './components/Toolbar.tsx';
-import { loadInput } from './core-bridge.ts';
+import { inputTooLarge, loadInput, MAX_INPUT_BYTES } from './core-bridge.ts';
 import type { PanelSource } from './sources/source.ts';
 import { createPanelStore, type MainView, type PanelStore } from './store/store.ts';
 
@@ -31,6 +31,7 @@ export async function importFiles(store: PanelStore, files: Iterable<File>): Pro
   const outcomes: { name: string; detail: string; failed: boolean; skipped?: boolean }[] = [];
   for (const file of list) {
     try {
+      if (file.size > MAX_INPUT_BYTES) throw inputTooLarge(file.size, file.name); // not read: it cannot be used
       store.status.value = { text: `Reading ${file.name}…`, level: 'info' };
       const bytes = new Uint8Array(await file.arrayBuffer());
       const fingerprint = fileFingerprint(bytes);

@@ -1,6 +1,6 @@
 // The one place the panel imports the core from, so a core API change touches one file.
 export { CaptureAnalyzer } from '../src/core/analysis/analyze.ts';
-export { loadInput, InputError } from '../src/core/capture/load-input.ts';
+export { inputTooLarge, loadInput, InputError, MAX_INPUT_BYTES } from '../src/core/capture/load-input.ts';
 export { captureLogParts, writeCaptureLog } from '../src/core/capture/capture-log.ts';
 export { harParts, writeHar } from '../src/core/capture/har.ts';
 export { joinParts, jsonParts } from '../src/core/capture/json-parts.ts';

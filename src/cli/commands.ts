@@ -1,7 +1,7 @@
 // The CLI's commands as a pure function of (arguments, file reader) → output, so tests run them in-process.
 import { runAgentScopeCase } from '../core/agentscope/conformance.ts';
 import { runPiCase } from '../core/pi/conformance.ts';
-import { loadInput, InputError } from '../core/capture/load-input.ts';
+import { loadInput, InputError, MAX_INPUT_BYTES } from '../core/capture/load-input.ts';
 import { CaptureAnalyzer } from '../core/analysis/analyze.ts';
 import type { ConnectionView } from '../core/analysis/types.ts';
 import { CliError } from './cli-error.ts';
@@ -32,8 +32,7 @@ could not be written (REPLYSCOPE_DEBUG=1 adds the stack trace).`;
 
 type ReadFile = (path: string) => Uint8Array;
 
-/** The largest input read: its text must fit in one JavaScript string (V8: 2^29 − 24 UTF-16 units). */
-export const MAX_INPUT_BYTES = 512 * 2 ** 20 - 24;
+export { MAX_INPUT_BYTES };
 
 interface Parsed {
   command: string;

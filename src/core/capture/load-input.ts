@@ -156,8 +156,22 @@ function container(b: Uint8Array): string | undefined {
   return undefined;
 }
 
+/** The largest input read: its text must fit in one JavaScript string (V8: 2^29 − 24 UTF-16 units). */
+export const MAX_INPUT_BYTES = 512 * 2 ** 20 - 24;
+
+/**
+ * A file too large to read, said before it is read. Past the limit Chromium's TextDecoder returns an empty string
+ * rather than throwing: a 1 GB HAR was refused as "the input is empty".
+ */
+export function inputTooLarge(size: number, fileName?: string): InputError {
+  return new InputError(`${where(fileName)}the file is ${(size / 2 ** 20).toFixed(0)} MiB: more than an import can read ` +
+    `(${Math.round(MAX_INPUT_BYTES / 2 ** 20)} MiB, the longest string JavaScript makes); split it — a capture log at any ` +
+    'line after its header, an SSE body at a blank line (a HAR is ~3.5× the capture log of the same capture: export that instead)');
+}
+
 export function loadInput(data: string | Uint8Array, fileName?: string): Capture {
   const raw = typeof data === 'string' ? undefined : data;
+  if (raw && raw.length > MAX_INPUT_BYTES) throw inputTooLarge(raw.length, fileName);
   const packed = raw && container(raw);
   if (packed) throw new InputError(`${where(fileName)}the file is ${packed}`);
   const wide = raw && utf16Text(raw);
