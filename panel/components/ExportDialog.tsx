@@ -31,7 +31,7 @@ export function ExportDialog({ store, onClose }: { store: PanelStore; onClose: (
     return () => document.removeEventListener('keydown', onKey);
   }, []);
 
-  const run = () => {
+  const run = async () => {
     try {
       const file = buildExport(store.capture(), {
         kind,
@@ -39,7 +39,7 @@ export function ExportDialog({ store, onClose }: { store: PanelStore; onClose: (
         reply: conn && reply ? { connection: conn, reply } : undefined,
         redaction,
       });
-      download(file);
+      await download(file); // rejects when the browser could not keep the file (it was saved as a cancelled download)
       onClose();
     } catch (err) {
       setError((err as Error).message);

@@ -133,8 +133,8 @@ function safeName(s: string): string {
 /** Text gathered into one Blob at a time: the Blob holds it outside the JavaScript heap, where the strings go free. */
 const BLOB_PIECE = 64 << 20;
 
-/** The file as a Blob of its parts, never one string: a Blob may be larger than any string (a HAR of 1 GB). */
-export function exportBlob(file: ExportFile): Blob {
+/** The file as Blobs of its parts, never one string: together they may be larger than any string (a HAR of 1 GB). */
+function exportPieces(file: ExportFile): Blob[] {
   const blobs: Blob[] = [];
   let pending: string[] = [];
   let length = 0;
@@ -148,12 +148,33 @@ export function exportBlob(file: ExportFile): Blob {
     }
   }
   blobs.push(new Blob(pending));
-  return new Blob(blobs, { type: file.mime });
+  return blobs;
+}
+
+export function exportBlob(file: ExportFile): Blob {
+  return new Blob(exportPieces(file), { type: file.mime });
+}
+
+/**
+ * The file's Blob, each piece read back one byte: a browser that cannot keep it (Chromium keeps ~500 MB of a page's
+ * Blobs in memory, and pages more to disk only in a profile on disk — not in a private window) makes a Blob that
+ * cannot be read, and its download was cancelled while the dialog closed as if it had been saved.
+ */
+export async function readableBlob(file: ExportFile): Promise<Blob> {
+  const pieces = exportPieces(file);
+  const blob = new Blob(pieces, { type: file.mime });
+  try {
+    for (const piece of pieces) if (piece.size > 0) await piece.slice(piece.size - 1).arrayBuffer();
+  } catch {
+    throw new Error(`The browser could not keep the ${(blob.size / 1e6).toFixed(0)} MB file to save (past ~500 MB it needs a profile ` +
+      'on disk, not a private window): export the capture log (a HAR is ~3.5× larger), or the selected connection only.');
+  }
+  return blob;
 }
 
 /** Save a file the browser way (a Blob URL we created, on an anchor we created; nothing captured becomes a URL). */
-export function download(file: ExportFile): void {
-  const url = URL.createObjectURL(exportBlob(file));
+export async function download(file: ExportFile): Promise<void> {
+  const url = URL.createObjectURL(await readableBlob(file));
   const a = document.createElement('a');
   a.href = url;
   a.download = file.name;

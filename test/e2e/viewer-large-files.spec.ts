@@ -5,6 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { useViewer } from './support/viewer.ts';
+import { sampleCapture } from '../../panel/dev/sample-capture.ts';
+import { writeCaptureLog } from '../../panel/core-bridge.ts';
 
 const viewer = useViewer('viewer-large');
 
@@ -26,4 +28,24 @@ test('a file past 512 MiB is refused as too large before it is read — not as "
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+});
+
+test('an export the browser cannot keep says so in the dialog — it was a cancelled download, the dialog closed as if saved', async () => {
+  const page = await viewer.open();
+  await page.getByTestId('import-input').setInputFiles({ name: 'sample.replyscope.ndjson', mimeType: 'application/octet-stream', buffer: Buffer.from(writeCaptureLog(sampleCapture())) });
+  await expect(page.getByTestId('status')).toContainText('Imported sample.replyscope.ndjson');
+  // What Chromium does with a page's Blob past its in-memory room and no disk to page to (a private window, a file of
+  // ~500 MB and more): the Blob is made, but cannot be read — so its download is cancelled. Injected here.
+  await page.evaluate(() => {
+    Blob.prototype.arrayBuffer = () => Promise.reject(new DOMException('The requested file could not be read', 'NotReadableError'));
+  });
+  let downloads = 0;
+  page.on('download', () => downloads++);
+  await page.getByRole('button', { name: 'Export…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Export' });
+  await dialog.getByLabel('HAR 1.2').check();
+  await dialog.getByRole('button', { name: 'Export', exact: true }).click();
+  await expect(dialog.getByRole('alert')).toHaveText(/^The browser could not keep the \d+ MB file to save .*export the capture log/);
+  expect(downloads).toBe(0);
+  await page.close();
 });
