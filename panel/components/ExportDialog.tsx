@@ -18,6 +18,7 @@ export function ExportDialog({ store, onClose }: { store: PanelStore; onClose: (
   const [scope, setScope] = useState<'all' | 'selected'>('all');
   const [redaction, setRedaction] = useState({ headers: false, requestBodies: false, textContent: false });
   const [error, setError] = useState<string | undefined>(undefined);
+  const [busy, setBusy] = useState(false);
   const conn = store.selectedConnId.value;
   const reply = store.selectedReplyId.value;
   const dialog = useRef<HTMLDivElement>(null);
@@ -32,6 +33,12 @@ export function ExportDialog({ store, onClose }: { store: PanelStore; onClose: (
   }, []);
 
   const run = async () => {
+    if (busy) return;
+    // The export holds the page's thread (the HAR of a 300 MB capture: ~15 s, redacted ~45 s): say so before it
+    // starts — the dialog sat unchanged, as if the click had been lost, until the file came or the error did.
+    setBusy(true);
+    setError(undefined);
+    await nextPaint();
     try {
       const file = buildExport(store.capture(), {
         kind,
@@ -43,6 +50,7 @@ export function ExportDialog({ store, onClose }: { store: PanelStore; onClose: (
       onClose();
     } catch (err) {
       setError((err as Error).message);
+      setBusy(false);
     }
   };
   const toggle = (k: keyof typeof redaction) => (e: Event) =>
@@ -75,10 +83,17 @@ export function ExportDialog({ store, onClose }: { store: PanelStore; onClose: (
       </fieldset>
       {/* An alert: it appears where the user is not (focus stays on the button pressed), and said nothing. */}
       {error ? <div class="error-box" role="alert">{error}</div> : null}
+      {busy ? <div class="export-busy" role="status" data-testid="export-busy">Exporting… a large capture takes a while; the page is busy until the file is ready.</div> : null}
       <div class="actions">
         <button onClick={onClose}>Cancel</button>
-        <button class="primary" onClick={run} data-testid="export-go">Export</button>
+        {/* aria-disabled, not disabled: a disabled button drops the focus, which stays on it for the outcome */}
+        <button class="primary" onClick={run} aria-disabled={busy} data-testid="export-go">Export</button>
       </div>
     </Modal>
   );
+}
+
+/** After the next paint: what was rendered before is on screen. */
+function nextPaint(): Promise<void> {
+  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 }

@@ -49,3 +49,35 @@ test('an export the browser cannot keep says so in the dialog — it was a cance
   expect(downloads).toBe(0);
   await page.close();
 });
+
+test('while an export is made the dialog says so, and a second click starts no second one', async () => {
+  const page = await viewer.open();
+  await page.getByTestId('import-input').setInputFiles({ name: 'sample.replyscope.ndjson', mimeType: 'application/octet-stream', buffer: Buffer.from(writeCaptureLog(sampleCapture())) });
+  await expect(page.getByTestId('status')).toContainText('Imported sample.replyscope.ndjson');
+  // The file's last step (the Blob read back) is held until the test lets it go: the export is "in progress" for as
+  // long as the test looks, as a big one is for seconds.
+  await page.evaluate(() => {
+    const real = Blob.prototype.arrayBuffer;
+    const w = window as unknown as { release: () => void };
+    const gate = new Promise<void>((resolve) => (w.release = resolve));
+    Blob.prototype.arrayBuffer = function (this: Blob) {
+      return gate.then(() => real.call(this));
+    };
+  });
+  let downloads = 0;
+  page.on('download', () => downloads++);
+  await page.getByRole('button', { name: 'Export…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Export' });
+  const go = dialog.getByRole('button', { name: 'Export', exact: true });
+  await go.click();
+  await expect(dialog.getByRole('status')).toHaveText(/^Exporting… a large capture takes a while/);
+  await expect(go).toHaveAttribute('aria-disabled', 'true');
+  await expect(go).toBeFocused();
+  await page.keyboard.press('Enter'); // pressed again while busy (a click would wait for it to be enabled)
+  const download = page.waitForEvent('download');
+  await page.evaluate(() => (window as unknown as { release: () => void }).release());
+  expect((await download).suggestedFilename()).toMatch(/\.replyscope\.ndjson$/);
+  await expect(dialog).toHaveCount(0);
+  expect(downloads).toBe(1);
+  await page.close();
+});
