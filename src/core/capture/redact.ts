@@ -276,14 +276,22 @@ export function redactCapture(capture: Capture, options: RedactOptions, now: num
   if (options.textContent) {
     for (const [conn, chunks] of chunksByConn) redacted.set(conn, redactChunks(chunks, endedConns.has(conn), argsOf(conn)));
   }
-  const pending = new Map<string, ChunkRecord[]>(redacted);
+  // Each connection's redacted chunks are emitted in order from a cursor. (They were taken with shift(): a list of
+  // more than ~16,000 chunks lives in V8's large-object space, where shift() moves every element — quadratic: the
+  // redacted export of a 300 MB capture, 327,000 chunks on one connection, held the page for ~45 s, 1.7 s at 50 MB.)
+  const next = new Map<string, number>();
+  const emitWhile = (conn: string, due: (c: ChunkRecord) => boolean) => {
+    const list = redacted.get(conn);
+    if (!list) return;
+    let i = next.get(conn) ?? 0;
+    while (i < list.length && due(list[i])) records.push(list[i++]);
+    next.set(conn, i);
+  };
   for (const r of capture.records) {
     if (r.kind === 'connection') records.push(redactConnection(r, options));
     else if (r.kind === 'chunk' && options.textContent) {
       // emit the redacted chunks whose time has come (same t as or earlier than this original chunk)
-      const list = pending.get(r.conn) ?? [];
-      while (list.length > 0 && list[0].t <= r.t) records.push(list.shift() as ChunkRecord);
-      if (Number.isNaN(r.t)) while (list.length > 0) records.push(list.shift() as ChunkRecord);
+      emitWhile(r.conn, Number.isNaN(r.t) ? () => true : (c) => c.t <= r.t);
     } else if (r.kind === 'message' && options.textContent) {
       records.push({ ...r, data: redactValueText(r.data, argsOf(r.conn)) });
     }
@@ -291,7 +299,7 @@ export function redactCapture(capture: Capture, options: RedactOptions, now: num
     else if (r.kind === 'notice' && options.headers) records.push({ ...r, text: redactUrlsIn(r.text) });
     else records.push(r);
   }
-  for (const list of pending.values()) records.push(...list);
+  for (const conn of redacted.keys()) emitWhile(conn, () => true);
   // The page's URL carries query values like any other (an imported HAR's page title can be one).
   const header = options.headers && capture.header.pageUrl !== undefined ? { ...capture.header, pageUrl: redactUrl(capture.header.pageUrl) } : capture.header;
   return { header, records };
