@@ -254,7 +254,17 @@ export function EventList({ store }: { store: PanelStore }) {
       <div class="vlist-inner" role="rowgroup" style={{ height: `${count * ROW}px` }}>
         {items}
       </div>
-      {count === 0 ? (
+      {count === 0 && !filtering(store) ? (
+        // No filter hides anything: the stream's frames hold no event its client reads (e.g. "data:" without the
+        // space, which the AgentScope and pi clients skip). It said "No events match the filter", with a button
+        // to clear a filter that was not set.
+        <div class="empty" role="row" data-testid="events-none-read">
+          <span role="gridcell">
+            None of this stream's {conn.frames.length.toLocaleString('en-US')} {conn.frames.length === 1 ? 'frame is an event' : 'frames is an event'} its
+            client reads — the Diagnostics tab says why.
+          </span>
+        </div>
+      ) : count === 0 ? (
         <div class="empty" role="row" data-testid="events-none-match">
           <span role="gridcell">
             No events match {describeFilters(store)}.{' '}
@@ -277,6 +287,12 @@ export function EventList({ store }: { store: PanelStore }) {
 }
 
 /** What hides every row, in words ("the search "abc" and the type TEXT_BLOCK_DELTA"). */
+/** Some event filter is set (search, types, "Hide heartbeats"). */
+function filtering(store: PanelStore): boolean {
+  const f = store.filters;
+  return f.eventText.value !== '' || f.eventTypes.value.size > 0 || f.hideHeartbeats.value;
+}
+
 function describeFilters(store: PanelStore): string {
   const f = store.filters;
   const parts: string[] = [];

@@ -492,6 +492,19 @@ test('a type filter chosen on one connection stays shown on another that has non
   await page.close();
 });
 
+test('a stream whose frames hold no event its client reads says so, not "no events match the filter"', async () => {
+  const page = await openViewer();
+  // "data:" without the space: the AgentScope client skips every line (sse.client-drops-frame).
+  const body = sseOf(r1('REPLY_START', 1, { session_id: 's', name: 'a' }), r1('REPLY_END', 2, { session_id: 's' })).replaceAll('data: ', 'data:');
+  await importText(page, 'nospace.replyscope.ndjson', oneStreamLog(body));
+  await page.locator('[data-conn="c"]').click();
+  await expect(page.getByTestId('events-none-read')).toHaveText("None of this stream's 2 frames is an event its client reads — the Diagnostics tab says why.");
+  await expect(page.getByTestId('events-none-match')).toHaveCount(0);
+  await page.getByPlaceholder('Search events').fill('zzz'); // a filter set: then it is the filter's doing
+  await expect(page.getByTestId('events-none-match')).toContainText('No events match the search "zzz"');
+  await page.close();
+});
+
 test('in a narrow window every pane keeps room: the event pane does not vanish behind the message pane', async () => {
   const page = await openViewer();
   await page.setViewportSize({ width: 900, height: 600 });
