@@ -76,8 +76,9 @@ export function viewProblems(c: ConnectionView, opts: { seekAll: boolean }): str
   for (const d of c.diagnostics) {
     if (d.code === 'analysis.event-failed') out.push(`CONTAINED failure at event ${d.index}: ${d.message.slice(0, 300)}`);
   }
-  // A live connection whose dialect is still unknown gets its verdict at the end (stream.unknown-dialect).
-  const connectionLevel = c.diagnostics.some((d) => CONNECTION_LEVEL.has(d.code)) || (c.state === 'live' && c.dialect === 'unknown');
+  // A live connection whose dialect is still unknown gets its verdict at the end (stream.unknown-dialect); so does one
+  // whose end record says it was still open (an export of a live stream: no end yet, see analyze.ts finish).
+  const connectionLevel = c.diagnostics.some((d) => CONNECTION_LEVEL.has(d.code)) || ((c.state === 'live' || c.state === 'open') && c.dialect === 'unknown');
   // After the client stopped reading (JSON.parse threw, or it failed), one diagnostic covers every later event.
   const stoppedAt = Math.min(...c.diagnostics.filter((d) => CLIENT_STOPPED.has(d.code)).map((d) => d.index));
   for (const e of c.events) {
