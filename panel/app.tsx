@@ -311,6 +311,7 @@ export function createPanelApp(source: PanelSource, root: HTMLElement): { store:
   source.connect({
     reset: (header, records) => store.reset(header, records),
     append: (records) => store.ingest(records),
+    idle: () => store.whenIdle(),
     status: (text, level = 'info', live) =>
       batch(() => {
         store.status.value = { text, level };

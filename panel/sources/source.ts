@@ -10,6 +10,8 @@ export interface SourceSink {
   append(records: CaptureRecord[]): void;
   /** A one-line status for the toolbar (connection lost, snapshot received…), plus live switches' state. */
   status(text: string, level?: 'info' | 'error', live?: LiveState): void;
+  /** Resolves once everything handed over so far is analysed (analysis runs in slices after `reset`/`append`). */
+  idle?(): Promise<void>;
 }
 
 /** State of the live capture's switches, as the extension reports it. */

@@ -27,6 +27,10 @@ export function createViewerSource(location: Location): PanelSource {
           if (!res.ok) throw new Error(`HTTP ${res.status} ${res.statusText}`);
           const capture = loadInput(new Uint8Array(await res.arrayBuffer()), name);
           sink.reset(capture.header, capture.records);
+          // "Loaded" once it is analysed (a large capture takes seconds, in slices): said at once, it stood beside
+          // connections still reading "live" and counting up, as if the file were a live capture.
+          sink.status(`Analysing ${name}…`);
+          await sink.idle?.();
           sink.status(`Loaded ${name}`);
         })
         .catch((err: Error) => {

@@ -505,6 +505,28 @@ test('a stream whose frames hold no event its client reads says so, not "no even
   await page.close();
 });
 
+test('a preloaded capture (?load=) says "Loaded" once it is analysed, not while its connection still counts up', async () => {
+  const page = await viewer.browser.newPage({ viewport: { width: 1400, height: 860 } });
+  const deltas = Array.from({ length: 60_000 }, (_, i) => r1('TEXT_BLOCK_DELTA', 1, { id: `d${i}`, block_id: 'b', delta: `${i} ` }));
+  const body = sseOf(r1('REPLY_START', 1, { session_id: 's', name: 'a' }), r1('TEXT_BLOCK_START', 1, { block_id: 'b' }), ...deltas,
+    r1('TEXT_BLOCK_END', 2, { block_id: 'b' }), r1('REPLY_END', 2, { session_id: 's' }));
+  await page.route('**/big.replyscope.ndjson', (route) => route.fulfill({ body: oneStreamLog(body), contentType: 'application/x-ndjson' }));
+  // What the connection row read the moment the status first said "Loaded", caught in the page as it happens.
+  await page.addInitScript(() => {
+    new MutationObserver(() => {
+      const status = document.querySelector('[data-testid="status"]')?.textContent ?? '';
+      const w = window as unknown as { rowAtLoaded?: string };
+      if (w.rowAtLoaded === undefined && status.includes('Loaded')) w.rowAtLoaded = document.querySelector('[data-conn]')?.textContent ?? '(no row)';
+    }).observe(document, { subtree: true, childList: true, characterData: true });
+  });
+  await page.goto(`${viewer.url}/index.html?load=big.replyscope.ndjson`);
+  await expect(page.getByTestId('status')).toContainText('Loaded big.replyscope.ndjson', { timeout: 30_000 });
+  const row = await page.evaluate(() => (window as unknown as { rowAtLoaded?: string }).rowAtLoaded);
+  expect(row).toContain('complete');
+  expect(row).toContain('60004');
+  await page.close();
+});
+
 test('in a narrow window every pane keeps room: the event pane does not vanish behind the message pane', async () => {
   const page = await openViewer();
   await page.setViewportSize({ width: 900, height: 600 });
