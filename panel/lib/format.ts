@@ -36,7 +36,14 @@ export function formatUsage(usage: unknown, compact = false): string {
   const input = num('input_tokens') ?? num('input') ?? num('inputTokens');
   const output = num('output_tokens') ?? num('output') ?? num('outputTokens');
   if (input === undefined && output === undefined) return '—';
-  return compact ? `${input ?? '?'} → ${output ?? '?'}` : `${input ?? '?'} in / ${output ?? '?'} out`;
+  if (compact) return `${input ?? '?'} → ${output ?? '?'}`;
+  // Prompt-cache tokens, when the provider counted any (AgentScope's cache_input_tokens / cache_creation_input_tokens,
+  // pi's cacheRead / cacheWrite): the difference between a slow, costly reply and a cached one, seen only in the
+  // JSON tab before.
+  const read = num('cache_input_tokens') ?? num('cacheRead') ?? 0;
+  const written = num('cache_creation_input_tokens') ?? num('cacheWrite') ?? 0;
+  const cache = [read ? `${read} read` : '', written ? `${written} written` : ''].filter(Boolean).join(', ');
+  return `${input ?? '?'} in / ${output ?? '?'} out${cache ? ` (cache: ${cache})` : ''}`;
 }
 
 export function shortUrl(url: string): string {
