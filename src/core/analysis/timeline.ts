@@ -145,6 +145,9 @@ function agentScopeRole(type: string, raw: Record<string, unknown>, blockId?: st
   if (type === 'USER_CONFIRM_RESULT' || type === 'EXTERNAL_EXECUTION_RESULT') {
     return { kind: 'reply', key: '', phase: 'point', wait: 'finish' };
   }
+  // The agent loop stopped by the user or by its iteration limit: a mark on the reply's bar at that moment (they
+  // were drawn nowhere — the timeline showed a reply ending with no sign of why).
+  if (type === 'USER_INTERRUPT' || type === 'EXCEED_MAX_ITERS') return { kind: 'reply', key: '', phase: 'point' };
   const m = /^(TEXT_BLOCK|THINKING_BLOCK|DATA_BLOCK|TOOL_CALL|TOOL_RESULT)_(START|END|[A-Z_]*DELTA)$/.exec(type);
   if (!m) return undefined;
   const kind = AS_BLOCK_KINDS[m[1]];

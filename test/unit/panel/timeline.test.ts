@@ -66,6 +66,19 @@ describe('deriveTimeline — AgentScope', () => {
     expect(human[0].open).toBe(false);
   });
 
+  it('marks a USER_INTERRUPT and an EXCEED_MAX_ITERS on the reply bar', () => {
+    const at = (type: string, s: number) => ({ type, id: `e-${type}`, reply_id: 'r', created_at: `2026-03-01T09:00:0${s}` });
+    const stream = views([
+      { ...at('REPLY_START', 1), session_id: 's', name: 'a' },
+      at('USER_INTERRUPT', 2),
+      at('EXCEED_MAX_ITERS', 3),
+      { ...at('REPLY_END', 4), session_id: 's' },
+    ]);
+    const reply = deriveTimeline(stream).lanes.find((l) => l.kind === 'reply')!;
+    expect(reply.spans).toHaveLength(1);
+    expect(reply.spans[0].ticks.map((t) => t.event)).toEqual([1, 2]);
+  });
+
   it('opens an implicit span for a delta before its START, and a new one at the START', () => {
     const d = views(load('agentscope', 'delta_before_start').events);
     const lane = deriveTimeline(d).lanes.find((l) => l.kind === 'text')!;
