@@ -1,5 +1,7 @@
 // The one place the panel imports the core from, so a core API change touches one file.
 export { CaptureAnalyzer } from '../src/core/analysis/analyze.ts';
+export { ERROR_BODY_RECORDED_BYTES } from '../src/core/capture/model.ts';
+export { base64ToBytes } from '../src/core/frames/utf8-chunks.ts';
 export { inputTooLarge, loadInput, InputError, MAX_INPUT_BYTES } from '../src/core/capture/load-input.ts';
 export { captureLogParts, writeCaptureLog } from '../src/core/capture/capture-log.ts';
 export { harParts, writeHar } from '../src/core/capture/har.ts';

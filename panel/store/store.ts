@@ -8,7 +8,7 @@ import { batch, computed, signal } from '@preact/signals';
 import type { Capture, CaptureHeader, CaptureRecord, NoticeRecord } from '../../src/core/capture/model.ts';
 import type { LiveState } from '../sources/source.ts';
 import type { ConnectionView, EventView, ReplyView } from '../../src/core/analysis/types.ts';
-import { CaptureAnalyzer } from '../core-bridge.ts';
+import { base64ToBytes, CaptureAnalyzer, ERROR_BODY_RECORDED_BYTES } from '../core-bridge.ts';
 import { EventRowIndex, TypeCounter, type RowsSnapshot } from './event-rows.ts';
 import { createFilters, filterConnections } from './filters.ts';
 import { remapConnectionIds } from './import-merge.ts';
@@ -61,8 +61,8 @@ function defaultAfterRender(then: () => void): void {
   channel.port2.postMessage(null);
 }
 
-/** How much of an HTTP error answer's body the connection details show (the tap records its first 64 KiB). */
-const ERROR_BODY_SHOWN = 64 * 1024;
+/** How much of an HTTP error answer's body the connection details show: what the tap records of it. */
+const ERROR_BODY_SHOWN = ERROR_BODY_RECORDED_BYTES;
 
 export function createPanelStore(options: StoreOptions = {}) {
   const schedule = options.schedule ?? defaultSchedule;
@@ -168,7 +168,7 @@ export function createPanelStore(options: StoreOptions = {}) {
     for (; scan.at < records.length && scan.size < ERROR_BODY_SHOWN; scan.at++) {
       const r = records[scan.at];
       if (r.kind !== 'chunk' || r.conn !== id) continue;
-      const bytes = r.text !== undefined ? new TextEncoder().encode(r.text) : r.base64 !== undefined ? Uint8Array.from(atob(r.base64), (ch) => ch.charCodeAt(0)) : undefined;
+      const bytes = r.text !== undefined ? new TextEncoder().encode(r.text) : r.base64 !== undefined ? base64ToBytes(r.base64) : undefined;
       if (!bytes) continue;
       scan.parts.push(bytes);
       scan.size += bytes.length;

@@ -1,7 +1,7 @@
 // Analysis: capture records in, the panel's/CLI's read model out. Incremental — live records are pushed as they
 // arrive and only the connections they touch are recomputed — and deterministic: the same records always give the
 // same views, so an exported capture log replays identically anywhere.
-import type { Capture, CaptureRecord, ChunkRecord, ConnectionRecord, EndRecord, EvictionDerived, EvictionRecord, NoticeRecord } from '../capture/model.ts';
+import { ERROR_BODY_RECORDED_BYTES, type Capture, type CaptureRecord, type ChunkRecord, type ConnectionRecord, type EndRecord, type EvictionDerived, type EvictionRecord, type NoticeRecord } from '../capture/model.ts';
 import { blindSpotNotice, EVENTSOURCE_PARTIAL_NOTICE } from '../capture/notices.ts';
 import type { Diagnostic } from '../diagnostics/types.ts';
 import { AgentScopeStream } from './agentscope-stream.ts';
@@ -17,8 +17,6 @@ import type { ConnectionState, ConnectionView, Dialect, EventView } from './type
 /** Notices kept per connection and per capture (the tap bounds its own; an imported file may hold any number). */
 const MAX_CONNECTION_NOTICES = 20;
 const MAX_PAGE_NOTICES = 100;
-/** How much of an HTTP error answer's body is kept for pi's client message (its JSON `error`). */
-const MAX_ERROR_BODY = 64 * 1024;
 
 const bySeverityThenIndex = (a: Diagnostic, b: Diagnostic) => a.index - b.index;
 
@@ -109,7 +107,7 @@ class ConnectionAnalysis {
     const status = this.record.status;
     if (status === undefined || (status >= 200 && status <= 299) || chunk.text === undefined) return;
     const head = this.errorBody ?? '';
-    if (head.length < MAX_ERROR_BODY) this.errorBody = head + chunk.text.slice(0, MAX_ERROR_BODY - head.length);
+    if (head.length < ERROR_BODY_RECORDED_BYTES) this.errorBody = head + chunk.text.slice(0, ERROR_BODY_RECORDED_BYTES - head.length);
   }
 
   /**

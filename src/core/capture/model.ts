@@ -3,6 +3,13 @@
 // This file is the contract between src/extension (producer), src/core/capture (formats) and
 // src/core/analysis (consumer). Keep it free of logic.
 
+/**
+ * How much of an HTTP error answer to a stream request the tap records whether or not the page reads it (the body
+ * is the server's message, no stream): the tap's read-ahead, what analysis keeps for pi's failure message, what the
+ * panel shows. One figure for the three.
+ */
+export const ERROR_BODY_RECORDED_BYTES = 64 * 1024;
+
 /** How the page obtained the stream. 'websocket': a socket's received text messages (the tap, once it carries agent events; or a HAR's `_webSocketMessages`). */
 export type Transport = 'fetch' | 'eventsource' | 'xhr' | 'websocket' | 'import';
 

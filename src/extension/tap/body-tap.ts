@@ -11,7 +11,7 @@
 // 2–5 ms, which, in the page's task, turned some of those tasks into long tasks (≥ 50 ms). So a chunk of at least
 // LARGE_CHUNK bytes is copied in the next task and handed to the page in the task after that: the page's tasks stay
 // what they were. Nothing is recorded until the page gets the chunk — if the page cancels meanwhile, neither does.
-import type { EndState } from '../../core/capture/model.ts';
+import { ERROR_BODY_RECORDED_BYTES, type EndState } from '../../core/capture/model.ts';
 import { natives, nextTask } from './natives.ts';
 
 /** Chunks from this size on are copied in a task of their own (see above); below it the copy is ~0.3 ms or less. */
@@ -36,10 +36,11 @@ export function describeError(err: unknown): string {
   return String(err);
 }
 
+const isAbortError = (err: unknown): boolean => !!err && typeof err === 'object' && (err as { name?: unknown }).name === 'AbortError';
+
 function endStateOf(err: unknown, signal: AbortSignal | null | undefined): EndState {
   if (signal?.aborted) return 'aborted';
-  if (err && typeof err === 'object' && (err as { name?: unknown }).name === 'AbortError') return 'aborted';
-  return 'error';
+  return isAbortError(err) ? 'aborted' : 'error';
 }
 
 /**
@@ -135,7 +136,6 @@ export function serveBodyFrom(response: Response, body: ReadableStream<Uint8Arra
   return response;
 }
 
-const isAbortError = (err: unknown): boolean => !!err && typeof err === 'object' && (err as { name?: unknown }).name === 'AbortError';
 
 /**
  * A body method's promise, rejected as a fetch body's is. A constructed Response consuming a stream that errored
@@ -199,7 +199,7 @@ function decorate(target: Response, inner: Response, meta: Response, body: Reada
 }
 
 /** How much of an HTTP error answer the tap reads on its own (see tapErrorBody). */
-export const ERROR_BODY_CAP = 64 * 1024;
+export const ERROR_BODY_CAP = ERROR_BODY_RECORDED_BYTES;
 
 /**
  * The body of an HTTP error answer to a stream request (a 401/429/500 JSON or HTML body — no stream), recorded
