@@ -51,11 +51,12 @@ test('EventSource: every dispatched event is captured with lastEventId; a reconn
   expect(kinds).toEqual([...seen.slice(0, firstResponse).map((e) => e.type), 'reconnect', ...seen.slice(firstResponse).map((e) => e.type)]);
 });
 
-test('an EventSource the server ends after every event notes its first reconnections, then says later ones are not noted', async () => {
-  const texts = await page.evaluate(
-    () =>
+/** The data of the unnamed events an EventSource in the page gets until the server's `done` (then it closes it). */
+function messagesUntilDone(url: string): Promise<string[]> {
+  return page.evaluate(
+    (u) =>
       new Promise<string[]>((resolve) => {
-        const es = new EventSource('/es?id=es-each&each=14');
+        const es = new EventSource(u);
         const got: string[] = [];
         es.onmessage = (e) => got.push(e.data);
         es.addEventListener('done', () => {
@@ -63,7 +64,12 @@ test('an EventSource the server ends after every event notes its first reconnect
           resolve(got);
         });
       }),
+    url,
   );
+}
+
+test('an EventSource the server ends after every event notes its first reconnections, then says later ones are not noted', async () => {
+  const texts = await messagesUntilDone('/es?id=es-each&each=14');
   expect(texts).toEqual(Array.from({ length: 14 }, (_, i) => String(i + 1)));
   const cap = await waitForCapture(ext, tabId, 'id=es-each');
   expect(cap.end?.state).toBe('cancelled');
@@ -76,18 +82,7 @@ test('an EventSource the server ends after every event notes its first reconnect
 test('an AgentScope reply an EventSource server resumes after a reconnect (Last-Event-ID) is one finished reply, as the page got it', async () => {
   // Recorded as one connection per response, the reply read as cut off ("never got a REPLY_END") on the first and as
   // an orphan on the second, though the page's EventSource got every event of it.
-  const texts = await page.evaluate(
-    () =>
-      new Promise<string[]>((resolve) => {
-        const es = new EventSource('/es?id=es-resume&resume=1');
-        const got: string[] = [];
-        es.onmessage = (e) => got.push(e.data);
-        es.addEventListener('done', () => {
-          es.close();
-          resolve(got);
-        });
-      }),
-  );
+  const texts = await messagesUntilDone('/es?id=es-resume&resume=1');
   const conns = server.eventSourceLog('es-resume');
   expect(conns.map((c) => c.lastEventId)).toEqual([undefined, '3']);
   expect(texts).toEqual(conns.flatMap((c) => c.events.filter((e) => e.type === 'message').map((e) => e.data)));
