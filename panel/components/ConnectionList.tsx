@@ -6,7 +6,7 @@ import { Icon } from './Icon.tsx';
 
 export function connectionDuration(c: ConnectionView): number | undefined {
   // Still open: up to the last thing that arrived — a heartbeat after the last event counts (the time stood still).
-  const lastFrame = c.frames.length ? c.frames[c.frames.length - 1].t : undefined;
+  const lastFrame = c.frames.length ? c.frames.t(c.frames.length - 1) : undefined;
   const lastEvent = c.events.length ? c.events[c.events.length - 1].t : undefined;
   const arrived = lastFrame === undefined ? lastEvent : lastEvent === undefined ? lastFrame : Math.max(lastFrame, lastEvent);
   const last = c.end?.t ?? arrived;

@@ -67,7 +67,7 @@ export class EventRowIndex {
     const shown = frameMatcher(filter);
     const { events, frames } = conn;
     const beat = (i: number) => {
-      const fr = frames[i];
+      const fr = frames.at(i) as FrameView;
       if (shown(fr)) this.rows.push(beatRow(fr));
     };
     // An event whose spec frame has not completed yet (frameIndex -1) ends the final part: heartbeats that arrive
@@ -75,8 +75,8 @@ export class EventRowIndex {
     for (; this.nextEvent < events.length; this.nextEvent++) {
       const e = events[this.nextEvent];
       if (e.frameIndex < 0) break;
-      for (; this.nextFrame < frames.length && frames[this.nextFrame].index < e.frameIndex; this.nextFrame++) beat(this.nextFrame);
-      while (this.nextFrame < frames.length && frames[this.nextFrame].index <= e.frameIndex) this.nextFrame++;
+      for (; this.nextFrame < frames.length && this.nextFrame < e.frameIndex; this.nextFrame++) beat(this.nextFrame); // index = position
+      while (this.nextFrame < frames.length && this.nextFrame <= e.frameIndex) this.nextFrame++;
       if (match(e)) {
         this.rowPos.push(this.rows.length);
         this.rows.push({ kind: 'event', event: e });

@@ -1,6 +1,6 @@
 // Filter state and the pure predicates behind the connections list and the event list.
 import { signal } from '@preact/signals';
-import type { ConnectionView, EventView } from '../../src/core/analysis/types.ts';
+import type { ConnectionView, EventView, FrameView } from '../../src/core/analysis/types.ts';
 import { beatRow, frameMatcher, matcher, splitMatcherFor } from './event-rows.ts';
 
 export function createFilters() {
@@ -53,17 +53,17 @@ export function eventRows(
   const shown = frameMatcher({ text, types, hideHeartbeats });
   const rows: EventRow[] = [];
   let f = 0;
-  const frames = conn.frames;
+  const frames = conn.frames; // a frame's index is its position
   for (const e of conn.events) {
-    while (f < frames.length && frames[f].index < e.frameIndex) {
-      const fr = frames[f++];
+    while (f < frames.length && f < e.frameIndex) {
+      const fr = frames.at(f++) as FrameView;
       if (shown(fr)) rows.push(beatRow(fr));
     }
-    while (f < frames.length && frames[f].index <= e.frameIndex) f++;
+    while (f < frames.length && f <= e.frameIndex) f++;
     if (match(e)) rows.push({ kind: 'event', event: e });
   }
   for (; f < frames.length; f++) {
-    const fr = frames[f];
+    const fr = frames.at(f) as FrameView;
     if (shown(fr)) rows.push(beatRow(fr));
   }
   return rows;

@@ -26,19 +26,9 @@ export function replyOfEvent(conn: ConnectionView, index: number): { reply: Repl
   return undefined;
 }
 
-/** Frame lookup by frame index (frames are dense and in order; binary search when they are not). */
+/** Frame lookup by frame index (a frame's index is its position in the connection's frame list). */
 export function frameByIndex(conn: ConnectionView, index: number): FrameView | undefined {
-  const frames = conn.frames;
-  const guess = frames[index - (frames[0]?.index ?? 0)];
-  if (guess && guess.index === index) return guess;
-  let lo = 0;
-  let hi = frames.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (frames[mid].index < index) lo = mid + 1;
-    else hi = mid;
-  }
-  return frames[lo]?.index === index ? frames[lo] : undefined;
+  return index >= 0 ? conn.frames.at(index) : undefined;
 }
 
 /** Event lookup by connection event index (dense from 0, also after an evicted head — but do not assume it). */

@@ -6,6 +6,7 @@ import { isForeignSocketMessage } from '../capture/agent-message-sniff.ts';
 import type { ChunkRecord, ConnectionRecord, MessageRecord, Transport } from '../capture/model.ts';
 import type { Diagnostic } from '../diagnostics/types.ts';
 import { ClientComparer } from '../frames/client-comparison.ts';
+import { FrameList } from '../frames/frame-list.ts';
 import { AgentScopeClientReader } from '../frames/client-reading.ts';
 import { NdjsonDecoder, isNdjsonContentType } from '../frames/ndjson.ts';
 import { SseSpecDecoder, type SpecTail } from '../frames/sse-spec.ts';
@@ -45,8 +46,8 @@ export function messageNonEvent(msg: MessageRecord, transport: Transport): 'sent
 
 export class BodyReader {
   readonly kind: BodyKind;
-  /** The frames read so far (for SSE bodies the spec decoder's own array: one list, not two). */
-  readonly frames: FrameView[];
+  /** The frames read so far (for SSE bodies the spec decoder's own list: one list, not two). */
+  readonly frames: FrameList;
   /** Events read so far. The events themselves are not kept (their parsed JSON is the biggest thing a reader holds). */
   eventCount = 0;
   bytes = 0;
@@ -88,7 +89,7 @@ export class BodyReader {
       this.client = new AgentScopeClientReader({ parseLater: true });
       return;
     }
-    this.frames = [];
+    this.frames = new FrameList();
     if (kind === 'ndjson') this.ndjson = new NdjsonDecoder();
   }
 
@@ -157,7 +158,7 @@ export class BodyReader {
     const foreign = role === 'foreign';
     if (!sent) this.bytes += msg.data.length; // what was received
     this.frames.push({
-      index, t: msg.t, kind: 'message', data: msg.data, heartbeat: msg.data === '' || foreign || sent,
+      t: msg.t, kind: 'message', data: msg.data, heartbeat: msg.data === '' || foreign || sent,
       ...(foreign ? { foreign } : {}),
       ...(sent ? { sent } : {}),
       ...(msg.type !== 'message' ? { event: msg.type } : {}),
@@ -177,7 +178,7 @@ export class BodyReader {
     // A decoder that holds bytes of an unfinished character flushes them (as U+FFFD) at end of body.
     const flush = (this.text as { end?: () => string }).end?.() ?? '';
     if (flush !== '') this.noteInvalidUtf8(); // the body ended inside a character
-    const out = this.pushText(flush, this.frames.at(-1)?.t ?? NaN);
+    const out = this.pushText(flush, this.frames.length > 0 ? this.frames.t(this.frames.length - 1) : NaN);
     if (this.ndjson) for (const f of this.ndjson.finish()) out.push(this.addNdjsonFrame(f));
     if (this.sse && this.client) {
       this.specTail = this.sse.finish();
@@ -203,8 +204,7 @@ export class BodyReader {
     const cmp = this.comparer.compare(this.sse.frames, ended ? this.specTail : undefined, this.client,
       ended ? this.clientTail : undefined, clientName);
     for (const [i, note] of cmp.notes) {
-      const f = this.frames[i];
-      if (f && f.clientNote !== note) this.frames[i] = { ...f, clientNote: note };
+      if (i < this.frames.length && this.frames.clientNote(i) !== note) this.frames.setClientNote(i, note);
     }
     const diagnostics = [
       ...this.sse.problems.map((p) => ({
@@ -231,11 +231,11 @@ export class BodyReader {
     const first = client.lineCount;
     this.readChunk(text, t);
     for (let k = before; k < frames.length; k++) {
-      const f = frames[k];
+      const fEnd = frames.end(k);
       // Client lines that lie inside this frame now know their frame.
-      while (this.unmapped.length > 0 && this.unmapped[0][1] < f.end) {
+      while (this.unmapped.length > 0 && this.unmapped[0][1] < fEnd) {
         const [ev] = this.unmapped.shift() as [RawEvent, number];
-        ev.frameIndex = f.index;
+        ev.frameIndex = k;
         this.resolved.push(ev);
       }
     }
@@ -250,7 +250,7 @@ export class BodyReader {
       const frame = this.frameOfLine(start);
       // The usual frame's data is exactly the client's text: keep one string for both, not two copies of the slice
       // (one object less per event to hold, and the later comparison finds them identical at once).
-      const data = frame === -1 ? undefined : this.sse.frames[frame].data;
+      const data = frame === -1 ? undefined : this.sse.frames.data(frame);
       if (data === json) json = client.shareJson(i, data);
       const ev = this.event(frame, t, json, wellFormed);
       if (ev.parseError !== undefined) client.parseFailedAt(i, ev.parseError);
@@ -318,8 +318,9 @@ export class BodyReader {
   }
 
   private addNdjsonFrame(f: FrameView): RawEvent {
+    const index = this.frames.length;
     this.frames.push(f);
-    return this.event(f.index, f.t, f.data);
+    return this.event(index, f.t, f.data);
   }
 
   private frameAtOrEnd(offset: number): number {
@@ -334,20 +335,21 @@ export class BodyReader {
   private frameOfLine(offset: number): number {
     const frames = (this.sse as SseSpecDecoder).frames;
     let i = this.lineFrame;
-    while (i < frames.length && frames[i].end <= offset) i++;
+    while (i < frames.length && frames.end(i) <= offset) i++;
     this.lineFrame = i;
     return i < frames.length ? i : -1;
   }
 
   /** Index of the spec frame containing body offset `offset`, or -1 when that frame is not complete yet. */
   private frameAt(offset: number): number {
-    const frames = this.sse?.frames ?? [];
+    const frames = this.sse?.frames;
+    if (frames === undefined) return -1;
     let lo = 0;
     let hi = frames.length - 1;
     let found = -1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
-      if (frames[mid].end > offset) {
+      if (frames.end(mid) > offset) {
         found = mid;
         hi = mid - 1;
       } else lo = mid + 1;

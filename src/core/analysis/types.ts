@@ -1,5 +1,6 @@
 // What analysis derives from raw capture records — the read model of the panel and the CLI.
 // Everything here can be recomputed from the Capture (raw bytes are the source of truth).
+import type { FrameList } from '../frames/frame-list.ts';
 import type { ConnectionRecord, EndRecord } from '../capture/model.ts';
 import type { Diagnostic } from '../diagnostics/types.ts';
 
@@ -118,7 +119,8 @@ export interface ConnectionView {
   state: ConnectionState;
   dialect: Dialect;
   bytes: number;
-  frames: FrameView[];
+  /** Every frame, in columns (`at(i)` builds frame i's object: see frame-list.ts). */
+  frames: FrameList;
   events: EventView[];
   replies: ReplyView[];
   /** All diagnostics of the connection (frames, events, replies), `index` = connection event index. */

@@ -95,8 +95,7 @@ function bodyChunks(conn: string, body: Uint8Array, endT: number, msgTimes: numb
   if (isSse && msgTimes.length > 0) {
     const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(body);
     const dec = new SseSpecDecoder();
-    dec.push(text, Number.NaN);
-    const data = dec.frames.filter((f) => f.kind === 'data');
+    const data = dec.push(text, Number.NaN).filter((f) => f.kind === 'data');
     if (data.length === msgTimes.length && new TextEncoder().encode(text).length === body.length) {
       let from = 0;
       data.forEach((f, k) => {

@@ -3,7 +3,8 @@
 // client-reading.ts.
 import type { Diagnostic } from '../diagnostics/types.ts';
 import type { AgentScopeClientReader, ClientLine } from './client-reading.ts';
-import type { SpecFrame, SpecTail } from './sse-spec.ts';
+import type { FrameList, PlacedFrame } from './frame-list.ts';
+import type { SpecTail } from './sse-spec.ts';
 
 export interface ClientComparison {
   diagnostics: Diagnostic[];
@@ -39,7 +40,7 @@ const freshPass = (clientName: string, stoppedAt: number | undefined): PassState
  * diagnostics about text after the last frame use `frames.length`.
  */
 export function compareWithAgentScopeClient(
-  frames: readonly SpecFrame[],
+  frames: FrameList,
   specTail: SpecTail | undefined,
   client: AgentScopeClientReader,
   clientTail: ClientTail | undefined,
@@ -71,7 +72,7 @@ export class ClientComparer {
       pass = this.pass = freshPass(clientName, client.stoppedAt);
     }
     let settled = pass.fi;
-    while (settled < frames.length && frames[settled].end <= client.pendingStart) settled++;
+    while (settled < frames.length && frames.end(settled) <= client.pendingStart) settled++;
     comparePass(pass, frames, client, undefined, settled);
     if (settled === frames.length) return finishComparison(pass, frames, specTail, client, undefined);
     const unsettled: PassState = { ...pass, diagnostics: [...pass.diagnostics], notes: new Map(pass.notes) };
@@ -83,7 +84,7 @@ export class ClientComparer {
 /** Compares frames `pass.fi` up to `upTo`, adding to `pass`. */
 function comparePass(
   pass: PassState,
-  frames: readonly SpecFrame[],
+  frames: FrameList,
   client: AgentScopeClientReader,
   clientTail: ClientTail | undefined,
   upTo = frames.length,
@@ -107,20 +108,25 @@ function comparePass(
 
   // Indexed, not for-of: a one-off pass over every frame runs unoptimised, where for-of allocates per element.
   for (let fi = pass.fi; fi < upTo; fi++) {
-    const f = frames[fi];
-    while (li < n && client.endOf(li) <= f.start) li++;
+    // Read from the frame list's columns: the frame object is built only for frames that need a closer look.
+    const fStart = frames.start(fi);
+    const fEnd = frames.end(fi);
+    while (li < n && client.endOf(li) <= fStart) li++;
     let end = li;
-    while (end < n && client.startOf(end) < f.end) end++;
-    if (stopLine && stopFrame !== undefined && f.start >= stopLine.end) {
-      notes.set(f.index, `never read: the client stopped at frame ${stopFrame} (JSON.parse threw)`);
+    while (end < n && client.startOf(end) < fEnd) end++;
+    if (stopLine && stopFrame !== undefined && fStart >= stopLine.end) {
+      notes.set(fi, `never read: the client stopped at frame ${stopFrame} (JSON.parse threw)`);
       continue;
     }
-    if (f.kind !== 'data') continue;
+    if (frames.kind(fi) !== 'data') continue;
     // The ordinary frame — one clean "data: " line holding exactly the frame's data — gets no diagnostic below.
     // (The analysis hands the client the frame's own data string when they are equal: then no trim is needed, the
     // client's text being trimmed already.)
-    if (end === li + 1 && client.isCleanEvent(li) && client.startOf(li) >= f.start && f.start < unreadCRStart &&
-      (f.event === undefined || f.event === 'message') && (client.jsonOf(li) === f.data || client.jsonOf(li) === f.data.trim())) continue;
+    const fEvent = frames.event(fi);
+    const fData = frames.data(fi);
+    if (end === li + 1 && client.isCleanEvent(li) && client.startOf(li) >= fStart && fStart < unreadCRStart &&
+      (fEvent === undefined || fEvent === 'message') && (client.jsonOf(li) === fData || client.jsonOf(li) === fData.trim())) continue;
+    const f = frames.at(fi) as PlacedFrame;
     const inside: ClientLine[] = [];
     for (let k = li; k < end; k++) inside.push(client.lineAt(k));
     const events = inside.filter((l) => l.kind === 'event' && l.start >= f.start);
@@ -190,7 +196,7 @@ function comparePass(
  */
 function finishComparison(
   pass: PassState,
-  frames: readonly SpecFrame[],
+  frames: FrameList,
   specTail: SpecTail | undefined,
   client: AgentScopeClientReader,
   clientTail: ClientTail | undefined,
@@ -205,7 +211,7 @@ function finishComparison(
   };
 
   // Lines the client yields after the last spec frame: no blank line closed them, so the spec discards them.
-  const lastEnd = frames.length ? frames[frames.length - 1].end : 0;
+  const lastEnd = frames.length ? frames.end(frames.length - 1) : 0;
   let stray = 0;
   for (let i = n - 1; i >= 0 && client.startOf(i) >= lastEnd; i--) {
     const l = client.lineAt(i);
@@ -222,9 +228,4 @@ function finishComparison(
       `The body ends in the middle of a line (no newline after the last data line): neither the spec nor ${clientName} delivers it.`);
   }
   return { diagnostics, notes: pass.notes };
-}
-
-/** Copies comparison notes onto frames (returns new frame objects). */
-export function withClientNotes<F extends SpecFrame>(frames: readonly F[], notes: Map<number, string>): F[] {
-  return frames.map((f) => (notes.has(f.index) ? { ...f, clientNote: notes.get(f.index) } : f));
 }

@@ -2,7 +2,7 @@
 // The incremental classes stay available for live use; these helpers serve imports, the CLI and tests.
 import type { ChunkRecord } from '../capture/model.ts';
 import type { Diagnostic } from '../diagnostics/types.ts';
-import { compareWithAgentScopeClient, withClientNotes } from './client-comparison.ts';
+import { compareWithAgentScopeClient } from './client-comparison.ts';
 import { AgentScopeClientReader } from './client-reading.ts';
 import { NdjsonDecoder, type NdjsonFrame } from './ndjson.ts';
 import { SseSpecDecoder, type SpecFrame, type SseProblem, type SpecTail } from './sse-spec.ts';
@@ -49,8 +49,9 @@ export function readSse(texts: readonly TimedText[], opts: { ended: boolean; cli
   }
   const tail = opts.ended ? spec.finish() : undefined;
   const frameAt = (offset: number) => {
-    const i = spec.frames.findIndex((f) => f.end > offset);
-    return i === -1 ? spec.frames.length : i;
+    let i = 0;
+    while (i < spec.frames.length && spec.frames.end(i) <= offset) i++;
+    return i;
   };
   const diagnostics: Diagnostic[] = spec.problems.map((p) => ({
     code: 'sse.ignored-line',
@@ -58,15 +59,14 @@ export function readSse(texts: readonly TimedText[], opts: { ended: boolean; cli
     index: frameAt(p.start),
     message: `${p.message} — line ${JSON.stringify(p.line.length > 60 ? p.line.slice(0, 60) + '…' : p.line)} is ignored`,
   }));
-  let frames = spec.frames;
   if (client) {
     const name = opts.client === 'pi' ? "pi's streamProxy" : 'the AgentScope client';
-    const cmp = compareWithAgentScopeClient(frames, tail, client, opts.ended ? client.finish() : undefined, name);
+    const cmp = compareWithAgentScopeClient(spec.frames, tail, client, opts.ended ? client.finish() : undefined, name);
     diagnostics.push(...cmp.diagnostics);
-    frames = withClientNotes(frames, cmp.notes);
+    for (const [i, note] of cmp.notes) spec.frames.setClientNote(i, note);
   }
   diagnostics.sort((a, b) => a.index - b.index);
-  return { frames, retries: spec.retries, problems: spec.problems, ...(tail ? { tail } : {}), diagnostics };
+  return { frames: spec.frames.toArray() as SpecFrame[], retries: spec.retries, problems: spec.problems, ...(tail ? { tail } : {}), diagnostics };
 }
 
 /** NDJSON reading of a body. */

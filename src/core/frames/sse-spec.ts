@@ -10,6 +10,7 @@
 //   hold its own copy of the body (measured: the biggest single share of the analysis heap).
 import type { FrameView } from '../analysis/types.ts';
 import { startsWithDataColon } from './client-reading.ts';
+import { FrameList } from './frame-list.ts';
 
 /** A frame of the spec reading, with where its text lies in the decoded body (offsets in UTF-16 code units). */
 export interface SpecFrame extends FrameView {
@@ -38,7 +39,8 @@ export interface SpecTail {
 }
 
 export class SseSpecDecoder {
-  readonly frames: SpecFrame[] = [];
+  /** Every frame read so far, in columns (see frame-list.ts); `push` returns the new ones as objects. */
+  readonly frames = new FrameList();
   readonly problems: SseProblem[] = [];
   /** `retry:` values, in order, with the time of their line. */
   readonly retries: { t: number; ms: number }[] = [];
@@ -68,7 +70,7 @@ export class SseSpecDecoder {
   push(text: string, t: number): SpecFrame[] {
     const before = this.frames.length;
     this.read(text, t);
-    return this.frames.slice(before);
+    return this.frames.slice(before) as SpecFrame[];
   }
 
   /** `push` without the array of new frames (they are `frames` from its length before the call). */
@@ -222,22 +224,13 @@ export class SseSpecDecoder {
   }
 
   private comment(text: string): void {
-    this.frames.push({
-      index: this.frames.length, t: this.now, kind: 'comment', data: text, heartbeat: true,
-      start: this.curLineStart, end: this.curLineEnd,
-    });
+    this.frames.pushSpec(this.now, 'comment', text, true, this.curLineStart, this.curLineEnd);
   }
 
   /** Blank line: dispatch the pending event (if it has data lines) and reset the field state. */
   private dispatch(): void {
     if (this.dataLines > 0) {
-      const frame: SpecFrame = {
-        index: this.frames.length, t: this.now, kind: 'data', data: this.data, heartbeat: this.data === '',
-        start: this.frameStart, end: this.curLineEnd,
-      };
-      if (this.eventType !== undefined) frame.event = this.eventType;
-      if (this.id !== undefined) frame.id = this.id;
-      this.frames.push(frame);
+      this.frames.pushSpec(this.now, 'data', this.data, this.data === '', this.frameStart, this.curLineEnd, this.eventType, this.id);
     }
     this.data = '';
     this.dataLines = 0;

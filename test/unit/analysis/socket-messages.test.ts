@@ -37,7 +37,7 @@ describe('socket messages', () => {
     expect(v.frames.filter((f) => f.sent).map((f) => f.index)).toEqual([0]);
     expect(v.bytes).toBe(texts.slice(1).join('').length); // received only
     expect(v.frames.filter((f) => f.foreign).map((f) => f.index)).toEqual([1, 2, 5]);
-    expect(v.frames.every((f) => f.heartbeat === (f.foreign === true || f.sent === true))).toBe(true);
+    expect(v.frames.toArray().every((f) => f.heartbeat === (f.foreign === true || f.sent === true))).toBe(true);
     expect(v.events.map((e) => e.frameIndex)).toEqual([3, 4, 6, 7, 8, 9]);
     expect(v.dialect).toBe('pi-proxy');
     // No diagnostic names a foreign or sent message; the broken one is reported.
@@ -49,7 +49,7 @@ describe('socket messages', () => {
   it('an EventSource reads its unnamed messages as events, whatever they hold; a named event of the app\'s own is a frame', () => {
     const unnamed = analyse('eventsource', messages().map((m) => ({ ...m, type: 'message' })));
     expect(unnamed.events).toHaveLength(texts.length);
-    expect(unnamed.frames.some((f) => f.foreign || f.sent)).toBe(false);
+    expect(unnamed.frames.toArray().some((f) => f.foreign || f.sent)).toBe(false);
     // The page listens for named events too: the app's `done` ({}) and `presence` beside the agent's events — and a
     // named event that carries a protocol event is one.
     const named = analyse('eventsource', [

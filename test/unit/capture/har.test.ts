@@ -280,7 +280,7 @@ describe('HAR import of a Chrome file', () => {
     expect(conn.diagnostics.map((d) => d.code)).not.toContain('stream.http-error'); // 101 is how a socket opens
     // The sent message is a frame, not an event; exported again, it is a `send` frame.
     expect(conn.events).toHaveLength(events.length);
-    expect(conn.frames[0]).toMatchObject({ sent: true, data: '{"prompt":"hello"}' });
+    expect(conn.frames.at(0)).toMatchObject({ sent: true, data: '{"prompt":"hello"}' });
     const back = exportHar(cap).log.entries[0] as unknown as { _webSocketMessages: { type: string; data: string }[] };
     expect(back._webSocketMessages.map((m) => m.type)).toEqual(['send', ...events.map(() => 'receive')]);
     // Read as a list of messages, like EventSource's (the eviction digest, too, takes messages only on such a kind).

@@ -38,7 +38,7 @@ describe('SSE spec reading', () => {
     const dec = new SseSpecDecoder();
     expect(dec.push('data: a\r\n\r', 10)).toHaveLength(1);
     expect(dec.push('\ndata: b\n\n', 20).map((f) => [f.data, f.t])).toEqual([['b', 20]]);
-    expect(dec.frames[0].t).toBe(10);
+    expect(dec.frames.t(0)).toBe(10);
   });
 
   // Random SSE bodies: field lines of every kind, any line ending, unicode values.

@@ -118,7 +118,7 @@ describe('incremental derivations equal their references under random slicing', 
     const a = new CaptureAnalyzer();
     a.push(sample.records);
     const conns = a.connections();
-    expect(conns.some((c) => c.frames.some((f) => f.heartbeat))).toBe(true);
+    expect(conns.some((c) => c.frames.toArray().some((f) => f.heartbeat))).toBe(true);
     expect(conns.some((c) => c.replies.some((r) => diagnosticSteps(c, r).length > 0))).toBe(true);
     expect(conns.reduce((n, c) => n + c.replies.length, 0)).toBeGreaterThan(2);
   });
@@ -174,7 +174,7 @@ describe('lookups without scans', () => {
         const got = replyOfEvent(conn, e.index);
         expect(got?.reply.id).toBe(owner?.id);
         if (owner) expect(got?.step).toBe(owner.eventIndices.indexOf(e.index));
-        expect(frameByIndex(conn, e.frameIndex)).toBe(conn.frames.find((f) => f.index === e.frameIndex));
+        expect(frameByIndex(conn, e.frameIndex)).toEqual(conn.frames.toArray().find((f) => f.index === e.frameIndex));
       }
     }
   });

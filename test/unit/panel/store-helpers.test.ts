@@ -9,6 +9,7 @@ import { eventRows, filterConnections } from '../../../panel/store/filters.ts';
 import { DiagnosticSteps, diagnosticSteps, MAX_PLAY_FRAMES, nextIn, nextPlayStep } from '../../../panel/store/steps.ts';
 import { eventDiagnostics } from '../../../panel/store/lookups.ts';
 import { CaptureAnalyzer } from '../../../panel/core-bridge.ts';
+import { FrameList } from '../../../src/core/frames/frame-list.ts';
 
 describe('remapConnectionIds', () => {
   const recs: CaptureRecord[] = [
@@ -62,7 +63,7 @@ describe('reindentJson', () => {
 function conn(frames: FrameView[], events: Partial<EventView>[], extra: Partial<ConnectionView> = {}): ConnectionView {
   return {
     record: { kind: 'connection', id: 'c', transport: 'fetch', frameUrl: '', method: 'GET', url: 'http://x/stream', requestHeaders: [], startTime: 0 },
-    state: 'complete', dialect: 'agentscope', bytes: 0, frames, replies: [], diagnostics: [], evictedEvents: 0, notes: [],
+    state: 'complete', dialect: 'agentscope', bytes: 0, frames: FrameList.from(frames), replies: [], diagnostics: [], evictedEvents: 0, notes: [],
     events: events.map((e, i) => ({ index: i, frameIndex: i, t: NaN, type: 'T', raw: {}, rawText: '', valid: true, issues: [], extras: [], preview: '', diagnostics: [], ...e })),
     ...extra,
   };
@@ -128,7 +129,7 @@ describe('nextPlayStep', () => {
 describe('connectionDuration', () => {
   const view = (frames: number[], events: number[], end?: number) => ({
     record: { startTime: 1000 },
-    frames: frames.map((t) => ({ t })),
+    frames: FrameList.from(frames.map((t) => ({ t, kind: 'data' as const, data: '', heartbeat: false }))),
     events: events.map((t) => ({ t })),
     ...(end !== undefined ? { end: { t: end } } : {}),
   }) as unknown as ConnectionView;

@@ -142,7 +142,7 @@ describe('panel store', () => {
 
   it('a selected frame (no event) stays while a followed reply streams, and goes with the next move of the user', () => {
     const { store, flush, rest } = halfStreamed();
-    const beat = store.selectedConnection.value!.frames.find((f) => f.heartbeat)!;
+    const beat = store.selectedConnection.value!.frames.toArray().find((f) => f.heartbeat)!;
     expect(beat).toBeDefined();
     store.selectFrame(beat.index);
     expect(store.selectedFrame.value).toBe(beat.index);
