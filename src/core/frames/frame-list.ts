@@ -14,7 +14,12 @@ export interface PlacedFrame extends FrameView {
   start: number;
   /** Offset just after the line end that completed the frame. */
   end: number;
+  /** An NDJSON line the body ended without a line end (see ndjson.ts). */
+  unterminated?: true;
 }
+
+/** What `push` takes: a frame object as the readers build them (its `index` is ignored). */
+export type FrameInput = Omit<FrameView, 'index'> & { start?: number; end?: number; unterminated?: boolean };
 
 const KINDS: readonly FrameView['kind'][] = ['data', 'comment', 'ndjson', 'message'];
 const KIND_MASK = 3;
@@ -22,6 +27,12 @@ const HEARTBEAT = 4;
 const FOREIGN = 8;
 const SENT = 16;
 const PLACED = 32;
+const UNTERMINATED = 64;
+
+/** An index as `Array.prototype.at` and `slice` read one (ToIntegerOrInfinity: NaN is 0, fractions are cut, -0 is 0). */
+function integer(i: number): number {
+  return Math.trunc(i) || 0;
+}
 
 /** The fields few frames have: an SSE `event:` / `id:`, a client note. */
 interface Rare {
@@ -32,7 +43,7 @@ interface Rare {
 
 export class FrameList implements Iterable<FrameView> {
   /** A list holding these frames (their `index` is ignored: a frame's index is its position). */
-  static from(frames: Iterable<Omit<FrameView, 'index'> & { start?: number; end?: number }>): FrameList {
+  static from(frames: Iterable<FrameInput>): FrameList {
     const list = new FrameList();
     for (const f of frames) list.push(f);
     return list;
@@ -51,10 +62,12 @@ export class FrameList implements Iterable<FrameView> {
   }
 
   /** Adds a frame (its `index` is ignored: a frame's index is its position). */
-  push(f: Omit<FrameView, 'index'> & { start?: number; end?: number }): void {
+  push(f: FrameInput): void {
     const placed = f.start !== undefined && f.end !== undefined;
-    this.add(f.t, KINDS.indexOf(f.kind), f.data, f.heartbeat, placed ? f.start as number : 0, placed ? f.end as number : 0,
-      f.event, f.id, (f.foreign ? FOREIGN : 0) | (f.sent ? SENT : 0) | (placed ? PLACED : 0));
+    const kind = KINDS.indexOf(f.kind);
+    if (kind === -1) throw new Error(`FrameList.push: unknown frame kind ${JSON.stringify(f.kind)}`); // (-1 would set every flag bit)
+    this.add(f.t, kind, f.data, f.heartbeat, placed ? f.start as number : 0, placed ? f.end as number : 0,
+      f.event, f.id, (f.foreign ? FOREIGN : 0) | (f.sent ? SENT : 0) | (placed ? PLACED : 0) | (f.unterminated ? UNTERMINATED : 0));
     if (f.clientNote !== undefined) this.setClientNote(this.length - 1, f.clientNote);
   }
 
@@ -129,8 +142,9 @@ export class FrameList implements Iterable<FrameView> {
     else rare.set(i, { clientNote: note });
   }
 
-  /** Frame `i` as an object (a new one per call; negative `i` counts from the end, as `Array.prototype.at`). */
+  /** Frame `i` as an object (a new one per call; `i` read as `Array.prototype.at` reads it: negative counts from the end). */
   at(i: number): PlacedFrame | undefined {
+    i = integer(i);
     if (i < 0) i += this.length;
     if (!(i >= 0 && i < this.length)) return undefined;
     const flags = this.flags[i];
@@ -142,6 +156,7 @@ export class FrameList implements Iterable<FrameView> {
     }
     if (flags & FOREIGN) f.foreign = true;
     if (flags & SENT) f.sent = true;
+    if (flags & UNTERMINATED) f.unterminated = true;
     const r = this.rare?.get(i);
     if (r?.event !== undefined) f.event = r.event;
     if (r?.id !== undefined) f.id = r.id;
@@ -149,10 +164,16 @@ export class FrameList implements Iterable<FrameView> {
     return f;
   }
 
-  /** Frames `from` (inclusive) to `to` (exclusive) as objects. */
+  /** Frames `from` (inclusive) to `to` (exclusive) as objects; the bounds read as `Array.prototype.slice` reads them. */
   slice(from = 0, to = this.length): PlacedFrame[] {
+    const n = this.length;
+    const bound = (x: number) => {
+      const k = integer(x);
+      return k < 0 ? Math.max(0, n + k) : Math.min(k, n);
+    };
+    const end = bound(to);
     const out: PlacedFrame[] = [];
-    for (let i = Math.max(0, from); i < Math.min(to, this.length); i++) out.push(this.at(i) as PlacedFrame);
+    for (let i = bound(from); i < end; i++) out.push(this.at(i) as PlacedFrame);
     return out;
   }
 

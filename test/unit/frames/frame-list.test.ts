@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { FrameList } from '../../../src/core/frames/frame-list.ts';
+import { NdjsonDecoder } from '../../../src/core/frames/ndjson.ts';
 import type { FrameView } from '../../../src/core/analysis/types.ts';
 
 const frameArb = fc.record({
@@ -68,5 +69,29 @@ describe('FrameList', () => {
     expect(list.toArray().filter((f) => f.clientNote !== undefined).map((f) => f.index)).toEqual([7]);
     expect(list.slice(98)).toEqual([list.at(98), list.at(99)]);
     expect(list.at(99)).toEqual({ index: 99, t: 1099, kind: 'comment', data: 'd99', heartbeat: true, start: 990, end: 999 });
+  });
+
+  it('at and slice read their arguments as Array.prototype.at and slice do (negative, fractional, NaN, out of range)', () => {
+    fc.assert(fc.property(fc.array(frameArb, { maxLength: 12 }), fc.array(fc.oneof(fc.integer({ min: -15, max: 15 }), fc.double({ min: -15, max: 15 }), fc.constantFrom(Number.NaN, Infinity, -Infinity, undefined)), { minLength: 2, maxLength: 2 }), (frames, [a, b]) => {
+      const list = FrameList.from(frames.map(({ place, ...rest }) => rest));
+      const arr = list.toArray();
+      expect(list.at(a as number)).toEqual(arr.at(a as number));
+      expect(list.slice(a, b)).toEqual(arr.slice(a, b));
+      expect(list.slice(a)).toEqual(arr.slice(a));
+    }), { numRuns: 500 });
+  });
+
+  it('an NDJSON line the body ended without a line end keeps its mark ("unterminated", as the frame objects had it)', () => {
+    const dec = new NdjsonDecoder();
+    const list = new FrameList();
+    for (const f of [...dec.push('{"a":1}\n{"b":2}', 5), ...dec.finish()]) list.push(f);
+    expect(list.toArray()).toEqual(dec.frames);
+    expect(JSON.parse(JSON.stringify(list))).toEqual(JSON.parse(JSON.stringify(dec.frames)));
+    expect(list.at(1)).toMatchObject({ data: '{"b":2}', unterminated: true });
+    expect(list.at(0)).not.toHaveProperty('unterminated');
+  });
+
+  it('a frame of a kind it does not know is refused (its bits would read as every flag set)', () => {
+    expect(() => new FrameList().push({ t: 0, kind: 'bogus' as FrameView['kind'], data: '', heartbeat: false })).toThrow(/kind/);
   });
 });
