@@ -2,6 +2,7 @@
 // scrubber's helpers and the components share them.
 import type { ConnectionView, EventView, FrameView, ReplyView } from '../../src/core/analysis/types.ts';
 import type { Diagnostic } from '../../src/core/diagnostics/types.ts';
+import type { FrameList } from '../../src/core/frames/frame-list.ts';
 
 /** Position of `value` in an ascending list, or -1. */
 export function indexInSorted(sorted: readonly number[], value: number): number {
@@ -26,9 +27,30 @@ export function replyOfEvent(conn: ConnectionView, index: number): { reply: Repl
   return undefined;
 }
 
-/** Frame lookup by frame index (a frame's index is its position in the connection's frame list). */
+/**
+ * The frame objects handed out per frame list, by index (few: the selected frame, the event pane's). The list builds
+ * a new object on every `at`; the panel keys on the object — the frame pane parses a frame's JSON once per object, its
+ * Copy button forgets "Copied" when the object changes — so one lookup per render reset both on every render.
+ */
+const built = new WeakMap<FrameList, Map<number, FrameView>>();
+const BUILT_PER_LIST = 16;
+
+/**
+ * Frame lookup by frame index (a frame's index is its position in the connection's frame list). The same frame gives
+ * the same object while it is unchanged — a frame changes only when the client comparison sets its note — as the
+ * frame objects this list replaced did.
+ */
 export function frameByIndex(conn: ConnectionView, index: number): FrameView | undefined {
-  return index >= 0 ? conn.frames.at(index) : undefined;
+  const frames = conn.frames;
+  if (!Number.isInteger(index) || index < 0 || index >= frames.length) return undefined;
+  let cache = built.get(frames);
+  const hit = cache?.get(index);
+  if (hit && hit.clientNote === frames.clientNote(index)) return hit;
+  const frame = frames.at(index) as FrameView;
+  if (!cache) built.set(frames, (cache = new Map()));
+  else if (cache.size >= BUILT_PER_LIST) cache.clear();
+  cache.set(index, frame);
+  return frame;
 }
 
 /** Event lookup by connection event index (dense from 0, also after an evicted head — but do not assume it). */

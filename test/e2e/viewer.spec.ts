@@ -136,6 +136,44 @@ test('a heartbeat row is selectable: the event pane says what it is, and the scr
   await expect(page.getByTestId('event-detail')).toBeVisible();
   await page.close();
 });
+test('a copied frame stays "Copied" while the panes around it re-render; another frame offers Copy again', async () => {
+  // A socket's sent message and another message of the app's own: frames, not events (the frame pane shows them).
+  const id = 'ws';
+  const msg = (t: number, type: string, data: string): CaptureRecord => ({ kind: 'message', conn: id, t, type, data, lastEventId: '' });
+  const log = writeCaptureLog({
+    header: { kind: 'header', format: 'replyscope-capture', version: 1, tool: 't', created: '2026-12-01T00:00:00Z' },
+    records: [
+      { kind: 'connection', id, transport: 'websocket', frameUrl: 'http://127.0.0.1/', method: 'GET', url: 'ws://127.0.0.1/ws', requestHeaders: [], status: 101, startTime: 1 },
+      msg(2, 'send', '{"prompt":"hello"}'),
+      msg(3, 'message', JSON.stringify(r1('REPLY_START', 1, { session_id: 's', name: 'A', role: 'assistant' }))),
+      msg(4, 'message', '{"type":"typing"}'),
+      msg(5, 'message', JSON.stringify(r1('REPLY_END', 2, { session_id: 's' }))),
+      { kind: 'end', conn: id, t: 6, state: 'complete' },
+    ],
+  });
+  const page = await openViewer();
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: viewer.url });
+  await importText(page, 'ws.replyscope.ndjson', log);
+  await page.locator(`[data-conn="${id}"]`).click();
+  await page.locator('.vrow.heartbeat').first().click();
+  const detail = page.getByTestId('frame-detail');
+  await expect(detail).toContainText('sent by the page');
+  await detail.getByRole('button', { name: 'Copy raw frame' }).click();
+  await expect(detail.getByRole('button', { name: 'Copied' })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('{"prompt":"hello"}');
+  // Another view of the message re-renders the step pane and the frame pane in it, the frame unchanged.
+  await page.getByRole('tab', { name: 'JSON' }).click();
+  await expect(page.getByRole('tab', { name: 'JSON' })).toHaveAttribute('aria-selected', 'true');
+  // Past the render and its effects (Preact runs them after the next animation frame, in a task).
+  await page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => setTimeout(() => requestAnimationFrame(() => setTimeout(done))))));
+  expect(await detail.locator('button.copy').textContent()).toBe('Copied'); // read once, not polled: it must still say so
+  // Another frame: the button offers to copy again.
+  await page.locator('.vrow.heartbeat').nth(1).click();
+  await expect(detail).toContainText('other message');
+  await expect(detail.getByRole('button', { name: 'Copy raw frame' })).toBeVisible();
+  await page.close();
+});
+
 test('a diagnostic occurrence seeks the scrubber to its event', async () => {
   const page = await openViewer();
   await importText(page, 'sample.replyscope.ndjson', sampleLog);

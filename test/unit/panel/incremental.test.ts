@@ -178,6 +178,27 @@ describe('lookups without scans', () => {
       }
     }
   });
+
+  it('frameByIndex gives the same object for a frame while it is unchanged (the panel keys on it), a new one once its client note is set', () => {
+    // The frame pane parses a frame once per frame object and its Copy button resets when the object changes: a new
+    // object per lookup reset "Copied" on every render (a live stream's flush, a tab click) and parsed again each time.
+    const a = new CaptureAnalyzer();
+    a.push(sample.records);
+    const conn = a.connections().find((c) => c.frames.toArray().some((f) => f.heartbeat))!;
+    const beat = conn.frames.toArray().find((f) => f.heartbeat)!;
+    const first = frameByIndex(conn, beat.index);
+    expect(first).toEqual(beat);
+    expect(frameByIndex(conn, beat.index)).toBe(first);
+    frameByIndex(conn, 0); // another lookup in between
+    expect(frameByIndex(conn, beat.index)).toBe(first);
+    conn.frames.setClientNote(beat.index, 'client: dropped');
+    const noted = frameByIndex(conn, beat.index);
+    expect(noted).not.toBe(first);
+    expect(noted?.clientNote).toBe('client: dropped');
+    expect(frameByIndex(conn, beat.index)).toBe(noted);
+    // No frame at an index that is none.
+    for (const i of [-1, conn.frames.length, 0.5, Number.NaN]) expect(frameByIndex(conn, i)).toBeUndefined();
+  });
 });
 
 describe('splitChunk (huge chunks are analysed in pieces)', () => {
