@@ -136,6 +136,8 @@ export class FrameList implements Iterable<FrameView> {
   }
 
   setClientNote(i: number, note: string): void {
+    // A note kept for a frame not pushed yet would attach to whatever frame comes to that index.
+    if (!(Number.isInteger(i) && i >= 0 && i < this.length)) throw new RangeError(`FrameList.setClientNote: no frame ${i} (of ${this.length})`);
     const rare = (this.rare ??= new Map());
     const r = rare.get(i);
     if (r) r.clientNote = note;

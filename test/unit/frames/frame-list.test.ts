@@ -91,6 +91,16 @@ describe('FrameList', () => {
     expect(list.at(0)).not.toHaveProperty('unterminated');
   });
 
+  it('a client note for a frame it does not hold is refused (kept, it would attach to the frame pushed at that index later)', () => {
+    const list = new FrameList();
+    list.pushSpec(1, 'data', 'a', false, 0, 9);
+    for (const i of [1, -1, 0.5, Number.NaN]) expect(() => list.setClientNote(i, 'client: dropped')).toThrow(RangeError);
+    list.pushSpec(2, 'data', 'b', false, 9, 18);
+    expect(list.at(1)).not.toHaveProperty('clientNote');
+    list.setClientNote(1, 'client: dropped');
+    expect(list.clientNote(1)).toBe('client: dropped');
+  });
+
   it('a frame of a kind it does not know is refused (its bits would read as every flag set)', () => {
     expect(() => new FrameList().push({ t: 0, kind: 'bogus' as FrameView['kind'], data: '', heartbeat: false })).toThrow(/kind/);
   });
