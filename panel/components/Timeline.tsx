@@ -89,10 +89,17 @@ export function Timeline({ store }: { store: PanelStore }) {
   useEffect(() => setView(undefined), [conn?.record.id]);
   // Built once per replies list, not on every render (a hover re-renders; a session can hold thousands of replies).
   const replies = conn?.replies;
-  const { replyNumber, replyName } = useMemo(() => ({
-    replyNumber: new Map((replies ?? []).map((r, i) => [r.id, i + 1])),
-    replyName: new Map((replies ?? []).map((r) => [r.id, r.name ? `${r.name} · ${r.id}` : r.id])),
-  }), [replies]);
+  const { replyNumber, replyName, laneName } = useMemo(() => {
+    const replyNumber = new Map((replies ?? []).map((r, i) => [r.id, i + 1]));
+    const replyName = new Map((replies ?? []).map((r) => [r.id, r.name ? `${r.name} · ${r.id}` : r.id]));
+    // Several replies: each lane says whose it is ("R2 · text …": lanes are grouped by kind, so two replies'
+    // "model call 1" lanes looked the same).
+    const laneName = (lane: TimelineLane) => {
+      const n = lane.replyId === undefined ? undefined : replyNumber.get(lane.replyId);
+      return n !== undefined && (replies?.length ?? 0) > 1 ? `R${n} · ${lane.label}` : lane.label;
+    };
+    return { replyNumber, replyName, laneName };
+  }, [replies]);
   // Zoomed in, the view follows the selected step: moved with the keys (End, [ ]) the cursor left the view and
   // only a mouse could pan back to it.
   const selectedEvent = store.selectedEvent.value;
@@ -259,9 +266,8 @@ export function Timeline({ store }: { store: PanelStore }) {
         {tl.lanes.map((lane, li) => {
           const y = AXIS_H + li * LANE_H;
           const n = lane.replyId === undefined ? undefined : replyNumber.get(lane.replyId);
-          // Several replies: each lane says whose it is ("R2 · text …": lanes are grouped by kind, so two replies'
-          // "model call 1" lanes looked the same).
-          const label = n !== undefined && conn.replies.length > 1 ? `R${n} · ${lane.label}` : lane.label;
+          const label = laneName(lane);
+          let lastPointPx = -1;
           return (
             <g key={lane.id} class={`kind-${lane.kind}`} data-lane={lane.id}>
               <text class="lane-label" x={4} y={y + 13} clip-path="url(#labels)">
@@ -272,7 +278,15 @@ export function Timeline({ store }: { store: PanelStore }) {
                 {lane.spans.map((sp, si) => {
                   const x0 = x(sp.start);
                   const w = Math.max(3, x(sp.end) - x0);
+                  // One point (a CUSTOM notification, a hint) per pixel: a lane of thousands of notifications drew a
+                  // rectangle each.
+                  if (sp.startEvent === sp.endEvent) {
+                    const px = Math.round(x0);
+                    if (px === lastPointPx) return null;
+                    lastPointPx = px;
+                  }
                   let lastPx = -1;
+                  let lastMarkPx = -1;
                   return (
                     <g key={si}>
                       <rect x={x0} y={y + 3} width={w} height={LANE_H - 6} rx={2} fill="var(--kind)" opacity={sp.open ? 0.35 : 0.6} stroke={sp.open ? 'var(--kind)' : 'none'} stroke-dasharray={sp.open ? '3 2' : undefined} />
@@ -283,7 +297,15 @@ export function Timeline({ store }: { store: PanelStore }) {
                       ) : null}
                       {sp.ticks.map((tk) => {
                         const px = Math.round(x(tk.t));
-                        if (px === lastPx || px < LABEL_W || px > LABEL_W + plotW) return null; // one tick per pixel
+                        if (px < LABEL_W || px > LABEL_W + plotW) return null;
+                        // A reply's marks (interrupt, iteration limit, confirm…) stand out from delta ticks; one per pixel
+                        // too (a stream could send thousands).
+                        if (tk.mark) {
+                          if (px === lastMarkPx) return null;
+                          lastMarkPx = px;
+                          return <line key={tk.event} class="tl-mark" data-mark={tk.mark} x1={px} x2={px} y1={y + 1} y2={y + LANE_H - 1} />;
+                        }
+                        if (px === lastPx) return null; // one tick per pixel
                         lastPx = px;
                         return <line key={tk.event} x1={px} x2={px} y1={y + 4} y2={y + LANE_H - 4} stroke="var(--fg)" opacity="0.45" />;
                       })}

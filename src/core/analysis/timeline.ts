@@ -6,6 +6,7 @@
 // of the connection while it is still open); the events in between that touched the block are ticks.
 // Human-in-the-loop waits (REQUIRE_USER_CONFIRM → USER_CONFIRM_RESULT, REQUIRE_EXTERNAL_EXECUTION →
 // EXTERNAL_EXECUTION_RESULT) and long silences between events are "waits", drawn across all lanes.
+// AgentScope CUSTOM notifications belong to no reply: they get lanes of their own, one per name, a mark per event.
 import type { EventView } from './types.ts';
 
 export type LaneKind =
@@ -17,7 +18,8 @@ export type LaneKind =
   | 'tool-result'
   | 'data'
   | 'hint'
-  | 'tool-execution';
+  | 'tool-execution'
+  | 'custom';
 
 /** Which clock the axis uses: arrival times, the events' own `created_at`, or (neither known) the event index. */
 export type TimelineAxis = 'arrival' | 'created_at' | 'index';
@@ -27,6 +29,11 @@ export interface TimelineTick {
   t: number;
   /** Connection event index. */
   event: number;
+  /**
+   * A reply-level event drawn as a mark on the reply's bar (USER_INTERRUPT, REQUIRE_USER_CONFIRM…): its type. Delta
+   * ticks have none. The text alternative names the marks by it.
+   */
+  mark?: string;
 }
 
 export interface TimelineSpan {
@@ -43,6 +50,8 @@ export interface TimelineSpan {
    */
   continued?: true;
   ticks: TimelineTick[];
+  /** A point span that is one event (a CUSTOM notification): what it was (the CUSTOM's name). */
+  mark?: string;
 }
 
 export interface TimelineLane {
@@ -63,6 +72,8 @@ export interface TimelineWait {
   label: string;
   /** True for a human wait that no result answered yet. */
   open?: boolean;
+  /** The reply that waits (human waits; '' when the events named none). */
+  replyId?: string;
 }
 
 /**
@@ -104,6 +115,8 @@ export interface EventRole {
   label?: string;
   /** Human-in-the-loop: this event starts or ends a wait. */
   wait?: 'begin' | 'finish';
+  /** A point event: what the text alternative and the tooltip call it (event type, CUSTOM's name). */
+  mark?: string;
 }
 
 const str = (v: unknown): string | undefined =>
@@ -140,14 +153,20 @@ function agentScopeRole(type: string, raw: Record<string, unknown>, blockId?: st
     return { kind: 'hint', key: id, phase: 'point', label: field(raw, 'source') };
   }
   if (type === 'REQUIRE_USER_CONFIRM' || type === 'REQUIRE_EXTERNAL_EXECUTION') {
-    return { kind: 'reply', key: '', phase: 'point', wait: 'begin' };
+    return { kind: 'reply', key: '', phase: 'point', wait: 'begin', mark: type };
   }
   if (type === 'USER_CONFIRM_RESULT' || type === 'EXTERNAL_EXECUTION_RESULT') {
-    return { kind: 'reply', key: '', phase: 'point', wait: 'finish' };
+    return { kind: 'reply', key: '', phase: 'point', wait: 'finish', mark: type };
   }
   // The agent loop stopped by the user or by its iteration limit: a mark on the reply's bar at that moment (they
   // were drawn nowhere — the timeline showed a reply ending with no sign of why).
-  if (type === 'USER_INTERRUPT' || type === 'EXCEED_MAX_ITERS') return { kind: 'reply', key: '', phase: 'point' };
+  if (type === 'USER_INTERRUPT' || type === 'EXCEED_MAX_ITERS') return { kind: 'reply', key: '', phase: 'point', mark: type };
+  // An app's own notification (progress, citations, state_updated…): `name` and a `value` object, no reply_id — it
+  // happens between or inside replies and belongs to none. One lane per name, so "which one, when" reads at a glance.
+  if (type === 'CUSTOM') {
+    const name = str(raw.name) ?? '?';
+    return { kind: 'custom', key: name, phase: 'point', mark: name };
+  }
   const m = /^(TEXT_BLOCK|THINKING_BLOCK|DATA_BLOCK|TOOL_CALL|TOOL_RESULT)_(START|END|[A-Z_]*DELTA)$/.exec(type);
   if (!m) return undefined;
   const kind = AS_BLOCK_KINDS[m[1]];
@@ -270,6 +289,7 @@ const KIND_LABEL: Record<LaneKind, string> = {
   data: 'data',
   hint: 'hint',
   'tool-execution': 'tool exec',
+  custom: 'custom',
 };
 
 /** Lanes sort by kind (reply, model call first) then by first appearance. */
@@ -283,7 +303,15 @@ const KIND_ORDER: LaneKind[] = [
   'tool-execution',
   'data',
   'hint',
+  'custom',
 ];
+
+/**
+ * Distinct CUSTOM names that get a lane each; the rest share one. An app that puts an id in the name (a name per
+ * event) would otherwise add a lane per event.
+ */
+export const CUSTOM_LANES_MAX = 12;
+export const CUSTOM_OTHER = '(other names)';
 
 /**
  * Derive the timeline of `events` (one connection's events, or one reply's). Spans of the same block that is opened
@@ -315,7 +343,7 @@ export function deriveTimeline(events: readonly EventView[], options: TimelineOp
   const trackWait = (what: 'begin' | 'finish', reply: string, e: EventView, t: number): void => {
     const open = openWaits.get(reply);
     if (what === 'begin' && !open) {
-      const w: TimelineWait = { kind: 'human', start: t, end: t, startEvent: e.index, endEvent: e.index, label: e.type, open: true };
+      const w: TimelineWait = { kind: 'human', start: t, end: t, startEvent: e.index, endEvent: e.index, label: e.type, open: true, replyId: reply };
       openWaits.set(reply, w);
       waits.push(w);
     } else if (what === 'finish' && open) {
@@ -342,6 +370,7 @@ export function deriveTimeline(events: readonly EventView[], options: TimelineOp
     return lane;
   };
 
+  let customLanes = 0;
   for (let i = 0; i < events.length; i++) {
     const e = events[i];
     const t = times[i];
@@ -351,6 +380,18 @@ export function deriveTimeline(events: readonly EventView[], options: TimelineOp
     }
     const role = eventRole(e);
     if (!role) continue;
+    if (role.kind === 'custom') {
+      // No reply (even if analysis ever gave it one): the lane is the connection's.
+      let lane = lanes.get(`custom::${role.key}`);
+      if (!lane) {
+        const own = customLanes < CUSTOM_LANES_MAX;
+        if (own) customLanes++;
+        const key = own ? role.key : CUSTOM_OTHER;
+        lane = laneFor({ ...role, key }, '', key);
+      }
+      lane.spans.push({ start: t, end: t, startEvent: e.index, endEvent: e.index, open: false, ticks: [], mark: role.mark });
+      continue;
+    }
     const reply = e.replyId ?? '';
     const continuing = options.continuing?.has(reply) ?? false;
     if (continuing && !replyStart.has(reply)) replyStart.set(reply, { t, event: e.index });
@@ -381,10 +422,10 @@ export function deriveTimeline(events: readonly EventView[], options: TimelineOp
 
     if (role.phase === 'point') {
       if (span) {
-        span.ticks.push({ t, event: e.index });
+        span.ticks.push(role.mark ? { t, event: e.index, mark: role.mark } : { t, event: e.index });
         span.end = Math.max(span.end, t);
       } else {
-        lane.spans.push({ start: t, end: t, startEvent: e.index, endEvent: e.index, open: false, ticks: [] });
+        lane.spans.push({ start: t, end: t, startEvent: e.index, endEvent: e.index, open: false, ticks: [], ...(role.mark ? { mark: role.mark } : {}) });
       }
       continue;
     }

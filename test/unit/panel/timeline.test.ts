@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { deriveTimeline, eventRole, eventRoleOf, waitText } from '../../../src/core/analysis/timeline.ts';
+import { CUSTOM_LANES_MAX, CUSTOM_OTHER, deriveTimeline, eventRole, eventRoleOf, waitText } from '../../../src/core/analysis/timeline.ts';
 import type { EventView } from '../../../src/core/analysis/types.ts';
 
 const conformance = path.resolve(__dirname, '../../../../shared/conformance');
@@ -250,5 +250,52 @@ describe('deriveTimeline — hint lanes', () => {
       r({ block_id: 'h2', source: null, hint: 'Cite sources.' }),
     ]);
     expect(deriveTimeline(evs).lanes.filter((l) => l.kind === 'hint').map((l) => l.label)).toEqual(['hint h1 · permission', 'hint h2']);
+  });
+});
+
+describe('deriveTimeline — CUSTOM notifications', () => {
+  const at = (type: string, s: number, extra: Record<string, unknown> = {}) => ({ type, reply_id: 'r', created_at: `2026-03-01T09:00:0${s}`, ...extra });
+  const custom = (name: string, s: number) => ({ type: 'CUSTOM', id: `c${s}`, name, value: { s }, created_at: `2026-03-01T09:00:0${s}` });
+
+  it('gets a lane per name, of the connection (no reply), a mark at each event, after the reply lanes', () => {
+    const evs = views([
+      custom('state_updated', 0),
+      { ...at('REPLY_START', 1), session_id: 's', name: 'a' },
+      custom('state_updated', 2),
+      custom('team_updated', 3),
+      { ...at('REPLY_END', 4), session_id: 's' },
+    ]);
+    const tl = deriveTimeline(evs);
+    const lanes = tl.lanes.filter((l) => l.kind === 'custom');
+    expect(tl.lanes.at(-1)!.kind).toBe('custom');
+    expect(lanes.map((l) => [l.id, l.label, l.replyId])).toEqual([
+      ['custom::state_updated', 'custom state_updated', undefined],
+      ['custom::team_updated', 'custom team_updated', undefined],
+    ]);
+    expect(lanes[0].spans.map((s) => [s.startEvent, s.endEvent, s.start, s.mark])).toEqual([
+      [0, 0, tl.times[0], 'state_updated'],
+      [2, 2, tl.times[2], 'state_updated'],
+    ]);
+    expect(lanes[1].spans.map((s) => s.startEvent)).toEqual([3]);
+    // Inside the reply, yet not on its bar: the reply lane has no tick for them.
+    expect(tl.lanes.find((l) => l.kind === 'reply')!.spans[0].ticks).toEqual([]);
+  });
+
+  it('shares one lane among the names after the first CUSTOM_LANES_MAX', () => {
+    const evs = views(Array.from({ length: CUSTOM_LANES_MAX + 3 }, (_, i) => ({ type: 'CUSTOM', name: `n${i}`, value: {}, created_at: '2026-03-01T09:00:00' })));
+    const lanes = deriveTimeline(evs).lanes;
+    expect(lanes).toHaveLength(CUSTOM_LANES_MAX + 1);
+    const other = lanes.at(-1)!;
+    expect(other.id).toBe(`custom::${CUSTOM_OTHER}`);
+    expect(other.spans.map((s) => s.mark)).toEqual([`n${CUSTOM_LANES_MAX}`, `n${CUSTOM_LANES_MAX + 1}`, `n${CUSTOM_LANES_MAX + 2}`]);
+  });
+
+  it('names the reply bar\'s marks by their event type (delta ticks have none)', () => {
+    const evs = views([
+      { ...at('REPLY_START', 1), session_id: 's', name: 'a' },
+      at('USER_INTERRUPT', 2),
+      { ...at('REPLY_END', 3), session_id: 's' },
+    ]);
+    expect(deriveTimeline(evs).lanes[0].spans[0].ticks).toEqual([{ t: Date.parse('2026-03-01T09:00:02Z'), event: 1, mark: 'USER_INTERRUPT' }]);
   });
 });
