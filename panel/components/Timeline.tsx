@@ -1,9 +1,11 @@
 // The timeline chart (SVG): lanes from src/core/analysis/timeline.ts on a real time axis, delta ticks, waits and
-// gaps, zoom (wheel / buttons) and pan (drag), hover shows the event, click seeks the scrubber there.
-import { useComputed } from '@preact/signals';
+// gaps, zoom (wheel / buttons) and pan (drag), hover shows the event, click seeks the scrubber there. Its text
+// equivalent, for a screen reader or the keyboard, is the table the "Table" button opens (TimelineTable.tsx).
+import { signal, useComputed } from '@preact/signals';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { deriveTimeline, waitText, type Timeline as TL, type TimelineLane } from '../../src/core/analysis/timeline.ts';
 import { Icon } from './Icon.tsx';
+import { TABLE_ID, TimelineTable } from './TimelineTable.tsx';
 import { formatMs, truncate } from '../lib/format.ts';
 import { eventByIndex } from '../store/lookups.ts';
 import type { PanelStore } from '../store/store.ts';
@@ -50,6 +52,9 @@ function waitLabels(waits: TL['waits'], x: (t: number) => number): { x: number; 
   return out;
 }
 
+/** The table is open: kept across tab and connection changes (a screen-reader user who opened it wants it again). */
+const tableOpen = signal(false);
+
 /** How far (px) from an event, outside the lane's bars, the pointer still finds it. */
 const HIT_PX = 12;
 
@@ -89,7 +94,7 @@ export function Timeline({ store }: { store: PanelStore }) {
   useEffect(() => setView(undefined), [conn?.record.id]);
   // Built once per replies list, not on every render (a hover re-renders; a session can hold thousands of replies).
   const replies = conn?.replies;
-  const { replyNumber, replyName, laneName } = useMemo(() => {
+  const { replyNumber, replyName, laneName, replyText } = useMemo(() => {
     const replyNumber = new Map((replies ?? []).map((r, i) => [r.id, i + 1]));
     const replyName = new Map((replies ?? []).map((r) => [r.id, r.name ? `${r.name} · ${r.id}` : r.id]));
     // Several replies: each lane says whose it is ("R2 · text …": lanes are grouped by kind, so two replies'
@@ -98,7 +103,8 @@ export function Timeline({ store }: { store: PanelStore }) {
       const n = lane.replyId === undefined ? undefined : replyNumber.get(lane.replyId);
       return n !== undefined && (replies?.length ?? 0) > 1 ? `R${n} · ${lane.label}` : lane.label;
     };
-    return { replyNumber, replyName, laneName };
+    const replyText = (id: string) => replyName.get(id) ?? id;
+    return { replyNumber, replyName, laneName, replyText };
   }, [replies]);
   // Zoomed in, the view follows the selected step: moved with the keys (End, [ ]) the cursor left the view and
   // only a mouse could pan back to it.
@@ -210,13 +216,14 @@ export function Timeline({ store }: { store: PanelStore }) {
           <button onClick={() => zoom(2, cursorAt())} aria-label="Zoom out"><Icon name="zoomOut" /></button>
           {/* aria-disabled: disabled by its own press, the button lost focus to the document. */}
           <button onClick={() => view && setView(undefined)} aria-disabled={!view}>Fit</button>
+          <button class={tableOpen.value ? 'on' : undefined} onClick={() => (tableOpen.value = !tableOpen.value)} aria-expanded={tableOpen.value} aria-controls={TABLE_ID}>Table</button>
         </span>
       </div>
       <svg
         width={width}
         height={height}
         role="img"
-        aria-label={`Timeline: ${tl.lanes.length} lanes`}
+        aria-label={`Timeline: ${tl.lanes.length} lanes${tableOpen.value ? ', listed in the table below' : ' (the Table button lists them as text)'}`}
         onPointerDown={onPointerDown}
         onPointerMove={onPointerMove}
         onPointerUp={onPointerUp}
@@ -320,6 +327,7 @@ export function Timeline({ store }: { store: PanelStore }) {
           <line class="cursor" x1={x(selPos)} x2={x(selPos)} y1={AXIS_H - 4} y2={height} />
         ) : null}
       </svg>
+      {tableOpen.value ? <TimelineTable store={store} conn={conn} tl={tl} laneName={laneName} replyName={replyText} /> : null}
       {hover ? (
         <div class="tl-tooltip mono" style={{ left: `${hover.x}px`, top: `${hover.y + 26}px` }}>
           {hover.text}

@@ -56,6 +56,9 @@ for (const theme of ['light', 'dark']) {
     await check('step 1, diff');
     await page.getByRole('tab', { name: 'Timeline' }).click();
     await check('timeline');
+    await page.getByRole('button', { name: 'Table' }).click();
+    await expect(page.getByRole('table', { name: /lanes on the/ })).toBeVisible();
+    await check('timeline as a table');
     await page.getByRole('tab', { name: /^Diagnostics/ }).click();
     await page.getByRole('checkbox', { name: 'All connections' }).check();
     await check('diagnostics, all connections');

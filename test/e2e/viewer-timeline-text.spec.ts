@@ -1,4 +1,5 @@
-// The timeline's CUSTOM lanes and reply marks.
+// The timeline's CUSTOM lanes and reply marks, and its text equivalent (the Table button): a row per lane a screen
+// reader reads, with buttons that move the step to the lane's events — the chart itself is one image.
 import { expect, test, type Page } from '@playwright/test';
 import { writeCaptureLog } from '../../panel/core-bridge.ts';
 import type { CaptureRecord } from '../../src/core/capture/model.ts';
@@ -63,5 +64,51 @@ test('CUSTOM notifications get a lane per name, a mark each; a click on a mark (
   await page.mouse.click(interrupt.x + interrupt.width / 2, interrupt.y + interrupt.height / 2);
   await expect(page.getByTestId('event-detail')).toContainText('USER_INTERRUPT');
   expect(await shownEvent(page)).toBe(7);
+  await page.close();
+});
+
+test('the Table button lists each lane as text, and its buttons move the step through a lane by keyboard', async () => {
+  const page = await openTimeline();
+  const toggle = page.getByRole('button', { name: 'Table' });
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  await expect(page.getByRole('table')).toHaveCount(0); // closed, it is not there at all
+  await toggle.focus();
+  await page.keyboard.press('Enter');
+  await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+  const table = page.getByRole('table', { name: /^4 lanes on the arrival time axis/ });
+  await expect(table).toBeVisible();
+
+  const row = (name: string) => table.getByRole('row', { name: new RegExp(`^${name}\\b`) });
+  await expect(row('text t1').getByRole('cell')).toHaveText(['planner · a', '#2', '#6', '400 ms', 'ended', '2 deltas', /Previous\s*Next/]);
+  await expect(row('reply a').getByRole('cell').nth(5)).toHaveText('1 mark: USER_INTERRUPT #7');
+  await expect(row('custom state_updated').getByRole('cell')).toHaveText(['none', '#0', '#4', '400 ms', 'instant', '2 notifications', /Previous\s*Next/]);
+
+  // Keyboard: Enter on a lane's buttons — the step moves to that lane's event, and the status says where it went.
+  const status = page.getByTestId('timeline-table').getByRole('status');
+  await page.getByRole('button', { name: 'First event of custom state_updated: #0' }).focus();
+  await page.keyboard.press('Enter');
+  expect(await shownEvent(page)).toBe(0);
+  await page.getByRole('button', { name: 'Next event of custom state_updated' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(status).toHaveText('custom state_updated: event #4 CUSTOM');
+  expect(await shownEvent(page)).toBe(4);
+  await expect(table.locator('caption')).toContainText('Selected step: event #4.');
+  // From a CUSTOM inside the text block, the text lane's next event is the delta after it.
+  await page.getByRole('button', { name: 'Next event of text t1' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(status).toHaveText('text t1: event #5 TEXT_BLOCK_DELTA');
+  await expect(page.getByTestId('event-detail')).toContainText('TEXT_BLOCK_DELTA');
+  await page.getByRole('button', { name: 'Previous event of custom state_updated' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(status).toHaveText('custom state_updated: event #4 CUSTOM');
+  await page.getByRole('button', { name: 'Next event of custom state_updated' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(status).toHaveText('custom state_updated: no later event');
+  expect(await shownEvent(page)).toBe(4);
+
+  // Closed again, it is gone; the chart says where its text equivalent is.
+  await toggle.click();
+  await expect(page.getByRole('table')).toHaveCount(0);
+  await expect(page.getByRole('img', { name: /^Timeline: 4 lanes \(the Table button lists them as text\)$/ })).toBeVisible();
   await page.close();
 });
