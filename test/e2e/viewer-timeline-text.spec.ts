@@ -9,6 +9,10 @@ const viewer = useViewer('timeline-text');
 
 /** One reply with a text block and an interrupt; CUSTOM notifications (no reply_id) before, inside and after it. */
 function sessionLog(): string {
+  return captureLog(sessionEvents());
+}
+
+function sessionEvents(): [event: Record<string, unknown>, at: number][] {
   const ev = (type: string, extra: Record<string, unknown> = {}) => ({ type, reply_id: 'a', created_at: '2026-12-01T09:00:00', ...extra });
   const custom = (name: string, value: Record<string, unknown>) => ({ type: 'CUSTOM', name, value, created_at: '2026-12-01T09:00:00' });
   const events = [
@@ -24,21 +28,26 @@ function sessionLog(): string {
     custom('team_updated', {}), // #9
   ];
   const at = [0, 100, 200, 300, 400, 500, 600, 900, 1000, 1500];
+  return events.map((e, i) => [e, at[i]]);
+}
+
+/** A capture log of one SSE connection whose events arrive `at` ms after it opened. */
+function captureLog(events: [event: Record<string, unknown>, at: number][]): string {
   const records: CaptureRecord[] = [{
     kind: 'connection', id: 'c', transport: 'fetch', frameUrl: 'http://127.0.0.1/', method: 'GET', url: 'http://127.0.0.1/sessions/s/stream',
     requestHeaders: [], status: 200, responseHeaders: [['content-type', 'text/event-stream']], startTime: 1_000, responseTime: 1_000,
   }];
-  events.forEach((e, i) => {
+  for (const [e, at] of events) {
     const text = `data: ${JSON.stringify(e)}\n\n`;
-    records.push({ kind: 'chunk', conn: 'c', t: 1_000 + at[i], bytes: Buffer.byteLength(text), text });
-  });
+    records.push({ kind: 'chunk', conn: 'c', t: 1_000 + at, bytes: Buffer.byteLength(text), text });
+  }
   records.push({ kind: 'end', conn: 'c', t: 2_000, state: 'complete' });
   return writeCaptureLog({ header: { kind: 'header', format: 'replyscope-capture', version: 1, tool: 't', created: '2026-12-01T09:00:00Z' }, records });
 }
 
-async function openTimeline(): Promise<Page> {
+async function openTimeline(log = sessionLog()): Promise<Page> {
   const page = await viewer.open();
-  await page.getByTestId('import-input').setInputFiles({ name: 'session.replyscope.ndjson', mimeType: 'application/octet-stream', buffer: Buffer.from(sessionLog()) });
+  await page.getByTestId('import-input').setInputFiles({ name: 'session.replyscope.ndjson', mimeType: 'application/octet-stream', buffer: Buffer.from(log) });
   await expect(page.getByTestId('status')).toContainText('Imported session.replyscope.ndjson');
   await page.locator('[data-conn="c"]').click();
   await page.locator('[data-tab="timeline"]').click();
@@ -110,5 +119,17 @@ test('the Table button lists each lane as text, and its buttons move the step th
   await toggle.click();
   await expect(page.getByRole('table')).toHaveCount(0);
   await expect(page.getByRole('img', { name: /^Timeline: 4 lanes \(the Table button lists them as text\)$/ })).toBeVisible();
+  await page.close();
+});
+
+test('thousands of CUSTOM notifications draw one mark per pixel, and the table still counts them all', async () => {
+  // 3,000 progress notifications 0.1 ms apart inside the reply: 0.3 s of a 1.5 s axis, under ~200 px of plot.
+  const progress: [Record<string, unknown>, number][] = Array.from({ length: 3000 }, (_, i) => [{ type: 'CUSTOM', name: 'progress', value: { i }, created_at: '2026-12-01T09:00:00' }, 150 + i / 10]);
+  const page = await openTimeline(captureLog([...sessionEvents(), ...progress].sort((a, b) => a[1] - b[1])));
+  const marks = page.getByTestId('timeline').locator('[data-lane="custom::progress"] rect');
+  await expect(marks.first()).toBeVisible();
+  expect(await marks.count()).toBeLessThan(400);
+  await page.getByRole('button', { name: 'Table' }).click();
+  await expect(page.getByRole('row', { name: /^custom progress\b/ }).getByRole('cell').nth(5)).toHaveText('3000 notifications');
   await page.close();
 });
