@@ -27,11 +27,17 @@ function lengthText(tl: TL, d: number): string {
   return tl.axis === 'index' ? plural(Math.round(d), 'event') : formatMs(d);
 }
 
+/**
+ * Whether the lane's block ended — by its last span: a reply resumed after a confirmation (REPLY_START again, no
+ * REPLY_END before the wait) has an earlier span nothing closed, yet it did end; "not ended" said otherwise.
+ */
 function stateText(s: LaneSummary): string {
   if (s.lane.spans.every((sp) => sp.startEvent === sp.endEvent)) return 'instant';
-  const spans = s.spans > 1 ? ` (${s.openSpans ? `${s.openSpans} of ` : ''}${plural(s.spans, 'span')}${s.openSpans ? ' open' : ''})` : '';
-  if (s.openSpans === 0) return `ended${spans}`;
-  return `not ended${s.continued ? ', began before the evicted part' : ''}${spans}`;
+  const last = s.lane.spans[s.lane.spans.length - 1];
+  const continued = s.continued ? ', began before the evicted part' : '';
+  if (last.open) return `not ended${continued}${s.spans > 1 ? ` (${s.openSpans} of ${plural(s.spans, 'span')} open)` : ''}`;
+  const earlier = s.openSpans ? `; ${plural(s.openSpans, 'earlier span')} never closed` : s.spans > 1 ? ` (${plural(s.spans, 'span')})` : '';
+  return `ended${continued}${earlier}`;
 }
 
 function contentsText(tl: TL, s: LaneSummary): string {
