@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { deriveTimeline } from '../../../src/core/analysis/timeline.ts';
 import { gapSummary, laneStep, MARKS_LISTED, summariseLane, summariseLanes } from '../../../src/core/analysis/timeline-text.ts';
 import type { EventView } from '../../../src/core/analysis/types.ts';
+import { contentsText, stateText } from '../../../panel/lib/timeline-words.ts';
 
 /** Events at the given arrival times (ms), as analysis shapes them for the timeline. */
 function views(events: Record<string, unknown>[], times: number[]): EventView[] {
@@ -76,5 +77,34 @@ describe('gapSummary', () => {
     const g = gapSummary(tl.waits);
     expect(g.count).toBe(1);
     expect([g.longest?.startEvent, g.longest?.endEvent]).toEqual([6, 7]);
+  });
+});
+
+describe('the table\'s words (panel/lib/timeline-words.ts)', () => {
+  const row = (kind: string) => summariseLanes(tl).find((s) => s.lane.kind === kind)!;
+
+  it('a lane ended, or not, by its last span', () => {
+    expect(stateText(row('text'))).toBe('ended');
+    expect(stateText(row('thinking'))).toBe('not ended');
+    expect(stateText(row('custom'))).toBe('instant');
+  });
+
+  it('a reply resumed after a confirmation (REPLY_START again, no REPLY_END before it) ended, its first span left open', () => {
+    const resumed = views([
+      ev('REPLY_START', { session_id: 's', name: 'a' }),
+      ev('REQUIRE_USER_CONFIRM', { tool_calls: [] }),
+      ev('USER_CONFIRM_RESULT', { confirm_results: [] }),
+      ev('REPLY_START', { session_id: 's', name: 'a' }),
+      ev('REPLY_END', { session_id: 's' }),
+    ], [0, 1, 2, 3, 4]);
+    const s = summariseLane(deriveTimeline(resumed).lanes[0]);
+    expect(stateText(s)).toBe('ended; 1 earlier span never closed');
+  });
+
+  it('contents: deltas, marks by name, waits, notifications', () => {
+    expect(contentsText(tl, row('text'))).toBe('2 deltas');
+    expect(contentsText(tl, row('reply'))).toBe('3 marks: REQUIRE_USER_CONFIRM #6, USER_CONFIRM_RESULT #7, USER_INTERRUPT #8; waiting for the user #6 → #7 (3.00 s)');
+    expect(contentsText(tl, row('custom'))).toBe('2 notifications');
+    expect(contentsText(tl, row('thinking'))).toBe('1 event');
   });
 });
