@@ -234,8 +234,10 @@ export function Timeline({ store }: { store: PanelStore }) {
           <pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
             <line x1="0" y1="0" x2="0" y2="6" stroke="var(--warn)" stroke-width="2" opacity="0.35" />
           </pattern>
+          {/* 4 px past the axis's end: a point there (the last event — a CUSTOM after the reply ended) is a 3 px bar
+              drawn from it, which a clip at the end cut away whole. */}
           <clipPath id="plot">
-            <rect x={LABEL_W} y={0} width={plotW} height={height} />
+            <rect x={LABEL_W} y={0} width={plotW + 4} height={height} />
           </clipPath>
           {/* Labels stop short of the bars (a 28-character label ran ~200 px, under the bars drawn from LABEL_W). */}
           <clipPath id="labels">

@@ -69,6 +69,11 @@ test('CUSTOM notifications get a lane per name, a mark each; a click on a mark (
   await expect(page.getByTestId('event-detail')).toContainText('CUSTOM');
   expect(await shownEvent(page)).toBe(4);
 
+  // The last event's mark, at the very end of the axis, is drawn (not clipped away): the pointer finds it there.
+  const last = timeline.locator('[data-lane="custom::team_updated"] rect');
+  const lb = (await last.boundingBox())!;
+  expect(await last.evaluate((el, [x, y]) => document.elementFromPoint(x, y) === el, [lb.x + lb.width / 2, lb.y + lb.height / 2])).toBe(true);
+
   const interrupt = (await timeline.locator('line.tl-mark[data-mark="USER_INTERRUPT"]').boundingBox())!;
   await page.mouse.click(interrupt.x + interrupt.width / 2, interrupt.y + interrupt.height / 2);
   await expect(page.getByTestId('event-detail')).toContainText('USER_INTERRUPT');
