@@ -10,13 +10,15 @@
 // Receivers parse with `acceptMessage()`: anything that does not match is dropped and counted, never half-used.
 // The MAIN-world tap must stay dependency-free, so it imports only the *types* from this file (erased at build).
 import { z } from 'zod';
-import type { CaptureHeader, CaptureRecord } from '../core/capture/model.ts';
+import type { CaptureHeader, PageRecord } from '../core/capture/model.ts';
 import {
   chunkSchema, connectionSchema, endSchema, evictedSchema, headerSchema, messageSchema, noticeSchema,
 } from '../core/capture/schemas.ts';
 
 // The record shapes are the capture log's (one source of truth: src/core/capture/schemas.ts), so what crosses a hop
-// is exactly what a capture log may hold.
+// is exactly what a capture log may hold — except `navigation` records, which the panel writes itself (TabCapture)
+// from what the browser says about the tab: a page cannot send one (it could draw a false page boundary).
+export type { PageRecord };
 export const connectionRecordSchema = connectionSchema;
 export const captureRecordSchema = z.discriminatedUnion('kind', [
   connectionSchema, chunkSchema, messageSchema, endSchema, evictedSchema, noticeSchema,
@@ -31,8 +33,8 @@ export interface BytesRecord {
   bytes: number;
   payload: Uint8Array;
 }
-/** What the hops carry: capture log records, plus fetch chunks still as bytes. */
-export type WireRecord = CaptureRecord | BytesRecord;
+/** What the hops carry: capture log records (no `navigation`, see above), plus fetch chunks still as bytes. */
+export type WireRecord = PageRecord | BytesRecord;
 
 // A Uint8Array from another realm (Firefox delivers page objects to content scripts behind wrappers) fails
 // `instanceof`; the tag check accepts it and the transform copies it into this realm.
@@ -52,7 +54,7 @@ void wireMatches;
 
 // Compile-time proof that the schemas and the contract in model.ts describe the same shapes.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const recordsMatch: Same<z.infer<typeof captureRecordSchema>, CaptureRecord> = true;
+const recordsMatch: Same<z.infer<typeof captureRecordSchema>, PageRecord> = true;
 const headerMatches: Same<z.infer<typeof captureHeaderSchema>, CaptureHeader> = true;
 void recordsMatch;
 void headerMatches;

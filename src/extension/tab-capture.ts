@@ -9,13 +9,13 @@
 import type { CaptureRecord, EvictionRecord } from '../core/capture/model.ts';
 import { payloadRecord } from '../core/frames/byte-chunks.ts';
 import { COMPACT_FACTOR, dataBytes } from './panel-compaction.ts';
-import type { BackgroundToPanel, WireRecord } from './messages.ts';
+import type { BackgroundToPanel, PageRecord, WireRecord } from './messages.ts';
 
 /** Wall-clock epoch ms: the time an orphaned stream is ended at (the panel's clock; the page's is the same machine's). */
 const nowMs = (): number => Date.now();
 
 /** Fetch chunks arrive as bytes (see messages.ts); here, off the page's thread, they become capture log records. */
-export function toCaptureRecords(records: readonly WireRecord[]): CaptureRecord[] {
+export function toCaptureRecords(records: readonly WireRecord[]): PageRecord[] {
   return records.map((r) => (r.kind === 'bytes' ? { kind: 'chunk', conn: r.conn, t: r.t, ...payloadRecord(r) } : r));
 }
 

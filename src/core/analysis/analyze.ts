@@ -1,7 +1,7 @@
 // Analysis: capture records in, the panel's/CLI's read model out. Incremental — live records are pushed as they
 // arrive and only the connections they touch are recomputed — and deterministic: the same records always give the
 // same views, so an exported capture log replays identically anywhere.
-import { ERROR_BODY_RECORDED_BYTES, type Capture, type CaptureRecord, type ChunkRecord, type ConnectionRecord, type EndRecord, type EvictionDerived, type EvictionRecord, type NoticeRecord } from '../capture/model.ts';
+import { ERROR_BODY_RECORDED_BYTES, type Capture, type CaptureRecord, type ChunkRecord, type ConnectionRecord, type EndRecord, type EvictionDerived, type EvictionRecord, type NavigationRecord, type NoticeRecord } from '../capture/model.ts';
 import { blindSpotNotice, EVENTSOURCE_PARTIAL_NOTICE } from '../capture/notices.ts';
 import type { Diagnostic } from '../diagnostics/types.ts';
 import { AgentScopeStream } from './agentscope-stream.ts';
@@ -393,9 +393,17 @@ export function eventIndexOfFrame(events: readonly { frameIndex: number }[], fra
   return lo < events.length && events[lo].frameIndex !== -1 ? lo : Math.max(0, events.length - 1);
 }
 
+/** A page boundary in the connection list: the connections from index `before` on came after this navigation. */
+export interface PageBoundary {
+  t: number;
+  url: string;
+  before: number;
+}
+
 export class CaptureAnalyzer {
   private readonly conns = new Map<string, ConnectionAnalysis>();
   private readonly pageNotices: NoticeRecord[] = [];
+  private readonly boundaries: PageBoundary[] = [];
   /** The tap's note on each socket it went on to record ("…is recorded once it carries…"): not shown, the connection is. */
   private readonly recordedSockets = new Set<string>();
 
@@ -403,6 +411,10 @@ export class CaptureAnalyzer {
   push(records: readonly CaptureRecord[]): string[] {
     const changed = new Set<string>();
     for (const r of records) {
+      if (r.kind === 'navigation') {
+        this.addBoundary(r);
+        continue;
+      }
       if (r.kind === 'notice') {
         const c = r.conn === undefined ? undefined : this.conns.get(r.conn);
         if (c) {
@@ -455,6 +467,18 @@ export class CaptureAnalyzer {
 
   connections(): ConnectionView[] {
     return [...this.conns.values()].map((c) => c.build());
+  }
+
+  /**
+   * Where the tab's top frame loaded a new page, by position among connections() (connections are listed in the order
+   * they were declared, so a boundary falls between the last connection declared before it and the first after).
+   */
+  navigations(): readonly PageBoundary[] {
+    return this.boundaries;
+  }
+
+  private addBoundary(r: NavigationRecord): void {
+    this.boundaries.push({ t: r.t, url: r.url, before: this.conns.size });
   }
 
   /** The notices that belong to no connection (what the page did that the capture cannot see, import notes), in order. */

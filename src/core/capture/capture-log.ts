@@ -88,7 +88,7 @@ export function looksLikeCaptureLog(text: string): boolean {
 }
 
 /** Record kinds a line of this version may hold (see schemas.ts). */
-const KNOWN_KINDS = ['connection', 'chunk', 'message', 'end', 'evicted', 'notice'];
+const KNOWN_KINDS = ['connection', 'chunk', 'message', 'end', 'evicted', 'notice', 'navigation'];
 
 /**
  * Reads a capture log. A line that is wrong is an error naming it — except the cases where the file's own damage says
@@ -138,7 +138,7 @@ export function readCaptureLog(text: string): Capture {
     if (rec.kind === 'connection') {
       if (connections.has(rec.id)) throw new CaptureLogError(lineNo, `connection id ${JSON.stringify(rec.id)} appears twice`);
       connections.add(rec.id);
-    } else if (rec.kind !== 'notice' || rec.conn !== undefined) {
+    } else if (rec.kind !== 'navigation' && (rec.kind !== 'notice' || rec.conn !== undefined)) {
       const conn = rec.conn as string;
       if (!connections.has(conn)) {
         throw new CaptureLogError(lineNo, `${rec.kind} record for connection ${JSON.stringify(conn)}, which no earlier line declares`);

@@ -156,7 +156,7 @@ export function exportHar(capture: Capture): Har {
   const byConn = new Map<string, [number, CaptureRecord][]>();
   const loose: [number, CaptureRecord][] = [];
   capture.records.forEach((rec, i) => {
-    const conn = rec.kind === 'connection' ? rec.id : rec.conn;
+    const conn = rec.kind === 'connection' ? rec.id : rec.kind === 'navigation' ? undefined : rec.conn;
     if (conn === undefined) {
       loose.push([i, rec]);
       return;

@@ -51,7 +51,7 @@ export class LogConsistency {
       });
       return;
     }
-    if (rec.kind === 'notice' || rec.conn === undefined) return;
+    if (rec.kind === 'notice' || rec.kind === 'navigation' || rec.conn === undefined) return;
     const c = this.conns.get(rec.conn);
     if (!c) return;
     // (An eviction record may follow the end: a live panel's log holds it where it arrived.)

@@ -173,13 +173,30 @@ export interface NoticeRecord {
   text: string;
 }
 
+/**
+ * The tab's top frame loaded a new page while "Preserve log" kept connections of the page(s) before it: the
+ * connections declared after this record belong to the new page. A record kind of its own, not a notice with an
+ * extra field: a reader of an older version skips kinds it does not know (with a note) but rejects unknown fields.
+ */
+export interface NavigationRecord {
+  kind: 'navigation';
+  /** When the panel first saw the new page's document, epoch ms. */
+  t: number;
+  /** The new page's URL (the top frame's document URL). */
+  url: string;
+}
+
 export type CaptureRecord =
   | ConnectionRecord
   | ChunkRecord
   | MessageRecord
   | EndRecord
   | EvictionRecord
-  | NoticeRecord;
+  | NoticeRecord
+  | NavigationRecord;
+
+/** What a page's own capture holds (the tap, the relay): every kind but `navigation`, which only the panel writes. */
+export type PageRecord = Exclude<CaptureRecord, NavigationRecord>;
 
 export interface CaptureHeader {
   kind: 'header';

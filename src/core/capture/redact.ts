@@ -297,6 +297,7 @@ export function redactCapture(capture: Capture, options: RedactOptions, now: num
     }
     else if (r.kind === 'evicted' && r.derived && options.textContent) records.push({ ...r, derived: redactDerived(r.derived, carried.has(r.conn)) });
     else if (r.kind === 'notice' && options.headers) records.push({ ...r, text: redactUrlsIn(r.text) });
+    else if (r.kind === 'navigation' && options.headers) records.push({ ...r, url: redactUrl(r.url) });
     else records.push(r);
   }
   for (const conn of redacted.keys()) emitWhile(conn, () => true);

@@ -122,6 +122,12 @@ export const noticeSchema = z.strictObject({
   text: z.string(),
 });
 
+export const navigationSchema = z.strictObject({
+  kind: z.literal('navigation'),
+  t: time,
+  url: z.string(),
+});
+
 export const recordSchemas = {
   connection: connectionSchema,
   chunk: chunkSchema,
@@ -129,6 +135,7 @@ export const recordSchemas = {
   end: endSchema,
   evicted: evictedSchema,
   notice: noticeSchema,
+  navigation: navigationSchema,
 } as const;
 
 export type RecordKind = keyof typeof recordSchemas;
@@ -148,7 +155,7 @@ export function parseHeader(value: unknown): CaptureHeader {
 
 /** JSON Schema (draft 2020-12) of the log's line formats, derived from the zod schemas (input side: times may be null). */
 export function captureLogJsonSchema(): Record<string, unknown> {
-  const line = z.union([headerSchema, connectionSchema, chunkSchema, messageSchema, endSchema, evictedSchema, noticeSchema]);
+  const line = z.union([headerSchema, connectionSchema, chunkSchema, messageSchema, endSchema, evictedSchema, noticeSchema, navigationSchema]);
   const schema = z.toJSONSchema(line, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   return {
     ...schema,

@@ -4,8 +4,8 @@
 // after ~1 s), so there the batch goes out at the end of the current task instead, woken by a message on a channel
 // of the tap's own (messages are not throttled); a page turning hidden sends what waits at once.
 // Before the relay's port arrives (only if the relay started after the tap) records wait in a bounded buffer.
-import type { CaptureRecord, ConnectionRecord } from '../../core/capture/model.ts';
-import type { BytesRecord, RelayToTap, TapToRelay, WireRecord } from '../messages.ts';
+import type { ConnectionRecord } from '../../core/capture/model.ts';
+import type { BytesRecord, PageRecord, RelayToTap, TapToRelay, WireRecord } from '../messages.ts';
 import { natives, pageHidden, postOn, randomToken } from './natives.ts';
 
 const FLUSH_DELAY_MS = 40;
@@ -69,7 +69,7 @@ export class TapEmitter {
     return `${this.token}:${this.counter}`;
   }
 
-  emit(record: CaptureRecord, approxBytes = 64): void {
+  emit(record: PageRecord, approxBytes = 64): void {
     if (!this.port && this.pending.length >= MAX_BUFFER_WITHOUT_PORT) return; // no relay in this frame
     if (record.kind === 'connection') record = boundConnection(record);
     this.pending.push(record);

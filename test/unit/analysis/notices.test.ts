@@ -2,7 +2,7 @@
 // opened that cannot be captured, import notes) in the analyzer's own list — none of them were shown before.
 import { describe, expect, it } from 'vitest';
 import { CaptureAnalyzer } from '../../../src/core/analysis/analyze.ts';
-import type { CaptureRecord, ConnectionRecord } from '../../../src/core/capture/model.ts';
+import type { CaptureRecord, ConnectionRecord, PageRecord } from '../../../src/core/capture/model.ts';
 import { blindSpotNotice, EVENTSOURCE_PARTIAL_NOTICE } from '../../../src/core/capture/notices.ts';
 import { diagnosticDoc } from '../../../src/core/diagnostics/catalog.ts';
 import { captureOf, sseBody } from './support.ts';
@@ -14,7 +14,7 @@ const conn = (id: string, transport: ConnectionRecord['transport']): ConnectionR
 describe('capture notices', () => {
   it('a connection\'s notice is a note and a capture.notice diagnostic at the event it came after', () => {
     const records = captureOf([new TextEncoder().encode(sseBody([{ type: 'start' }, { type: 'text_start', contentIndex: 0 }]))], { id: 'f1' });
-    const end = records.pop() as CaptureRecord;
+    const end = records.pop() as PageRecord;
     records.push({ kind: 'notice', t: 5, conn: 'f1', level: 'warning', text: 'XHR responseType "json": body not captured.' }, end);
     const a = new CaptureAnalyzer();
     a.push(records);

@@ -1,7 +1,7 @@
 // Builds real captures for analysis tests: an SSE body cut into byte chunks, recorded as the tap records them.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { CaptureRecord, ConnectionRecord } from '../../../src/core/capture/model.ts';
+import type { CaptureRecord, ConnectionRecord, PageRecord } from '../../../src/core/capture/model.ts';
 import { Utf8ChunkEncoder } from '../../../src/core/frames/utf8-chunks.ts';
 
 export const CONFORMANCE = path.resolve(import.meta.dirname, '../../../../shared/conformance');
@@ -33,7 +33,7 @@ export function sseBody(events: unknown[]): string {
 }
 
 /** The records the tap would produce for one fetch whose body arrived in `chunks`. */
-export function captureOf(chunks: Uint8Array[], opts: { id?: string; contentType?: string; requestBody?: unknown; state?: 'complete' | 'aborted' | 'error' | 'open' } = {}): CaptureRecord[] {
+export function captureOf(chunks: Uint8Array[], opts: { id?: string; contentType?: string; requestBody?: unknown; state?: 'complete' | 'aborted' | 'error' | 'open' } = {}): PageRecord[] {
   const id = opts.id ?? 'c1';
   const body = opts.requestBody === undefined ? undefined : JSON.stringify(opts.requestBody);
   const conn: ConnectionRecord = {
@@ -42,7 +42,7 @@ export function captureOf(chunks: Uint8Array[], opts: { id?: string; contentType
     ...(body ? { requestBody: { text: body, size: body.length } } : {}),
     status: 200, responseHeaders: [['content-type', opts.contentType ?? 'text/event-stream']], startTime: 1_000,
   };
-  const records: CaptureRecord[] = [conn];
+  const records: PageRecord[] = [conn];
   const enc = new Utf8ChunkEncoder();
   chunks.forEach((c, i) => records.push({ kind: 'chunk', conn: id, t: 1_000 + i, ...enc.push(c) }));
   const tail = enc.flush();

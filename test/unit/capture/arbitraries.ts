@@ -1,5 +1,6 @@
 // Random but realistic captures for property tests: connections whose bodies are random bytes (mostly UTF-8, some
-// not) cut into random chunks the way the tap records them, EventSource messages, notices, evictions and ends.
+// not) cut into random chunks the way the tap records them, EventSource messages, notices, evictions and ends,
+// and a page boundary (`navigation`).
 import fc from 'fast-check';
 import type { Capture, CaptureRecord, ConnectionRecord } from '../../../src/core/capture/model.ts';
 import { makeHeader } from '../../../src/core/capture/capture-log.ts';
@@ -57,8 +58,8 @@ const wsConn = (id: string) =>
 /** Interleaves the per-connection record lists randomly, keeping each list's order. */
 export const captureArb: fc.Arbitrary<Capture> = fc
   .tuple(fetchConn('t1:1'), fc.option(fetchConn('t1:2'), { nil: undefined }), fc.option(esConn('t1:3'), { nil: undefined }), fc.array(fc.nat(), { maxLength: 40 }), fc.boolean(),
-    fc.option(wsConn('t1:4'), { nil: undefined, freq: 3 }))
-  .map(([a, b, c, picks, notice, d]) => {
+    fc.option(wsConn('t1:4'), { nil: undefined, freq: 3 }), fc.option(fc.nat(), { nil: undefined }))
+  .map(([a, b, c, picks, notice, d, navigatedAt]) => {
     const lists = [a, b ?? [], c ?? [], d ?? []].map((l) => [...l]);
     const records: CaptureRecord[] = [];
     if (notice) records.push({ kind: 'notice', t: 1.75e12, level: 'warning', text: 'Worker fetches are not visible' });
@@ -67,5 +68,7 @@ export const captureArb: fc.Arbitrary<Capture> = fc
       const open = lists.filter((l) => l.length > 0);
       records.push(open[(picks[p++] ?? 0) % open.length].shift() as CaptureRecord);
     }
+    // A page boundary Preserve log kept (the panel writes it between two pages' records), anywhere among the records.
+    if (navigatedAt !== undefined) records.splice(navigatedAt % (records.length + 1), 0, { kind: 'navigation', t: 1.75e12 + 5, url: 'https://app.example/next?q=secret#frag' });
     return { header: makeHeader('replyscope 0.1.0', { created: '2026-11-29T21:00:00.000Z', pageUrl: 'https://app.example/chat', browser: 'Chromium 156' }), records };
   });

@@ -94,7 +94,7 @@ describe('capture log', () => {
     it('records of a kind this version does not know are skipped and counted, the rest kept', () => {
       const text = `${header}\n${conn}\n{"kind":"bookmark","at":3}\n${chunk('x')}\n{"kind":"bookmark"}\n`;
       expect(readCaptureLog(text).records.filter((r) => r.kind !== 'notice').map((r) => r.kind)).toEqual(['connection', 'chunk']);
-      expect(notes(text)).toEqual([[undefined, '2 records of a kind this version does not know ("bookmark") skipped — a log from a newer Replyscope? This one reads version 1 records (connection, chunk, message, end, evicted, notice).']]);
+      expect(notes(text)).toEqual([[undefined, '2 records of a kind this version does not know ("bookmark") skipped — a log from a newer Replyscope? This one reads version 1 records (connection, chunk, message, end, evicted, notice, navigation).']]);
     });
 
     it('records after the connection\'s end are kept and noted once; a second end too', () => {

@@ -59,6 +59,14 @@ describe('redaction', () => {
     expect(c.requestBody).toEqual(conn.requestBody);
   });
 
+  it('masks the query values and fragment of a page boundary\'s URL (a page that was navigated to can carry a token)', () => {
+    const base = capture();
+    const records = [...base.records, { kind: 'navigation' as const, t: 5, url: 'https://app.test/cb?code=abc#access_token=xyz' }];
+    const out = redactCapture({ ...base, records }, { headers: true });
+    expect(out.records.filter((r) => r.kind === 'navigation')).toEqual([{ kind: 'navigation', t: 5, url: 'https://app.test/cb?code=%E2%80%A2%E2%80%A2%E2%80%A2#%E2%80%A2%E2%80%A2%E2%80%A2' }]);
+    expect(redactCapture({ ...base, records }, { textContent: true }).records.at(-1)).toEqual(records.at(-1));
+  });
+
   it('masks request body strings, keeping the model identity analysis needs', () => {
     const c = redactCapture(capture(), { requestBodies: true }).records.find((r) => r.kind === 'connection') as ConnectionRecord;
     expect(JSON.parse(c.requestBody?.text ?? '')).toEqual({ model: { id: 'gpt-x', api: 'openai-completions', provider: 'p' }, prompt: 'xxxxxx xxxx' });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeCapture } from '../../../src/core/analysis/analyze.ts';
-import type { CaptureRecord, ConnectionRecord, EvictionRecord } from '../../../src/core/capture/model.ts';
+import type { ConnectionRecord, EvictionRecord } from '../../../src/core/capture/model.ts';
 import { parseRecord } from '../../../src/core/capture/schemas.ts';
 import { ChunkSplitter } from '../../../src/core/frames/byte-chunks.ts';
-import type { WireRecord } from '../../../src/extension/messages.ts';
+import type { PageRecord, WireRecord } from '../../../src/extension/messages.ts';
 import { CaptureStore } from '../../../src/extension/relay/capture-store.ts';
 import { toCaptureRecords } from '../../../src/extension/tab-capture.ts';
 import { captureOf, cut, sseBody } from '../analysis/support.ts';
@@ -28,11 +28,11 @@ function session(n: number): unknown[] {
   return out;
 }
 
-const finals = (records: CaptureRecord[]) =>
+const finals = (records: PageRecord[]) =>
   Object.fromEntries(analyzeCapture({ header: HEADER, records })[0].replies.map((r) => [r.id, r.history.at(r.history.length - 1)]));
 
 /** The same capture as the fetch tap sends it: chunks as bytes cut on character boundaries. */
-function asBytes(records: CaptureRecord[], chunks: Uint8Array[]): WireRecord[] {
+function asBytes(records: PageRecord[], chunks: Uint8Array[]): WireRecord[] {
   const splitter = new ChunkSplitter();
   let k = 0;
   return records.flatMap((r): WireRecord[] => {

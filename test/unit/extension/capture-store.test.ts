@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { CaptureRecord, ConnectionRecord } from '../../../src/core/capture/model.ts';
+import type { ConnectionRecord } from '../../../src/core/capture/model.ts';
 import { CaptureStore } from '../../../src/extension/relay/capture-store.ts';
+import type { PageRecord } from '../../../src/extension/messages.ts';
 
 const conn = (id: string): ConnectionRecord => ({
   kind: 'connection', id, transport: 'fetch', frameUrl: 'https://app.test/', method: 'GET', url: `https://app.test/${id}`, requestHeaders: [], startTime: 1,
 });
-const chunk = (c: string, text: string, t = 2): CaptureRecord => ({ kind: 'chunk', conn: c, t, bytes: text.length, text });
+const chunk = (c: string, text: string, t = 2): PageRecord => ({ kind: 'chunk', conn: c, t, bytes: text.length, text });
 
 describe('CaptureStore', () => {
   it('keeps records in order and refuses records that do not belong to a connection it knows', () => {
@@ -29,7 +30,7 @@ describe('CaptureStore', () => {
     const store = new CaptureStore(limit);
     store.add([conn('old'), conn('new')], 0);
     const piece = 'x'.repeat(1000);
-    let evictions: CaptureRecord[] = [];
+    let evictions: PageRecord[] = [];
     for (let i = 0; i < 60; i++) evictions.push(...store.add([chunk('old', piece, i)], i).forward.filter((r) => r.kind === 'evicted'));
     for (let i = 0; i < 60; i++) evictions.push(...store.add([chunk('new', piece, 100 + i)], 100 + i).forward.filter((r) => r.kind === 'evicted'));
     expect(store.size).toBeLessThanOrEqual(limit);

@@ -1,6 +1,6 @@
 // The panel client against a fake chrome.runtime/storage/tabs (the real ones are exercised by the e2e specs).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { CaptureHeader, CaptureRecord } from '../../../src/core/capture/model.ts';
+import type { CaptureHeader, CaptureRecord, PageRecord } from '../../../src/core/capture/model.ts';
 import type { BackgroundToPanel } from '../../../src/extension/messages.ts';
 import { connectToTab } from '../../../src/extension/panel-connection.ts';
 import { COMPACT_FACTOR, dataBytes } from '../../../src/extension/panel-compaction.ts';
@@ -73,8 +73,8 @@ afterEach(() => {
   delete (globalThis as unknown as { chrome?: unknown }).chrome;
 });
 
-const notice = (text: string): CaptureRecord => ({ kind: 'notice', t: 1, level: 'info', text });
-const snap = (records: CaptureRecord[], docId = 'top'): BackgroundToPanel => ({
+const notice = (text: string): PageRecord => ({ kind: 'notice', t: 1, level: 'info', text });
+const snap = (records: PageRecord[], docId = 'top'): BackgroundToPanel => ({
   type: 'snapshot', docId, frameId: 0, frameUrl: 'https://chat.test/app', isTop: true, siteOrigin: 'https://chat.test', siteEnabled: true, records, dropped: 0,
 });
 

@@ -54,6 +54,17 @@ describe('hop schemas', () => {
     expect(captureRecordSchema.safeParse({ kind: 'end', conn: 'c', t: 1, state: 'exploded' }).success).toBe(false);
   });
 
+  it('a page cannot send a page boundary: only the panel writes `navigation` records', () => {
+    const drops = new DropCounter();
+    const nav = { kind: 'navigation', t: 1, url: 'https://evil.test/' };
+    expect(acceptMessage(tapToRelaySchema, { type: 'records', records: [nav] }, drops, 'tap')).toBeUndefined();
+    expect(acceptMessage(relayToBackgroundSchema, { type: 'records', docId: 'd', records: [nav] }, drops, 'relay')).toBeUndefined();
+    expect(drops.total()).toBe(2);
+    const note = { kind: 'notice', t: 1, level: 'info', text: 'a worker' }; // the same messages with a page's own record pass
+    expect(acceptMessage(tapToRelaySchema, { type: 'records', records: [note] }, drops, 'tap')).toBeDefined();
+    expect(acceptMessage(relayToBackgroundSchema, { type: 'records', docId: 'd', records: [note] }, drops, 'relay')).toBeDefined();
+  });
+
   it('splits big snapshots into messages that stay under the size limit', () => {
     const recs = Array.from({ length: 10 }, (_, i) => ({ kind: 'chunk' as const, conn: 'c', t: i, bytes: 1000, text: 'x'.repeat(1000) }));
     const batches = batchRecords(recs, 3000);

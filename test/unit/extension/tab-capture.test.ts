@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { CaptureRecord } from '../../../src/core/capture/model.ts';
+import type { CaptureRecord, PageRecord } from '../../../src/core/capture/model.ts';
 import type { BackgroundToPanel } from '../../../src/extension/messages.ts';
 import { TabCapture } from '../../../src/extension/tab-capture.ts';
 
-const notice = (text: string): CaptureRecord => ({ kind: 'notice', t: 1, level: 'info', text });
-const snapshot = (docId: string, isTop: boolean, records: CaptureRecord[]): BackgroundToPanel => ({
+const notice = (text: string): PageRecord => ({ kind: 'notice', t: 1, level: 'info', text });
+const snapshot = (docId: string, isTop: boolean, records: PageRecord[]): BackgroundToPanel => ({
   type: 'snapshot', docId, frameId: isTop ? 0 : 7, frameUrl: `https://app.test/${docId}`, isTop, siteOrigin: 'https://app.test', siteEnabled: true, records, dropped: 0,
 });
 const texts = (c: TabCapture): string[] => c.records().map((r) => (r.kind === 'notice' ? r.text : r.kind));
@@ -23,8 +23,8 @@ describe('TabCapture', () => {
 
   it('live evictions: the watcher drops the same records; a digest stays only while it covers every evicted record', () => {
     const c = new TabCapture();
-    const conn: CaptureRecord = { kind: 'connection', id: 'x', transport: 'fetch', frameUrl: 'https://app.test/', method: 'GET', url: 'https://app.test/s', requestHeaders: [], startTime: 0 };
-    const chunk = (t: number): CaptureRecord => ({ kind: 'chunk', conn: 'x', t, bytes: 9, text: `data: ${t}\n\n` });
+    const conn: PageRecord = { kind: 'connection', id: 'x', transport: 'fetch', frameUrl: 'https://app.test/', method: 'GET', url: 'https://app.test/s', requestHeaders: [], startTime: 0 };
+    const chunk = (t: number): PageRecord => ({ kind: 'chunk', conn: 'x', t, bytes: 9, text: `data: ${t}\n\n` });
     c.apply(snapshot('top1', true, [conn, chunk(1), chunk(2), chunk(3)]));
     const derived = (events: number) => ({ events, carry: '', replies: [] });
     const evicted = (chunks: number, d?: ReturnType<typeof derived>): BackgroundToPanel => ({
@@ -54,7 +54,7 @@ describe('TabCapture', () => {
 
   it('a stream of a document that went away (a removed iframe) is ended as aborted, not left "live" for good', () => {
     const c = new TabCapture();
-    const conn = (id: string): CaptureRecord => ({ kind: 'connection', id, transport: 'fetch', frameUrl: 'https://app.test/f', method: 'GET', url: 'https://app.test/s', requestHeaders: [], startTime: 0 });
+    const conn = (id: string): PageRecord => ({ kind: 'connection', id, transport: 'fetch', frameUrl: 'https://app.test/f', method: 'GET', url: 'https://app.test/s', requestHeaders: [], startTime: 0 });
     c.apply(snapshot('top1', true, [notice('page')]));
     c.apply(snapshot('frame1', false, [conn('open'), conn('done'), { kind: 'end', conn: 'done', t: 2, state: 'complete' }]));
     const change = c.apply({ type: 'document-gone', docId: 'frame1', isTop: false });
@@ -85,7 +85,7 @@ describe('TabCapture', () => {
   it('lets the oldest pages preserve-log kept go when they hold too much, and says so at the top', () => {
     const c = new TabCapture();
     c.preserveLog = true;
-    const data = (id: string, bytes: number): CaptureRecord[] => [
+    const data = (id: string, bytes: number): PageRecord[] => [
       { kind: 'connection', id, transport: 'fetch', frameUrl: 'https://app.test/', method: 'GET', url: 'https://app.test/s', requestHeaders: [], startTime: 0 },
       { kind: 'chunk', conn: id, t: 1, bytes, text: 'x'.repeat(bytes) },
     ];

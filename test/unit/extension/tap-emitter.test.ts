@@ -3,8 +3,7 @@
 // hidden sends what waits at once. The page's globals are stand-ins installed before the tap's modules load, as the
 // tap captures its built-ins at install.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { CaptureRecord } from '../../../src/core/capture/model.ts';
-import type { TapToRelay, WireRecord } from '../../../src/extension/messages.ts';
+import type { PageRecord, TapToRelay, WireRecord } from '../../../src/extension/messages.ts';
 
 let visibility: DocumentVisibilityState = 'visible';
 class FakeDocument extends EventTarget {
@@ -42,7 +41,7 @@ function wired() {
   return { emitter, received, next, close: () => { channel.port1.close(); channel.port2.close(); } };
 }
 
-const record = (n: number): CaptureRecord => ({ kind: 'message', conn: 'c', t: n, type: 'message', data: String(n), lastEventId: '' });
+const record = (n: number): PageRecord => ({ kind: 'message', conn: 'c', t: n, type: 'message', data: String(n), lastEventId: '' });
 
 describe('TapEmitter in a hidden page', () => {
   it('sends a hidden page\'s records at the end of the task that emitted them, in one batch, without a timer', async () => {
