@@ -6,6 +6,8 @@
 // frame drops the documents of the page that was left (subframes that come and go within a page stay until then);
 // on — nothing is dropped until clear(), or until the panel outgrows its memory bound (panel-compaction.ts): then
 // the oldest of those documents go first (`dropOldestGone`), and a note at the top of the capture says how many.
+// Where it keeps connections of a page that was left, records() puts a `navigation` record before the next page's
+// documents, so the panel (and an export of it) can tell which page each stream came from.
 import type { CaptureRecord, EvictionRecord } from '../core/capture/model.ts';
 import { payloadRecord } from '../core/frames/byte-chunks.ts';
 import { COMPACT_FACTOR, dataBytes } from './panel-compaction.ts';
@@ -30,6 +32,8 @@ export interface DocumentCapture {
   gone: boolean;
   /** The navigation generation the document was first seen in. */
   generation: number;
+  /** When its first snapshot arrived (epoch ms): for a top document, when the page it shows was navigated to. */
+  seenAt: number;
 }
 
 export type CaptureChange =
@@ -53,7 +57,7 @@ export class TabCapture {
         const records = toCaptureRecords(wire);
         const previous = this.docs.get(message.docId);
         if (info.isTop && this.currentTop !== message.docId) this.navigated(message.docId);
-        this.docs.set(message.docId, { ...info, records: [...records], gone: false, generation: previous?.generation ?? this.generation });
+        this.docs.set(message.docId, { ...info, records: [...records], gone: false, generation: previous?.generation ?? this.generation, seenAt: previous?.seenAt ?? nowMs() });
         this.droppedByDoc.set(message.docId, dropped);
         return { kind: 'reset' };
       }
@@ -136,7 +140,21 @@ export class TabCapture {
         text: `Preserve log: the ${count === 1 ? 'oldest page was' : `${count} oldest pages were`} let go to keep the panel within its memory bound (${COMPACT_FACTOR}× the capture cap)`,
       });
     }
-    for (const doc of this.docs.values()) for (const r of doc.records) out.push(r);
+    // Documents are kept in the order first seen, so a page's frames follow its top document. A top document after
+    // the first is a page navigated to; it is marked only once connections of an earlier page are kept above it
+    // (without preserve log they went with it, and a marker with nothing above it would say nothing).
+    let connectionsBefore = false;
+    let firstTop = true;
+    for (const doc of this.docs.values()) {
+      if (doc.isTop) {
+        if (!firstTop && connectionsBefore) out.push({ kind: 'navigation', t: doc.seenAt, url: doc.frameUrl });
+        firstTop = false;
+      }
+      for (const r of doc.records) {
+        out.push(r);
+        if (r.kind === 'connection') connectionsBefore = true;
+      }
+    }
     return out;
   }
 
