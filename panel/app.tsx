@@ -89,7 +89,7 @@ function nextFrame(): Promise<void> {
   });
 }
 
-/** Height of the connections pane showing `rows` rows: pane title + table header + rows + a little air. */
+/** Height of the connections pane showing `rows` rows (connections and "Navigated to" rows alike): pane title + table header + rows + a little air. */
 function connectionsHeight(rows: number): number {
   return 24 + 21 + 20 * Math.max(1, rows) + 10;
 }
@@ -268,7 +268,7 @@ export function App({ store, source }: { store: PanelStore; source: PanelSource 
         <SplitPane
           direction="column"
           initial={150}
-          auto={connectionsHeight(store.connections.value.length)}
+          auto={connectionsHeight(store.connections.value.length + store.navigations.value.length)}
           storageKey="connections"
           label="Resize connection list"
         >

@@ -1,8 +1,13 @@
 // The connections table: one row per captured stream, DevTools Network style.
 import type { ConnectionView } from '../../src/core/analysis/types.ts';
 import { formatBytes, formatMs, shortUrl } from '../lib/format.ts';
+import { placeBoundaries } from '../lib/page-boundaries.ts';
 import type { PanelStore } from '../store/store.ts';
 import { Icon } from './Icon.tsx';
+import { PageBoundaryRow } from './PageBoundaryRow.tsx';
+
+/** The grid's columns (the page-boundary rows span them all). */
+const COLUMNS = 9;
 
 export function connectionDuration(c: ConnectionView): number | undefined {
   // Still open: up to the last thing that arrived — a heartbeat after the last event counts (the time stood still).
@@ -34,6 +39,8 @@ export function ConnectionList({ store }: { store: PanelStore }) {
     requestAnimationFrame(() => table.querySelector(`#${CSS.escape(rowId(next.record.id))}`)?.scrollIntoView({ block: 'nearest' }));
   };
   const active = selected !== undefined && list.some((c) => c.record.id === selected) ? rowId(selected) : undefined;
+  const boundaries = placeBoundaries(all.map((c) => c.record.id), list.map((c) => c.record.id), store.navigations.value);
+  const boundaryRows = (at: number) => boundaries.get(at)?.map((b, i) => <PageBoundaryRow key={`nav-${at}-${i}`} boundary={b} columns={COLUMNS} />);
 
   return (
     <div class="scroll" data-testid="connections">
@@ -64,11 +71,12 @@ export function ConnectionList({ store }: { store: PanelStore }) {
           </tr>
         </thead>
         <tbody>
-          {list.map((c) => {
+          {list.map((c, at) => {
             const errors = c.diagnostics.filter((d) => d.severity === 'error').length;
             const warnings = errors ? 0 : c.diagnostics.filter((d) => d.severity === 'warning').length;
             const status = c.record.status;
-            return (
+            return [
+              boundaryRows(at),
               <tr
                 key={c.record.id}
                 id={rowId(c.record.id)}
@@ -93,9 +101,10 @@ export function ConnectionList({ store }: { store: PanelStore }) {
                 <td class={`state-${c.state}`}>{c.state}</td>
                 <td class="num" title={Number.isFinite(c.bytes) ? `${c.bytes.toLocaleString('en-US')} bytes` : undefined}>{formatBytes(c.bytes)}</td>
                 <td class="num">{formatMs(connectionDuration(c))}</td>
-              </tr>
-            );
+              </tr>,
+            ];
           })}
+          {boundaryRows(list.length)}
         </tbody>
       </table>
       {all.length > 0 && list.length === 0 ? <div class="empty">No connection matches the filter.</div> : null}

@@ -141,6 +141,11 @@ export function createPanelStore(options: StoreOptions = {}) {
   });
   /** The connections the list shows (URL filter, "Has errors"): the list and its count read this one. */
   const shownConnections = computed<ConnectionView[]>(() => filterConnections(connections.value, filters.urlText.value, filters.errorsOnly.value));
+  /** Where the tab's top frame loaded a new page among the connections (Preserve log kept the earlier page's). */
+  const navigations = computed(() => {
+    void revision.value;
+    return analyzer.navigations().slice(); // a new array: the analyzer's grows in place
+  });
   /** The capture's notices that belong to no connection (what the page opened that cannot be captured, import notes). */
   const notices = computed<readonly NoticeRecord[]>(() => {
     void revision.value;
@@ -505,6 +510,7 @@ export function createPanelStore(options: StoreOptions = {}) {
     filters,
     connections,
     shownConnections,
+    navigations,
     notices,
     selectedConnection,
     errorBody,

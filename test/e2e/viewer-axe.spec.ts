@@ -21,6 +21,13 @@ if (!AXE) throw new Error(`axe-core not found (npm install; or AXE_CORE=/path/to
 
 const viewer = useViewer('viewer-axe');
 const sampleLog = writeCaptureLog(sampleCapture());
+/** Two pages' connections with the page boundary Preserve log records between them (a "Navigated to" row). */
+const pagesLog = (() => {
+  const { header } = sampleCapture();
+  const conn = (id: string) => ({ kind: 'connection' as const, id, transport: 'fetch' as const, frameUrl: 'https://app.example/', method: 'GET', url: `https://app.example/${id}`, requestHeaders: [], startTime: 1.75e12 });
+  const end = (id: string) => ({ kind: 'end' as const, conn: id, t: 1.75e12 + 5, state: 'complete' as const });
+  return writeCaptureLog({ header, records: [conn('old'), end('old'), { kind: 'navigation', t: 1.75e12 + 10, url: 'https://app.example/next' }, conn('new'), end('new')] });
+})();
 
 /** The violations of the WCAG A/AA rules on the page as it is, one line each (empty: none). */
 async function violations(page: Page): Promise<string[]> {
@@ -70,6 +77,11 @@ for (const theme of ['light', 'dark']) {
     await page.keyboard.press('Escape');
     await page.keyboard.press('?');
     await check('keyboard help');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('import-input').setInputFiles({ name: 'pages.replyscope.ndjson', mimeType: 'application/octet-stream', buffer: Buffer.from(pagesLog) });
+    await expect(page.getByTestId('page-boundary')).toBeVisible();
+    await page.getByRole('grid', { name: 'Connections' }).focus();
+    await check('page boundary in the connection list');
     expect(found).toEqual(Object.fromEntries(Object.keys(found).map((k) => [k, []])));
     await page.close();
   });
