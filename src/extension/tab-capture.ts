@@ -7,10 +7,11 @@
 // on — nothing is dropped until clear(), or until the panel outgrows its memory bound (panel-compaction.ts): then
 // the oldest of those documents go first (`dropOldestGone`), and a note at the top of the capture says how many.
 // Where it keeps connections of a page that was left, records() puts a `navigation` record before the next page's
-// documents, so the panel (and an export of it) can tell which page each stream came from.
+// documents, so the panel (and an export of it) can tell which page each stream came from (see page-visits.ts).
 import type { CaptureRecord, EvictionRecord } from '../core/capture/model.ts';
 import { payloadRecord } from '../core/frames/byte-chunks.ts';
 import { COMPACT_FACTOR, dataBytes } from './panel-compaction.ts';
+import { beginVisit, visitOrderedRecords, type VisitRef } from './page-visits.ts';
 import type { BackgroundToPanel, PageRecord, WireRecord } from './messages.ts';
 
 /** Wall-clock epoch ms: the time an orphaned stream is ended at (the panel's clock; the page's is the same machine's). */
@@ -32,8 +33,13 @@ export interface DocumentCapture {
   gone: boolean;
   /** The navigation generation the document was first seen in. */
   generation: number;
-  /** When its first snapshot arrived (epoch ms): for a top document, when the page it shows was navigated to. */
-  seenAt: number;
+  /**
+   * When each visit began (epoch ms): [0] its first snapshot — for a top document, when the page was navigated to —
+   * then each return from the back/forward cache (see page-visits.ts).
+   */
+  visits: number[];
+  /** The visit each connection was declared in, for connections of a visit before the last. */
+  visitOfConn: Map<string, number>;
 }
 
 export type CaptureChange =
@@ -49,6 +55,8 @@ export class TabCapture {
   private droppedByDoc = new Map<string, number>();
   /** Documents preserve-log kept that were let go for memory (see dropOldestGone), and when the last one was. */
   private goneDropped = { count: 0, t: 0 };
+  /** Every document's visits in the order they began (the order records() reads them in). */
+  private order: VisitRef[] = [];
 
   apply(message: BackgroundToPanel): CaptureChange | undefined {
     switch (message.type) {
@@ -57,7 +65,17 @@ export class TabCapture {
         const records = toCaptureRecords(wire);
         const previous = this.docs.get(message.docId);
         if (info.isTop && this.currentTop !== message.docId) this.navigated(message.docId);
-        this.docs.set(message.docId, { ...info, records: [...records], gone: false, generation: previous?.generation ?? this.generation, seenAt: previous?.seenAt ?? nowMs() });
+        const visits = previous?.visits ?? [nowMs()];
+        const visitOfConn = previous?.visitOfConn ?? new Map<string, number>();
+        const doc: DocumentCapture = { ...info, records: [...records], gone: false, generation: previous?.generation ?? this.generation, visits, visitOfConn };
+        // (A document let go and then seen again — back from the cache without preserve log — starts afresh.)
+        if (!previous) this.order = [...this.order.filter((v) => v.docId !== message.docId), { docId: message.docId, visit: 0 }];
+        else if (previous.gone) {
+          // Back from the back/forward cache: what it captures from now on comes after the pages visited meanwhile.
+          beginVisit(doc, nowMs());
+          this.order.push({ docId: message.docId, visit: doc.visits.length - 1 });
+        }
+        this.docs.set(message.docId, doc);
         this.droppedByDoc.set(message.docId, dropped);
         return { kind: 'reset' };
       }
@@ -130,7 +148,7 @@ export class TabCapture {
     return dropped;
   }
 
-  /** All records of all documents kept, documents in the order first seen. */
+  /** All records of all documents kept, documents in the order first seen (visits in the order begun), with page boundaries. */
   records(): CaptureRecord[] {
     const out: CaptureRecord[] = [];
     const { count, t } = this.goneDropped;
@@ -140,21 +158,8 @@ export class TabCapture {
         text: `Preserve log: the ${count === 1 ? 'oldest page was' : `${count} oldest pages were`} let go to keep the panel within its memory bound (${COMPACT_FACTOR}× the capture cap)`,
       });
     }
-    // Documents are kept in the order first seen, so a page's frames follow its top document. A top document after
-    // the first is a page navigated to; it is marked only once connections of an earlier page are kept above it
-    // (without preserve log they went with it, and a marker with nothing above it would say nothing).
-    let connectionsBefore = false;
-    let firstTop = true;
-    for (const doc of this.docs.values()) {
-      if (doc.isTop) {
-        if (!firstTop && connectionsBefore) out.push({ kind: 'navigation', t: doc.seenAt, url: doc.frameUrl });
-        firstTop = false;
-      }
-      for (const r of doc.records) {
-        out.push(r);
-        if (r.kind === 'connection') connectionsBefore = true;
-      }
-    }
+    this.order = this.order.filter((v) => this.docs.has(v.docId)); // forget the visits of documents let go
+    visitOrderedRecords(this.order, this.docs, out);
     return out;
   }
 

@@ -75,3 +75,26 @@ test('a page restored from the back/forward cache: restored as without the exten
   expect(top.map((d) => d.gone)).toEqual([false]); // one document, the restored one, not gone
   await page.close();
 });
+
+test('with preserve log, Back to a page the cache restores draws a boundary before what it streams after its return', async () => {
+  const page = await ext.context.newPage();
+  await page.goto(`${server.url}/app`);
+  const panel = await ext.panelPage(await ext.tabIdFor(page));
+  await panel.getByRole('checkbox', { name: 'Preserve log' }).check();
+  await read(page, '/sse?id=pb-a1&n=3');
+  await expect(panel.locator('[data-conn]')).toHaveCount(1); // the panel has it before the page is frozen
+  await page.evaluate(() => addEventListener('pageshow', (e) => ((window as unknown as { bf?: boolean }).bf = e.persisted)));
+  await page.goto(`${server.url}/other`);
+  await read(page, '/sse?id=pb-b1&n=3');
+  await expect(panel.locator('[data-conn]')).toHaveCount(2);
+  await page.goBack({ waitUntil: 'commit' });
+  await page.waitForFunction(() => document.readyState === 'complete');
+  expect(await page.evaluate(() => (window as unknown as { bf?: boolean }).bf)).toBe(true);
+  await read(page, '/sse?id=pb-a2&n=3');
+  // The restored page's earlier stream stays above the page it left for; its new one comes after the return.
+  const rows = () => panel.locator('[data-testid="connections"] tbody tr').evaluateAll((trs) => trs.map((r) =>
+    r.getAttribute('data-testid') === 'page-boundary' ? `→ ${new URL(r.querySelector('.page-boundary-text')!.textContent!.replace('Navigated to ', '')).pathname}` : new URL(r.getAttribute('title')!.split('\n')[0].split(' ').pop()!).searchParams.get('id')));
+  await expect.poll(rows).toEqual(['pb-a1', '→ /other', 'pb-b1', '→ /app', 'pb-a2']);
+  await panel.close();
+  await page.close();
+});

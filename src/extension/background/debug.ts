@@ -18,7 +18,7 @@ export interface ReplyscopeDebug {
   watch(tabId: number): void;
   unwatch(tabId: number): void;
   records(tabId: number): CaptureRecord[];
-  documents(tabId: number): Omit<DocumentCapture, 'records'>[];
+  documents(tabId: number): Omit<DocumentCapture, 'records' | 'visitOfConn'>[];
   dropped(tabId: number): number;
   tabIdOf(url: string): Promise<number | undefined>;
   setPreserveLog(tabId: number, on: boolean): void;
@@ -42,7 +42,7 @@ export function installDebugHook(router: Router, budgets: BudgetKeeper): void {
       watched.delete(tabId);
     },
     records: (tabId) => watched.get(tabId)?.capture.records() ?? [],
-    documents: (tabId) => (watched.get(tabId)?.capture.documents() ?? []).map(({ records: _r, ...doc }) => doc),
+    documents: (tabId) => (watched.get(tabId)?.capture.documents() ?? []).map(({ records: _r, visitOfConn: _v, ...doc }) => doc), // plain data: it crosses to the test
     dropped: (tabId) => watched.get(tabId)?.capture.dropped() ?? 0,
     async tabIdOf(url) {
       const tabs = await chrome.tabs.query({});

@@ -69,6 +69,36 @@ describe('TabCapture page boundaries', () => {
     expect(outline(c)).toEqual(['f1', 'a1']);
   });
 
+  it('a page the back/forward cache restores is a new visit: what it streams after its return comes after the page left', () => {
+    const c = new TabCapture();
+    c.preserveLog = true;
+    vi.setSystemTime(1000);
+    c.apply(snapshot('a', true, 'https://a.test/', [conn('a1', 'https://a.test/')]));
+    c.apply(gone('a')); // frozen: the browser closed its port
+    vi.setSystemTime(2000);
+    c.apply(snapshot('b', true, 'https://b.test/', [conn('b1', 'https://b.test/')]));
+    c.apply(gone('b'));
+    vi.setSystemTime(3000);
+    c.apply(snapshot('a', true, 'https://a.test/', [conn('a1', 'https://a.test/')])); // Back: the same document, restored
+    c.apply({ type: 'records', docId: 'a', records: [conn('a2', 'https://a.test/'), { kind: 'end', conn: 'a1', t: 4, state: 'complete' }] });
+    // a1's late record stays with a1 (its visit); a2 is the returned page's.
+    expect(outline(c)).toEqual(['a1', 'end', '→ https://b.test/ @2000', 'b1', 'end', '→ https://a.test/ @3000', 'a2']);
+    // A service-worker restart re-sends the snapshot of a live document: no new visit.
+    c.apply(snapshot('a', true, 'https://a.test/', [conn('a1', 'https://a.test/'), conn('a2', 'https://a.test/')]));
+    expect(outline(c)).toEqual(['a1', '→ https://b.test/ @2000', 'b1', 'end', '→ https://a.test/ @3000', 'a2']);
+  });
+
+  it('without preserve log, a page restored after it was let go reads once, as a new document', () => {
+    const c = new TabCapture();
+    c.apply(snapshot('a', true, 'https://a.test/', [conn('a1', 'https://a.test/')]));
+    c.apply(gone('a'));
+    c.apply(snapshot('b', true, 'https://b.test/', []));
+    c.apply(gone('b'));
+    c.apply(snapshot('a', true, 'https://a.test/', [conn('a1', 'https://a.test/')]));
+    c.apply({ type: 'records', docId: 'a', records: [conn('a2', 'https://a.test/')] });
+    expect(outline(c)).toEqual(['a1', 'a2']);
+  });
+
   it('pages let go for memory and clear() take their boundaries with them', () => {
     const c = new TabCapture();
     c.preserveLog = true;
