@@ -92,11 +92,13 @@ function webSocketRecords(id: string, frames: Obj[], start: number, endT: number
 function bodyChunks(conn: string, body: Uint8Array, endT: number, msgTimes: number[], isSse: boolean): CaptureRecord[] {
   const enc = new Utf8ChunkEncoder();
   const pieces: { bytes: Uint8Array; t: number }[] = [];
-  if (isSse && msgTimes.length > 0) {
-    const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(body);
+  // The pieces are cut from the decoded text and encoded again: only where that gives the body's bytes back, i.e. the
+  // body is UTF-8. (Comparing lengths was not enough: an unfinished 3-byte sequence decodes to U+FFFD, 3 bytes too.)
+  const text = isSse && msgTimes.length > 0 ? utf8TextOf(body) : undefined;
+  if (text !== undefined) {
     const dec = new SseSpecDecoder();
     const data = dec.push(text, Number.NaN).filter((f) => f.kind === 'data');
-    if (data.length === msgTimes.length && new TextEncoder().encode(text).length === body.length) {
+    if (data.length === msgTimes.length) {
       let from = 0;
       data.forEach((f, k) => {
         pieces.push({ bytes: new TextEncoder().encode(text.slice(from, f.end)), t: msgTimes[k] });
@@ -114,6 +116,15 @@ function bodyChunks(conn: string, body: Uint8Array, endT: number, msgTimes: numb
   const flush = enc.flush();
   if (flush) out.push({ kind: 'chunk', conn, t: pieces.at(-1)?.t ?? Number.NaN, ...flush });
   return out;
+}
+
+/** The body as text when it is UTF-8 (a BOM kept, as the readers expect), else undefined. */
+function utf8TextOf(body: Uint8Array): string | undefined {
+  try {
+    return new TextDecoder('utf-8', { ignoreBOM: true, fatal: true }).decode(body);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The response's media type: the content's, else its Content-Type header (some writers leave `mimeType` empty). */
