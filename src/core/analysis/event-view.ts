@@ -4,6 +4,7 @@
 // and with the verdict fields (valid, issues, extras, diagnostics) in one shared object for the usual case of a
 // valid event with nothing to say (four fields fewer per event; measured ~3% of the analysis heap).
 import type { Diagnostic } from '../diagnostics/types.ts';
+import { grown } from '../frames/frame-list.ts';
 import type { RawEvent } from './body-reader.ts';
 import type { EventFacts } from './stream-processor.ts';
 import type { EventView, SchemaIssue } from './types.ts';
@@ -34,12 +35,8 @@ export class EventTimes {
   set(index: number, t: number, createdAt: number | undefined): void {
     if (index >= this.t.length) {
       const size = Math.max(index + 1, this.t.length * 2);
-      const t2 = new Float64Array(size);
-      t2.set(this.t);
-      this.t = t2;
-      const c2 = new Float64Array(size);
-      c2.set(this.createdAt);
-      this.createdAt = c2;
+      this.t = grown(this.t, size);
+      this.createdAt = grown(this.createdAt, size);
     }
     this.t[index] = t;
     this.createdAt[index] = createdAt ?? NaN;

@@ -95,18 +95,10 @@ export class FrameList implements Iterable<FrameView> {
 
   private grow(): void {
     const n = this.times.length * 2;
-    const times = new Float64Array(n);
-    times.set(this.times);
-    this.times = times;
-    const starts = new Float64Array(n);
-    starts.set(this.starts);
-    this.starts = starts;
-    const ends = new Float64Array(n);
-    ends.set(this.ends);
-    this.ends = ends;
-    const flags = new Uint8Array(n);
-    flags.set(this.flags);
-    this.flags = flags;
+    this.times = grown(this.times, n);
+    this.starts = grown(this.starts, n);
+    this.ends = grown(this.ends, n);
+    this.flags = grown(this.flags, n);
   }
 
   t(i: number): number {
@@ -206,4 +198,11 @@ export class FrameList implements Iterable<FrameView> {
   *[Symbol.iterator](): Iterator<PlacedFrame> {
     for (let i = 0; i < this.length; i++) yield this.at(i) as PlacedFrame;
   }
+}
+
+/** `a` copied into a new typed array of `n` slots (n ≥ a.length): how a typed column grows. */
+export function grown<T extends Float64Array | Uint8Array>(a: T, n: number): T {
+  const b = new (a.constructor as new (length: number) => T)(n);
+  b.set(a);
+  return b;
 }
