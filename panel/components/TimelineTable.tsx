@@ -51,7 +51,7 @@ export function TimelineTable({ store, conn, tl, laneName, replyName }: {
       return (
         <tr key={s.lane.id} data-lane={s.lane.id}>
           <th scope="row">{name}</th>
-          <td>{s.lane.replyId !== undefined ? replyName(s.lane.replyId) : 'none'}</td>
+          <td class="tl-reply">{s.lane.replyId !== undefined ? replyName(s.lane.replyId) : 'none'}</td>
           <td>{at(s.firstEvent, 'First')}</td>
           <td>{at(s.lastEvent, 'Last')}</td>
           <td>{lengthText(tl, s.end - s.start)}</td>

@@ -138,3 +138,42 @@ test('thousands of CUSTOM notifications draw one mark per pixel, and the table s
   await expect(page.getByRole('row', { name: /^custom progress\b/ }).getByRole('cell').nth(5)).toHaveText('3000 notifications');
   await page.close();
 });
+
+test('in a narrow pane the table wraps its ids, not the words of its state and contents', async () => {
+  // A uuid reply id and a long CUSTOM name: long unbroken text that must wrap somewhere so the table fits the pane.
+  const R = '3f2a9c1e77b44c1d9a8e0b6f5d2e1c44';
+  const ev = (type: string, extra: Record<string, unknown> = {}) => ({ type, reply_id: R, created_at: '2026-12-01T09:00:00', ...extra });
+  const page = await openTimeline(captureLog([
+    [ev('REPLY_START', { session_id: 's', name: 'planner' }), 0],
+    [ev('TEXT_BLOCK_START', { block_id: `block_${R}` }), 10],
+    [{ type: 'CUSTOM', name: `progress_of_the_ingest_${'x'.repeat(120)}`, value: {}, created_at: '2026-12-01T09:00:00' }, 20],
+    [{ type: 'CUSTOM', name: 'state_updated', value: {}, created_at: '2026-12-01T09:00:00' }, 30],
+    [ev('TEXT_BLOCK_DELTA', { block_id: `block_${R}`, delta: 'hi' }), 900],
+    [ev('USER_INTERRUPT'), 950],
+    [ev('REPLY_END', { session_id: 's' }), 1000],
+  ]));
+  await page.setViewportSize({ width: 1000, height: 800 });
+  await page.getByRole('button', { name: 'Table' }).click();
+  const table = page.getByTestId('timeline-table');
+  await expect(table.getByRole('row', { name: /^custom state_updated\b/ })).toBeVisible();
+  if (process.env.REPLYSCOPE_SHOTS) await table.screenshot({ path: `${process.env.REPLYSCOPE_SHOTS}/timeline-table-narrow.png` });
+  // Each of these words is on one line (a word cut in two has two client rects), and the table fits its pane.
+  const brokenWords = await table.evaluate((el) => {
+    const broken: string[] = [];
+    const walk = document.createTreeWalker(el.querySelector('tbody')!, NodeFilter.SHOW_TEXT);
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+      const text = n.textContent ?? '';
+      for (const m of text.matchAll(/[A-Za-z_]+/g)) {
+        if (m[0].length > 20) continue; // ids and long names may wrap anywhere
+        const r = document.createRange();
+        r.setStart(n, m.index!);
+        r.setEnd(n, m.index! + m[0].length);
+        if (r.getClientRects().length > 1) broken.push(m[0]);
+      }
+    }
+    return broken;
+  });
+  expect(brokenWords).toEqual([]);
+  expect(await table.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+  await page.close();
+});
