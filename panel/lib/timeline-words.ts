@@ -1,7 +1,7 @@
 // The timeline table's words for a lane (TimelineTable.tsx): its state, its contents, a length on the axis. Apart
 // from the component so that a unit test reads them.
 import type { Timeline as TL } from '../../src/core/analysis/timeline.ts';
-import { CUSTOM_OTHER, waitText } from '../../src/core/analysis/timeline.ts';
+import { CUSTOM_OTHER_ID, waitText } from '../../src/core/analysis/timeline.ts';
 import type { LaneSummary } from '../../src/core/analysis/timeline-text.ts';
 import { formatMs } from './format.ts';
 
@@ -28,7 +28,7 @@ export function stateText(s: LaneSummary): string {
 export function contentsText(tl: TL, s: LaneSummary): string {
   const parts: string[] = [];
   if (s.deltas) parts.push(plural(s.deltas, 'delta'));
-  if (s.lane.kind === 'custom' && !s.lane.id.endsWith(CUSTOM_OTHER)) parts.push(plural(s.events, 'notification'));
+  if (s.lane.kind === 'custom' && s.lane.id !== CUSTOM_OTHER_ID) parts.push(plural(s.events, 'notification'));
   else if (s.markCount) {
     const listed = s.marks.map((m) => `${m.mark} #${m.event}`).join(', ');
     parts.push(`${plural(s.markCount, 'mark')}: ${listed}${s.markCount > s.marks.length ? ', …' : ''}`);

@@ -164,8 +164,9 @@ function agentScopeRole(type: string, raw: Record<string, unknown>, blockId?: st
   // An app's own notification (progress, citations, state_updated…): `name` and a `value` object, no reply_id — it
   // happens between or inside replies and belongs to none. One lane per name, so "which one, when" reads at a glance.
   if (type === 'CUSTOM') {
-    const name = str(raw.name) ?? '?';
-    return { kind: 'custom', key: name, phase: 'point', mark: name };
+    // No name (the schema wants one; the diagnostics say so) is not the name "?": its own lane, "(no name)".
+    const name = str(raw.name);
+    return { kind: 'custom', key: name ?? '', phase: 'point', mark: name ?? CUSTOM_NO_NAME, ...(name === undefined ? { label: CUSTOM_NO_NAME } : {}) };
   }
   const m = /^(TEXT_BLOCK|THINKING_BLOCK|DATA_BLOCK|TOOL_CALL|TOOL_RESULT)_(START|END|[A-Z_]*DELTA)$/.exec(type);
   if (!m) return undefined;
@@ -312,6 +313,14 @@ const KIND_ORDER: LaneKind[] = [
  */
 export const CUSTOM_LANES_MAX = 12;
 export const CUSTOM_OTHER = '(other names)';
+/** The mark and label of a CUSTOM without a name. */
+export const CUSTOM_NO_NAME = '(no name)';
+/**
+ * Ids of the shared lane and the lane of CUSTOMs without a name: not `custom::<name>` as a named lane's, so that no
+ * name — "(other names)" itself — falls into them (the middle part, a reply id elsewhere, is never set for CUSTOM).
+ */
+export const CUSTOM_OTHER_ID = 'custom:*:other';
+const CUSTOM_NO_NAME_ID = 'custom:*:no-name';
 
 /**
  * Derive the timeline of `events` (one connection's events, or one reply's). Spans of the same block that is opened
@@ -381,13 +390,23 @@ export function deriveTimeline(events: readonly EventView[], options: TimelineOp
     const role = eventRole(e);
     if (!role) continue;
     if (role.kind === 'custom') {
-      // No reply (even if analysis ever gave it one): the lane is the connection's.
-      let lane = lanes.get(`custom::${role.key}`);
+      // No reply (even if analysis ever gave it one): the lane is the connection's. A name's lane is keyed by the
+      // name; the shared lane and the nameless one have ids no name gives (a name "(other names)" got the shared
+      // lane's, and the names after the twelfth went into it).
+      const id = role.label === CUSTOM_NO_NAME ? CUSTOM_NO_NAME_ID : `custom::${role.key}`;
+      let lane = lanes.get(id);
       if (!lane) {
         const own = customLanes < CUSTOM_LANES_MAX;
         if (own) customLanes++;
-        const key = own ? role.key : CUSTOM_OTHER;
-        lane = laneFor({ ...role, key }, '', key);
+        const laneId = own ? id : CUSTOM_OTHER_ID;
+        lane = lanes.get(laneId);
+        if (!lane) {
+          // An empty name is shown as "" (the label "custom " said nothing).
+          const label = !own ? CUSTOM_OTHER : role.label === CUSTOM_NO_NAME ? CUSTOM_NO_NAME : role.key === '' ? '""' : role.key;
+          lane = { id: laneId, kind: 'custom', label: `${KIND_LABEL.custom} ${label}`, spans: [] };
+          lanes.set(laneId, lane);
+          firstSeen.set(laneId, lanes.size);
+        }
       }
       lane.spans.push({ start: t, end: t, startEvent: e.index, endEvent: e.index, open: false, ticks: [], mark: role.mark });
       continue;

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CUSTOM_LANES_MAX, CUSTOM_OTHER, deriveTimeline, eventRole, eventRoleOf, waitText } from '../../../src/core/analysis/timeline.ts';
+import { CUSTOM_LANES_MAX, CUSTOM_OTHER, CUSTOM_OTHER_ID, deriveTimeline, eventRole, eventRoleOf, waitText } from '../../../src/core/analysis/timeline.ts';
 import type { EventView } from '../../../src/core/analysis/types.ts';
 
 const conformance = path.resolve(__dirname, '../../../../shared/conformance');
@@ -286,8 +286,30 @@ describe('deriveTimeline — CUSTOM notifications', () => {
     const lanes = deriveTimeline(evs).lanes;
     expect(lanes).toHaveLength(CUSTOM_LANES_MAX + 1);
     const other = lanes.at(-1)!;
-    expect(other.id).toBe(`custom::${CUSTOM_OTHER}`);
+    expect(other.id).toBe(CUSTOM_OTHER_ID);
     expect(other.spans.map((s) => s.mark)).toEqual([`n${CUSTOM_LANES_MAX}`, `n${CUSTOM_LANES_MAX + 1}`, `n${CUSTOM_LANES_MAX + 2}`]);
+  });
+
+  it('keeps a CUSTOM named like the shared lane, an empty name and a missing one apart, each labelled', () => {
+    const evs = views([
+      { type: 'CUSTOM', name: CUSTOM_OTHER, value: {}, created_at: '2026-03-01T09:00:00' },
+      { type: 'CUSTOM', name: '', value: {}, created_at: '2026-03-01T09:00:00' },
+      { type: 'CUSTOM', value: {}, created_at: '2026-03-01T09:00:00' },
+      { type: 'CUSTOM', name: '?', value: {}, created_at: '2026-03-01T09:00:00' },
+      ...Array.from({ length: CUSTOM_LANES_MAX }, (_, i) => ({ type: 'CUSTOM', name: `n${i}`, value: {}, created_at: '2026-03-01T09:00:00' })),
+    ]);
+    const lanes = deriveTimeline(evs).lanes;
+    expect(lanes).toHaveLength(CUSTOM_LANES_MAX + 1);
+    expect(lanes.slice(0, 4).map((l) => [l.label, l.spans.map((s) => s.startEvent)])).toEqual([
+      [`custom ${CUSTOM_OTHER}`, [0]], // its own lane: the names after the twelfth are not added to it
+      ['custom ""', [1]], // "custom " said nothing
+      ['custom (no name)', [2]],
+      ['custom ?', [3]], // not the lane of the CUSTOM without a name
+    ]);
+    const other = lanes.at(-1)!;
+    expect(other.id).not.toBe(lanes[0].id);
+    expect(other.label).toBe(`custom ${CUSTOM_OTHER}`);
+    expect(other.spans.map((s) => s.mark)).toEqual(['n8', 'n9', 'n10', 'n11']);
   });
 
   it('names the reply bar\'s marks by their event type (delta ticks have none)', () => {
