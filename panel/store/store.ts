@@ -434,6 +434,9 @@ export function createPanelStore(options: StoreOptions = {}) {
         }
       }
       selectedEvent.value = index;
+      // Not a step (a CUSTOM, an event of no reply, an evicted step): the user chose it, so the reply is no longer
+      // followed — the next live flush moved the selection to the reply's newest step, away from it.
+      follow.value = false;
     });
   }
 

@@ -86,6 +86,29 @@ describe('panel store', () => {
     expect(store.step.value).toBe(store.selectedReply.value!.history.length - 1);
   });
 
+  it('an event of no reply the user selects (a CUSTOM) stays selected while the reply streams on', () => {
+    const { store, flush } = manualStore();
+    const ev = (type: string, extra: Record<string, unknown> = {}) => ({ type, reply_id: 'r', created_at: '2026-12-01T09:00:00', ...extra });
+    const events = [
+      ev('REPLY_START', { session_id: 's', name: 'a' }),
+      ev('TEXT_BLOCK_START', { block_id: 't' }),
+      { type: 'CUSTOM', name: 'progress', value: {}, created_at: '2026-12-01T09:00:00' }, // #2, of no reply
+      ...Array.from({ length: 20 }, (_, i) => ev('TEXT_BLOCK_DELTA', { block_id: 't', delta: `w${i} ` })),
+    ];
+    const records = captureOf(events.map((e) => new TextEncoder().encode(sseBody([e]))), { id: 'c', state: 'open' }); // a chunk per event
+    store.ingest(records.slice(0, 8));
+    flush();
+    store.selectConnection('c');
+    expect(store.follow.value).toBe(true);
+    store.selectEvent(2); // the timeline table's "First event of custom progress", a click on its mark or its row
+    expect(store.selectedEvent.value).toBe(2);
+    store.ingest(records.slice(8));
+    flush();
+    // Following the reply moved the selection to its newest step, away from what the user chose.
+    expect(store.selectedEvent.value).toBe(2);
+    expect(store.follow.value).toBe(false);
+  });
+
   it('holds records while paused and applies all of them on resume', () => {
     const { store, flush } = manualStore();
     store.setPaused(true);
