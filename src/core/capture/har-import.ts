@@ -40,16 +40,16 @@ function messageTimeMs(time: unknown, entryStart: number, firstTime: number): nu
   return entryStart + (t - firstTime) * 1000;
 }
 
-function ownRecords(value: unknown, where: string): [number, CaptureRecord][] {
-  if (!Array.isArray(value)) throw new HarImportError(`${where}: _replyscope.records is not an array`);
+function ownRecords(value: unknown, where: string, field = 'records'): [number, CaptureRecord][] {
+  if (!Array.isArray(value)) throw new HarImportError(`${where}: _replyscope.${field} is not an array`);
   return value.map((pair, k) => {
     if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== 'number') {
-      throw new HarImportError(`${where}: _replyscope.records[${k}] is not a [position, record] pair`);
+      throw new HarImportError(`${where}: _replyscope.${field}[${k}] is not a [position, record] pair`);
     }
     try {
       return [pair[0], parseRecord(pair[1])] as [number, CaptureRecord];
     } catch (e) {
-      throw new HarImportError(`${where}: _replyscope.records[${k}]: ${describeZodError(e, String(pair[1]?.kind))}`);
+      throw new HarImportError(`${where}: _replyscope.${field}[${k}]: ${describeZodError(e, String(pair[1]?.kind))}`);
     }
   });
 }
@@ -329,6 +329,12 @@ export function importHar(har: unknown): Capture {
       throw new HarImportError(`HAR log._replyscope.header: ${describeZodError(e, 'header')}`);
     }
     const all = ownRecords(own.records, 'HAR log');
+    if (own.navigations !== undefined) {
+      for (const [i, [at, r]] of ownRecords(own.navigations, 'HAR log', 'navigations').entries()) {
+        if (r.kind !== 'navigation') throw new HarImportError(`HAR log: _replyscope.navigations[${i}] is a ${JSON.stringify(r.kind)} record, not a navigation`);
+        all.push([at, r]);
+      }
+    }
     const others: number[] = [];
     const declared = new Set<string>();
     entries.forEach((e, i) => {

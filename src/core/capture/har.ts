@@ -26,7 +26,13 @@ export interface HarReplyscopeEntry {
 }
 export interface HarReplyscopeLog {
   header: Capture['header'];
+  /** Records of no connection, with their positions in the capture: of the kinds every version reads. */
   records: [number, CaptureRecord][];
+  /**
+   * Page boundaries (`navigation`), apart from `records`: a reader older than that kind checks each of `records` and
+   * refused the whole HAR for one it did not know; it does not look here, and reads the rest.
+   */
+  navigations?: [number, CaptureRecord][];
 }
 
 export function headerValue(headers: readonly [string, string][] | undefined, name: string): string | undefined {
@@ -178,7 +184,11 @@ export function exportHar(capture: Capture): Har {
       creator: { name: 'Replyscope', version: capture.header.tool },
       ...(browser ? { browser: { name: browser, version: '' } } : {}),
       entries,
-      _replyscope: { header: capture.header, records: loose } satisfies HarReplyscopeLog,
+      _replyscope: {
+        header: capture.header,
+        records: loose.filter(([, r]) => r.kind !== 'navigation'),
+        ...(loose.some(([, r]) => r.kind === 'navigation') ? { navigations: loose.filter(([, r]) => r.kind === 'navigation') } : {}),
+      } satisfies HarReplyscopeLog,
     } as Har['log'],
   };
 }

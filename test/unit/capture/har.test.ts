@@ -478,3 +478,28 @@ describe('HAR import of other writers\' files', () => {
     expect(bodyOf(importHar(ours))).toBe(saved);
   });
 });
+
+describe('HAR export: page boundaries and older readers', () => {
+  it('keeps navigation records where a reader older than them does not look (it refused the whole HAR), and reads them back in place', () => {
+    const conn = (id: string): ConnectionRecord => ({
+      kind: 'connection', id, transport: 'fetch', frameUrl: 'http://127.0.0.1/a', method: 'GET', url: `http://127.0.0.1/s?id=${id}`,
+      requestHeaders: [], status: 200, responseHeaders: [['content-type', 'text/event-stream']], startTime: 1_000,
+    });
+    const capture: Capture = {
+      header: makeHeader('t', { created: '2026-12-01T09:00:00.000Z' }),
+      records: [
+        { kind: 'notice', t: 900, level: 'info', text: 'a page note' },
+        conn('c1'), { kind: 'end', conn: 'c1', t: 1_100, state: 'complete' },
+        { kind: 'navigation', t: 1_500, url: 'http://127.0.0.1/b' },
+        conn('c2'), { kind: 'end', conn: 'c2', t: 2_100, state: 'complete' },
+      ],
+    };
+    const har = JSON.parse(writeHar(capture)) as { log: { _replyscope: { records: [number, { kind: string }][] } } };
+    // What a version-1 reader (before `navigation`) accepts in log._replyscope.records: it reads each with its schema.
+    const known = new Set(['connection', 'chunk', 'message', 'end', 'evicted', 'notice']);
+    expect(har.log._replyscope.records.map(([, r]) => r.kind).filter((k) => !known.has(k))).toEqual([]);
+    const back = importHar(har);
+    expect(back.records.map((r) => (r.kind === 'connection' ? r.id : r.kind))).toEqual(['notice', 'c1', 'end', 'navigation', 'c2', 'end']);
+    expect(back.records.find((r) => r.kind === 'navigation')).toEqual({ kind: 'navigation', t: 1_500, url: 'http://127.0.0.1/b' });
+  });
+});
