@@ -129,6 +129,23 @@ test('without preserve log the old page goes with its connections, and no bounda
   await page.close();
 });
 
+test('a page that leaves as soon as its stream ended keeps that stream above the boundary (its last records were still in the tap\'s batch)', async () => {
+  const { page, panel } = await openPanelOn('page=quick');
+  await panel.getByRole('checkbox', { name: 'Preserve log' }).check();
+  const next = `${server.url}/app?page=after-quick`;
+  // Read the whole stream, then navigate in the same task: what an app does that opens the page a reply names.
+  await page.evaluate(async (url) => {
+    await (await fetch('/stream?id=pb-quick')).text();
+    location.href = url;
+  }, next).catch(() => undefined); // the navigation may destroy the context before the answer
+  await page.waitForURL(next);
+  await expect(panel.getByTestId('page-boundary')).toHaveCount(1);
+  await expect.poll(() => gridRows(panel)).toEqual(['conn: pb-quick', expect.stringMatching(new RegExp(`^boundary: Navigated to ${escapeRe(next)}`))]);
+  await expect(panel.locator('[data-conn]')).toContainText('complete');
+  await panel.close();
+  await page.close();
+});
+
 async function readDownload(download: import('@playwright/test').Download): Promise<string> {
   const stream = await download.createReadStream();
   const parts: Buffer[] = [];

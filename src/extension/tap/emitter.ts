@@ -74,7 +74,10 @@ export class TapEmitter {
     if (record.kind === 'connection') record = boundConnection(record);
     this.pending.push(record);
     this.pendingBytes += approxBytes;
-    if (this.pendingBytes >= FLUSH_BYTES) this.flush();
+    // A connection's end goes at once: a page that leaves right after a stream ended (opens the page a reply named)
+    // unloads before the batch timer fires, and the relay, which sends what it holds when the page goes away, never
+    // got the stream's last records — a short stream not even its connection (one post per connection, not per chunk).
+    if (this.pendingBytes >= FLUSH_BYTES || record.kind === 'end') this.flush();
     else this.schedule();
   }
 
