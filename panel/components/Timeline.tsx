@@ -80,7 +80,7 @@ export function Timeline({ store }: { store: PanelStore }) {
     const c = store.selectedConnection.value; // a new view whenever the connection changed
     if (!c) return undefined;
     const continuing = new Set(c.replies.filter((r) => r.continuesEviction).map((r) => r.id));
-    return deriveTimeline(c.events, continuing.size ? { continuing } : {});
+    return deriveTimeline(c.events, { dialect: c.dialect, ...(continuing.size ? { continuing } : {}) });
   }).value;
 
   useEffect(() => {

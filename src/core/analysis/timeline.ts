@@ -7,7 +7,7 @@
 // Human-in-the-loop waits (REQUIRE_USER_CONFIRM → USER_CONFIRM_RESULT, REQUIRE_EXTERNAL_EXECUTION →
 // EXTERNAL_EXECUTION_RESULT) and long silences between events are "waits", drawn across all lanes.
 // AgentScope CUSTOM notifications belong to no reply: they get lanes of their own, one per name, a mark per event.
-import type { EventView } from './types.ts';
+import type { Dialect, EventView } from './types.ts';
 
 export type LaneKind =
   | 'reply'
@@ -101,6 +101,11 @@ export interface TimelineOptions {
   gapThreshold?: number;
   /** Replies that began before an eviction (ReplyView.continuesEviction): their blocks may have started before it. */
   continuing?: ReadonlySet<string>;
+  /**
+   * The connection's dialect. In a pi stream a CUSTOM is no notification but a frame of a type pi does not know (the
+   * client skips it, a diagnostic says so): it gets no lane there — "custom progress, 1 notification" told otherwise.
+   */
+  dialect?: Dialect;
 }
 
 type Phase = 'start' | 'delta' | 'end' | 'point';
@@ -390,6 +395,7 @@ export function deriveTimeline(events: readonly EventView[], options: TimelineOp
     const role = eventRole(e);
     if (!role) continue;
     if (role.kind === 'custom') {
+      if (options.dialect?.startsWith('pi-')) continue;
       // No reply (even if analysis ever gave it one): the lane is the connection's. A name's lane is keyed by the
       // name; the shared lane and the nameless one have ids no name gives (a name "(other names)" got the shared
       // lane's, and the names after the twelfth went into it).

@@ -312,6 +312,17 @@ describe('deriveTimeline — CUSTOM notifications', () => {
     expect(other.spans.map((s) => s.mark)).toEqual(['n8', 'n9', 'n10', 'n11']);
   });
 
+  it('draws no CUSTOM lane in a pi stream: there a CUSTOM is an unknown frame the client skips, no notification', () => {
+    const evs = views([
+      { type: 'start' },
+      { type: 'text_start', contentIndex: 0 },
+      { type: 'CUSTOM', name: 'progress', value: {} },
+      { type: 'text_delta', contentIndex: 0, delta: 'hi' },
+    ]);
+    expect(deriveTimeline(evs, { dialect: 'pi-proxy' }).lanes.map((l) => l.kind)).not.toContain('custom');
+    expect(deriveTimeline(evs, { dialect: 'agentscope' }).lanes.map((l) => l.kind)).toContain('custom');
+  });
+
   it('names the reply bar\'s marks by their event type (delta ticks have none)', () => {
     const evs = views([
       { ...at('REPLY_START', 1), session_id: 's', name: 'a' },
