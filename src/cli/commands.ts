@@ -56,7 +56,6 @@ const COMMANDS = ['codes', 'conformance', 'replay', 'validate'];
 
 function parseArgs(args: string[]): Parsed {
   const [command, ...rest] = args;
-  if (!command) throw new CliError(USAGE, 2);
   if (!COMMANDS.includes(command)) {
     throw new CliError(`unknown command "${command}" (expected codes, conformance, replay or validate; --help for usage)`);
   }
@@ -242,6 +241,8 @@ export async function runCli(args: string[], readFile: ReadFile, version = 'unkn
   const options = args.includes('--') ? args.slice(0, args.indexOf('--')) : args;
   if (args[0] === 'help' || (args.length > 0 && options.some((a) => a === '--help' || a === '-h'))) return { stdout: USAGE, exitCode: 0 };
   if (args[0] === '--version' || args[0] === 'version') return { stdout: `replyscope ${version}`, exitCode: 0 };
+  // No command: the usage, as an error (a CliError's message is one line; the usage is many).
+  if (args.length === 0) return { stdout: '', stderr: USAGE, exitCode: 2 };
   const p = parseArgs(args);
   if (p.command === 'codes') return { stdout: codes(), exitCode: 0 };
   // Options are checked before the file is read: a mistyped one fails at once, not after a large file's analysis.

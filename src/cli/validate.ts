@@ -4,6 +4,7 @@ import type { ConnectionView } from '../core/analysis/types.ts';
 import { diagnosticDoc, DIAGNOSTIC_DOCS } from '../core/diagnostics/catalog.ts';
 import type { Diagnostic, Severity } from '../core/diagnostics/types.ts';
 import { CliError } from './cli-error.ts';
+import { printable } from './printable.ts';
 
 /**
  * "event 3 (TEXT_BLOCK_START)"; "event 3 (not JSON)"; for a frame-level diagnostic "frame 5, before event 5
@@ -155,5 +156,6 @@ export function validate({ conns: all, notices }: { conns: ConnectionView[]; not
     if (doc) lines.push(`  ${code}: ${doc.title}`);
   }
   if (opts.github) for (const { conn: c, diagnostics } of conns) for (const d of diagnostics) lines.push(annotation(c, d, opts.file));
-  return { stdout: lines.join('\n'), exitCode };
+  // Every line quotes the input somewhere (an event type, a URL, a note): one line each, with no control character.
+  return { stdout: lines.map(printable).join('\n'), exitCode };
 }
