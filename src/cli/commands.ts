@@ -5,7 +5,7 @@ import { loadInput, InputError, MAX_INPUT_BYTES } from '../core/capture/load-inp
 import { CaptureAnalyzer } from '../core/analysis/analyze.ts';
 import type { ConnectionView } from '../core/analysis/types.ts';
 import { CliError } from './cli-error.ts';
-import { codes, inputAnnotation, plural, validate, validateOptions, type ValidateOptions } from './validate.ts';
+import { codes, inputAnnotation, plural, type InputNote, validate, validateOptions, type ValidateOptions } from './validate.ts';
 
 export { CliError };
 
@@ -108,11 +108,11 @@ function loadConnections(bytes: Uint8Array, path: string): ConnectionView[] {
 }
 
 /** The file's connections, and the notes of no connection (import notes, what the page opened that was not captured). */
-function loadAnalysis(bytes: Uint8Array, path: string): { conns: ConnectionView[]; notices: string[] } {
+function loadAnalysis(bytes: Uint8Array, path: string): { conns: ConnectionView[]; notices: InputNote[] } {
   try {
     const analyzer = new CaptureAnalyzer();
     analyzer.push(loadInput(bytes, path).records);
-    return { conns: analyzer.connections(), notices: analyzer.notices().map((n) => n.text) };
+    return { conns: analyzer.connections(), notices: analyzer.notices().map((n) => ({ text: n.text, level: n.level })) };
   } catch (err) {
     if (err instanceof InputError) throw new CliError(err.message.startsWith(path) ? err.message : `${path}: ${err.message}`, 2, err.line);
     throw err;

@@ -102,6 +102,12 @@ function annotation(c: ConnectionView, d: Diagnostic, file: string | undefined):
   return `::${ANNOTATION[d.severity]} ${props.join(',')}::${escapeData(`${c.record.url}: ${formatDiagnosticPlace(c, d)}: ${d.message}`)}`;
 }
 
+/** A note of no connection as an annotation on the file (a capture cut short showed nowhere in the run's summary). */
+function noteAnnotation(n: InputNote, file: string | undefined): string {
+  const props = [...(file !== undefined ? [`file=${escapeProperty(file)}`] : []), `title=${escapeProperty('replyscope capture.notice')}`];
+  return `::${ANNOTATION[n.level]} ${props.join(',')}::${escapeData(n.text)}`;
+}
+
 /** A GitHub Actions error annotation for input that could not be read (on its line when known). */
 export function inputAnnotation(err: { message: string; line?: number }, file: string | undefined): string {
   const props = [...(file !== undefined ? [`file=${escapeProperty(file)}`] : []), ...(err.line !== undefined ? [`line=${err.line}`] : []), `title=${escapeProperty('replyscope input')}`];
@@ -114,31 +120,49 @@ export function codes(): string {
   return DIAGNOSTIC_DOCS.map((d) => `${d.code.padEnd(width)}  ${(d.alsoWarning ? `${d.severity}/warning` : d.severity).padEnd(12)}  ${d.title}`).join('\n');
 }
 
-export function validate({ conns: all, notices }: { conns: ConnectionView[]; notices: string[] }, opts: ValidateOptions): { stdout: string; exitCode: number } {
+/** A note of no connection: the input's own (a log cut short, HAR entries skipped), or that there was nothing to check. */
+export interface InputNote {
+  text: string;
+  level: 'info' | 'warning';
+}
+
+/**
+ * The input's notes as diagnostics of no connection (code capture.notice), at their own level. They count like any
+ * other: a log cut short after its last connection ended said so at "info" in --json and passed --fail-on warning,
+ * where the same cut inside a connection (a capture.notice warning on it) failed the run.
+ */
+function inputNotes(all: ConnectionView[], notices: readonly InputNote[]): InputNote[] {
+  const notes = [...notices];
+  // Nothing to check passes every check: say so, so that a capture that came out empty is not taken for a clean one
+  // (--json printed "[]" for it, as for a clean one).
+  if (all.every((c) => c.events.length === 0)) {
+    // Frames the SSE spec reads but the client does not (bare CR line ends): not "nothing to check".
+    const frames = all.reduce((n, c) => n + c.frames.filter((f) => f.kind === 'data').length, 0);
+    notes.push({ level: 'info', text: all.length === 0 ? 'the input holds no stream' : frames > 0
+      ? `the client reads no events in it, where the SSE spec reads ${plural(frames, 'data frame')} (see the diagnostics)`
+      : 'the input holds no events' });
+  }
+  return notes;
+}
+
+export function validate({ conns: all, notices }: { conns: ConnectionView[]; notices: readonly InputNote[] }, opts: ValidateOptions): { stdout: string; exitCode: number } {
   let ignoredCount = 0;
   const conns = all.map((c) => {
     const kept = c.diagnostics.filter((d) => !opts.ignored(d.code));
     ignoredCount += c.diagnostics.length - kept.length;
     return { conn: c, diagnostics: kept };
   });
-  const found = conns.flatMap(({ conn: c, diagnostics }) => diagnostics.map((d) => ({ connection: c.record.id, url: c.record.url, ...d })));
+  const allNotes = inputNotes(all, notices);
+  const notes = opts.ignored('capture.notice') ? [] : allNotes;
+  ignoredCount += allNotes.length - notes.length;
+  const found = [
+    ...notes.map((n) => ({ connection: null, url: null, code: 'capture.notice', severity: n.level, index: 0, message: n.text })),
+    ...conns.flatMap(({ conn: c, diagnostics }) => diagnostics.map((d) => ({ connection: c.record.id, url: c.record.url, ...d }))),
+  ];
   const failOn = opts.failOn;
   const exitCode = failOn !== undefined && found.some((d) => SEVERITY_RANK[d.severity] >= SEVERITY_RANK[failOn]) ? 1 : 0;
-  // The input's own notes (a log cut short, HAR entries skipped) are entries too, of no connection — --json printed
-  // only "[]" where the text report said the file was cut short. They leave the exit code as the text report does.
-  if (opts.json) {
-    const notes = notices.map((message) => ({ connection: null, url: null, code: 'capture.notice', severity: 'info' as const, index: 0, message }));
-    return { stdout: JSON.stringify([...notes, ...found], null, 2), exitCode };
-  }
-  const lines: string[] = notices.map((n) => `note: ${n}`);
-  // Nothing to check passes every check: say so, so that a capture that came out empty is not taken for a clean one.
-  if (all.every((c) => c.events.length === 0)) {
-    // Frames the SSE spec reads but the client does not (bare CR line ends): not "nothing to check".
-    const frames = all.reduce((n, c) => n + c.frames.filter((f) => f.kind === 'data').length, 0);
-    lines.push(all.length === 0 ? 'note: the input holds no stream' : frames > 0
-      ? `note: the client reads no events in it, where the SSE spec reads ${plural(frames, 'data frame')} (see the diagnostics)`
-      : 'note: the input holds no events');
-  }
+  if (opts.json) return { stdout: JSON.stringify(found, null, 2), exitCode };
+  const lines: string[] = notes.map((n) => `note${n.level === 'warning' ? ' (warning)' : ''}: ${n.text}`);
   for (const { conn: c, diagnostics } of conns) {
     // A body imported from a file has no request: its synthesised method would read as if the file had been fetched.
     // (HAR entries keep their own method and absolute URL.)
@@ -155,7 +179,10 @@ export function validate({ conns: all, notices }: { conns: ConnectionView[]; not
     const doc = diagnosticDoc(code);
     if (doc) lines.push(`  ${code}: ${doc.title}`);
   }
-  if (opts.github) for (const { conn: c, diagnostics } of conns) for (const d of diagnostics) lines.push(annotation(c, d, opts.file));
+  if (opts.github) {
+    for (const n of notes) lines.push(noteAnnotation(n, opts.file));
+    for (const { conn: c, diagnostics } of conns) for (const d of diagnostics) lines.push(annotation(c, d, opts.file));
+  }
   // Every line quotes the input somewhere (an event type, a URL, a note): one line each, with no control character.
   return { stdout: lines.map(printable).join('\n'), exitCode };
 }
