@@ -57,11 +57,14 @@ const COMMANDS = ['codes', 'conformance', 'replay', 'validate'];
 function parseArgs(args: string[]): Parsed {
   const [command, ...rest] = args;
   if (!COMMANDS.includes(command)) {
+    // "replyscope --fail-on warning validate FILE": an option where the command goes.
+    if (command.startsWith('-')) throw new CliError(`the command comes first: codes, conformance, replay or validate, then its options (got the option "${command}"; --help for usage)`);
     throw new CliError(`unknown command "${command}" (expected codes, conformance, replay or validate; --help for usage)`);
   }
   const flags = new Map<string, string | true>();
   let file: string | undefined;
   let options = true; // until "--": after it, every argument is a FILE (even one that starts with "-")
+  let took: string | undefined; // the last option that took the next argument as its value
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i];
     if (options && a === '--') options = false;
@@ -81,6 +84,8 @@ function parseArgs(args: string[]): Parsed {
       if (spec.takesValue) {
         const v = rest[++i];
         if (v === undefined) throw new CliError(`option ${a} needs a value`);
+        // (A level after --fail-on is what it should take: then FILE is simply missing, no hint.)
+        took = a === '--fail-on' && ['error', 'warning', 'info', 'never'].includes(v) ? undefined : `${a} took "${v}" as its value`;
         const before = flags.get(a);
         if (before !== undefined && !REPEATABLE.has(a)) throw new CliError(`option ${a} given twice`);
         flags.set(a, typeof before === 'string' ? `${before},${v}` : v);
@@ -90,7 +95,8 @@ function parseArgs(args: string[]): Parsed {
     else throw new CliError(`unexpected argument "${a}" (one FILE only)`);
   }
   if (command === 'codes') return { command, flags };
-  if (!file) throw new CliError(`${command}: missing FILE (--help for usage)`);
+  // "validate --fail-on FILE" (the level forgotten) read FILE as the level and then said only "missing FILE".
+  if (!file) throw new CliError(`${command}: missing FILE (${took ? `${took}; ` : ''}--help for usage)`);
   return { command, file, flags };
 }
 

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../../src/cli/commands.ts';
+
+// Options given wrong, as they are in a CI script: the message names what went wrong, not a symptom of it.
+const never = () => {
+  throw new Error('no file should be read');
+};
+
+describe('usage errors say what the arguments were read as', () => {
+  it('an option that took the FILE as its value says so, not only "missing FILE"', async () => {
+    await expect(runCli(['validate', '--fail-on', 'capture.replyscope.ndjson'], never))
+      .rejects.toThrow('validate: missing FILE (--fail-on took "capture.replyscope.ndjson" as its value; --help for usage)');
+    await expect(runCli(['replay', '--reply', 'capture.har'], never)).rejects.toThrow('replay: missing FILE (--reply took "capture.har" as its value;');
+    await expect(runCli(['validate'], never)).rejects.toThrow(/^validate: missing FILE \(--help for usage\)$/);
+    await expect(runCli(['validate', '--fail-on', 'warning'], never)).rejects.toThrow(/^validate: missing FILE \(--help for usage\)$/);
+  });
+
+  it('an option before the command is named as an option, not as an unknown command', async () => {
+    await expect(runCli(['--fail-on', 'warning', 'validate', 'x'], never))
+      .rejects.toThrow('the command comes first: codes, conformance, replay or validate, then its options (got the option "--fail-on"');
+    await expect(runCli(['valdate', 'x'], never)).rejects.toThrow('unknown command "valdate"');
+  });
+});
