@@ -233,6 +233,12 @@ function unsettledNote(conns: ConnectionView[]): string | undefined {
     'printed as it stood when the body ended (its stopReason "stop" is the initial value, not how it ended); "replyscope validate FILE" reports pi.no-terminal';
 }
 
+/** The input is larger than one string holds: said before reading it when its size is known (a file, not a pipe). */
+export function tooLarge(file: string, size: number): CliError {
+  return new CliError(`${file} is ${(size / 2 ** 20).toFixed(0)} MiB: more than one input can hold (${Math.round(MAX_INPUT_BYTES / 2 ** 20)} MiB, ` +
+    'the longest string JavaScript makes); split it — a capture log at any line after its header, an SSE body at a blank line');
+}
+
 export interface CliResult {
   stdout: string;
   /** Output too large for one string, written line by line after `stdout` (replay --steps). */
@@ -257,10 +263,7 @@ export async function runCli(args: string[], readFile: ReadFile, version = 'unkn
   let bytes: Uint8Array;
   try {
     bytes = readFile(p.file as string);
-    if (bytes.length > MAX_INPUT_BYTES) {
-      throw new CliError(`${file} is ${(bytes.length / 2 ** 20).toFixed(0)} MiB: more than one input can hold (${Math.round(MAX_INPUT_BYTES / 2 ** 20)} MiB, ` +
-        'the longest string JavaScript makes); split it — a capture log at any line after its header, an SSE body at a blank line');
-    }
+    if (bytes.length > MAX_INPUT_BYTES) throw tooLarge(file, bytes.length);
   } catch (err) {
     // A file that cannot be read is an annotation too in a GitHub workflow (a missing capture said nothing there).
     if (err instanceof CliError && checks?.github) return { stdout: inputAnnotation(err, p.file === '-' ? undefined : file), stderr: err.message, exitCode: err.exitCode };

@@ -1,8 +1,8 @@
 // `replyscope` — the core in a terminal: conformance runs, replays and validation of captured streams.
 // Every failure the user can cause ends in one clear line on stderr and a non-zero exit, never a stack trace.
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
-import { runCli, CliError } from './commands.ts';
+import { readFileSync, statSync } from 'node:fs';
+import { runCli, CliError, MAX_INPUT_BYTES, tooLarge } from './commands.ts';
 
 const args = process.argv.slice(2);
 
@@ -20,8 +20,14 @@ async function write(chunk: string): Promise<void> {
 
 function readInput(path: string): Uint8Array {
   try {
+    if (path !== '-') {
+      // Refused by its size before it is read: a 600 MiB file took 4 s and 700 MB of memory to be told it is too large.
+      const { size } = statSync(path);
+      if (size > MAX_INPUT_BYTES) throw tooLarge(path, size);
+    }
     return readFileSync(path === '-' ? 0 : path); // "-": standard input (e.g. curl … | replyscope validate -)
   } catch (err) {
+    if (err instanceof CliError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     const what = path === '-' ? 'standard input' : path;
     // ERR_FS_FILE_TOO_LARGE: past what one Buffer holds (2 GiB); runCli says the smaller limit for the rest.
