@@ -3,6 +3,7 @@ import { runAgentScopeCase } from '../core/agentscope/conformance.ts';
 import { runPiCase } from '../core/pi/conformance.ts';
 import { loadInput, InputError, MAX_INPUT_BYTES } from '../core/capture/load-input.ts';
 import { CaptureAnalyzer } from '../core/analysis/analyze.ts';
+import { looksLikeCaptureLog } from '../core/capture/capture-log.ts';
 import type { ConnectionView } from '../core/analysis/types.ts';
 import { CliError } from './cli-error.ts';
 import { codes, inputAnnotation, plural, type InputNote, validate, validateOptions, type ValidateOptions } from './validate.ts';
@@ -105,6 +106,8 @@ function decodeJson(bytes: Uint8Array, path: string): unknown {
   try {
     return JSON.parse(text);
   } catch (err) {
+    // A capture handed to the wrong command was told only "Unexpected non-whitespace character after JSON at position 157".
+    if (looksLikeCaptureLog(text)) throw new CliError(`${path} is a capture log, not a conformance case: "replyscope validate ${path}" checks it, "replyscope replay ${path}" prints its replies`);
     throw new CliError(`${path} is not JSON: ${(err as Error).message}`);
   }
 }

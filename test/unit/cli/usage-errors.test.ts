@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { runCli } from '../../../src/cli/commands.ts';
 
 // Options given wrong, as they are in a CI script: the message names what went wrong, not a symptom of it.
@@ -19,5 +21,12 @@ describe('usage errors say what the arguments were read as', () => {
     await expect(runCli(['--fail-on', 'warning', 'validate', 'x'], never))
       .rejects.toThrow('the command comes first: codes, conformance, replay or validate, then its options (got the option "--fail-on"');
     await expect(runCli(['valdate', 'x'], never)).rejects.toThrow('unknown command "valdate"');
+  });
+
+  it('a capture log given to conformance names the commands that read it (it said only where JSON.parse stopped)', async () => {
+    const log = readFileSync(path.resolve(import.meta.dirname, '../../../examples/demo.replyscope.ndjson'));
+    await expect(runCli(['conformance', 'demo.replyscope.ndjson'], () => log)).rejects.toThrow(
+      'demo.replyscope.ndjson is a capture log, not a conformance case: "replyscope validate demo.replyscope.ndjson" checks it');
+    await expect(runCli(['conformance', 'x.json'], () => new TextEncoder().encode('{"a":1} x'))).rejects.toThrow(/^x\.json is not JSON: /);
   });
 });
