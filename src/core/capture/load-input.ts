@@ -119,8 +119,13 @@ function fromJson(value: unknown, fileName: string | undefined): Capture {
 function withLine(raw: string, text: string): string {
   const message = raw.replace(/\s+/g, ' '); // V8 quotes the text around the error, newlines and all: one line
   const at = positionOf(message, text);
+  // At the end (V8 says so, or names the position past the last character): the file stops mid-value.
+  if (at && (END_OF_INPUT.test(message) || at.pos >= text.trimEnd().length)) return `${message}: the file ends at line ${at.line} before its JSON does (cut short?)`;
   return at ? `${message} (line ${at.line}, column ${at.column})` : message;
 }
+
+/** V8's message for JSON that stops before its value ends: no position, so the file's end is the place. */
+const END_OF_INPUT = /^Unexpected end of JSON input/;
 
 /** The line of a JSON.parse error's position ("… at position N"), for an annotation on it. */
 function lineOf(message: string, text: string): number | undefined {
@@ -128,11 +133,12 @@ function lineOf(message: string, text: string): number | undefined {
 }
 
 /** Line and column (1-based) of the position a JSON.parse message names, if it names one. */
-function positionOf(message: string, text: string): { line: number; column: number } | undefined {
+function positionOf(message: string, text: string): { pos: number; line: number; column: number } | undefined {
   const m = /at position (\d+)/.exec(message);
-  if (!m) return undefined;
-  const before = text.slice(0, Number(m[1]));
-  return { line: before.split('\n').length, column: before.length - before.lastIndexOf('\n') };
+  const pos = m ? Number(m[1]) : END_OF_INPUT.test(message) ? text.trimEnd().length : undefined;
+  if (pos === undefined) return undefined;
+  const before = text.slice(0, Math.min(pos, text.trimEnd().length)); // past the end: the last line, not the blank after it
+  return { pos, line: before.split('\n').length, column: before.length - before.lastIndexOf('\n') };
 }
 
 const SSE_LINE = /^(data|event|id|retry)(:|$)|^:/;
