@@ -6,7 +6,8 @@ import { CaptureAnalyzer } from '../core/analysis/analyze.ts';
 import { looksLikeCaptureLog } from '../core/capture/capture-log.ts';
 import type { ConnectionView } from '../core/analysis/types.ts';
 import { CliError } from './cli-error.ts';
-import { codes, inputAnnotation, plural, type InputNote, validate, validateOptions, type ValidateOptions } from './validate.ts';
+import { replayNotes } from './replay-notes.ts';
+import { codes, inputAnnotation, type InputNote, validate, validateOptions, type ValidateOptions } from './validate.ts';
 
 export { CliError };
 
@@ -112,10 +113,6 @@ function decodeJson(bytes: Uint8Array, path: string): unknown {
   }
 }
 
-function loadConnections(bytes: Uint8Array, path: string): ConnectionView[] {
-  return loadAnalysis(bytes, path).conns;
-}
-
 /** The file's connections, and the notes of no connection (import notes, what the page opened that was not captured). */
 function loadAnalysis(bytes: Uint8Array, path: string): { conns: ConnectionView[]; notices: InputNote[] } {
   try {
@@ -195,47 +192,6 @@ function checkReply(conns: ConnectionView[], replyId: string | undefined): void 
   }
 }
 
-/**
- * A note for `replay` when the output cannot equal the reference's: integers beyond 2^53 that JSON.parse rounded
- * (the Python reference keeps them exact; see rounded-integers.ts). Undefined when there are none.
- */
-function roundingNote(conns: ConnectionView[]): string | undefined {
-  const n = conns.reduce((sum, c) => sum + c.diagnostics.filter((d) => d.code === 'stream.unsafe-integer').length, 0);
-  if (n === 0) return undefined;
-  return `note: ${plural(n, 'event')} held integers beyond 2^53, which this output has as the nearest JavaScript number ` +
-    '(a Python consumer keeps them exact); "replyscope validate FILE" lists them (stream.unsafe-integer)';
-}
-
-/**
- * A note for `replay` of a pi proxy stream read without its request (a bare SSE body): streamProxy starts the message
- * from the request's model (api, provider, model), which the input does not hold — the output lacks those fields.
- */
-function requestNote(conns: ConnectionView[]): string | undefined {
-  const n = conns.filter((c) => c.dialect === 'pi-proxy' && c.record.requestBody === undefined).length;
-  if (n === 0) return undefined;
-  return `note: ${n === 1 ? 'a pi stream' : `${n} pi streams`} without the request that started ${n === 1 ? 'it' : 'them'}: streamProxy takes ` +
-    'the message\'s api, provider and model from the request, so this output has none (a capture log or a HAR keeps the request)';
-}
-
-/** A note for `replay` of a capture whose head the memory cap evicted: what its output lacks. */
-function evictionNote(conns: ConnectionView[]): string | undefined {
-  const n = conns.reduce((sum, c) => sum + c.replies.filter((r) => r.continuesEviction).length, 0);
-  if (n === 0) return undefined;
-  return `note: ${plural(n, 'reply', 'replies')} began before the memory cap evicted ${n === 1 ? 'its' : 'their'} head ("continuesEviction"): ` +
-    '"events" counts the events kept, and a string longer than 1 Mi characters keeps its newest part behind a "[… N older characters evicted …]" marker';
-}
-
-/**
- * A note for `replay` of a pi stream that ended without `done` or `error`: the client's result() never settles, and
- * the message printed is its state when the body ended — its stopReason "stop" is the initial value, not an outcome.
- */
-function unsettledNote(conns: ConnectionView[]): string | undefined {
-  const n = conns.reduce((sum, c) => sum + c.replies.filter((r) => r.diagnostics.some((d) => d.code === 'pi.no-terminal')).length, 0);
-  if (n === 0) return undefined;
-  return `note: ${plural(n, 'pi reply', 'pi replies')} ended without done or error: the client's result() never settles, and its message is ` +
-    'printed as it stood when the body ended (its stopReason "stop" is the initial value, not how it ended); "replyscope validate FILE" reports pi.no-terminal';
-}
-
 /** The input is larger than one string holds: said before reading it when its size is known (a file, not a pipe). */
 export function tooLarge(file: string, size: number): CliError {
   return new CliError(`${file} is ${(size / 2 ** 20).toFixed(0)} MiB: more than one input can hold (${Math.round(MAX_INPUT_BYTES / 2 ** 20)} MiB, ` +
@@ -277,8 +233,8 @@ export async function runCli(args: string[], readFile: ReadFile, version = 'unkn
       return { stdout: conformance(bytes, file), exitCode: 0 };
     case 'replay': {
       const reply = p.flags.get('--reply');
-      const conns = loadConnections(bytes, file);
-      const note = [roundingNote(conns), requestNote(conns), evictionNote(conns), unsettledNote(conns)].filter((x) => x !== undefined).join('\n') || undefined;
+      const { conns, notices } = loadAnalysis(bytes, file);
+      const note = replayNotes(conns, notices);
       const replyId = reply === true ? undefined : reply;
       checkReply(conns, replyId);
       const out = p.flags.has('--steps') ? { stdout: '', lines: replaySteps(conns, replyId) } : { stdout: replay(conns, replyId) };
