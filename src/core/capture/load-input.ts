@@ -110,7 +110,11 @@ function fromJson(value: unknown, fileName: string | undefined): Capture {
     if (Array.isArray(obj.events)) return eventsCapture(obj.events, fileName, obj.client);
     if (typeof obj.type === 'string') return eventsCapture([obj], fileName);
     const keys = Object.keys(obj).slice(0, 5).join(', ');
-    throw new InputError(`${where(fileName)}expected a JSON array of events, {"events": [...]} or a HAR {"log": ...}; found an object with keys ${keys || '(none)'}`);
+    // A server's error answer piped in (curl … | replyscope validate -, a request without its token): say so, and
+    // what it said — "found an object with keys error" did not tell the answer from a file of the wrong shape.
+    const json = JSON.stringify(obj); // one line, control characters escaped
+    const answer = ['error', 'detail', 'message', 'errors'].some((k) => k in obj) ? ` — an error answer? ${json.length > 160 ? `${json.slice(0, 160)}…` : json}` : '';
+    throw new InputError(`${where(fileName)}expected a JSON array of events, {"events": [...]} or a HAR {"log": ...}; found an object with keys ${keys || '(none)'}${answer}`);
   }
   throw new InputError(`${where(fileName)}expected events, a capture log, a HAR file or SSE text; found the JSON value ${preview(String(value))}`);
 }
