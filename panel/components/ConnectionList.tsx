@@ -44,7 +44,7 @@ export function ConnectionList({ store }: { store: PanelStore }) {
 
   return (
     <div class="scroll" data-testid="connections">
-      <table class="grid" role="grid" tabIndex={0} onKeyDown={onKeyDown} aria-label="Connections" aria-activedescendant={active}>
+      <table class="grid connections" role="grid" tabIndex={0} onKeyDown={onKeyDown} aria-label="Connections" aria-activedescendant={active}>
         <colgroup>
           <col />
           <col style={{ width: '58px' }} />

@@ -895,3 +895,21 @@ test('searching a word the stream split over deltas finds the delta that complet
   await expect(rows.first()).toContainText('st (+');
   await page.close();
 });
+
+test('the selected connection shows as selected on a striped row too (the stripes do not outrank the selection)', async () => {
+  const page = await openViewer();
+  await importText(page, 'sample.replyscope.ndjson', sampleLog);
+  const rows = page.locator('[data-conn]');
+  const bg = (i: number) => rows.nth(i).locator('td').first().evaluate((td) => getComputedStyle(td).backgroundColor);
+  await rows.nth(0).click();
+  await expect(rows.nth(0)).toHaveAttribute('aria-selected', 'true');
+  await page.mouse.move(0, 0); // no hover colour in the way
+  const selected = await bg(0);
+  const striped = await bg(1); // the second connection: an even row
+  expect(striped).not.toBe(selected);
+  await rows.nth(1).click();
+  await expect(rows.nth(1)).toHaveAttribute('aria-selected', 'true');
+  await page.mouse.move(0, 0);
+  expect(await bg(1)).toBe(selected);
+  await page.close();
+});
