@@ -11,7 +11,7 @@ import { isPiProxyRequestText } from '../capture/stream-request.ts';
 import { analysedEvent, EventTimes } from './event-view.ts';
 import { PiStream } from './pi-stream.ts';
 import { previewOf, typeOf, viewType, type EventFacts, type StreamProcessor } from './stream-processor.ts';
-import { headOf } from '../diagnostics/shown.ts';
+import { clipped, headOf } from '../diagnostics/shown.ts';
 import type { ConnectionState, ConnectionView, Dialect, EventView } from './types.ts';
 
 /** Notices kept per connection and per capture (the tap bounds its own; an imported file may hold any number). */
@@ -294,7 +294,11 @@ class ConnectionAnalysis {
     // A WebSocket (from a HAR) opens with 101 Switching Protocols: that is its success, not an HTTP error.
     const opened = this.record.transport === 'websocket' && status === 101;
     if (status !== undefined && !opened && (status < 200 || status > 299)) {
-      out.push({ code: 'stream.http-error', severity: 'error', index: 0, message: `HTTP ${status} ${this.record.statusText ?? ''}`.trim() });
+      // What the server said is what the user needs (an expired token, a quota): the status alone left a CI log with
+      // "HTTP 401" and nothing to act on. One line, its head only (the panel shows the whole recorded body).
+      const said = (this.errorBody ?? '').replace(/\s+/g, ' ').trim();
+      const answer = said === '' ? '' : ` — the answer: ${clipped(said, 200)}`;
+      out.push({ code: 'stream.http-error', severity: 'error', index: 0, message: `HTTP ${status} ${this.record.statusText ?? ''}`.trim() + answer });
     }
     if (this.end?.state === 'error') {
       out.push({ code: 'stream.network-error', severity: 'error', index: last, message: this.end.error ?? 'network error' });
