@@ -329,7 +329,8 @@ export function Timeline({ store }: { store: PanelStore }) {
           <line class="cursor" x1={x(selPos)} x2={x(selPos)} y1={AXIS_H - 4} y2={height} />
         ) : null}
       </svg>
-      {tableOpen.value ? <TimelineTable store={store} conn={conn} tl={tl} laneName={laneName} replyName={replyText} /> : null}
+      {/* keyed by connection: what its status line said of another connection's lanes is not carried over */}
+      {tableOpen.value ? <TimelineTable key={conn.record.id} store={store} conn={conn} tl={tl} laneName={laneName} replyName={replyText} /> : null}
       {hover ? (
         <div class="tl-tooltip mono" style={{ left: `${hover.x}px`, top: `${hover.y + 26}px` }}>
           {hover.text}

@@ -177,3 +177,19 @@ test('in a narrow pane the table wraps its ids, not the words of its state and c
   expect(await table.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
   await page.close();
 });
+
+test('the table\'s status line speaks of the connection shown: switching to another one starts it empty', async () => {
+  // The same stream twice, as two connections.
+  const [header, ...lines] = sessionLog().trim().split('\n');
+  const records = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+  const second = records.map((r) => (r.kind === 'connection' ? { ...r, id: 'c2', url: `${r.url}?again` } : { ...r, conn: 'c2' }));
+  const page = await openTimeline([header, ...[...records, ...second].map((r) => JSON.stringify(r))].join('\n') + '\n');
+  await page.getByRole('button', { name: 'Table' }).click();
+  const status = page.getByTestId('timeline-table').getByRole('status');
+  await page.getByRole('button', { name: 'Next event of custom state_updated' }).click();
+  await expect(status).not.toHaveText('');
+  await page.locator('[data-conn="c2"]').click();
+  await expect(page.getByTestId('timeline-table')).toBeVisible();
+  await expect(status).toHaveText('');
+  await page.close();
+});
