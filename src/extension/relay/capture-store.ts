@@ -49,6 +49,14 @@ function dataCost(rec: DataRecord): number {
   return Math.max(rec.bytes, (rec.text?.length ?? 0) + (rec.base64?.length ?? 0)) + 32;
 }
 
+/**
+ * The newest data record is not evicted while it costs at most this, whatever the limit: a page that reads slower than
+ * the network gets 2 MiB chunks from Chromium, and under the smallest cap (1 MiB) evicting down to 90% of it threw the
+ * newest chunk away with the rest — the capture kept nothing of a stream it had just seen (an e2e flaked on it under
+ * load). The bound becomes the limit plus one such record; a larger one (a huge EventSource message) still goes.
+ */
+export const NEWEST_KEPT_MAX = 4 * 1024 * 1024;
+
 function fixedCost(rec: CaptureRecord): number {
   if (rec.kind === 'connection') return 256 + rec.url.length + (rec.requestBody?.text?.length ?? 0) + (rec.requestBody?.base64?.length ?? 0);
   if (rec.kind === 'notice') return 64 + rec.text.length;
@@ -68,6 +76,8 @@ export class CaptureStore {
   private pending: { conn: ConnState; rec: DataRecord }[] = [];
   private pendingHead = 0;
   private pendingCost = 0;
+  /** The data record accepted last (see NEWEST_KEPT_MAX). */
+  private newest: DataRecord | undefined;
 
   constructor(public limitBytes: number) {}
 
@@ -153,6 +163,7 @@ export class CaptureStore {
     }
     conn.data.push(this.records.length);
     this.push(rec, dataCost(rec));
+    this.newest = rec;
     return true;
   }
 
@@ -168,8 +179,10 @@ export class CaptureStore {
     const ordered = [...this.conns.entries()].sort((a, b) => a[1].order - b[1].order);
     for (const [id, conn] of ordered) {
       while (this.bytes > target && conn.dataHead < conn.data.length) {
-        const index = conn.data[conn.dataHead++];
+        const index = conn.data[conn.dataHead];
         const rec = this.records[index] as DataRecord;
+        if (rec === this.newest && dataCost(rec) <= NEWEST_KEPT_MAX) break; // the last of its connection's data too
+        conn.dataHead++;
         this.records[index] = null;
         this.hasEvicted = true;
         const cost = dataCost(rec);
@@ -273,6 +286,7 @@ export class CaptureStore {
     }
     this.records = kept;
     this.conns = keptConns;
+    this.newest = undefined;
     this.open = keptConns.size; // only open connections are kept
     this.hasEvicted = false;
     this.bytes = kept.reduce((n, r) => n + fixedCost(r), 0);

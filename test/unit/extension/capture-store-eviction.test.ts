@@ -4,7 +4,7 @@ import type { ConnectionRecord, EvictionRecord } from '../../../src/core/capture
 import { parseRecord } from '../../../src/core/capture/schemas.ts';
 import { ChunkSplitter } from '../../../src/core/frames/byte-chunks.ts';
 import type { PageRecord, WireRecord } from '../../../src/extension/messages.ts';
-import { CaptureStore } from '../../../src/extension/relay/capture-store.ts';
+import { CaptureStore, NEWEST_KEPT_MAX } from '../../../src/extension/relay/capture-store.ts';
 import { toCaptureRecords } from '../../../src/extension/tab-capture.ts';
 import { captureOf, cut, sseBody } from '../analysis/support.ts';
 
@@ -133,5 +133,33 @@ describe('CaptureStore eviction keeps the evicted part derived', () => {
     const conn: ConnectionRecord = { kind: 'connection', id: 'c', transport: 'fetch', frameUrl: 'https://a/', method: 'GET', url: 'https://a/s', requestHeaders: [], startTime: 0 };
     store.add([conn, { kind: 'chunk', conn: 'c', t: 1, bytes: 9, text: 'data: 1\n\n' }], 1);
     expect(store.snapshot().some((r) => r.kind === 'evicted')).toBe(false);
+  });
+});
+
+describe('CaptureStore: the newest chunk stays under a cap smaller than it', () => {
+  const conn: ConnectionRecord = {
+    kind: 'connection', id: 'a', transport: 'fetch', frameUrl: 'https://app.example/', method: 'GET', url: 'https://api.example/s',
+    requestHeaders: [], status: 200, responseHeaders: [['content-type', 'text/event-stream']], startTime: 0,
+  };
+  const chunk = (mib: number, t: number): WireRecord => {
+    const payload = new Uint8Array(mib * 1024 * 1024).fill(0x61);
+    return { kind: 'bytes', conn: 'a', t, bytes: payload.length, payload };
+  };
+  const kept = (store: CaptureStore) => store.snapshot().flatMap((r) => (r.kind === 'bytes' ? [r.t] : []));
+
+  it('a 2 MiB read under the 1 MiB cap is kept until a newer one comes (it was evicted at once: nothing kept)', () => {
+    const store = new CaptureStore(1024 * 1024);
+    store.add([conn, chunk(2, 1)], 1);
+    expect(kept(store)).toEqual([1]);
+    store.add([chunk(2, 2)], 2);
+    expect(kept(store)).toEqual([2]);
+    expect(store.hasEvicted).toBe(true);
+    expect(store.size).toBeLessThanOrEqual(1024 * 1024 + NEWEST_KEPT_MAX);
+  });
+
+  it('a record past NEWEST_KEPT_MAX still goes: the bound is the cap plus one such record', () => {
+    const store = new CaptureStore(1024 * 1024);
+    store.add([conn, chunk(5, 1)], 1);
+    expect(kept(store)).toEqual([]);
   });
 });
