@@ -24,6 +24,7 @@ export function ConnectionDetails({ store }: { store: PanelStore }) {
   if (!c) return null;
   const r = c.record;
   const body = r.requestBody;
+  const kept = body !== undefined && (body.text !== undefined || body.base64 !== undefined);
   return (
     <div data-testid="connection-details">
       <div class="kv">
@@ -43,8 +44,11 @@ export function ConnectionDetails({ store }: { store: PanelStore }) {
       <Headers title="Request headers" headers={r.requestHeaders} />
       {body ? (
         <div class="section">
-          <h4>Request body · {formatBytes(body.size)}{body.truncated ? ' (truncated)' : ''}</h4>
-          <pre>{body.text !== undefined ? prettyJsonText(body.text).text : `(binary, ${body.base64?.length ?? 0} base64 chars)`}</pre>
+          <h4>Request body · {formatBytes(body.size)}{kept ? (body.truncated ? ' (truncated)' : '') : ' (not kept)'}</h4>
+          {body.text !== undefined ? <pre>{prettyJsonText(body.text).text}</pre>
+            : body.base64 !== undefined ? <pre>{`(binary, ${body.base64.length} base64 chars)`}</pre>
+            // Only the relay's store writes a body truncated to nothing (src/extension/retirement.ts).
+            : <p class="dim" data-testid="request-body-gone">Let go to keep the capture within its memory cap: request bodies are evicted oldest first, like the streams' data.</p>}
         </div>
       ) : null}
       <Headers title="Response headers" headers={r.responseHeaders} />

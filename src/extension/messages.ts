@@ -52,6 +52,31 @@ export const wireRecordSchema = z.discriminatedUnion('kind', [
 const wireMatches: Same<z.infer<typeof wireRecordSchema>, WireRecord> = true;
 void wireMatches;
 
+/**
+ * Written by a relay only — never accepted from the tap, never in a capture log: past its limit with no data left to
+ * evict, the relay's store let go of a connection's request body, or of a whole ended connection (see
+ * relay/capture-store.ts). A watcher's copy of the capture does the same (retirement.ts).
+ */
+export interface RetiredRecord {
+  kind: 'retired';
+  conn: string;
+  t: number;
+  what: 'request-body' | 'connection';
+}
+export const retiredRecordSchema = z.strictObject({
+  kind: z.literal('retired'),
+  conn: z.string(),
+  t: z.number(),
+  what: z.enum(['request-body', 'connection']),
+});
+/** What a relay forwards: what the tap sent, and its store's retirements. */
+export type RelayRecord = WireRecord | RetiredRecord;
+export const relayRecordSchema = z.discriminatedUnion('kind', [
+  connectionSchema, chunkSchema, messageSchema, endSchema, evictedSchema, noticeSchema, bytesRecordSchema, retiredRecordSchema,
+]);
+const relayMatches: Same<z.infer<typeof relayRecordSchema>, RelayRecord> = true;
+void relayMatches;
+
 // Compile-time proof that the schemas and the contract in model.ts describe the same shapes.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const recordsMatch: Same<z.infer<typeof captureRecordSchema>, PageRecord> = true;
@@ -95,7 +120,7 @@ export const relayToBackgroundSchema = z.discriminatedUnion('type', [
   /** Everything this document captured so far (sent when a panel attaches or after clear). */
   z.strictObject({ type: z.literal('snapshot'), ...documentInfo, records: z.array(wireRecordSchema), dropped: z.number().int() }),
   /** Live records, only while attached. */
-  z.strictObject({ type: z.literal('records'), docId: z.string(), records: z.array(wireRecordSchema) }),
+  z.strictObject({ type: z.literal('records'), docId: z.string(), records: z.array(relayRecordSchema) }),
 ]);
 export type RelayToBackground = z.infer<typeof relayToBackgroundSchema>;
 /** One-shot (runtime.sendMessage, no port): what this document's capture holds now — 0: it is going away — and
@@ -132,7 +157,7 @@ export type PanelToBackground = z.infer<typeof panelToBackgroundSchema>;
 const documentRef = { frameId: z.number().int(), ...documentInfo };
 export const backgroundToPanelSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('snapshot'), ...documentRef, records: z.array(wireRecordSchema), dropped: z.number().int() }),
-  z.strictObject({ type: z.literal('records'), docId: z.string(), records: z.array(wireRecordSchema) }),
+  z.strictObject({ type: z.literal('records'), docId: z.string(), records: z.array(relayRecordSchema) }),
   /** The document unloaded (navigation, iframe removed): its relay and its memory are gone. */
   z.strictObject({ type: z.literal('document-gone'), docId: z.string(), isTop: z.boolean() }),
   /**

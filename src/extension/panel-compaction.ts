@@ -8,16 +8,21 @@
 // panel reset then would show the continuation's events as orphans): compaction waits for it, up to twice the
 // threshold, past which bounded memory wins.
 import type { CaptureRecord } from '../core/capture/model.ts';
+import { requestBodyCost } from './retirement.ts';
 
 /** The panel may hold this many times the capture cap before it is handed the (bounded) capture anew. */
 export const COMPACT_FACTOR = 3;
 
-/** Captured data bytes of records: wire bytes of chunks, characters of messages (as the relay counts them). */
+/**
+ * Captured data bytes of records: wire bytes of chunks, characters of messages and of request bodies (as the relay
+ * counts them — a chat page's bodies, its whole conversation each turn, can outweigh its streams).
+ */
 export function dataBytes(records: readonly CaptureRecord[]): number {
   let n = 0;
   for (const r of records) {
     if (r.kind === 'chunk') n += r.bytes;
     else if (r.kind === 'message') n += r.data.length;
+    else if (r.kind === 'connection') n += requestBodyCost(r);
   }
   return n;
 }

@@ -13,6 +13,7 @@ import { payloadRecord } from '../core/frames/byte-chunks.ts';
 import { COMPACT_FACTOR, dataBytes } from './panel-compaction.ts';
 import { beginVisit, visitOrderedRecords, type VisitRef } from './page-visits.ts';
 import type { BackgroundToPanel, PageRecord, WireRecord } from './messages.ts';
+import { applyRetired } from './retirement.ts';
 
 /** Wall-clock epoch ms: the time an orphaned stream is ended at (the panel's clock; the page's is the same machine's). */
 const nowMs = (): number => Date.now();
@@ -40,6 +41,8 @@ export interface DocumentCapture {
   visits: number[];
   /** The visit each connection was declared in, for connections of a visit before the last. */
   visitOfConn: Map<string, number>;
+  /** Connections its relay let go whole (retirement.ts): the note at the top of its records counts them. */
+  retired?: number;
 }
 
 export type CaptureChange =
@@ -82,8 +85,18 @@ export class TabCapture {
       case 'records': {
         const doc = this.docs.get(message.docId);
         if (!doc) return undefined; // a snapshot always comes first; stray records are ignored
-        const records = toCaptureRecords(message.records);
-        for (const r of records) {
+        const records: PageRecord[] = [];
+        for (const wire of message.records) {
+          if (wire.kind === 'retired') {
+            // The relay let go of more than data: this copy follows, and the panel learns of it from the next
+            // snapshot (its own copy is bounded by panel-compaction.ts) — a notice about it comes as a record.
+            const next = applyRetired(doc.records, wire, doc.retired ?? 0);
+            doc.records = next.records;
+            doc.retired = next.counted;
+            continue;
+          }
+          const [r] = toCaptureRecords([wire]);
+          records.push(r);
           if (r.kind === 'evicted') evictFrom(doc, r);
           else doc.records.push(r);
         }

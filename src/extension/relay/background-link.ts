@@ -5,9 +5,9 @@
 // the next `attach` (the panel reconnects) gets a complete snapshot.
 import { IdleOutbox } from './idle-outbox.ts';
 import { UsageReports } from './usage-reports.ts';
-import { acceptMessage, backgroundToRelaySchema, DropCounter, type BackgroundToRelay, type DocumentInfo, type RelayToBackground, type RelayUsage, type WireRecord } from '../messages.ts';
+import { acceptMessage, backgroundToRelaySchema, DropCounter, type BackgroundToRelay, type DocumentInfo, type RelayToBackground, type RelayRecord, type RelayUsage, type WireRecord } from '../messages.ts';
 
-type CaptureRecord = WireRecord;
+type CaptureRecord = RelayRecord; // what the relay forwards (a snapshot holds only WireRecords)
 
 /** Chrome refuses extension messages above 64 MiB; stay far below that per message. */
 const MAX_MESSAGE_CHARS = 8 * 1024 * 1024;
@@ -41,9 +41,9 @@ function derivedChars(d: NonNullable<Extract<CaptureRecord, { kind: 'evicted' }>
 }
 
 /** Splits records into batches that fit in one message each; `sizes`, when given, gets each batch's approximate size. */
-export function batchRecords(records: readonly CaptureRecord[], maxChars = MAX_MESSAGE_CHARS, sizes?: number[]): CaptureRecord[][] {
-  const batches: CaptureRecord[][] = [];
-  let current: CaptureRecord[] = [];
+export function batchRecords<R extends CaptureRecord>(records: readonly R[], maxChars = MAX_MESSAGE_CHARS, sizes?: number[]): R[][] {
+  const batches: R[][] = [];
+  let current: R[] = [];
   let size = 0;
   for (const rec of records) {
     const n = approxChars(rec);
@@ -79,7 +79,7 @@ export class BackgroundLink {
 
   constructor(
     private readonly info: () => Omit<DocumentInfo, 'docId'>,
-    private readonly snapshot: () => { records: CaptureRecord[]; dropped: number },
+    private readonly snapshot: () => { records: WireRecord[]; dropped: number },
     private readonly clearStore: (now: number) => void,
     /** The tab's documents hold more than the cap together: this document's limit (null: lifted). */
     private readonly onLimit: (bytes: number | null) => void = () => undefined,

@@ -15,16 +15,21 @@
 // connection's queue is digested, a record with zero counts carries its digest. A snapshot digests everything first.
 // The queue is bounded: past a quarter of the limit it is digested at once.
 // Fetch chunks are held as the tap sent them, as bytes (BytesRecord): only what gets evicted is decoded, here.
+// A connection's request body goes before its data (it was sent first); when nothing else is left to evict and the
+// store is still over its limit, ended connections go whole, oldest first (retirement.ts says why).
 import type { ConnectionRecord, EvictionDerived, EvictionRecord } from '../../core/capture/model.ts';
 import { EvictionDigest } from '../../core/analysis/eviction-digest.ts';
 import { payloadRecord } from '../../core/frames/byte-chunks.ts';
-import type { WireRecord } from '../messages.ts';
+import type { RelayRecord, RetiredRecord, WireRecord } from '../messages.ts';
+import { requestBodyCost, retiredConnectionsNotice, withoutRequestBody } from '../retirement.ts';
 
 type CaptureRecord = WireRecord;
 type DataRecord = Extract<CaptureRecord, { kind: 'chunk' | 'message' | 'bytes' }>;
 
 interface ConnState {
   record: ConnectionRecord;
+  /** Index of `record` in the store's records. */
+  at: number;
   order: number;
   ended: boolean;
   /** Digest of everything evicted so far; `null` once a record could not be digested (then nothing is derived). */
@@ -38,8 +43,8 @@ interface ConnState {
 }
 
 export interface AddResult {
-  /** The records to forward live: the accepted ones, then increments of eviction. */
-  forward: CaptureRecord[];
+  /** The records to forward live: the accepted ones, then increments of eviction and retirements. */
+  forward: RelayRecord[];
   rejected: number;
 }
 
@@ -78,6 +83,11 @@ export class CaptureStore {
   private pendingCost = 0;
   /** The data record accepted last (see NEWEST_KEPT_MAX). */
   private newest: DataRecord | undefined;
+  /** Connections let go whole since the start (or the last clear), and when the last went. */
+  private retired = { count: 0, t: 0 };
+  private nextOrder = 0;
+  /** What the kept request bodies cost (see `evict`). */
+  private bodyBytes = 0;
 
   constructor(public limitBytes: number) {}
 
@@ -102,6 +112,7 @@ export class CaptureStore {
       this.pending[this.pendingHead++] = undefined as never; // let the bytes go
       this.pendingCost -= dataCost(rec);
       conn.undigested--;
+      if (this.conns.get(conn.record.id) !== conn) continue; // let go whole meanwhile: nothing left to continue
       digestInto(conn, rec);
       if (conn.undigested === 0) done.add(conn);
     }
@@ -123,7 +134,7 @@ export class CaptureStore {
   }
 
   add(incoming: readonly CaptureRecord[], now: number): AddResult {
-    const forward: CaptureRecord[] = [];
+    const forward: RelayRecord[] = [];
     let rejected = 0;
     for (const rec of incoming) {
       if (this.accept(rec)) forward.push(rec);
@@ -134,16 +145,21 @@ export class CaptureStore {
     return { forward, rejected };
   }
 
-  /** Evicts down to 90% of the limit when over it (e.g. after the limit was lowered); the eviction records. */
-  enforce(now: number): EvictionRecord[] {
+  /** Evicts down to 90% of the limit when over it (e.g. after the limit was lowered); the records that say so. */
+  enforce(now: number): RelayRecord[] {
     return this.bytes > this.limitBytes ? this.evict(now) : [];
+  }
+
+  private get target(): number {
+    return Math.floor(this.limitBytes * 0.9);
   }
 
   private accept(rec: CaptureRecord): boolean {
     if (rec.kind === 'connection') {
       if (this.conns.has(rec.id)) return false;
       this.open += 1;
-      this.conns.set(rec.id, { record: rec, order: this.conns.size, ended: false, data: [], dataHead: 0, undigested: 0, evicted: { chunks: 0, messages: 0, bytes: 0, t: 0 } });
+      this.conns.set(rec.id, { record: rec, at: this.records.length, order: this.nextOrder++, ended: false, data: [], dataHead: 0, undigested: 0, evicted: { chunks: 0, messages: 0, bytes: 0, t: 0 } });
+      this.bodyBytes += requestBodyCost(rec);
       this.push(rec, fixedCost(rec));
       return true;
     }
@@ -172,12 +188,18 @@ export class CaptureStore {
     this.bytes += cost;
   }
 
-  private evict(now: number): EvictionRecord[] {
-    const target = Math.floor(this.limitBytes * 0.9);
+  private evict(now: number): RelayRecord[] {
+    const target = this.target;
     const touched = new Map<string, EvictionRecord>();
+    const retired: RelayRecord[] = [];
     // Connections in the order they started; the oldest with data left gives up its oldest data first.
     const ordered = [...this.conns.entries()].sort((a, b) => a[1].order - b[1].order);
+    // Request bodies may take half the limit: past that the oldest go before any data. A chat page posts its whole
+    // conversation each turn, and those bodies (each holding the one before) would otherwise crowd out every stream.
+    for (let i = 0; i < ordered.length && this.bodyBytes > this.limitBytes / 2; i++) this.retireBody(ordered[i][1], now, retired);
     for (const [id, conn] of ordered) {
+      // Its request body was sent before any of its data came: it goes first.
+      if (this.bytes > target) this.retireBody(conn, now, retired);
       while (this.bytes > target && conn.dataHead < conn.data.length) {
         const index = conn.data[conn.dataHead];
         const rec = this.records[index] as DataRecord;
@@ -210,6 +232,7 @@ export class CaptureStore {
       }
       if (this.bytes <= target) break;
     }
+    if (this.bytes > target) this.retireWhole(now, retired);
     this.compactIfSparse();
     // The queue's bound: the memory it holds on to stays within a quarter of the limit.
     const out = this.pendingCost > this.limitBytes / 4 ? this.digestPending(() => this.pendingCost > this.limitBytes / 8, now) : [];
@@ -218,7 +241,7 @@ export class CaptureStore {
       const derived = conn && conn.undigested === 0 ? derivedOf(conn) : undefined;
       if (derived) ev.derived = derived;
     }
-    return [...touched.values(), ...out.filter((e) => !touched.has(e.conn))];
+    return [...[...touched.values()].filter((e) => this.conns.has(e.conn)), ...out.filter((e) => !touched.has(e.conn)), ...retired];
   }
 
   /** Drops the null holes once they dominate, re-pointing the per-connection indexes. */
@@ -236,14 +259,55 @@ export class CaptureStore {
     for (const conn of this.conns.values()) {
       conn.data = conn.data.slice(conn.dataHead).map((i) => remap.get(i) as number);
       conn.dataHead = 0;
+      conn.at = remap.get(conn.at) as number;
     }
     this.records = next;
+  }
+
+  /** The connection's request body goes; a stub with its size stays (retirement.ts). */
+  private retireBody(conn: ConnState, now: number, out: RelayRecord[]): void {
+    const cost = requestBodyCost(conn.record);
+    if (cost === 0) return;
+    conn.record = withoutRequestBody(conn.record);
+    this.records[conn.at] = conn.record;
+    this.bytes -= cost;
+    this.bodyBytes -= cost;
+    out.push({ kind: 'retired', conn: conn.record.id, t: now, what: 'request-body' } satisfies RetiredRecord);
+  }
+
+  /**
+   * No data is left to evict, and the records of ended connections still pass the target: the oldest of them go whole
+   * (with their end records and notices) — down to half the target, so that such records, piling up, do not evict
+   * every new stream as it comes. Open connections keep their record (their next records need it).
+   */
+  private retireWhole(now: number, out: RelayRecord[]): void {
+    const done = [...this.conns.values()].filter((c) => c.ended && c.dataHead === c.data.length).sort((a, b) => a.order - b.order);
+    const gone = new Set<string>();
+    for (const conn of done) {
+      if (this.bytes <= this.target / 2) break;
+      gone.add(conn.record.id);
+      this.conns.delete(conn.record.id);
+      this.records[conn.at] = null;
+      this.bytes -= fixedCost(conn.record);
+      this.bodyBytes -= requestBodyCost(conn.record);
+      out.push({ kind: 'retired', conn: conn.record.id, t: now, what: 'connection' } satisfies RetiredRecord);
+    }
+    if (gone.size === 0) return;
+    for (let i = 0; i < this.records.length; i++) {
+      const r = this.records[i];
+      if (r && r.kind !== 'connection' && 'conn' in r && r.conn !== undefined && gone.has(r.conn)) {
+        this.records[i] = null;
+        this.bytes -= fixedCost(r); // ends and notices: its data was all evicted before
+      }
+    }
+    this.retired = { count: this.retired.count + gone.size, t: now };
   }
 
   /** Everything kept, in arrival order, with one cumulative EvictionRecord after each connection that lost data. */
   snapshot(): CaptureRecord[] {
     this.digestPending(() => true, 0); // a snapshot's eviction records carry complete digests
     const out: CaptureRecord[] = [];
+    if (this.retired.count > 0) out.push(retiredConnectionsNotice(this.retired.count, this.retired.t));
     for (const rec of this.records) {
       if (!rec) continue;
       out.push(rec);
@@ -281,12 +345,15 @@ export class CaptureStore {
         lost.bytes += d.kind === 'message' ? d.data.length : d.bytes;
       }
       lost.t = now;
-      keptConns.set(rec.id, { record: rec, order: keptConns.size, ended: false, data: [], dataHead: 0, undigested: 0, evicted: lost, digest: conn.digest });
+      keptConns.set(rec.id, { record: rec, at: kept.length, order: keptConns.size, ended: false, data: [], dataHead: 0, undigested: 0, evicted: lost, digest: conn.digest });
       kept.push(rec);
     }
     this.records = kept;
     this.conns = keptConns;
     this.newest = undefined;
+    this.retired = { count: 0, t: 0 };
+    this.nextOrder = keptConns.size;
+    this.bodyBytes = kept.reduce((n, r) => n + (r.kind === 'connection' ? requestBodyCost(r) : 0), 0);
     this.open = keptConns.size; // only open connections are kept
     this.hasEvicted = false;
     this.bytes = kept.reduce((n, r) => n + fixedCost(r), 0);

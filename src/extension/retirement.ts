@@ -1,0 +1,55 @@
+// What a relay's store lets go of once evicting data is not enough, and how a watcher's copy follows it.
+//
+// The store evicts data (chunks, messages) oldest connection first. Connection records were never evicted: a chat
+// page posts its whole conversation with every turn (request bodies are kept up to 1 MiB each), so after enough
+// turns those bodies alone passed the limit — every new chunk then evicted all data, the newest streams included,
+// and the capture still grew. Now a request body is evicted like data, in the order it came — before its own
+// connection's data, oldest connection first — and the bodies together may hold half the limit, past which the
+// oldest go before any data (a stub stays: the size, truncated to nothing — which only this writes, so the panel
+// says why); when the
+// records of ended connections with nothing left still pass the limit, the oldest go whole (a note at the top of the
+// capture counts them). The relay tells watchers with a `retired` record
+// (messages.ts); they apply it here to their copy, so an export of it reads like the relay's own snapshot.
+import type { CaptureRecord, ConnectionRecord, NoticeRecord } from '../core/capture/model.ts';
+import type { RetiredRecord } from './messages.ts';
+
+/** The capture cost of a request body, as the store counts it (its kept text or base64). */
+export function requestBodyCost(rec: ConnectionRecord): number {
+  return (rec.requestBody?.text?.length ?? 0) + (rec.requestBody?.base64?.length ?? 0);
+}
+
+/**
+ * The connection record without its request body's content: the size stays, marked truncated to nothing. No writer
+ * truncates a body to nothing otherwise (the tap keeps its first 1 MiB), so a reader can tell and say why.
+ */
+export function withoutRequestBody(rec: ConnectionRecord): ConnectionRecord {
+  if (!rec.requestBody) return rec;
+  return { ...rec, requestBody: { size: rec.requestBody.size, truncated: true } };
+}
+
+/** Said at the top of a document's capture once connections went whole. */
+export function retiredConnectionsNotice(count: number, t: number): NoticeRecord {
+  return {
+    kind: 'notice', t, level: 'info',
+    text: `${count === 1 ? 'An earlier connection was' : `${count} earlier connections were`} let go whole to keep the capture within its memory cap (ended, their streams already evicted)`,
+  };
+}
+
+/** Whether a record is that top note (a watcher replaces it as the count grows). */
+export function isRetiredConnectionsNotice(rec: CaptureRecord): boolean {
+  return rec.kind === 'notice' && rec.conn === undefined && / let go whole to keep the capture within its memory cap /.test(rec.text);
+}
+
+/**
+ * A watcher's copy of one document's records after `retired`: the connection record stubbed, or the connection's
+ * records gone and the top note counting it. `counted` is how many went whole before; returns the new count.
+ */
+export function applyRetired(records: CaptureRecord[], r: RetiredRecord, counted: number): { records: CaptureRecord[]; counted: number } {
+  if (r.what === 'request-body') {
+    const i = records.findIndex((x) => x.kind === 'connection' && x.id === r.conn);
+    if (i !== -1) records[i] = withoutRequestBody(records[i] as ConnectionRecord);
+    return { records, counted };
+  }
+  const kept = records.filter((x) => !(x.kind === 'connection' ? x.id === r.conn : 'conn' in x && x.conn === r.conn) && !isRetiredConnectionsNotice(x));
+  return { records: [retiredConnectionsNotice(counted + 1, r.t), ...kept], counted: counted + 1 };
+}
