@@ -88,7 +88,12 @@ void headerMatches;
 /** Records per tap batch, at most (the relay's fast path checks the same limit, see relay/tap-batch.ts). */
 export const MAX_TAP_BATCH_RECORDS = 100_000;
 export const tapToRelaySchema = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('records'), records: z.array(wireRecordSchema).max(MAX_TAP_BATCH_RECORDS) }),
+  z.strictObject({
+    type: z.literal('records'),
+    records: z.array(wireRecordSchema).max(MAX_TAP_BATCH_RECORDS),
+    /** The batch's number (0, 1, …): the leave hand-off may overtake batches still on the port (see tap/handshake.ts). */
+    seq: z.number().int().nonnegative().optional(),
+  }),
 ]);
 export type TapToRelay = z.infer<typeof tapToRelaySchema>;
 

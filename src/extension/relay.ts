@@ -8,7 +8,7 @@ import { BackgroundLink } from './relay/background-link.ts';
 import { CaptureStore } from './relay/capture-store.ts';
 import { idleScheduler } from './relay/idle-outbox.ts';
 import { acceptTapBatch } from './relay/tap-batch.ts';
-import { PORT_EVENT, RELAY_READY_EVENT } from './tap/handshake.ts';
+import { LEAVE_BATCH_EVENT, LEAVE_NODE_EVENT, PORT_EVENT, RELAY_READY_EVENT } from './tap/handshake.ts';
 import { DEFAULT_CAPTURE_LIMIT_BYTES, parseSettings, readSettings, SETTINGS_KEYS, usageReportStep, type CaptureSettings } from './settings.ts';
 
 const isTop = window === window.top;
@@ -86,8 +86,28 @@ function reportUsage(force: boolean): void {
 }
 
 function onTapMessage(event: MessageEvent): void {
-  const msg = acceptTapBatch(event.data, drops);
+  takeTapBatch(event.data, false);
+}
+
+/** The tap's next batch number (TapToRelay `seq`). */
+let nextSeq = 0;
+
+function takeTapBatch(data: unknown, leaving: boolean): void {
+  const msg = acceptTapBatch(data, drops);
   if (!msg) return;
+  if (msg.seq !== undefined) {
+    // The leave hand-off overtook batches still on the port: those never come while the page leaves, and if it comes
+    // back from the back/forward cache they come after what followed them — dropped then, not appended out of order.
+    if (msg.seq < nextSeq) {
+      drops.note('tap→relay', `batch ${msg.seq} came after the leave hand-off`);
+      return;
+    }
+    if (leaving && msg.seq > nextSeq) {
+      const { forward } = store.add([{ kind: 'notice', t: nowMs(), level: 'warning', text: `The page left while ${msg.seq - nextSeq === 1 ? 'a batch' : `${msg.seq - nextSeq} batches`} of records was on its way to the capture: the streams open then may miss reads before their last ones` }], nowMs());
+      if (forward.length) link.records(forward);
+    }
+    nextSeq = msg.seq + 1;
+  }
   // Records that arrive before the settings are read are kept; they are dropped below if the site is off.
   if (settings && !siteEnabled()) return;
   const { forward } = store.add(msg.records, nowMs());
@@ -104,6 +124,21 @@ function onPortOffer(event: Event): void {
   window.removeEventListener(PORT_EVENT, onPortOffer, true);
   tapPort.onmessage = onTapMessage;
   sendConfig();
+}
+
+/** The tap's element for its last batch as the page leaves (handshake.ts): taken once, like the port. */
+let leaveNode: EventTarget | undefined;
+function onLeaveNodeOffer(event: Event): void {
+  if (leaveNode || !tapPort || !(event instanceof MouseEvent) || !(event.relatedTarget instanceof Element) || event.relatedTarget.isConnected) return;
+  leaveNode = event.relatedTarget;
+  event.preventDefault(); // the receipt the tap waits for
+  event.stopImmediatePropagation();
+  window.removeEventListener(LEAVE_NODE_EVENT, onLeaveNodeOffer, true);
+  leaveNode.addEventListener(LEAVE_BATCH_EVENT, (e) => {
+    // Handled before the tap's dispatch returns, while the document is still there; sent on at once.
+    takeTapBatch((e as CustomEvent).detail, true);
+    link.flushNow();
+  });
 }
 
 function sendConfig(): void {
@@ -125,6 +160,7 @@ function applySettings(next: CaptureSettings): void {
 }
 
 window.addEventListener(PORT_EVENT, onPortOffer, true);
+window.addEventListener(LEAVE_NODE_EVENT, onLeaveNodeOffer, true);
 window.dispatchEvent(new Event(RELAY_READY_EVENT));
 
 readSettings().then(applySettings, () => applySettings(parseSettings({})));

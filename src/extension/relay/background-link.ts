@@ -138,6 +138,11 @@ export class BackgroundLink {
     });
   }
 
+  /** The document is going away: what waits in the outbox goes now (after `pagehide` itself already sent some). */
+  flushNow(): void {
+    this.outbox.flush();
+  }
+
   /** Live records from the store (already accepted). */
   records(records: CaptureRecord[]): void {
     if (this.attached) {

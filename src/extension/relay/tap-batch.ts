@@ -102,7 +102,9 @@ function isConnection(r: Obj): boolean {
 
 /** True when `data` is `{ type: 'records', records }` with only well-formed same-realm bytes, end, connection, notice and message records. */
 export function isPlainTapBatch(data: unknown): data is TapToRelay {
-  if (!plainObject(data) || data.type !== 'records' || keyCount(data) !== 2) return false;
+  if (!plainObject(data) || data.type !== 'records') return false;
+  const seq = 'seq' in data ? (safeInt(data.seq) && (data.seq as number) >= 0 ? 1 : -1) : 0;
+  if (seq === -1 || keyCount(data) !== 2 + seq) return false;
   const records = data.records;
   if (!Array.isArray(records) || records.length > MAX_TAP_BATCH_RECORDS) return false;
   for (const r of records) {

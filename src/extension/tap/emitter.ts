@@ -6,6 +6,7 @@
 // Before the relay's port arrives (only if the relay started after the tap) records wait in a bounded buffer.
 import type { ConnectionRecord } from '../../core/capture/model.ts';
 import type { BytesRecord, PageRecord, RelayToTap, TapToRelay, WireRecord } from '../messages.ts';
+import { LEAVE_BATCH_EVENT } from './handshake.ts';
 import { natives, pageHidden, postOn, randomToken } from './natives.ts';
 
 const FLUSH_DELAY_MS = 40;
@@ -29,6 +30,10 @@ export class TapEmitter {
   private wake: MessageChannel | undefined;
   private wakePending = false;
   private port: MessagePort | undefined;
+  /** The next batch's number (TapToRelay `seq`). */
+  private seq = 0;
+  /** The element the relay listens on for the batch still waiting when the page leaves (handshake.ts). */
+  private leaveNode: Element | undefined;
   /** Until the relay says otherwise, record (the relay drops everything if the site is switched off). */
   config: TapConfig = { enabled: true, includeUrls: [] };
   readonly isSubframe: boolean;
@@ -49,7 +54,28 @@ export class TapEmitter {
         this.timer = undefined;
         this.flush();
       }, true]);
+      // Leaving: a batch posted now would never be delivered (see handshake.ts) — it goes synchronously instead.
+      natives.apply(natives.addEventListener, window, ['pagehide', () => this.handOffOnLeave(), true]);
     }
+  }
+
+  attachLeaveNode(node: Element): void {
+    this.leaveNode = node;
+  }
+
+  /** The page is going away: what waits goes to the relay before this returns, on the leave element. */
+  private handOffOnLeave(): void {
+    if (!this.leaveNode || !this.port || this.pending.length === 0) {
+      this.flush();
+      return;
+    }
+    const message: TapToRelay = { type: 'records', records: this.pending, seq: this.seq++ };
+    this.pending = [];
+    this.transfer = [];
+    this.pendingBytes = 0;
+    // `detail` is cloned into the relay's world when it reads it (no transfer: the page's buffers stay as they are).
+    const event = new natives.CustomEvent(LEAVE_BATCH_EVENT, { detail: message });
+    natives.apply(natives.dispatchEvent, this.leaveNode, [event]);
   }
 
   attachPort(port: MessagePort): void {
@@ -74,10 +100,12 @@ export class TapEmitter {
     if (record.kind === 'connection') record = boundConnection(record);
     this.pending.push(record);
     this.pendingBytes += approxBytes;
-    // A connection's end goes at once: a page that leaves right after a stream ended (opens the page a reply named)
-    // unloads before the batch timer fires, and the relay, which sends what it holds when the page goes away, never
-    // got the stream's last records — a short stream not even its connection (one post per connection, not per chunk).
-    if (this.pendingBytes >= FLUSH_BYTES || record.kind === 'end') this.flush();
+    // A stream that completed goes at once: a page that leaves right after a stream ended (opens the page a reply
+    // named) unloads before the batch timer fires, and the relay, which sends what it holds when the page goes away,
+    // never got the stream's last records — a short stream not even its connection. Not an abort: the page leaving
+    // aborts its streams just before `pagehide`, and a batch posted then is never delivered — it waits for the leave
+    // hand-off, which comes a moment later (handOffOnLeave).
+    if (this.pendingBytes >= FLUSH_BYTES || (record.kind === 'end' && record.state === 'complete')) this.flush();
     else this.schedule();
   }
 
@@ -108,7 +136,7 @@ export class TapEmitter {
     if (!this.port || this.pending.length === 0) return;
     // A batch timer still running is left to fire (it finds the next batch, or nothing): on a fast stream, batches
     // fill up before it fires, and clearing and setting a timer per batch was a measurable share of the tap's work.
-    const message: TapToRelay = { type: 'records', records: this.pending };
+    const message: TapToRelay = { type: 'records', records: this.pending, seq: this.seq++ };
     const transfer = this.transfer;
     this.pending = [];
     this.transfer = [];

@@ -4,6 +4,7 @@
 // tap captures its built-ins at install.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { PageRecord, TapToRelay, WireRecord } from '../../../src/extension/messages.ts';
+import { LEAVE_BATCH_EVENT } from '../../../src/extension/tap/handshake.ts';
 
 let visibility: DocumentVisibilityState = 'visible';
 class FakeDocument extends EventTarget {
@@ -18,7 +19,7 @@ let TapEmitter: typeof import('../../../src/extension/tap/emitter.ts').TapEmitte
 beforeAll(async () => {
   vi.stubGlobal('Document', FakeDocument);
   vi.stubGlobal('document', new FakeDocument());
-  vi.stubGlobal('window', { top: undefined });
+  vi.stubGlobal('window', Object.assign(new EventTarget(), { top: undefined }));
   vi.stubGlobal('setTimeout', setTimeoutSpy);
   vi.stubGlobal('clearTimeout', clearTimeoutSpy);
   vi.resetModules();
@@ -32,13 +33,15 @@ function wired() {
   const channel = new MessageChannel();
   const received: WireRecord[][] = [];
   let arrived: () => void = () => {};
+  const seqs: (number | undefined)[] = [];
   channel.port2.onmessage = (e: MessageEvent<TapToRelay>) => {
     if (e.data.type === 'records') received.push(e.data.records);
+    seqs.push(e.data.seq);
     arrived();
   };
   emitter.attachPort(channel.port1);
   const next = () => new Promise<void>((resolve) => (arrived = resolve));
-  return { emitter, received, next, close: () => { channel.port1.close(); channel.port2.close(); } };
+  return { emitter, received, seqs, next, close: () => { channel.port1.close(); channel.port2.close(); } };
 }
 
 const record = (n: number): PageRecord => ({ kind: 'message', conn: 'c', t: n, type: 'message', data: String(n), lastEventId: '' });
@@ -70,6 +73,39 @@ describe('TapEmitter in a hidden page', () => {
     expect(clearTimeoutSpy).toHaveBeenCalledTimes(1); // the flush cancelled the (soon throttled) timer
     await got;
     expect(received).toEqual([[record(1)]]);
+    close();
+  });
+});
+
+describe('TapEmitter as the page leaves', () => {
+  it('what waits goes on the leave element before pagehide returns, numbered after the batches on the port', async () => {
+    visibility = 'visible';
+    const { emitter, received, seqs, next, close } = wired();
+    const node = new EventTarget();
+    const handedOff: TapToRelay[] = [];
+    node.addEventListener(LEAVE_BATCH_EVENT, (e) => handedOff.push((e as CustomEvent<TapToRelay>).detail));
+    emitter.attachLeaveNode(node as unknown as Element);
+    const got = next();
+    emitter.emit({ kind: 'end', conn: 'c', t: 0, state: 'complete' }); // a completed stream: posted at once
+    await got;
+    expect(seqs).toEqual([0]);
+    emitter.emit(record(1));
+    // The page leaving aborts its streams just before pagehide: that end waits, a post now would never arrive.
+    emitter.emit({ kind: 'end', conn: 'd', t: 2, state: 'aborted', error: 'AbortError' });
+    window.dispatchEvent(new Event('pagehide'));
+    expect(handedOff).toEqual([{ type: 'records', records: [record(1), { kind: 'end', conn: 'd', t: 2, state: 'aborted', error: 'AbortError' }], seq: 1 }]);
+    expect(received).toHaveLength(1); // nothing more on the port
+    close();
+  });
+
+  it('without a leave element (the relay did not take one) pagehide posts on the port as before', async () => {
+    visibility = 'visible';
+    const { emitter, received, next, close } = wired();
+    emitter.emit(record(7));
+    const got = next();
+    window.dispatchEvent(new Event('pagehide'));
+    await got;
+    expect(received).toEqual([[record(7)]]);
     close();
   });
 });
