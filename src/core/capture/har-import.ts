@@ -152,6 +152,8 @@ function endOf(response: Obj, content: Obj, timings: Obj): { state: EndRecord['s
  */
 interface ReadOptions {
   pageUrls: Map<string, string>;
+  /** The log's pages by id: where a stream entry's page differs from the one before, a page boundary goes between. */
+  pages?: Map<string, Obj>;
   taken?: ReadonlySet<string>;
   exactText: boolean;
 }
@@ -367,7 +369,8 @@ export function importHar(har: unknown): Capture {
   };
   // Our own export without its `_replyscope` fields (stripped, or written by an older version) has exact text.
   const exactText = str(creator.name) === 'Replyscope';
-  return { header, records: browserEntries(entries, entries.map((_, i) => i), { pageUrls, exactText }) };
+  const byId = new Map(pages.flatMap((p) => (str(p.id) !== undefined ? [[str(p.id) as string, p] as [string, Obj]] : [])));
+  return { header, records: browserEntries(entries, entries.map((_, i) => i), { pageUrls, pages: byId, exactText }) };
 }
 
 /**
@@ -391,6 +394,17 @@ function skippedName(entry: Obj): string {
   return `${str(request.method) ?? 'GET'} ${url.length > 100 ? `${url.slice(0, 100)}…` : url} (${mime})`;
 }
 
+/**
+ * The boundary before a page's first stream: when the page started (its `startedDateTime`; the stream's start when
+ * that is missing), and its URL — Chrome writes the URL as the page's title; a title that is none (Playwright writes
+ * the document's) is given as it is, the page's id when there is none.
+ */
+function pageBoundary(page: Obj, first: CaptureRecord): CaptureRecord {
+  const started = Date.parse(str(page.startedDateTime) ?? '');
+  const t = Number.isFinite(started) ? started : first.kind === 'connection' ? first.startTime : Number.NaN;
+  return { kind: 'navigation', t, url: str(page.title) || str(page.id) || '' };
+}
+
 function pagesOf(log: Obj): Obj[] {
   return Array.isArray(log.pages) ? log.pages.filter(isObj) : [];
 }
@@ -406,10 +420,22 @@ const urlLike = (v: unknown): boolean => typeof v === 'string' && /^[a-z][a-z0-9
 function browserEntries(entries: unknown[], indices: number[], opts: ReadOptions): CaptureRecord[] {
   const records: CaptureRecord[] = [];
   const skipped: string[] = [];
+  // A browser HAR saved with "Preserve log" holds several pages: their streams are told apart as the panel tells them
+  // apart live, by a `navigation` record where the page changes (only between streams of two pages: a page whose
+  // requests were all skipped draws no boundary).
+  let lastPage: string | undefined;
   for (const i of indices) {
     const e = entries[i];
     if (!isObj(e)) throw new HarImportError(`HAR entry ${i} is not an object`);
-    if (!browserEntry(e, i, opts, records)) skipped.push(skippedName(e));
+    const at = records.length;
+    if (!browserEntry(e, i, opts, records)) {
+      skipped.push(skippedName(e));
+      continue;
+    }
+    const page = str(e.pageref);
+    if (page === undefined || !opts.pages?.has(page)) continue;
+    if (lastPage !== undefined && page !== lastPage) records.splice(at, 0, pageBoundary(opts.pages.get(page) as Obj, records[at]));
+    lastPage = page;
   }
   if (skipped.length > 0) {
     const named = skipped.slice(0, MAX_NAMED).join('; ') + (skipped.length > MAX_NAMED ? `; and ${skipped.length - MAX_NAMED} more` : '');

@@ -503,3 +503,42 @@ describe('HAR export: page boundaries and older readers', () => {
     expect(back.records.find((r) => r.kind === 'navigation')).toEqual({ kind: 'navigation', t: 1_500, url: 'http://127.0.0.1/b' });
   });
 });
+
+describe('HAR import: a browser HAR of several pages ("Preserve log")', () => {
+  // Chrome's file: the streams of two pages, with a skipped JSON request of a third page between them.
+  const entryOn = (page: string, at: string, id: string) => ({
+    ...JSON.parse(JSON.stringify(chromeHar.log.entries[1])),
+    pageref: page, startedDateTime: at,
+    request: { ...chromeHar.log.entries[1].request, url: `https://api.example/sessions/${id}/stream` },
+  });
+  const pages = [
+    { startedDateTime: '2026-11-29T20:59:58.000Z', id: 'page_1', title: 'https://app.example/chat' },
+    { startedDateTime: '2026-11-29T21:05:00.000Z', id: 'page_2', title: 'https://app.example/settings' },
+    { startedDateTime: '2026-11-29T21:06:00.000Z', id: 'page_3', title: 'https://app.example/chat?again' },
+  ];
+  const json = { ...JSON.parse(JSON.stringify(chromeHar.log.entries[0])), pageref: 'page_2' };
+
+  it('puts a page boundary before the first stream of each later page, at the page\'s start, named by its URL', () => {
+    const cap = importHar({ log: { ...chromeHar.log, pages, entries: [
+      entryOn('page_1', '2026-11-29T21:00:01.000Z', 'a'), entryOn('page_1', '2026-11-29T21:01:00.000Z', 'b'),
+      json, entryOn('page_3', '2026-11-29T21:06:05.000Z', 'c'),
+    ] } });
+    const shape = cap.records.map((r) => (r.kind === 'connection' ? new URL(r.url).pathname.split('/')[2] : r.kind === 'navigation' ? `navigation ${r.url}` : r.kind))
+      .filter((k) => k !== 'chunk');
+    expect(shape).toEqual(['a', 'end', 'b', 'end', 'navigation https://app.example/chat?again', 'c', 'end', 'notice']);
+    expect(cap.records.find((r) => r.kind === 'navigation')).toEqual({ kind: 'navigation', t: Date.parse('2026-11-29T21:06:00.000Z'), url: 'https://app.example/chat?again' });
+  });
+
+  it('one page, or entries without pages, draw no boundary', () => {
+    const one = importHar({ log: { ...chromeHar.log, pages, entries: [entryOn('page_1', '2026-11-29T21:00:01.000Z', 'a'), entryOn('page_1', '2026-11-29T21:00:02.000Z', 'b')] } });
+    expect(one.records.some((r) => r.kind === 'navigation')).toBe(false);
+    const none = importHar({ log: { ...chromeHar.log, pages: [], entries: [entryOn('page_1', '2026-11-29T21:00:01.000Z', 'a'), entryOn('page_3', '2026-11-29T21:06:05.000Z', 'b')] } });
+    expect(none.records.some((r) => r.kind === 'navigation')).toBe(false);
+  });
+
+  it('a page title that is no URL (Playwright writes the document\'s title) names the boundary as it is', () => {
+    const titled = pages.map((p) => ({ ...p, title: p.id === 'page_3' ? 'Chat — again' : p.title }));
+    const cap = importHar({ log: { ...chromeHar.log, pages: titled, entries: [entryOn('page_1', '2026-11-29T21:00:01.000Z', 'a'), entryOn('page_3', '2026-11-29T21:06:05.000Z', 'c')] } });
+    expect(cap.records.find((r) => r.kind === 'navigation')).toMatchObject({ url: 'Chat — again' });
+  });
+});
