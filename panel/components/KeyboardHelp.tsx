@@ -23,6 +23,7 @@ export const SHORTCUTS: { group: string; items: [keys: string[], what: string][]
       [['Tab'], 'move between toolbar, lists and panes'],
       [['↑', '↓', '←', '→'], 'on a divider: resize the panes (Shift = larger steps)'],
       [['←', '→'], 'on a tab (Events, Timeline, Diagnostics; Message, JSON, Diff): the previous / next tab'],
+      [['↑', '↓', '←', '→'], 'in the timeline\'s Table: move between its buttons (Home / End along a row, Ctrl+Home / Ctrl+End to the first / last lane, Page Up / Down by ten)'],
     ],
   },
   {

@@ -5,8 +5,11 @@
 //
 // One row per lane, never per event (src/core/analysis/timeline-text.ts): the previous/next event is found when a
 // button is pressed. Rows are built once per timeline, not per step: the selected step is read only by the caption.
+// A grid with one tab stop: four buttons a row made up to 2,000 tab stops between the chart and what follows it, so
+// only one button is in the tab order and the arrow keys move between them (Home/End along a row, Ctrl+Home/End to
+// the first/last row, Page Up/Down by ten rows) — the data grid pattern of the ARIA practices.
 import type { ComponentChildren } from 'preact';
-import { useMemo, useState } from 'preact/hooks';
+import { useMemo, useRef, useState } from 'preact/hooks';
 import type { Timeline as TL, TimelineLane } from '../../src/core/analysis/timeline.ts';
 import { gapSummary, laneStep, summariseLanes } from '../../src/core/analysis/timeline-text.ts';
 import type { ConnectionView } from '../../src/core/analysis/types.ts';
@@ -18,6 +21,25 @@ import type { PanelStore } from '../store/store.ts';
 export const TABLE_ROWS_MAX = 500;
 
 export const TABLE_ID = 'timeline-text';
+
+/** The buttons of a row, in order: first event, last event, previous, next. */
+const COLUMNS = 4;
+
+/** Where a key moves the grid's focus from [row, col] among `rows` rows; undefined for other keys. */
+export function gridMove(key: string, ctrl: boolean, [row, col]: [number, number], rows: number): [number, number] | undefined {
+  const clampRow = (r: number) => Math.max(0, Math.min(rows - 1, r));
+  switch (key) {
+    case 'ArrowRight': return [row, Math.min(COLUMNS - 1, col + 1)];
+    case 'ArrowLeft': return [row, Math.max(0, col - 1)];
+    case 'ArrowDown': return [clampRow(row + 1), col];
+    case 'ArrowUp': return [clampRow(row - 1), col];
+    case 'PageDown': return [clampRow(row + 10), col];
+    case 'PageUp': return [clampRow(row - 10), col];
+    case 'Home': return ctrl ? [0, col] : [row, 0];
+    case 'End': return ctrl ? [rows - 1, col] : [row, COLUMNS - 1];
+    default: return undefined;
+  }
+}
 
 function SelectedStep({ store }: { store: PanelStore }) {
   const k = store.selectedEvent.value;
@@ -34,6 +56,11 @@ export function TimelineTable({ store, conn, tl, laneName, replyName }: {
 }) {
   // What a button did, for a screen reader (its focus stays on the button; the step moved elsewhere on screen).
   const [said, setSaid] = useState('');
+  // The one button in the tab order: [row, column] (see the top of the file).
+  const [focus, setFocus] = useState<[number, number]>([0, 0]);
+  const grid = useRef<HTMLTableElement>(null);
+  const lanes = useMemo(() => summariseLanes(tl, TABLE_ROWS_MAX), [tl]);
+  const [fr, fc] = focus[0] < lanes.length ? focus : [0, 0];
   const rows = useMemo(() => {
     const go = (name: string, event: number | undefined, none: string) => {
       if (event === undefined) {
@@ -43,33 +70,42 @@ export function TimelineTable({ store, conn, tl, laneName, replyName }: {
       store.selectEvent(event);
       setSaid(`${name}: event #${event} ${eventByIndex(conn, event)?.type ?? ''}`.trim());
     };
-    return summariseLanes(tl, TABLE_ROWS_MAX).map((s) => {
+    return lanes.map((s, r) => {
       const name = laneName(s.lane);
-      const at = (event: number, what: string): ComponentChildren => (
-        <button class="tl-go" aria-label={`${what} event of ${name}: #${event}`} onClick={() => go(name, event, '')}>#{event}</button>
+      const roving = (c: number) => ({ tabIndex: r === fr && c === fc ? 0 : -1, 'data-cell': `${r}:${c}`, onFocus: () => setFocus([r, c]) });
+      const at = (event: number, what: string, c: number): ComponentChildren => (
+        <button class="tl-go" {...roving(c)} aria-label={`${what} event of ${name}: #${event}`} onClick={() => go(name, event, '')}>#{event}</button>
       );
       return (
         <tr key={s.lane.id} data-lane={s.lane.id}>
           <th scope="row">{name}</th>
           <td class="tl-reply">{s.lane.replyId !== undefined ? replyName(s.lane.replyId) : 'none'}</td>
-          <td>{at(s.firstEvent, 'First')}</td>
-          <td>{at(s.lastEvent, 'Last')}</td>
+          <td>{at(s.firstEvent, 'First', 0)}</td>
+          <td>{at(s.lastEvent, 'Last', 1)}</td>
           <td>{lengthText(tl, s.end - s.start)}</td>
           <td>{stateText(s)}</td>
           <td>{contentsText(tl, s)}</td>
           <td class="tl-steps">
-            <button aria-label={`Previous event of ${name}`} onClick={() => go(name, laneStep(s.lane, store.selectedEvent.peek(), -1), 'no earlier event')}>Previous</button>
-            <button aria-label={`Next event of ${name}`} onClick={() => go(name, laneStep(s.lane, store.selectedEvent.peek(), 1), 'no later event')}>Next</button>
+            <button {...roving(2)} aria-label={`Previous event of ${name}`} onClick={() => go(name, laneStep(s.lane, store.selectedEvent.peek(), -1), 'no earlier event')}>Previous</button>
+            <button {...roving(3)} aria-label={`Next event of ${name}`} onClick={() => go(name, laneStep(s.lane, store.selectedEvent.peek(), 1), 'no later event')}>Next</button>
           </td>
         </tr>
       );
     });
-  }, [tl, conn, laneName, replyName]);
+  }, [lanes, tl, conn, laneName, replyName, fr, fc]);
+  const onKeyDown = (e: KeyboardEvent) => {
+    const to = gridMove(e.key, e.ctrlKey || e.metaKey, [fr, fc], lanes.length);
+    if (!to) return;
+    e.preventDefault(); // not the pane's scroll, nor the scrubber's step keys
+    e.stopPropagation();
+    setFocus(to);
+    grid.current?.querySelector<HTMLButtonElement>(`[data-cell="${to[0]}:${to[1]}"]`)?.focus();
+  };
   const gaps = useMemo(() => gapSummary(tl.waits), [tl]);
 
   return (
     <section id={TABLE_ID} class="tl-text" aria-label="Timeline as text" data-testid="timeline-table">
-      <table class="tl-table">
+      <table class="tl-table" role="grid" ref={grid} onKeyDown={onKeyDown}>
         <caption>
           {plural(tl.lanes.length, 'lane')} on the {tl.axis === 'index' ? 'event index' : tl.axis === 'created_at' ? 'created_at' : 'arrival time'} axis. <SelectedStep store={store} />
         </caption>

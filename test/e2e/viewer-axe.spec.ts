@@ -64,7 +64,7 @@ for (const theme of ['light', 'dark']) {
     await page.getByRole('tab', { name: 'Timeline' }).click();
     await check('timeline');
     await page.getByRole('button', { name: 'Table' }).click();
-    await expect(page.getByRole('table', { name: /lanes on the/ })).toBeVisible();
+    await expect(page.getByRole('grid', { name: /lanes on the/ })).toBeVisible();
     await check('timeline as a table');
     await page.getByRole('tab', { name: /^Diagnostics/ }).click();
     await page.getByRole('checkbox', { name: 'All connections' }).check();

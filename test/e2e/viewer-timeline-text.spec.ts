@@ -85,17 +85,17 @@ test('the Table button lists each lane as text, and its buttons move the step th
   const page = await openTimeline();
   const toggle = page.getByRole('button', { name: 'Table' });
   await expect(toggle).toHaveAttribute('aria-expanded', 'false');
-  await expect(page.getByRole('table')).toHaveCount(0); // closed, it is not there at all
+  await expect(page.getByRole('grid', { name: /lanes on the/ })).toHaveCount(0); // closed, it is not there at all
   await toggle.focus();
   await page.keyboard.press('Enter');
   await expect(toggle).toHaveAttribute('aria-expanded', 'true');
-  const table = page.getByRole('table', { name: /^4 lanes on the arrival time axis/ });
+  const table = page.getByRole('grid', { name: /^4 lanes on the arrival time axis/ });
   await expect(table).toBeVisible();
 
   const row = (name: string) => table.getByRole('row', { name: new RegExp(`^${name}\\b`) });
-  await expect(row('text t1').getByRole('cell')).toHaveText(['planner · a', '#2', '#6', '400 ms', 'ended', '2 deltas', /Previous\s*Next/]);
-  await expect(row('reply a').getByRole('cell').nth(5)).toHaveText('1 mark: USER_INTERRUPT #7');
-  await expect(row('custom state_updated').getByRole('cell')).toHaveText(['none', '#0', '#4', '400 ms', 'instant', '2 notifications', /Previous\s*Next/]);
+  await expect(row('text t1').getByRole('gridcell')).toHaveText(['planner · a', '#2', '#6', '400 ms', 'ended', '2 deltas', /Previous\s*Next/]);
+  await expect(row('reply a').getByRole('gridcell').nth(5)).toHaveText('1 mark: USER_INTERRUPT #7');
+  await expect(row('custom state_updated').getByRole('gridcell')).toHaveText(['none', '#0', '#4', '400 ms', 'instant', '2 notifications', /Previous\s*Next/]);
 
   // Keyboard: Enter on a lane's buttons — the step moves to that lane's event, and the status says where it went.
   const status = page.getByTestId('timeline-table').getByRole('status');
@@ -120,9 +120,34 @@ test('the Table button lists each lane as text, and its buttons move the step th
   await expect(status).toHaveText('custom state_updated: no later event');
   expect(await shownEvent(page)).toBe(4);
 
+  // One tab stop for the whole grid (the button focused last); arrow keys move between the buttons, and Tab leaves.
+  const focused = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent);
+  await expect(table.locator('button[tabindex="0"]')).toHaveCount(1);
+  await page.keyboard.press('ArrowDown'); // from "Next event of custom state_updated": the row below, same column
+  expect(await focused()).toMatch(/^Next event of custom team_updated$/);
+  await page.keyboard.press('ArrowLeft');
+  expect(await focused()).toBe('Previous event of custom team_updated');
+  await page.keyboard.press('Home');
+  expect(await focused()).toMatch(/^First event of custom team_updated: #\d+$/);
+  await page.keyboard.press('Control+Home');
+  expect(await focused()).toMatch(/^First event of reply a: #\d+$/);
+  await page.keyboard.press('ArrowUp'); // past the first row: stays
+  expect(await focused()).toMatch(/^First event of reply a: #\d+$/);
+  await page.keyboard.press('Control+End');
+  expect(await focused()).toMatch(/^First event of custom team_updated: #\d+$/);
+  const stepBefore = await shownEvent(page);
+  await page.keyboard.press('ArrowRight'); // the arrows move focus only: the step stays (they are not the scrubber's keys here)
+  expect(await focused()).toMatch(/^Last event of custom team_updated: #\d+$/);
+  expect(await shownEvent(page)).toBe(stepBefore);
+  await page.keyboard.press('Tab');
+  expect(await page.evaluate(() => document.activeElement?.closest('[data-testid="timeline-table"]') === null)).toBe(true);
+  await page.keyboard.press('Shift+Tab');
+  expect(await focused()).toMatch(/^Last event of /); // back on the button focused last
+  await expect(table.locator('button[tabindex="0"]')).toHaveCount(1);
+
   // Closed again, it is gone; the chart says where its text equivalent is.
   await toggle.click();
-  await expect(page.getByRole('table')).toHaveCount(0);
+  await expect(page.getByRole('grid', { name: /lanes on the/ })).toHaveCount(0);
   await expect(page.getByRole('img', { name: /^Timeline: 4 lanes \(the Table button lists them as text\)$/ })).toBeVisible();
   await page.close();
 });
@@ -135,7 +160,7 @@ test('thousands of CUSTOM notifications draw one mark per pixel, and the table s
   await expect(marks.first()).toBeVisible();
   expect(await marks.count()).toBeLessThan(400);
   await page.getByRole('button', { name: 'Table' }).click();
-  await expect(page.getByRole('row', { name: /^custom progress\b/ }).getByRole('cell').nth(5)).toHaveText('3000 notifications');
+  await expect(page.getByRole('row', { name: /^custom progress\b/ }).getByRole('gridcell').nth(5)).toHaveText('3000 notifications');
   await page.close();
 });
 
