@@ -99,6 +99,11 @@ export class BodyReader {
    */
   invalidUtf8?: { event: number; chunks: number };
 
+  /** The `id:` of an SSE frame begun but not dispatched (see SseSpecDecoder.pendingId). */
+  get pendingFrameId(): string | undefined {
+    return this.sse?.pendingId;
+  }
+
   /** Feed one chunk; returns the raw events it completed. */
   pushChunk(chunk: ChunkRecord): RawEvent[] {
     this.bytes += chunk.bytes;

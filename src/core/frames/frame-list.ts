@@ -126,6 +126,36 @@ export class FrameList implements Iterable<FrameView> {
   clientNote(i: number): string | undefined {
     return this.rare?.get(i)?.clientNote;
   }
+  /** The frame's own SSE `id:` field (not the last event ID it inherits from earlier frames). */
+  id(i: number): string | undefined {
+    return this.rare?.get(i)?.id;
+  }
+
+  /**
+   * The last frame whose own `id:` is `id`, and the first frame after it that has an `id:` of its own (-1: none) —
+   * where a client that sent `id` as Last-Event-ID stood (see analysis/stream-resume.ts). Walks the few frames with
+   * rare fields, not every frame: asked once per resumed request.
+   */
+  idSpan(id: string): { last: number; next: number } {
+    let last = -1;
+    for (const [i, r] of this.rare ?? []) if (r.id === id && i > last) last = i;
+    let next = -1;
+    if (last !== -1) for (const [i, r] of this.rare ?? []) if (r.id !== undefined && i > last && (next === -1 || i < next)) next = i;
+    return { last, next };
+  }
+
+  /** The id of the last frame that has an `id:` of its own (undefined: none has). */
+  lastId(): string | undefined {
+    let at = -1;
+    let id: string | undefined;
+    for (const [i, r] of this.rare ?? []) {
+      if (r.id !== undefined && i > at) {
+        at = i;
+        id = r.id;
+      }
+    }
+    return id;
+  }
 
   setClientNote(i: number, note: string): void {
     // A note kept for a frame not pushed yet would attach to whatever frame comes to that index.

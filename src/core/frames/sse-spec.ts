@@ -130,6 +130,14 @@ export class SseSpecDecoder {
   get pendingLine(): string {
     return this.line;
   }
+  /**
+   * The `id:` field of the frame being read, which no blank line has dispatched yet. A client that takes the id as its
+   * line arrives (@microsoft/fetch-event-source does) sends it as Last-Event-ID when the body breaks off here, though
+   * it never dispatched that frame's data.
+   */
+  get pendingId(): string | undefined {
+    return this.id;
+  }
   /** Body offset of the next character (UTF-16 code units of the text pushed, a stripped BOM included). */
   get nextOffset(): number {
     return this.offset;
