@@ -1,6 +1,6 @@
 // AgentScope streams: validate each event as the reference does (from the wire text), route it to its reply,
 // apply it with the reference semantics, check the lifecycle, and keep a seekable history per reply.
-import type { ConnectionRecord, EndRecord, EvictionDerived } from '../capture/model.ts';
+import type { ConnectionRecord, EndRecord, EvictedReply, EvictionDerived } from '../capture/model.ts';
 import type { Diagnostic } from '../diagnostics/types.ts';
 import { CheckpointedHistory } from '../history/seekable-history.ts';
 import type { ApplyOutcome } from '../agentscope/append-event.ts';
@@ -16,7 +16,8 @@ import { fastValidateAgentScope, lastFast } from './agentscope-fast-validate.ts'
 import { clockOf, contextFor, DELTA_KIND, StepColumns, TYPE_INFO, type TypeInfo } from './agentscope-steps.ts';
 import type { RawEvent } from './body-reader.ts';
 import { NO_ISSUES, NO_STRINGS } from './event-view.ts';
-import type { Dialect, ReplyView } from './types.ts';
+import type { Dialect, EventView, ReplyView } from './types.ts';
+import { latestCreatedAt, stepsBefore } from './stream-resume.ts';
 import { roundedIntegerDiagnostic } from './rounded-integers.ts';
 import { clip, parseTime, typeOf, viewType, type EventFacts, type StepStatus, type StreamProcessor } from './stream-processor.ts';
 import { headOf } from '../diagnostics/shown.ts';
@@ -39,6 +40,10 @@ interface ReplyExtra {
   firstTokenT?: number;
   /** The input has no arrival times: the times above are the events' created_at (the server's clock). */
   byCreatedAt?: boolean;
+  /** Created by an event other than REPLY_START (or seeded as such): an orphan until a REPLY_START comes. */
+  createdOrphan: boolean;
+  /** Its valid REPLY_START (index) and REPLY_END (~index) steps, in order: few per reply, read by `stateAt`. */
+  marks?: number[];
 }
 
 /**
@@ -78,8 +83,10 @@ export class AgentScopeStream implements StreamProcessor {
 
   /** Events evicted before this stream's first event: the clock's ids keep the full stream's numbering. */
   private readonly indexBase: number;
-  /** Replies that began in the evicted head (seeded from the eviction digest). */
-  private readonly seeded = new Set<string>();
+  /** Replies that began in the evicted head or on the connection this one resumes (seeded), and how they stood. */
+  private readonly seeded = new Map<string, { orphan: boolean; ended: boolean }>();
+  /** The seed's latest created_at (the clock the lifecycle continues from). */
+  private readonly seededClock?: string;
   /** Integers beyond 2^53 already told (see rounded-integers.ts). */
   private readonly rounded = new Set<string>();
 
@@ -87,10 +94,13 @@ export class AgentScopeStream implements StreamProcessor {
    * `evicted`: the digest of the connection's evicted head (see eviction-digest.ts). Its replies become the initial
    * messages of their groups (so `history.at(k)` continues from the eviction point) and the lifecycle checker knows
    * the blocks they already hold. Replies that get no further event are not listed (all their events were evicted).
+   * `resumedFrom`: the seed is where the page stood on an earlier connection this one resumes (stream-resume.ts),
+   * not this connection's own evicted head.
    */
-  constructor(private readonly conn: ConnectionRecord, private readonly dialect: Dialect, evicted?: EvictionDerived) {
+  constructor(private readonly conn: ConnectionRecord, private readonly dialect: Dialect, evicted?: EvictionDerived, private readonly resumedFrom?: string) {
     this.indexBase = evicted?.events ?? 0;
     if (!evicted || evicted.incomplete !== undefined) return;
+    this.seededClock = evicted.lastCreatedAt;
     if (evicted.lastCreatedAt !== undefined) this.lifecycle.seedClock(evicted.lastCreatedAt, 0);
     for (const r of evicted.replies) {
       // A digest comes from a log that may have been edited: a reply whose message is not a Msg (or repeats an id)
@@ -98,7 +108,7 @@ export class AgentScopeStream implements StreamProcessor {
       if (this.groups.get(r.id) || r.message.id !== r.id || !MsgSchema.safeParse(r.message).success) continue;
       const msg = r.message as unknown as Msg;
       this.groups.seed(r.id, msg, { orphan: r.orphan, ...(r.ended ? { endedAt: -1 } : {}) });
-      this.seeded.add(r.id);
+      this.seeded.set(r.id, { orphan: !!r.orphan, ended: !!r.ended });
       this.lifecycle.seedReply(r.id, msg, { ended: !!r.ended, at: 0 });
     }
   }
@@ -284,10 +294,39 @@ export class AgentScopeStream implements StreamProcessor {
         durationMs: x.lastT - x.firstT,
         ...(x.byCreatedAt ? { timedBy: 'created_at' as const } : {}),
         ...(g.orphan ? { orphan: true } : {}),
-        ...(this.seeded.has(g.id) ? { continuesEviction: true } : {}),
+        ...(!this.seeded.has(g.id) ? {} : this.resumedFrom !== undefined ? { continuesConnection: this.resumedFrom } : { continuesEviction: true }),
         diagnostics: x.diagnostics,
       };
     });
+  }
+
+  /**
+   * The replies as they stood after the first `count` events: each one's message then (from its history), whether it
+   * was still an orphan, whether it had ended; and the latest created_at so far. Replies that began later are not in it.
+   */
+  stateAt(count: number, events: readonly EventView[]): EvictionDerived {
+    const out: EvictionDerived = { events: this.indexBase + count, carry: '', dialect: this.dialect, replies: [] };
+    for (const g of this.groups.replies) {
+      const x = this.extra.get(g.id);
+      const seed = this.seeded.get(g.id);
+      const k = x ? stepsBefore(x.history.steps as number[], count) : 0;
+      if (k === 0 && !seed) continue; // began after that point
+      const message = k === 0 ? g.initial : (x as ReplyExtra).history.at(k - 1);
+      let orphan = seed ? seed.orphan : (x as ReplyExtra).createdOrphan;
+      let ended = seed?.ended ?? false;
+      for (const m of x?.marks ?? []) {
+        if ((m < 0 ? ~m : m) >= count) break;
+        if (m >= 0) orphan = ended = false; // (a REPLY_START continues the message: it is under way again)
+        else ended = true;
+      }
+      const reply: EvictedReply = { id: g.id, name: message.name, role: message.role, message: message as unknown as Record<string, unknown> };
+      if (orphan) reply.orphan = true;
+      if (ended) reply.ended = true;
+      out.replies.push(reply);
+    }
+    const clock = latestCreatedAt(events, count, this.seededClock);
+    if (clock !== undefined) out.lastCreatedAt = clock;
+    return out;
   }
 
   /** The reply an event index belongs to: binary search in each reply's (sorted) event indices. Only end-of-stream
@@ -322,7 +361,9 @@ export class AgentScopeStream implements StreamProcessor {
       const work = new WorkingMsg(group.msg);
       const history = new CheckpointedHistory<Msg, number>(group.initial, (msg, i) => this.steps.reduce(msg, i, id, this.indexBase), { live: work });
       const at = Number.isFinite(t) ? t : clock;
-      x = { id, idMatches: group.msg.id === id, work, history, stepStatus: [], diagnostics: [], firstT: at, lastT: at };
+      // (A group is created by its first event, so its orphan flag says what that event was — unless it was seeded.)
+      const createdOrphan = this.seeded.get(id)?.orphan ?? group.orphan;
+      x = { id, idMatches: group.msg.id === id, work, history, stepStatus: [], diagnostics: [], firstT: at, lastT: at, createdOrphan };
       if (!Number.isFinite(t) && Number.isFinite(clock)) x.byCreatedAt = true;
       this.extra.set(id, x);
     }
@@ -348,6 +389,8 @@ export class AgentScopeStream implements StreamProcessor {
     const code = event && typeof info === 'object' ? info.delta : 0;
     if (event && code !== 0) this.steps.setDelta(index, code, (event as AgentEvent & { delta: string }).delta, target ?? this.target(''), clock);
     else this.steps.setEvent(index, event, clock, wire);
+    if (event?.type === 'REPLY_START') (x.marks ??= []).push(index);
+    else if (event?.type === 'REPLY_END') (x.marks ??= []).push(~index);
     this.step(x, index, t, clock, status, typeof info === 'object' ? info.token : (info ?? '').endsWith('_DELTA'));
   }
 }

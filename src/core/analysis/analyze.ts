@@ -12,7 +12,8 @@ import { analysedEvent, EventTimes } from './event-view.ts';
 import { PiStream } from './pi-stream.ts';
 import { previewOf, typeOf, viewType, type EventFacts, type StreamProcessor } from './stream-processor.ts';
 import { clipped, headOf } from '../diagnostics/shown.ts';
-import type { ConnectionState, ConnectionView, Dialect, EventView } from './types.ts';
+import { continuedElsewhere, findResume, resumeDiagnostics, resumeMessage, type EarlierStream, type ResumeLink } from './stream-resume.ts';
+import type { ConnectionState, ConnectionView, Dialect, EventView, ResumedByView } from './types.ts';
 
 /** Notices kept per connection and per capture (the tap bounds its own; an imported file may hold any number). */
 const MAX_CONNECTION_NOTICES = 20;
@@ -31,8 +32,10 @@ function undecidedFacts(ev: RawEvent): EventFacts {
   };
 }
 
-class ConnectionAnalysis {
+class ConnectionAnalysis implements EarlierStream {
   record: ConnectionRecord;
+  /** Which page of the capture it was made on (the navigations before it): a stream resumes within one page. */
+  readonly page: number;
   end?: EndRecord;
   readonly reader: BodyReader;
   readonly detector = new DialectDetector();
@@ -73,19 +76,17 @@ class ConnectionAnalysis {
   private eventDiags: Diagnostic[] = [];
   private eventDiagsUpTo = 0;
 
-  constructor(record: ConnectionRecord) {
+  /** The earlier stream this request resumed (it sent a Last-Event-ID), and what it starts from (see stream-resume.ts). */
+  private resume?: ResumeLink<ConnectionAnalysis>;
+  /** Later connections that resumed this one, and the replies each continued. */
+  private readonly resumers: { view: ResumedByView; continuing: readonly string[] }[] = [];
+
+  constructor(record: ConnectionRecord, page = 0) {
     this.record = record;
+    this.page = page;
     this.reader = new BodyReader(bodyKindOf(record), { transport: record.transport });
     if (header(record.responseHeaders, 'x-vercel-ai-ui-message-stream') !== undefined) {
       this.foreign = 'an AI SDK UI message stream (its x-vercel-ai-ui-message-stream header), a protocol Replyscope does not read';
-    }
-    // A fetch that resumes an earlier stream (@microsoft/fetch-event-source retrying after a network error sends the
-    // Last-Event-ID it got): the server continues a reply begun on an earlier connection, whose events here name a
-    // reply that never started here — the orphan warnings that follow are that, not a broken server.
-    const resumes = record.transport === 'eventsource' ? undefined : header(record.requestHeaders, 'last-event-id');
-    if (resumes !== undefined) {
-      this.notes.push(`This request resumes an earlier stream (Last-Event-ID ${JSON.stringify(resumes)}): a reply begun on an earlier ` +
-        'connection continues here, so its events name a reply that did not start on this one.');
     }
     if (record.transport === 'eventsource') {
       this.notes.push('EventSource: page script sees only dispatched events — comments/heartbeats, retry: fields and ' +
@@ -119,7 +120,10 @@ class ConnectionAnalysis {
     if (this.sawData) return;
     this.sawData = true;
     const ev = this.headEviction;
-    if (!ev) return;
+    if (!ev) {
+      this.seedFromResume();
+      return;
+    }
     const d = ev.derived;
     if (!d) {
       this.reader.resync();
@@ -132,6 +136,60 @@ class ConnectionAnalysis {
       this.processor = this.createProcessor(this.dialect, d);
     }
     this.ingest(this.reader.seed(d.carry, ev.t));
+  }
+
+  /**
+   * This request resumes an earlier stream (a Last-Event-ID, see stream-resume.ts): set before any data. A fetch that
+   * @microsoft/fetch-event-source retries after a network error continues a reply begun on the earlier connection.
+   */
+  resumeFrom(link: ResumeLink<ConnectionAnalysis>): void {
+    this.resume = link;
+    this.notes.push(`This request ${resumeMessage(link)}.`);
+    this.invalidate();
+  }
+
+  /** A later connection resumed this one's stream. */
+  resumedBy(view: ResumedByView, continuing: readonly string[]): void {
+    this.resumers.push({ view, continuing });
+    this.invalidate();
+  }
+
+  /**
+   * The page's state where the request resumed the earlier stream, as an evicted head's digest would seed it: the replies
+   * go on from their messages there, the lifecycle knows their blocks, a pi proxy client continues its state. (The
+   * body is a new one: no unfinished line carries over.) A connection whose own head was evicted continues from its
+   * digest instead (beforeData).
+   */
+  private seedFromResume(): void {
+    const seed = this.resume?.seed;
+    const dialect = seed?.dialect as Dialect | undefined;
+    if (!seed || dialect === undefined || !(isAgentScope(dialect) || isPi(dialect))) return;
+    this.seededDialect = dialect;
+    this.processor = this.createProcessor(this.dialect, seed, this.resume?.from?.record.id);
+  }
+
+  // EarlierStream: what a later request that resumes this stream links to.
+  get bodyKind() {
+    return this.reader.kind;
+  }
+  get frames() {
+    return this.reader.frames;
+  }
+  get pendingFrameId() {
+    return this.reader.pendingFrameId;
+  }
+  get evicted(): boolean {
+    return this.evictions > 0;
+  }
+  stateAt(count: number): EvictionDerived | undefined {
+    try {
+      return this.processor?.stateAt(count, this.events);
+    } catch {
+      return undefined; // a state that cannot be taken (see `process`): the resume carries nothing, it still links
+    }
+  }
+  repliesBefore(count: number): string[] {
+    return this.build().replies.filter((r) => r.eventIndices.length > 0 && r.eventIndices[0] < count).map((r) => r.id);
   }
 
   /** Evictions after data was read (live increments) change no reading: the analysis already has those events. */
@@ -222,7 +280,12 @@ class ConnectionAnalysis {
     const clientName = isPi(this.clientDialect()) ? "pi-agent-core's streamProxy" : undefined;
     // (They tell how the AgentScope or pi client reads each frame: no such client reads a foreign stream.)
     const frameDiags = this.foreign ? [] : this.reader.frameDiagnostics(ended, clientName).map((d) => ({ ...d, index: this.eventIndexOfFrame(d.index), frame: d.index }));
-    const { replies, failure } = this.safeReplies();
+    const safe = this.safeReplies();
+    const failure = safe.failure;
+    // Replies a later connection continued: their "never finished here" is no finding of the page's (stream-resume.ts).
+    const continued = this.continuedReplies();
+    const replyOf = (i: number) => this.events[i]?.replyId;
+    const replies = continued.size === 0 ? safe.replies : safe.replies.map((r) => (continued.has(r.id) ? { ...r, diagnostics: continuedElsewhere(r.diagnostics, continued, replyOf) } : r));
     const diagnostics = [...this.streamDiagnostics(), ...frameDiags];
     // A loop, not flatMap: nearly every event has none (flatMap built a result per event of a million). Indexed, not
     // for-of: this runs once per view, too few times to be optimised, and unoptimised for-of allocates an iterator
@@ -235,7 +298,7 @@ class ConnectionAnalysis {
     }
     this.eventDiagsUpTo = events.length;
     for (const x of collected) diagnostics.push(x); // (a spread into push() would hit the argument limit)
-    for (const x of this.endDiagnostics) diagnostics.push(x);
+    for (const x of continuedElsewhere(this.endDiagnostics, continued, replyOf)) diagnostics.push(x);
     for (const x of failure) diagnostics.push(x);
     diagnostics.sort(bySeverityThenIndex);
     this.view = {
@@ -251,8 +314,17 @@ class ConnectionAnalysis {
       evictedEvents: this.evictedEvents,
       ...(this.evictedRecordsOnly ? { evictedRecordsOnly: true } : {}),
       notes: this.notes,
+      ...(this.resume ? { resumes: this.resume.view } : {}),
+      ...(this.resumers.length ? { resumedBy: this.resumers.map((r) => r.view) } : {}),
     };
     return this.view;
+  }
+
+  /** Reply id → the later connection that continued it (the first that did). */
+  private continuedReplies(): Map<string, { conn: string; eventId: string }> {
+    const out = new Map<string, { conn: string; eventId: string }>();
+    for (const r of this.resumers) for (const id of r.continuing) if (!out.has(id)) out.set(id, { conn: r.view.conn, eventId: r.view.eventId });
+    return out;
   }
 
   /** The processor's replies; when building them throws, the connection still shows its events and says why. */
@@ -333,6 +405,7 @@ class ConnectionAnalysis {
     if (this.record.transport === 'eventsource') {
       out.push({ code: 'stream.eventsource-partial-view', severity: 'info', index: 0, message: this.notes[0] });
     }
+    if (this.resume) for (const d of resumeDiagnostics(this.resume, this.reader.frames)) out.push(d);
     for (const n of this.notices) out.push(n);
     if (this.ended && this.dialect === 'unknown' && this.events.length > 0) {
       out.push({ code: 'stream.unknown-dialect', severity: 'warning', index: 0, message: this.foreign ?? `none of the ${this.events.length} events looks like AgentScope or pi` });
@@ -371,9 +444,10 @@ class ConnectionAnalysis {
     return eventIndexOfFrame(this.events, frameIndex);
   }
 
-  private createProcessor(d: Dialect, evicted?: EvictionDerived): StreamProcessor {
-    if (isAgentScope(d)) return new AgentScopeStream(this.record, d, evicted);
-    if (isPi(d)) return new PiStream(this.record, d, evicted);
+  /** `resumedFrom`: the seed is where the page stood on that earlier connection (not this one's evicted head). */
+  private createProcessor(d: Dialect, evicted?: EvictionDerived, resumedFrom?: string): StreamProcessor {
+    if (isAgentScope(d)) return new AgentScopeStream(this.record, d, evicted, resumedFrom);
+    if (isPi(d)) return new PiStream(this.record, d, evicted, undefined, resumedFrom);
     throw new Error(`no processor for dialect ${d}`);
   }
 }
@@ -432,7 +506,20 @@ export class CaptureAnalyzer {
         if (existing) {
           existing.record = r; // a later record of the same connection carries the response head
           existing.invalidate();
-        } else this.conns.set(r.id, new ConnectionAnalysis(r));
+        } else {
+          const c = new ConnectionAnalysis(r, this.boundaries.length);
+          // A request that resumes an earlier stream links to it as it stood when the request was made: now.
+          const link = findResume(r, c.page, this.latestFirst());
+          if (link) {
+            c.resumeFrom(link);
+            const from = link.from;
+            if (from) {
+              from.resumedBy({ conn: r.id, eventId: link.view.eventId, events: link.view.events ?? 0 }, link.view.continuing ?? []);
+              changed.add(from.record.id);
+            }
+          }
+          this.conns.set(r.id, c);
+        }
         if (r.transport === 'websocket') this.recordedSockets.add(blindSpotNotice('WebSocket', r.url, r.isSubframe ? r.frameUrl : undefined));
         changed.add(r.id);
         continue;
@@ -467,6 +554,12 @@ export class CaptureAnalyzer {
       }
     }
     return [...changed];
+  }
+
+  /** The connections so far, the latest first (made only when a resuming request asks). */
+  private *latestFirst(): Generator<ConnectionAnalysis> {
+    const all = [...this.conns.values()];
+    for (let i = all.length - 1; i >= 0; i--) yield all[i];
   }
 
   connections(): ConnectionView[] {

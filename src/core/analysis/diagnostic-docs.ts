@@ -79,6 +79,40 @@ export const ANALYSIS_DIAGNOSTIC_DOCS: DiagnosticDoc[] = [
       'replies go on without: an event on a line too long to keep, the head of a block\'s base64 data.',
   },
   {
+    code: 'stream.resumed',
+    severity: 'info',
+    title: 'This request resumes an earlier stream',
+    explanation:
+      'The request sent a Last-Event-ID header — a client reading SSE over fetch (@microsoft/fetch-event-source, a ' +
+      'hand-written reader) reconnecting after a network error or a server close — and an earlier connection of the ' +
+      'same page to the same endpoint carried that SSE id. The server continues the events after it, so this ' +
+      'connection starts from where the page stood there: the replies under way go on from their messages then, the ' +
+      'lifecycle knows their blocks, and step 0 of each is its first event here. The page stood after the frame with ' +
+      'that id and the frames after it without an id of their own (the client\'s last event ID stays the same over ' +
+      'them), whole frames only. The earlier connection\'s "never ended" findings about those replies become info.',
+  },
+  {
+    code: 'stream.resumed-uncaptured',
+    severity: 'info',
+    title: 'This request resumes a stream that was not captured',
+    explanation:
+      'The request sent a Last-Event-ID, but no earlier connection of the page to that endpoint carried that SSE id: ' +
+      'it was made before the capture started, on another page, or evicted by the memory cap. Its replies start ' +
+      'mid-way — their first events name replies, blocks and tool calls this connection never saw start, which the ' +
+      'lifecycle findings on them are about.',
+  },
+  {
+    code: 'stream.resume-lost-event',
+    severity: 'warning',
+    title: 'The resumed stream skips an event the page never got',
+    explanation:
+      'The Last-Event-ID is the id of a frame the earlier connection broke off inside: its `id:` line had arrived, ' +
+      'the blank line that dispatches the frame had not. A client that takes the id as its line arrives ' +
+      '(@microsoft/fetch-event-source does) sends it though it never dispatched that frame\'s event, and a server ' +
+      'resuming after the id does not send it again — the page never gets it. (The spec\'s EventSource takes the id ' +
+      'only when it dispatches the frame.) Not told when the resumed stream starts with that id again.',
+  },
+  {
     code: 'capture.notice',
     severity: 'info',
     alsoWarning: true,

@@ -11,7 +11,7 @@ import { assignPiReply, initialPiReplySplit, type PiReplySplitState } from '../p
 import { jsonEqual } from '../pi/message-check.ts';
 import { validatePiEvent, type PiEventForm } from '../pi/validate.ts';
 import type { RawEvent } from './body-reader.ts';
-import { decodePiState } from './eviction-digest.ts';
+import { decodePiState, encodePiState } from './eviction-digest.ts';
 import { roundedIntegerDiagnostic } from './rounded-integers.ts';
 import type { Dialect, ReplyView, SeekableHistory } from './types.ts';
 import { mapHistory, previewOf, typeOf, viewType, type EventFacts, type StepStatus, type StreamProcessor } from './stream-processor.ts';
@@ -106,11 +106,15 @@ export class PiStream implements StreamProcessor {
   private derivedState = false;
   /** The parsed request body (the proxy client's initial message). */
   private readonly requestBody: unknown;
+  /** Events before this stream's first one (an evicted head, or the resumed connection's): the numbering goes on. */
+  private readonly eventBase: number;
 
   /** `evicted`: the digest of the connection's evicted head; a derived proxy client state is the starting state. */
   /** `errorBody`: an HTTP error answer's body text, when known (the client reads its JSON `error` into its message). */
-  constructor(private readonly conn: ConnectionRecord, private readonly dialect: Dialect, evicted?: EvictionDerived, errorBody?: string) {
+  /** `resumedFrom`: the seed is where the page stood on an earlier connection this one resumes (stream-resume.ts). */
+  constructor(private readonly conn: ConnectionRecord, private readonly dialect: Dialect, evicted?: EvictionDerived, errorBody?: string, private readonly resumedFrom?: string) {
     this.form = FORM[dialect] ?? 'proxy';
+    this.eventBase = evicted?.events ?? 0;
     let body: unknown;
     try {
       body = conn.requestBody?.text !== undefined ? JSON.parse(conn.requestBody.text) : undefined;
@@ -279,11 +283,29 @@ export class PiStream implements StreamProcessor {
         ...(r.firstTokenT !== undefined && !(this.seeded && r.ordinal === 0) && !r.orphan ? { timeToFirstTokenMs: r.firstTokenT - r.firstT } : {}),
         durationMs: r.lastT - r.firstT,
         ...(r.orphan ? { orphan: true } : {}),
-        ...(this.seeded && r.ordinal === 0 ? { continuesEviction: true } : {}),
+        ...(!(this.seeded && r.ordinal === 0) ? {} : this.resumedFrom !== undefined ? { continuesConnection: this.resumedFrom } : { continuesEviction: true }),
         ...(r.afterEnd ? { afterEnd: r.afterEnd } : {}),
         diagnostics: r.diagnostics,
       };
     });
+  }
+
+  /**
+   * The proxy client's state after the first `count` events (one reply takes every event of a proxy stream, so history
+   * step k is event k). The assistant and agent forms carry their message in every event: nothing to keep.
+   */
+  stateAt(count: number): EvictionDerived {
+    const out: EvictionDerived = { events: this.eventBase + count, carry: '', dialect: this.dialect, replies: [] };
+    const h = this.proxyHistory;
+    if (!h) return out;
+    if (this.resumed) {
+      out.pi = { derived: false, reason: 'this stream itself continued without the client state before it' };
+      return out;
+    }
+    const steps = Math.min(count, h.length);
+    const encoded = encodePiState(steps === 0 ? h.initial : h.at(steps - 1));
+    out.pi = typeof encoded === 'string' ? { derived: false, reason: encoded } : { derived: true, state: encoded };
+    return out;
   }
 
   /** Every event view keeps its reply's id and block id: one string per reply / content index, not one per event. */

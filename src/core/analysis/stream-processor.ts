@@ -1,9 +1,9 @@
 // The protocol-specific half of analysis: a processor turns the raw events of one connection into event facts,
 // replies with seekable histories, and lifecycle diagnostics. One processor per dialect family.
-import type { EndRecord } from '../capture/model.ts';
+import type { EndRecord, EvictionDerived } from '../capture/model.ts';
 import type { Diagnostic } from '../diagnostics/types.ts';
 import type { RawEvent } from './body-reader.ts';
-import type { ReplyView, SchemaIssue, SeekableHistory } from './types.ts';
+import type { EventView, ReplyView, SchemaIssue, SeekableHistory } from './types.ts';
 import { parsePlainIsoAsUtc } from '../time/python-iso.ts';
 import { clipped, shownJsonClipped } from '../diagnostics/shown.ts';
 
@@ -25,6 +25,12 @@ export interface StreamProcessor {
   /** The body ended (complete, aborted or failed): end-of-stream rules. */
   end(end: EndRecord | undefined): Diagnostic[];
   replies(): ReplyView[];
+  /**
+   * Where the stream stood after its first `count` events (`events`: the connection's event views, those the
+   * processor was pushed), in the form an eviction digest has: what a later connection that resumes the stream there
+   * starts from (see stream-resume.ts) — the seeding is the one an evicted head gets.
+   */
+  stateAt(count: number, events: readonly EventView[]): EvictionDerived;
 }
 
 export type StepStatus = ReplyView['stepStatus'][number];

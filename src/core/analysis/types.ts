@@ -103,12 +103,49 @@ export interface ReplyView {
    */
   continuesEviction?: boolean;
   /**
+   * The reply was under way on the earlier connection this one resumes (a Last-Event-ID request, see ResumeView):
+   * the id of that connection. `history.initial` is its message as the page had it at the resume point, and step 0
+   * is its first event here.
+   */
+  continuesConnection?: string;
+  /**
    * The message the client holds once the connection ended, when the end changed it: pi's streamProxy fails its
    * message on an abort or a network error (stopReason "aborted"/"error", errorMessage) after the last event — a
    * change no event carries, so it is no step of `history`. `finishedReason` is this message's.
    */
   afterEnd?: { message: unknown; reason: string };
   diagnostics: Diagnostic[];
+}
+
+/**
+ * A request that resumed an earlier stream: it sent a Last-Event-ID header (what @microsoft/fetch-event-source and
+ * hand-written readers do when they reconnect), and the server continues the events after that id. Derived from the
+ * records (see stream-resume.ts), never stored.
+ */
+export interface ResumeView {
+  /** The Last-Event-ID the request sent. */
+  eventId: string;
+  /** The earlier connection whose frames carried that id; absent when no captured connection did. */
+  conn?: string;
+  /** That connection's frame that carried the id (with `undispatched`: the frame it broke off inside, = its frame count). */
+  frame?: number;
+  /** That connection's events the page had processed by then: this connection starts from its state after them. */
+  events?: number;
+  /** The replies under way there (started, not ended): they continue here. */
+  continuing?: string[];
+  /**
+   * The id came with a frame the earlier connection broke off inside: the client took the id as its line arrived but
+   * never dispatched the frame's event.
+   */
+  undispatched?: true;
+}
+
+/** A later connection that resumed this one's stream. */
+export interface ResumedByView {
+  conn: string;
+  eventId: string;
+  /** This connection's events the page had processed when it resumed. */
+  events: number;
 }
 
 export type ConnectionState = 'live' | 'complete' | 'cancelled' | 'aborted' | 'error' | 'open';
@@ -131,4 +168,8 @@ export interface ConnectionView {
   evictedRecordsOnly?: boolean;
   /** Notes the user must see (e.g. EventSource: comments/retry/unlistened events are invisible to page script). */
   notes: string[];
+  /** This request resumed an earlier stream (it sent a Last-Event-ID). */
+  resumes?: ResumeView;
+  /** Later connections that resumed this one's stream, in the order they were made. */
+  resumedBy?: ResumedByView[];
 }

@@ -1,6 +1,7 @@
 // A fetch that resumes an earlier stream — @microsoft/fetch-event-source retrying after a network error sends the
-// Last-Event-ID it got — continues a reply begun on an earlier connection: the connection says so, so the orphan
-// warnings on its events are read for what they are.
+// Last-Event-ID it got — continues a reply begun on an earlier connection: when that connection was not captured, the
+// connection says so, so the orphan warnings on its events are read for what they are (stream-resume.test.ts: when it
+// was, the reply continues from it).
 import { describe, expect, it } from 'vitest';
 import { CaptureAnalyzer } from '../../../src/core/analysis/analyze.ts';
 import type { CaptureRecord, ConnectionRecord } from '../../../src/core/capture/model.ts';
@@ -21,7 +22,9 @@ function analyse(requestHeaders: [string, string][]) {
 describe('a request that resumes an earlier stream', () => {
   it('says so, naming the Last-Event-ID it sent', () => {
     const conn = analyse([['accept', 'text/event-stream'], ['Last-Event-ID', 'e3']]);
-    expect(conn.notes).toEqual(['This request resumes an earlier stream (Last-Event-ID "e3"): a reply begun on an earlier connection continues here, so its events name a reply that did not start on this one.']);
+    const message = 'resumes a stream from id "e3" that was not captured: its replies start mid-way (no earlier connection to this URL was captured)';
+    expect(conn.notes).toEqual([`This request ${message}.`]);
+    expect(conn.diagnostics).toContainEqual({ code: 'stream.resumed-uncaptured', severity: 'info', index: 0, message });
     expect(conn.diagnostics.map((d) => d.code)).toContain('as.foreign-reply-id'); // still told: the note explains it
   });
 

@@ -1,0 +1,253 @@
+// A stream resumed on a new connection. A client that reads SSE over fetch and reconnects after a network error or a
+// server close (@microsoft/fetch-event-source, hand-written readers) makes a NEW request with a Last-Event-ID header —
+// the last SSE `id:` it saw — and the server continues the events after it. The capture records each request as a
+// connection of its own, so read alone the second one continues replies it never saw start. This module finds the
+// earlier connection a request resumes and where on it the page stood; the analysis (analyze.ts) then starts the new
+// connection from the state there — replies, lifecycle, client state — by the seeding an evicted head gets from its
+// digest. The link is derived from the records each time they are read: nothing of it is stored.
+//
+// The link: the same document (a tap's connection ids share their frame token; no navigation between), the same
+// endpoint (below), and the earlier connection's frames carried that id. The latest such connection wins.
+import type { ConnectionRecord, EvictionDerived } from '../capture/model.ts';
+import type { Diagnostic } from '../diagnostics/types.ts';
+import { clipped } from '../diagnostics/shown.ts';
+import type { FrameList } from '../frames/frame-list.ts';
+import { header, type BodyKind } from './body-reader.ts';
+import { parseTime } from './stream-processor.ts';
+import type { EventView, ResumeView } from './types.ts';
+
+/**
+ * The Last-Event-ID a request sent, when it resumes a stream. An EventSource's own reconnections are one connection
+ * (the tap follows them), and a socket has no such header.
+ */
+export function lastEventIdOf(rec: ConnectionRecord): string | undefined {
+  if (rec.transport === 'eventsource' || rec.transport === 'websocket') return undefined;
+  const id = header(rec.requestHeaders, 'last-event-id');
+  return id === undefined || id === '' ? undefined : id; // an empty id resumes nothing (the spec's reset)
+}
+
+/** The document a connection id belongs to: the tap's ids are `<frame token>:<counter>`, one token per document. */
+export function documentOf(connId: string): string {
+  const colon = connId.lastIndexOf(':');
+  return colon === -1 ? '' : connId.slice(0, colon);
+}
+
+/**
+ * Whether two request URLs name one stream: 'exact', or 'path' — the same origin and path, another query or fragment.
+ * Reconnecting clients change the query (a cache-buster, a retry counter, the cursor itself); the id found among the
+ * earlier connection's frames is the real evidence, the endpoint only keeps apart two streams of one page whose ids
+ * both count from 1. An exact match is preferred where both kinds carry the id.
+ */
+export function endpointMatch(a: string, b: string): 'exact' | 'path' | undefined {
+  if (a === b) return 'exact';
+  try {
+    const x = new URL(a);
+    const y = new URL(b);
+    return x.origin === y.origin && x.pathname === y.pathname ? 'path' : undefined;
+  } catch {
+    return undefined; // not absolute URLs (a file imported on its own): only an exact match links
+  }
+}
+
+/** Where on an earlier connection's frames a client that sent Last-Event-ID `id` stood. */
+export interface ResumePoint {
+  /** The frame that carried the id (with `undispatched`: the frame being read when the body broke off = frame count). */
+  frame: number;
+  /** The last frame the client had dispatched: its events are what the client processed. */
+  lastFrame: number;
+  undispatched?: true;
+}
+
+/**
+ * A client's last event ID is the latest `id:` it read, and it stays that id over frames that carry none: the client
+ * had processed the frame with the id and those after it up to the next frame with an id of its own (which it did
+ * not get to, or it would have sent that one). Only whole frames count — a client dispatches a frame at its blank
+ * line, so the events of a frame the body broke off inside were never processed. When the id is that frame's own
+ * (a client such as @microsoft/fetch-event-source takes the id as its line arrives), the client sent an id whose
+ * event it never dispatched: `undispatched`.
+ */
+export function resumePoint(frames: FrameList, pendingId: string | undefined, id: string): ResumePoint | undefined {
+  if (pendingId === id && frames.lastId() !== id) return { frame: frames.length, lastFrame: frames.length - 1, undispatched: true };
+  const { last, next } = frames.idSpan(id);
+  if (last === -1) return undefined;
+  return { frame: last, lastFrame: next === -1 ? frames.length - 1 : next - 1 };
+}
+
+/** How many of the first events were read from frames up to `lastFrame` (events come in frame order; -1: not yet). */
+export function eventsThrough(events: readonly { frameIndex: number }[], lastFrame: number): number {
+  let lo = 0;
+  let hi = events.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    const f = events[mid].frameIndex;
+    if (f !== -1 && f <= lastFrame) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** How many of a reply's steps (ascending connection event indices) come before event `count`. */
+export function stepsBefore(steps: readonly number[], count: number): number {
+  let lo = 0;
+  let hi = steps.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (steps[mid] < count) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * The latest created_at of the valid events among the first `count` (or the seed's, when later), as the event sent it:
+ * the AgentScope lifecycle's clock check goes on from it on the resuming connection.
+ */
+export function latestCreatedAt(events: readonly EventView[], count: number, seeded: string | undefined): string | undefined {
+  let best = seeded === undefined ? undefined : parseTime(seeded);
+  let at = -1;
+  for (let i = 0; i < Math.min(count, events.length); i++) {
+    const e = events[i];
+    const t = e.createdAt;
+    if (t !== undefined && e.valid && (best === undefined || t >= best)) {
+      best = t;
+      at = i;
+    }
+  }
+  if (at === -1) return seeded;
+  const own = (events[at].raw as { created_at?: unknown } | undefined)?.created_at;
+  return typeof own === 'string' ? own : seeded;
+}
+
+/** What the analyzer holds of an earlier connection, to find the one a request resumes. */
+export interface EarlierStream {
+  readonly record: ConnectionRecord;
+  /** Which page of the capture (navigations divide it) the connection was made on. */
+  readonly page: number;
+  readonly bodyKind: BodyKind;
+  readonly frames: FrameList;
+  readonly pendingFrameId: string | undefined;
+  readonly events: readonly EventView[];
+  /** Whether the memory cap evicted its head (the frame with the id may have gone with it). */
+  readonly evicted: boolean;
+  /** Its state after its first `count` events (undefined: no protocol known yet, nothing to carry). */
+  stateAt(count: number): EvictionDerived | undefined;
+  /** Its replies that had events before event `count`, by id. */
+  repliesBefore(count: number): string[];
+}
+
+export interface ResumeLink<T> {
+  view: ResumeView;
+  /** The earlier connection, when one carried the id. */
+  from?: T;
+  /** What the resuming connection starts from (undefined: nothing to carry). */
+  seed?: EvictionDerived;
+  /** Why no earlier connection is linked: the same-endpoint connections there were, and whether any was evicted. */
+  missed?: { sameEndpoint: number; evicted: boolean };
+}
+
+/**
+ * The link of a request that sent a Last-Event-ID (undefined: it sent none). `earlier`: the connections declared
+ * before it, latest first; `page`: the request's page of the capture.
+ */
+export function findResume<T extends EarlierStream>(rec: ConnectionRecord, page: number, earlier: Iterable<T>): ResumeLink<T> | undefined {
+  const eventId = lastEventIdOf(rec);
+  if (eventId === undefined) return undefined;
+  const doc = documentOf(rec.id);
+  let found: { from: T; point: ResumePoint } | undefined;
+  let sameEndpoint = 0;
+  let evicted = false;
+  for (const e of earlier) {
+    if (e.page !== page || documentOf(e.record.id) !== doc || e.bodyKind !== 'sse') continue;
+    const match = endpointMatch(e.record.url, rec.url);
+    if (match === undefined) continue;
+    sameEndpoint++;
+    evicted ||= e.evicted;
+    if (found && match !== 'exact') continue; // a later path-only match stands unless an exact one carried the id
+    const point = resumePoint(e.frames, e.pendingFrameId, eventId);
+    if (!point) continue;
+    found = { from: e, point };
+    if (match === 'exact') break;
+  }
+  if (!found) return { view: { eventId }, missed: { sameEndpoint, evicted } };
+  const { from, point } = found;
+  const events = eventsThrough(from.events, point.lastFrame);
+  const seed = from.stateAt(events);
+  const view: ResumeView = { eventId, conn: from.record.id, frame: point.frame, events, continuing: seed ? continuing(seed, from, events) : [] };
+  if (point.undispatched) view.undispatched = true;
+  return { view, from, ...(seed ? { seed } : {}) };
+}
+
+/** The replies under way at the resume point: they go on on the resuming connection. */
+function continuing(seed: EvictionDerived, from: EarlierStream, events: number): string[] {
+  if (seed.replies.length > 0) return seed.replies.filter((r) => !r.ended).map((r) => r.id); // AgentScope
+  // A pi proxy stream is one message: under way until the client settled (done, error).
+  const state = seed.pi?.derived ? (seed.pi.state as { settled?: unknown } | undefined) : undefined;
+  return state && state.settled !== true ? from.repliesBefore(events).slice(-1) : [];
+}
+
+const quoted = (s: string) => JSON.stringify(clipped(s, 80));
+
+function repliesPhrase(ids: readonly string[]): string {
+  if (ids.length === 0) return 'no reply was under way there';
+  const named = ids.slice(0, 3).join(', ') + (ids.length > 3 ? ` and ${ids.length - 3} more` : '');
+  return `${ids.length === 1 ? 'reply' : 'replies'} ${named} ${ids.length === 1 ? 'continues' : 'continue'} here from where the page had ${ids.length === 1 ? 'it' : 'them'}`;
+}
+
+/** What the resuming connection says of its link (a note and an info diagnostic say it alike). */
+export function resumeMessage(link: ResumeLink<unknown>): string {
+  const v = link.view;
+  if (v.conn === undefined) {
+    const m = link.missed;
+    const why = !m || m.sameEndpoint === 0 ? 'no earlier connection to this URL was captured'
+      : `${m.sameEndpoint === 1 ? 'the earlier connection to this URL did not carry' : `none of the ${m.sameEndpoint} earlier connections to this URL carried`} that id` +
+        (m.evicted ? ', or not in what the memory cap left of it' : '');
+    return `resumes a stream from id ${quoted(v.eventId)} that was not captured: its replies start mid-way (${why})`;
+  }
+  const where = v.undispatched ? `the frame it broke off inside (frame ${v.frame})` : `its frame ${v.frame}`;
+  return `resumes the stream of connection ${v.conn} from id ${quoted(v.eventId)} (${where}, after ${v.events} events): ${repliesPhrase(v.continuing ?? [])}`;
+}
+
+/**
+ * The resuming connection's diagnostics of its link: what it continues, or that what it continues was not captured;
+ * and (a warning) an id whose frame the page never dispatched — unless the server sent that id's frame again.
+ */
+export function resumeDiagnostics(link: ResumeLink<unknown>, own: FrameList): Diagnostic[] {
+  const v = link.view;
+  const message = resumeMessage(link);
+  if (v.conn === undefined) return [{ code: 'stream.resumed-uncaptured', severity: 'info', index: 0, message }];
+  const out: Diagnostic[] = [{ code: 'stream.resumed', severity: 'info', index: 0, message }];
+  if (v.undispatched && firstIdOf(own) !== v.eventId) {
+    out.push({ code: 'stream.resume-lost-event', severity: 'warning', index: 0,
+      message: `the id ${quoted(v.eventId)} came with a frame of connection ${v.conn} that broke off before its end: the client took the id as its line ` +
+        'arrived but never dispatched that frame, and the server resumed after the id — the page never got that event' });
+  }
+  return out;
+}
+
+/** The id of the first frame with one of its own (undefined: none yet). */
+function firstIdOf(frames: FrameList): string | undefined {
+  for (let i = 0; i < frames.length; i++) {
+    const id = frames.id(i);
+    if (id !== undefined) return id;
+  }
+  return undefined;
+}
+
+/** End-of-stream diagnostics that say a reply did not finish — on a connection a later one resumed, it finished there. */
+const UNFINISHED = new Set(['as.reply-not-ended', 'as.block-not-ended', 'as.tool-call-unanswered', 'pi.no-terminal']);
+
+/**
+ * The earlier connection's end-of-stream diagnostics for the replies a later connection continued: info, saying where
+ * the page's stream went on (the reply did not finish on this connection; the page's reply did not stop there).
+ * `continued`: reply id → the resume that continued it; `replyOf`: the reply of a diagnostic's event.
+ */
+export function continuedElsewhere(diags: readonly Diagnostic[], continued: ReadonlyMap<string, { conn: string; eventId: string }>, replyOf: (index: number) => string | undefined): Diagnostic[] {
+  if (continued.size === 0) return diags as Diagnostic[];
+  return diags.map((d) => {
+    if (!UNFINISHED.has(d.code) || d.severity === 'info') return d;
+    const reply = replyOf(d.index);
+    const by = reply === undefined ? undefined : continued.get(reply);
+    if (!by) return d;
+    return { ...d, severity: 'info', message: `${d.message} The page's stream goes on: connection ${by.conn} resumed it from id ${quoted(by.eventId)}.` };
+  });
+}

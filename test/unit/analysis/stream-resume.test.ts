@@ -1,0 +1,247 @@
+// A stream resumed on a new connection (a Last-Event-ID request, see stream-resume.ts): the resuming connection starts
+// from where the page stood on the earlier one at that id, so the reply it continues reads as one reply — the same
+// messages as one connection that carried the events the client processed — and its lifecycle finds nothing the
+// page never had.
+import { describe, expect, it } from 'vitest';
+import { CaptureAnalyzer, analyzeCapture } from '../../../src/core/analysis/analyze.ts';
+import type { ConnectionView } from '../../../src/core/analysis/types.ts';
+import type { CaptureRecord, ConnectionRecord, EndRecord } from '../../../src/core/capture/model.ts';
+import { importHar } from '../../../src/core/capture/har-import.ts';
+
+const HEADER = { kind: 'header', format: 'replyscope-capture', version: 1, tool: 't', created: '' } as const;
+const URL_ = 'http://127.0.0.1:8000/chat/stream';
+
+/** The reply the server streams, one event per frame (event k has the SSE id `e<k>`). */
+const EVENTS = (() => {
+  const e = (type: string, extra: Record<string, unknown> = {}) => ({ type, reply_id: 'r1', ...extra });
+  const list = [
+    e('REPLY_START', { session_id: 's', name: 'Friday', role: 'assistant' }),
+    e('TEXT_BLOCK_START', { block_id: 'b1' }),
+    e('TEXT_BLOCK_DELTA', { block_id: 'b1', delta: 'Hel' }),
+    e('TEXT_BLOCK_DELTA', { block_id: 'b1', delta: 'lo, ' }),
+    e('TEXT_BLOCK_DELTA', { block_id: 'b1', delta: 'wor' }),
+    e('TEXT_BLOCK_DELTA', { block_id: 'b1', delta: 'ld.' }),
+    e('TEXT_BLOCK_END', { block_id: 'b1' }),
+    e('TOOL_CALL_START', { tool_call_id: 'c1', tool_call_name: 'weather' }),
+    e('TOOL_CALL_DELTA', { tool_call_id: 'c1', delta: '{"city": "Paris"}' }),
+    e('TOOL_CALL_END', { tool_call_id: 'c1' }),
+    e('TOOL_RESULT_START', { tool_call_id: 'c1', tool_call_name: 'weather' }),
+    e('TOOL_RESULT_TEXT_DELTA', { tool_call_id: 'c1', delta: 'sunny' }),
+    e('TOOL_RESULT_END', { tool_call_id: 'c1', state: 'success' }),
+    e('REPLY_END', { session_id: 's' }),
+  ];
+  return list.map((ev, k) => ({ ...ev, created_at: `2026-03-01T09:00:${String(k).padStart(2, '0')}.000000` }));
+})();
+
+const frame = (k: number, withId = true) => `${withId ? `id: e${k}\n` : ''}data: ${JSON.stringify(EVENTS[k])}\n\n`;
+
+interface ConnSpec {
+  id: string;
+  /** Chunks of body text, one a millisecond from `t`. */
+  body: string[];
+  t: number;
+  lastEventId?: string;
+  url?: string;
+  end?: EndRecord['state'];
+}
+
+function connection(s: ConnSpec): CaptureRecord[] {
+  const rec: ConnectionRecord = {
+    kind: 'connection', id: s.id, transport: 'fetch', frameUrl: 'http://127.0.0.1:8000/app', method: 'GET', url: s.url ?? URL_,
+    requestHeaders: [['accept', 'text/event-stream'], ...(s.lastEventId !== undefined ? [['Last-Event-ID', s.lastEventId] as [string, string]] : [])],
+    status: 200, responseHeaders: [['content-type', 'text/event-stream']], startTime: s.t,
+  };
+  const out: CaptureRecord[] = [rec];
+  s.body.forEach((text, i) => out.push({ kind: 'chunk', conn: s.id, t: s.t + 1 + i, bytes: new TextEncoder().encode(text).length, text }));
+  out.push({ kind: 'end', conn: s.id, t: s.t + 1 + s.body.length, state: s.end ?? 'complete', ...(s.end === 'error' ? { error: 'TypeError: network error' } : {}) });
+  return out;
+}
+
+/** Frames `from`..`to` (exclusive), one chunk each. */
+const frames = (from: number, to: number, withId = true) => Array.from({ length: to - from }, (_, i) => frame(from + i, withId));
+
+const analyse = (records: CaptureRecord[]) => analyzeCapture({ header: HEADER, records });
+const byId = (conns: ConnectionView[], id: string) => conns.find((c) => c.record.id === id) as ConnectionView;
+const finalOf = (c: ConnectionView, reply = 'r1') => {
+  const r = c.replies.find((x) => x.id === reply);
+  if (!r) throw new Error(`no reply ${reply} on ${c.record.id}`);
+  return r.history.at(r.history.length - 1);
+};
+const codes = (c: ConnectionView) => c.diagnostics.map((d) => `${d.severity} ${d.code}`);
+
+/**
+ * The page's reply when one connection had brought it all: the events the client processed on the earlier connection,
+ * then the resuming one's, at the same times (the reconstruction stamps blocks with arrival times).
+ */
+function oneConnection(parts: { body: string[]; t: number }[]): ConnectionView {
+  const records: CaptureRecord[] = [];
+  const [first, ...rest] = parts;
+  records.push(...connection({ id: 'whole:1', body: first.body, t: first.t }).filter((r) => r.kind !== 'end'));
+  for (const p of rest) p.body.forEach((text, i) => records.push({ kind: 'chunk', conn: 'whole:1', t: p.t + 1 + i, bytes: text.length, text }));
+  records.push({ kind: 'end', conn: 'whole:1', t: 9e9, state: 'complete' });
+  return analyse(records)[0];
+}
+
+describe('a connection that resumes an earlier stream', () => {
+  it('continues the reply begun on the earlier connection: the message the page had, no orphan, no false lifecycle finding', () => {
+    const a = connection({ id: 'tab:1', body: frames(0, 4), t: 1000, end: 'error' });
+    const b = connection({ id: 'tab:2', body: frames(4, EVENTS.length), t: 2000, lastEventId: 'e3' });
+    const conns = analyse([...a, ...b]);
+    const [first, second] = [byId(conns, 'tab:1'), byId(conns, 'tab:2')];
+
+    expect(second.resumes).toEqual({ eventId: 'e3', conn: 'tab:1', frame: 3, events: 4, continuing: ['r1'] });
+    expect(first.resumedBy).toEqual([{ conn: 'tab:2', eventId: 'e3', events: 4 }]);
+    const reply = second.replies[0];
+    expect(reply.continuesConnection).toBe('tab:1');
+    expect(reply.orphan).toBeUndefined();
+    expect(reply.timeToFirstTokenMs).toBeUndefined(); // the first token came on the earlier connection
+    // Step 0 starts from the message the earlier connection left ("Hello, " so far) …
+    expect(reply.history.initial).toEqual(finalOf(first));
+    expect((reply.history.at(0) as { content: { text: string }[] }).content[0].text).toBe('Hello, wor');
+    // … and the end is the message one connection carrying every event gives.
+    expect(finalOf(second)).toEqual(finalOf(oneConnection([{ body: frames(0, 4), t: 1000 }, { body: frames(4, EVENTS.length), t: 2000 }])));
+    expect(codes(second)).toEqual(['info stream.resumed']);
+    expect(second.diagnostics[0].message).toBe('resumes the stream of connection tab:1 from id "e3" (its frame 3, after 4 events): reply r1 continues here from where the page had it');
+    expect(second.notes).toEqual([`This request ${second.diagnostics[0].message}.`]);
+    // The earlier connection broke off mid-reply — true — but the page's reply went on: its "never ended" are info.
+    const unfinished = first.diagnostics.filter((d) => d.code === 'as.reply-not-ended' || d.code === 'as.block-not-ended');
+    expect(unfinished.map((d) => d.severity)).toEqual(['info', 'info']);
+    expect(unfinished[0].message).toMatch(/The page's stream goes on: connection tab:2 resumed it from id "e3"\.$/);
+    expect(first.replies[0].diagnostics.filter((d) => d.severity !== 'info').map((d) => d.code)).toEqual([]);
+    expect(codes(first)).toContain('error stream.network-error'); // the connection did fail
+  });
+
+  it('starts from the frame with the id: events the earlier connection read after it were not what the client had', () => {
+    // The page resumed from e3 though e4 and e5 arrived (its reader stopped at e3): the server sends them again.
+    const a = connection({ id: 'tab:1', body: frames(0, 6), t: 1000, end: 'error' });
+    const b = connection({ id: 'tab:2', body: frames(4, EVENTS.length), t: 2000, lastEventId: 'e3' });
+    const conns = analyse([...a, ...b]);
+    const second = byId(conns, 'tab:2');
+    expect(second.resumes).toMatchObject({ conn: 'tab:1', frame: 3, events: 4 });
+    const initial = second.replies[0].history.initial as { content: { text: string }[] };
+    expect(initial.content[0].text).toBe('Hello, ');
+    expect(codes(second)).toEqual(['info stream.resumed']); // nothing applied twice
+    expect(finalOf(second)).toEqual(finalOf(oneConnection([{ body: frames(0, 4), t: 1000 }, { body: frames(4, EVENTS.length), t: 2000 }])));
+  });
+
+  it('carries the frames without an id after the one with it: the client processed them with that id still its last', () => {
+    const a = connection({ id: 'tab:1', body: [...frames(0, 4), ...frames(4, 6, false)], t: 1000, end: 'error' });
+    const b = connection({ id: 'tab:2', body: frames(6, EVENTS.length), t: 2000, lastEventId: 'e3' });
+    const second = byId(analyse([...a, ...b]), 'tab:2');
+    expect(second.resumes).toMatchObject({ frame: 3, events: 6 });
+    expect((second.replies[0].history.initial as { content: { text: string }[] }).content[0].text).toBe('Hello, world.');
+  });
+
+  it('an id no captured connection carried: says the stream was not captured, and its replies start mid-way', () => {
+    const a = connection({ id: 'tab:1', body: frames(0, 4), t: 1000, end: 'error' });
+    const b = connection({ id: 'tab:2', body: frames(4, EVENTS.length), t: 2000, lastEventId: 'e99' });
+    const conns = analyse([...a, ...b]);
+    const second = byId(conns, 'tab:2');
+    expect(second.resumes).toEqual({ eventId: 'e99' });
+    expect(byId(conns, 'tab:1').resumedBy).toBeUndefined();
+    const info = second.diagnostics.find((d) => d.code === 'stream.resumed-uncaptured');
+    expect(info).toMatchObject({ severity: 'info', index: 0,
+      message: 'resumes a stream from id "e99" that was not captured: its replies start mid-way (the earlier connection to this URL did not carry that id)' });
+    expect(second.replies[0].orphan).toBe(true);
+    expect(codes(second)).toContain('warning as.foreign-reply-id'); // still told: the info says why
+  });
+
+  it('with nothing earlier to the same URL, says that', () => {
+    const b = connection({ id: 'tab:2', body: frames(4, EVENTS.length), t: 2000, lastEventId: 'e3' });
+    const second = analyse(b)[0];
+    expect(second.diagnostics.find((d) => d.code === 'stream.resumed-uncaptured')?.message)
+      .toBe('resumes a stream from id "e3" that was not captured: its replies start mid-way (no earlier connection to this URL was captured)');
+  });
+
+  it('two resumptions in a row: the third connection continues the second, which continued the first', () => {
+    const a = connection({ id: 'tab:1', body: frames(0, 3), t: 1000, end: 'error' });
+    const b = connection({ id: 'tab:2', body: frames(3, 8), t: 2000, lastEventId: 'e2', end: 'error' });
+    const c = connection({ id: 'tab:3', body: frames(8, EVENTS.length), t: 3000, lastEventId: 'e7' });
+    const conns = analyse([...a, ...b, ...c]);
+    const third = byId(conns, 'tab:3');
+    expect(third.resumes).toMatchObject({ conn: 'tab:2', eventId: 'e7', events: 5, continuing: ['r1'] });
+    expect(byId(conns, 'tab:2').resumedBy?.map((r) => r.conn)).toEqual(['tab:3']);
+    expect(codes(third)).toEqual(['info stream.resumed']);
+    expect(finalOf(third)).toEqual(finalOf(oneConnection([
+      { body: frames(0, 3), t: 1000 }, { body: frames(3, 8), t: 2000 }, { body: frames(8, EVENTS.length), t: 3000 },
+    ])));
+    // The tool call began on the second connection and finishes on the third.
+    expect((finalOf(third) as { content: { type: string }[] }).content.map((b) => b.type)).toEqual(['text', 'tool_call', 'tool_result']);
+  });
+
+  it('a request to another URL is not linked; one to the same path with another query is', () => {
+    const a = connection({ id: 'tab:1', body: frames(0, 4), t: 1000, end: 'error' });
+    const other = connection({ id: 'tab:2', body: frames(4, EVENTS.length), t: 2000, lastEventId: 'e3', url: 'http://127.0.0.1:8000/other/stream' });
+    expect(byId(analyse([...a, ...other]), 'tab:2').resumes).toEqual({ eventId: 'e3' });
+    const retry = connection({ id: 'tab:2', body: frames(4, EVENTS.length), t: 2000, lastEventId: 'e3', url: `${URL_}?retry=1` });
+    expect(byId(analyse([...a, ...retry]), 'tab:2').resumes?.conn).toBe('tab:1');
+  });
+
+  it('a request of another document (another frame token) or after a navigation is not linked', () => {
+    const a = connection({ id: 'tab:1', body: frames(0, 4), t: 1000, end: 'error' });
+    const reloaded = connection({ id: 'other:1', body: frames(4, EVENTS.length), t: 2000, lastEventId: 'e3' });
+    expect(byId(analyse([...a, ...reloaded]), 'other:1').resumes).toEqual({ eventId: 'e3' });
+    const b = connection({ id: 'tab:2', body: frames(4, EVENTS.length), t: 2000, lastEventId: 'e3' });
+    const nav: CaptureRecord = { kind: 'navigation', t: 1500, url: 'http://127.0.0.1:8000/app' };
+    expect(byId(analyse([...a, nav, ...b]), 'tab:2').resumes).toEqual({ eventId: 'e3' });
+  });
+
+  it('an id the earlier connection broke off inside: the client never dispatched that frame, the page lost its event', () => {
+    // fetch-event-source takes the id as its line arrives: the body broke off after "id: e4\ndata: …\n" (no blank line).
+    const a = connection({ id: 'tab:1', body: [...frames(0, 4), frame(4).slice(0, -1)], t: 1000, end: 'error' });
+    const b = connection({ id: 'tab:2', body: frames(5, EVENTS.length), t: 2000, lastEventId: 'e4' });
+    const conns = analyse([...a, ...b]);
+    const first = byId(conns, 'tab:1');
+    const second = byId(conns, 'tab:2');
+    expect(first.events).toHaveLength(5); // the line reader read e4's data line…
+    expect(second.resumes).toMatchObject({ conn: 'tab:1', frame: 4, events: 4, undispatched: true }); // …the page did not
+    expect((second.replies[0].history.initial as { content: { text: string }[] }).content[0].text).toBe('Hello, ');
+    expect(codes(second)).toEqual(['info stream.resumed', 'warning stream.resume-lost-event']);
+    // The server sending that frame again is no loss.
+    const again = connection({ id: 'tab:2', body: frames(4, EVENTS.length), t: 2000, lastEventId: 'e4' });
+    expect(codes(byId(analyse([...a, ...again]), 'tab:2'))).toEqual(['info stream.resumed']);
+  });
+
+  it('links the same read live, record by record, as read whole', () => {
+    const records = [
+      ...connection({ id: 'tab:1', body: frames(0, 3), t: 1000, end: 'error' }),
+      ...connection({ id: 'tab:2', body: frames(3, 8), t: 2000, lastEventId: 'e2', end: 'error' }),
+      ...connection({ id: 'tab:3', body: frames(8, EVENTS.length), t: 3000, lastEventId: 'e7' }),
+    ];
+    const live = new CaptureAnalyzer();
+    const changed = new Set<string>();
+    for (const r of records) for (const id of live.push([r])) changed.add(id);
+    const whole = analyse(records);
+    const view = (c: ConnectionView) => ({ resumes: c.resumes, resumedBy: c.resumedBy, diagnostics: c.diagnostics, final: c.replies.map((r) => r.history.at(r.history.length - 1)) });
+    expect(live.connections().map(view)).toEqual(whole.map(view));
+  });
+
+  it('an EventSource is not linked: its reconnections are one connection already', () => {
+    const es: CaptureRecord[] = [
+      { kind: 'connection', id: 'tab:2', transport: 'eventsource', frameUrl: '', method: 'GET', url: URL_, requestHeaders: [['Last-Event-ID', 'e3']], startTime: 2000 },
+      { kind: 'message', conn: 'tab:2', t: 2001, type: 'message', data: JSON.stringify(EVENTS[4]), lastEventId: 'e4' },
+    ];
+    const conns = analyse([...connection({ id: 'tab:1', body: frames(0, 4), t: 1000, end: 'error' }), ...es]);
+    expect(byId(conns, 'tab:2').resumes).toBeUndefined();
+  });
+});
+
+describe('a HAR with a resumed request', () => {
+  it('links the entries as the capture would: the request headers carry the Last-Event-ID', () => {
+    const entry = (body: string, headers: { name: string; value: string }[]) => ({
+      startedDateTime: '2026-03-01T09:00:00.000Z', time: 10, _resourceType: 'fetch',
+      request: { method: 'GET', url: URL_, headers: [{ name: 'Accept', value: 'text/event-stream' }, ...headers] },
+      response: { status: 200, statusText: 'OK', headers: [{ name: 'Content-Type', value: 'text/event-stream' }], content: { mimeType: 'text/event-stream', text: body } },
+      timings: { wait: 1, receive: 9 },
+    });
+    const har = { log: { version: '1.2', creator: { name: 'WebInspector', version: '537.36' }, entries: [
+      entry(frames(0, 4).join(''), []),
+      entry(frames(4, EVENTS.length).join(''), [{ name: 'Last-Event-ID', value: 'e3' }]),
+    ] } };
+    const conns = analyzeCapture(importHar(har));
+    const second = byId(conns, 'har:1');
+    expect(second.resumes).toMatchObject({ conn: 'har:0', eventId: 'e3', continuing: ['r1'] });
+    expect(second.replies[0].continuesConnection).toBe('har:0');
+    expect(codes(second)).toEqual(['info stream.resumed']);
+  });
+});
