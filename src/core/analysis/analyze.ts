@@ -78,8 +78,8 @@ class ConnectionAnalysis implements EarlierStream {
 
   /** The earlier stream this request resumed (it sent a Last-Event-ID), and what it starts from (see stream-resume.ts). */
   private resume?: ResumeLink<ConnectionAnalysis>;
-  /** Later connections that resumed this one, and the replies each continued. */
-  private readonly resumers: { view: ResumedByView; continuing: readonly string[] }[] = [];
+  /** Later connections that resumed this one (with the replies each continued). */
+  private readonly resumers: ResumedByView[] = [];
 
   constructor(record: ConnectionRecord, page = 0) {
     this.record = record;
@@ -144,13 +144,15 @@ class ConnectionAnalysis implements EarlierStream {
    */
   resumeFrom(link: ResumeLink<ConnectionAnalysis>): void {
     this.resume = link;
-    this.notes.push(`This request ${resumeMessage(link)}.`);
+    // Not captured: its events name replies that never started here, and the note says why (linked, the connection
+    // list and the details say which connection it continues, and the diagnostic says it too).
+    if (link.view.conn === undefined) this.notes.push(`This request ${resumeMessage(link)}.`);
     this.invalidate();
   }
 
   /** A later connection resumed this one's stream. */
-  resumedBy(view: ResumedByView, continuing: readonly string[]): void {
-    this.resumers.push({ view, continuing });
+  resumedBy(view: ResumedByView): void {
+    this.resumers.push(view);
     this.invalidate();
   }
 
@@ -315,7 +317,7 @@ class ConnectionAnalysis implements EarlierStream {
       ...(this.evictedRecordsOnly ? { evictedRecordsOnly: true } : {}),
       notes: this.notes,
       ...(this.resume ? { resumes: this.resume.view } : {}),
-      ...(this.resumers.length ? { resumedBy: this.resumers.map((r) => r.view) } : {}),
+      ...(this.resumers.length ? { resumedBy: this.resumers.slice() } : {}),
     };
     return this.view;
   }
@@ -323,7 +325,7 @@ class ConnectionAnalysis implements EarlierStream {
   /** Reply id → the later connection that continued it (the first that did). */
   private continuedReplies(): Map<string, { conn: string; eventId: string }> {
     const out = new Map<string, { conn: string; eventId: string }>();
-    for (const r of this.resumers) for (const id of r.continuing) if (!out.has(id)) out.set(id, { conn: r.view.conn, eventId: r.view.eventId });
+    for (const r of this.resumers) for (const id of r.continuing) if (!out.has(id)) out.set(id, { conn: r.conn, eventId: r.eventId });
     return out;
   }
 
@@ -514,7 +516,7 @@ export class CaptureAnalyzer {
             c.resumeFrom(link);
             const from = link.from;
             if (from) {
-              from.resumedBy({ conn: r.id, eventId: link.view.eventId, events: link.view.events ?? 0 }, link.view.continuing ?? []);
+              from.resumedBy({ conn: r.id, eventId: link.view.eventId, events: link.view.events ?? 0, continuing: link.view.continuing ?? [] });
               changed.add(from.record.id);
             }
           }

@@ -146,6 +146,8 @@ export interface ResumedByView {
   eventId: string;
   /** This connection's events the page had processed when it resumed. */
   events: number;
+  /** This connection's replies it continued (under way there). */
+  continuing: string[];
 }
 
 export type ConnectionState = 'live' | 'complete' | 'cancelled' | 'aborted' | 'error' | 'open';

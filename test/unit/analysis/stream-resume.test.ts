@@ -90,7 +90,7 @@ describe('a connection that resumes an earlier stream', () => {
     const [first, second] = [byId(conns, 'tab:1'), byId(conns, 'tab:2')];
 
     expect(second.resumes).toEqual({ eventId: 'e3', conn: 'tab:1', frame: 3, events: 4, continuing: ['r1'] });
-    expect(first.resumedBy).toEqual([{ conn: 'tab:2', eventId: 'e3', events: 4 }]);
+    expect(first.resumedBy).toEqual([{ conn: 'tab:2', eventId: 'e3', events: 4, continuing: ['r1'] }]);
     const reply = second.replies[0];
     expect(reply.continuesConnection).toBe('tab:1');
     expect(reply.orphan).toBeUndefined();
@@ -102,7 +102,7 @@ describe('a connection that resumes an earlier stream', () => {
     expect(finalOf(second)).toEqual(finalOf(oneConnection([{ body: frames(0, 4), t: 1000 }, { body: frames(4, EVENTS.length), t: 2000 }])));
     expect(codes(second)).toEqual(['info stream.resumed']);
     expect(second.diagnostics[0].message).toBe('resumes the stream of connection tab:1 from id "e3" (its frame 3, after 4 events): reply r1 continues here from where the page had it');
-    expect(second.notes).toEqual([`This request ${second.diagnostics[0].message}.`]);
+    expect(second.notes).toEqual([]); // (the list and the details say it; a note is for a stream not captured)
     // The earlier connection broke off mid-reply — true — but the page's reply went on: its "never ended" are info.
     const unfinished = first.diagnostics.filter((d) => d.code === 'as.reply-not-ended' || d.code === 'as.block-not-ended');
     expect(unfinished.map((d) => d.severity)).toEqual(['info', 'info']);
@@ -223,6 +223,30 @@ describe('a connection that resumes an earlier stream', () => {
     ];
     const conns = analyse([...connection({ id: 'tab:1', body: frames(0, 4), t: 1000, end: 'error' }), ...es]);
     expect(byId(conns, 'tab:2').resumes).toBeUndefined();
+  });
+});
+
+describe('a pi proxy stream resumed', () => {
+  it('continues the client state the page had: one message, its text whole, no missing start', () => {
+    const request = { model: { id: 'm', api: 'openai-completions', provider: 'p' }, context: { messages: [] } };
+    const usage = { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 15, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+    const events = [{ type: 'start' }, { type: 'text_start', contentIndex: 0 }, { type: 'text_delta', contentIndex: 0, delta: 'Hel' },
+      { type: 'text_delta', contentIndex: 0, delta: 'lo' }, { type: 'text_end', contentIndex: 0 }, { type: 'done', reason: 'stop', usage }];
+    const pi = (k: number) => `id: ${k}\ndata: ${JSON.stringify(events[k])}\n\n`;
+    const post = (spec: ConnSpec): CaptureRecord[] => connection(spec).map((r) => (r.kind === 'connection'
+      ? { ...r, method: 'POST', requestBody: { text: JSON.stringify(request), size: JSON.stringify(request).length } } : r));
+    const conns = analyse([
+      ...post({ id: 'tab:1', body: [0, 1, 2].map(pi), t: 1000, end: 'error' }),
+      ...post({ id: 'tab:2', body: [3, 4, 5].map(pi), t: 2000, lastEventId: '2' }),
+    ]);
+    const second = byId(conns, 'tab:2');
+    expect(second.dialect).toBe('pi-proxy');
+    expect(second.resumes).toMatchObject({ conn: 'tab:1', events: 3, continuing: ['tab:1#0'] });
+    expect(second.replies[0].continuesConnection).toBe('tab:1');
+    const final = finalOf(second, 'tab:2#0') as { content: { text: string }[]; stopReason: string };
+    expect(final.content[0].text).toBe('Hello');
+    expect(final.stopReason).toBe('stop');
+    expect(second.diagnostics.filter((d) => d.severity !== 'info')).toEqual([]);
   });
 });
 
