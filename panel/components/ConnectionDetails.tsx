@@ -3,6 +3,8 @@ import { formatBytes, formatMs } from '../lib/format.ts';
 import { prettyJsonText } from '../lib/partial-json-view.ts';
 import type { PanelStore } from '../store/store.ts';
 import { connectionDuration } from './ConnectionList.tsx';
+import { connectionNumbers } from '../lib/resume-words.ts';
+import { ResumeDetails } from './ResumeNote.tsx';
 
 function Headers({ title, headers }: { title: string; headers: [string, string][] | undefined }) {
   if (!headers?.length) return null;
@@ -38,6 +40,7 @@ export function ConnectionDetails({ store }: { store: PanelStore }) {
         <span class={`state-${c.state}`}>{c.state}{c.end?.error ? ` — ${c.end.error}` : ''}</span>
         <span class="k">Received</span>
         <span>{formatBytes(c.bytes)} · {c.frames.length} frames · {c.events.length} events · {formatMs(connectionDuration(c))}</span>
+        <ResumeDetails c={c} store={store} numbers={connectionNumbers(store.connections.value)} />
         {c.evictedEvents ? (<><span class="k">Evicted</span><span class="warn">{c.evictedEvents} oldest {c.evictedRecordsOnly ? 'chunks or messages' : 'events'} (memory cap)</span></>) : null}
       </div>
       {c.notes.map((n, i) => <div key={i} class="section warn">{n}</div>)}

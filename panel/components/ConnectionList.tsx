@@ -5,6 +5,8 @@ import { placeBoundaries } from '../lib/page-boundaries.ts';
 import type { PanelStore } from '../store/store.ts';
 import { Icon } from './Icon.tsx';
 import { PageBoundaryRow } from './PageBoundaryRow.tsx';
+import { connectionNumbers, resumeText } from '../lib/resume-words.ts';
+import { ResumeBadge } from './ResumeNote.tsx';
 
 /** The grid's columns (the page-boundary rows span them all). */
 const COLUMNS = 9;
@@ -40,6 +42,7 @@ export function ConnectionList({ store }: { store: PanelStore }) {
   };
   const active = selected !== undefined && list.some((c) => c.record.id === selected) ? rowId(selected) : undefined;
   const boundaries = placeBoundaries(all.map((c) => c.record.id), list.map((c) => c.record.id), store.navigations.value);
+  const numbers = connectionNumbers(all);
   const boundaryRows = (at: number) => boundaries.get(at)?.map((b, i) => <PageBoundaryRow key={`nav-${at}-${i}`} boundary={b} columns={COLUMNS} />);
 
   return (
@@ -75,6 +78,7 @@ export function ConnectionList({ store }: { store: PanelStore }) {
             const errors = c.diagnostics.filter((d) => d.severity === 'error').length;
             const warnings = errors ? 0 : c.diagnostics.filter((d) => d.severity === 'warning').length;
             const status = c.record.status;
+            const resume = resumeText(c, numbers);
             return [
               boundaryRows(at),
               <tr
@@ -83,12 +87,13 @@ export function ConnectionList({ store }: { store: PanelStore }) {
                 class="row"
                 aria-selected={c.record.id === selected}
                 onClick={() => store.selectConnection(c.record.id)}
-                title={`${c.record.method ? `${c.record.method} ` : ''}${c.record.url}\ntransport: ${c.record.transport}${c.record.isSubframe ? `\nframe: ${c.record.frameUrl}` : ''}`}
+                title={`#${numbers.get(c.record.id)} · ${c.record.method ? `${c.record.method} ` : ''}${c.record.url}\ntransport: ${c.record.transport}${c.record.isSubframe ? `\nframe: ${c.record.frameUrl}` : ''}${resume ? `\n${resume}` : ''}`}
                 data-conn={c.record.id}
               >
                 <td>
                   {c.record.isSubframe ? <span class="dim" title={`In a subframe: ${c.record.frameUrl}`}><Icon name="frame" /> </span> : null}
                   {shortUrl(c.record.url)}
+                  <ResumeBadge c={c} store={store} numbers={numbers} />
                 </td>
                 <td>{c.record.method || '—'}</td>
                 <td class={status !== undefined && status >= 400 ? 'err' : ''}>{status ?? '—'}</td>

@@ -6,6 +6,7 @@ import type { ConnectionView } from '../../src/core/analysis/types.ts';
 import { diagnosticDoc } from '../core-bridge.ts';
 import { eventByIndex } from '../store/lookups.ts';
 import type { PanelStore } from '../store/store.ts';
+import { connectionNumbers, withConnectionNames } from '../lib/resume-words.ts';
 
 interface Group {
   code: string;
@@ -32,6 +33,7 @@ export function DiagnosticsView({ store, scope }: { store: PanelStore; scope: 'c
   const sel = store.selectedConnection.value;
   const conns = scope === 'all' ? store.connections.value : sel ? [sel] : [];
   const groups = groupDiagnostics(conns);
+  const numbers = connectionNumbers(store.connections.value);
   if (conns.length === 0) return <div class="empty">{scope === 'all' ? 'Nothing captured yet.' : 'Select a connection to see its diagnostics.'}</div>;
   if (groups.length === 0) return <div class="empty"><strong>No diagnostics</strong>Every event validated and every sequence followed the protocol.</div>;
   return (
@@ -64,7 +66,7 @@ export function DiagnosticsView({ store, scope }: { store: PanelStore; scope: 'c
                     {d.frame !== undefined ? `frame ${d.frame} → #${d.index}` : `#${d.index}`}
                   </span>
                   <span class="mono diag-type" title={ev?.type}>{ev?.type ?? ''}</span>
-                  <span class="diag-msg">{d.message}</span>
+                  <span class="diag-msg">{withConnectionNames(d.message, numbers)}</span>
                   {scope === 'all' ? <span class="dim">{conn.record.url}</span> : null}
                 </button>
               );

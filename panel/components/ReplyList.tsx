@@ -4,6 +4,8 @@ import type { ConnectionView, ReplyView } from '../../src/core/analysis/types.ts
 import { formatMs, formatUsage } from '../lib/format.ts';
 import type { PanelStore } from '../store/store.ts';
 import { ConnectionDetails } from './ConnectionDetails.tsx';
+import { Icon } from './Icon.tsx';
+import { connectionName, connectionNumbers, continuedBy } from '../lib/resume-words.ts';
 import { useRowWindow } from './useRowWindow.ts';
 
 /** Row height of table.grid (styles.css: td height 20px, nowrap): the list renders only the rows in view. */
@@ -15,6 +17,8 @@ interface RowProps {
   index: number;
   /** The connection has ended (then a reply without a finished reason was cut off, not streaming). */
   ended: string | undefined;
+  /** A later request resumed the stream and continued this reply there: "#2" (it is not unfinished for the page). */
+  continuedOn: string | undefined;
   /** A pane too narrow for every column: usage, TTFT and duration go to the row's title. */
   narrow: boolean;
   selected: boolean;
@@ -27,10 +31,10 @@ interface RowProps {
  */
 const sameRow = (a: RowProps, b: RowProps) =>
   a.selected === b.selected && a.onSelect === b.onSelect && a.r.id === b.r.id && a.r.name === b.r.name &&
-  a.ended === b.ended && a.narrow === b.narrow && a.index === b.index &&
+  a.ended === b.ended && a.continuedOn === b.continuedOn && a.narrow === b.narrow && a.index === b.index &&
   a.r.eventIndices.length === b.r.eventIndices.length && a.r.finishedReason === b.r.finishedReason &&
   a.r.usage === b.r.usage && a.r.timeToFirstTokenMs === b.r.timeToFirstTokenMs && a.r.durationMs === b.r.durationMs &&
-  a.r.diagnostics.length === b.r.diagnostics.length && a.r.orphan === b.r.orphan;
+  a.r.diagnostics.length === b.r.diagnostics.length && a.r.orphan === b.r.orphan && a.r.continuesConnection === b.r.continuesConnection;
 
 /** The DOM id of a reply's row (the grid's active descendant when selected). */
 const replyRowId = (id: string) => `reply-row-${id}`;
@@ -38,16 +42,22 @@ const replyRowId = (id: string) => `reply-row-${id}`;
 /** Why a reply's times may differ from what the page saw: the input had no arrival times (the timeline says the same). */
 const BY_CREATED_AT = "By the events' created_at (the server's clock): the input has no arrival times";
 
-const ReplyRow = memo(function ReplyRow({ r, index, ended, narrow, selected, onSelect }: RowProps) {
+/** The reply began on the connection this one resumes (a Last-Event-ID request): what its times leave out. */
+const CONTINUED = 'The reply began on the connection this one resumes (Last-Event-ID)';
+
+const ReplyRow = memo(function ReplyRow({ r, index, ended, continuedOn, narrow, selected, onSelect }: RowProps) {
   const errors = r.diagnostics.some((d) => d.severity === 'error');
   const warnings = !errors && r.diagnostics.some((d) => d.severity === 'warning');
-  const times = narrow ? `\nusage ${formatUsage(r.usage)} · TTFT ${formatMs(r.timeToFirstTokenMs)} · duration ${r.continuesEviction || r.orphan ? '≥ ' : ''}${formatMs(r.durationMs)}` : '';
+  const continued = r.continuesConnection !== undefined;
+  // Begun before what this connection holds (evicted, on the connection it resumes, never started here): at least this long.
+  const atLeast = r.continuesEviction || continued || r.orphan ? '≥ ' : '';
+  const times = narrow ? `\nusage ${formatUsage(r.usage)} · TTFT ${formatMs(r.timeToFirstTokenMs)} · duration ${atLeast}${formatMs(r.durationMs)}` : '';
   return (
     <tr
       class="row"
       aria-selected={selected}
       onClick={() => onSelect(r.id)}
-      title={`${r.name ? `${r.name} · ` : ''}${r.id}\n${r.eventIndices.length} events · ${r.dialect}${r.orphan ? '\nnever started in this stream' : ''}${times}`}
+      title={`${r.name ? `${r.name} · ` : ''}${r.id}\n${r.eventIndices.length} events · ${r.dialect}${r.orphan ? '\nnever started in this stream' : ''}${continued ? `\n${CONTINUED}: it continues from where the page had it` : ''}${times}`}
       data-reply={r.id}
       id={replyRowId(r.id)}
       aria-rowindex={index + 2}
@@ -55,11 +65,15 @@ const ReplyRow = memo(function ReplyRow({ r, index, ended, narrow, selected, onS
       <td>
         {/* First: at the end of a narrow cell it was cut off. */}
         {r.orphan ? <span class="warn">orphan </span> : null}
+        {continued ? <span class="dim resume-mark" title={CONTINUED} aria-label="continued"><Icon name="resume" /> </span> : null}
         {r.name ? <><b class="reply-name">{r.name}</b> </> : null}
         <span class="dim">{r.id}</span>
       </td>
       {r.finishedReason !== undefined ? (
         <td class={r.finishedReason !== 'completed' && r.finishedReason !== 'stop' ? 'warn' : ''}>{r.finishedReason}</td>
+      ) : ended !== undefined && continuedOn !== undefined ? (
+        // Cut off here, but the page's stream went on: a later request resumed it and continued this reply.
+        <td class="dim" title={`The connection ended (${ended}) before this reply finished; ${continuedOn} resumed the stream and continues it`}>on {continuedOn}</td>
       ) : ended !== undefined ? (
         // The connection ended before the reply did: it will not finish ("streaming" for good was a false promise).
         <td class="warn" title={`The connection ended (${ended}) before this reply finished`}>unfinished</td>
@@ -70,13 +84,14 @@ const ReplyRow = memo(function ReplyRow({ r, index, ended, narrow, selected, onS
         <>
           <td title={formatUsage(r.usage)}>{formatUsage(r.usage, true)}</td>
           <td class="num" title={r.continuesEviction ? 'The reply started before the evicted part: its first token is not known'
-            : r.timedBy === 'created_at' ? BY_CREATED_AT : undefined}>
+            : continued ? `${CONTINUED}: its first token came there` : r.timedBy === 'created_at' ? BY_CREATED_AT : undefined}>
             {formatMs(r.timeToFirstTokenMs)}
           </td>
           <td class="num" title={r.continuesEviction ? 'The reply started before the evicted part: this is the time of the part kept'
+            : continued ? `${CONTINUED}: this is the time of its part on this one`
             : r.orphan ? 'The reply never started in this stream: this is the time from its first event here'
             : r.timedBy === 'created_at' ? BY_CREATED_AT : undefined}>
-            {r.continuesEviction || r.orphan ? '≥ ' : ''}{formatMs(r.durationMs)}
+            {atLeast}{formatMs(r.durationMs)}
           </td>
         </>
       )}
@@ -131,6 +146,12 @@ export function ReplyList({ store }: { store: PanelStore }) {
   // ('open': still streaming when the capture was saved — not cut off.)
   const ended = conn.state === 'live' || conn.state === 'open' ? undefined : conn.state;
   const rows = conn.replies.slice(start, end);
+  const continued = continuedBy(conn);
+  const numbers = continued.size ? connectionNumbers(store.connections.value) : undefined;
+  const continuedOn = (id: string) => {
+    const by = continued.get(id);
+    return by && numbers ? connectionName(numbers, by.conn) : undefined;
+  };
   // ↑/↓ move the selection, as in the other lists (the keys otherwise only scrolled this one).
   const onKeyDown = (e: KeyboardEvent) => {
     if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
@@ -175,7 +196,7 @@ export function ReplyList({ store }: { store: PanelStore }) {
           {start > 0 ? <Spacer height={start * ROW} /> : null}
           {start > 0 && start % 2 === 0 ? <Spacer height={0} /> : null}
           {rows.map((r, i) => (
-            <ReplyRow key={r.id} r={r} index={start + i} ended={ended} narrow={narrow} selected={r.id === selected} onSelect={store.selectReply} />
+            <ReplyRow key={r.id} r={r} index={start + i} ended={ended} continuedOn={continuedOn(r.id)} narrow={narrow} selected={r.id === selected} onSelect={store.selectReply} />
           ))}
           {end < conn.replies.length ? <Spacer height={(conn.replies.length - end) * ROW} /> : null}
         </tbody>

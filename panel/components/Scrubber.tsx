@@ -3,6 +3,7 @@
 // scans the reply (diagnostic steps are maintained incrementally by the store, jumps are binary searches).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { Icon } from './Icon.tsx';
+import { connectionName, connectionNumbers, shownId } from '../lib/resume-words.ts';
 import { nextIn, nextPlayStep, playDelay, type Speed } from '../store/steps.ts';
 import type { PanelStore } from '../store/store.ts';
 
@@ -154,6 +155,12 @@ export function Scrubber({ store }: { store: PanelStore }) {
         {reply.continuesEviction ? (
           <span class="warn" title="This reply began in events evicted by the memory cap: step 1 continues from its message as the eviction digest derived it">
             {' '}(continues after evicted events)
+          </span>
+        ) : null}
+        {reply.continuesConnection !== undefined ? (
+          <span class="dim" data-testid="step-continues" title="This request resumed the stream of an earlier connection (Last-Event-ID): step 1 applies its first event here to the message as the page had it there">
+            {' '}(continues {connectionName(connectionNumbers(store.connections.value), reply.continuesConnection)}
+            {conn.resumes?.eventId !== undefined ? ` from id ${shownId(conn.resumes.eventId)}` : ''})
           </span>
         ) : null}
       </span>

@@ -12,6 +12,8 @@ import type { DetailTab, PanelStore } from '../store/store.ts';
 import { MessageBubble } from './MessageBubble.tsx';
 import { SplitPane } from './SplitPane.tsx';
 import { TabList, TabPanel } from './TabList.tsx';
+import { connectionNumbers, continuedBy, withConnectionNames, type ConnectionNumbers } from '../lib/resume-words.ts';
+import { ContinuedNote } from './ResumeNote.tsx';
 
 interface StepState {
   message: unknown;
@@ -58,7 +60,7 @@ function ChangeList({ changes }: { changes: JsonChange[] }) {
   );
 }
 
-export function EventDetail({ conn, event }: { conn: ConnectionView; event: EventView | undefined }) {
+export function EventDetail({ conn, event, numbers }: { conn: ConnectionView; event: EventView | undefined; numbers?: ConnectionNumbers }) {
   if (!event) return <div class="empty">Select an event.</div>;
   const frame = frameByIndex(conn, event.frameIndex);
   const diagnostics = eventDiagnostics(conn, event); // its own and the connection's told here (the end of stream's)
@@ -89,7 +91,7 @@ export function EventDetail({ conn, event }: { conn: ConnectionView; event: Even
           <h4>Diagnostics</h4>
           {diagnostics.map((d, i) => (
             <div key={i} class={d.severity === 'error' ? 'err' : d.severity === 'warning' ? 'warn' : 'dim'}>
-              <span class="mono">{d.code}</span> {d.message}
+              <span class="mono">{d.code}</span> {numbers ? withConnectionNames(d.message, numbers) : d.message}
             </div>
           ))}
         </div>
@@ -182,12 +184,14 @@ function AfterEndNote({ afterEnd }: { afterEnd: NonNullable<ReplyView['afterEnd'
  * At the last step of a reply the connection cut off (it ended — error, abort — before the reply finished): the
  * bubble is where the page was left, not a finished message. The reply list says "unfinished"; the bubble did not.
  */
-function UnfinishedNote({ conn, reply }: { conn: ConnectionView; reply: ReplyView }) {
+function UnfinishedNote({ conn, reply, store, numbers }: { conn: ConnectionView; reply: ReplyView; store: PanelStore; numbers: ConnectionNumbers }) {
   if (reply.finishedReason !== undefined || conn.state === 'live' || conn.state === 'open') return null;
   const how = conn.state === 'complete' ? 'the stream ended' : `the connection ended (${conn.state}${conn.end?.error ? `: ${conn.end.error}` : ''})`;
+  // A later request resumed the stream (Last-Event-ID) and the reply went on there: the page was not left with this.
+  const by = continuedBy(conn).get(reply.id);
   return (
     <div class="note unfinished" data-testid="unfinished">
-      After this last event {how} before the reply finished: this is the message the page was left with.
+      After this last event {how} before the reply finished{by ? <>.<ContinuedNote by={by} store={store} numbers={numbers} /></> : ': this is the message the page was left with.'}
     </div>
   );
 }
@@ -218,6 +222,7 @@ export function StepDetail({ store }: { store: PanelStore }) {
   const touched = state ? touchedBlocks(state.changes) : [];
   const appended = new Map(touched.map((i) => [i, appendedIn(state!.changes, i)]));
   const tabs: [DetailTab, string][] = [['message', 'Message'], ['json', 'JSON'], ['diff', 'Diff']];
+  const numbers = connectionNumbers(store.connections.value);
 
   const left = (
     <>
@@ -238,7 +243,7 @@ export function StepDetail({ store }: { store: PanelStore }) {
           <>
             <MessageBubble message={state.message} touched={touched} appended={appended} />
             {reply.afterEnd && k === reply.history.length - 1 ? <AfterEndNote afterEnd={reply.afterEnd} />
-              : k === reply.history.length - 1 ? <UnfinishedNote conn={conn} reply={reply} /> : null}
+              : k === reply.history.length - 1 ? <UnfinishedNote conn={conn} reply={reply} store={store} numbers={numbers} /> : null}
           </>
         ) : tab === 'json' ? (
           <div class="section">
@@ -261,7 +266,7 @@ export function StepDetail({ store }: { store: PanelStore }) {
   return (
     <SplitPane direction="row" initial={560} storageKey="detail" label="Resize message and event panes">
       {left}
-      {frame ? <FrameDetail conn={conn} frame={frame} /> : <EventDetail conn={conn} event={event} />}
+      {frame ? <FrameDetail conn={conn} frame={frame} /> : <EventDetail conn={conn} event={event} numbers={numbers} />}
     </SplitPane>
   );
 }

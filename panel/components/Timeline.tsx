@@ -76,10 +76,13 @@ export function Timeline({ store }: { store: PanelStore }) {
   const dragRef = useRef<{ startX: number; v0: number } | undefined>(undefined);
   const [hover, setHover] = useState<{ x: number; y: number; text: string } | undefined>(undefined);
   const conn = store.selectedConnection.value;
+  const resumed = conn?.replies.some((r) => r.continuesConnection !== undefined) ?? false;
   const tl = useComputed(() => {
     const c = store.selectedConnection.value; // a new view whenever the connection changed
     if (!c) return undefined;
-    const continuing = new Set(c.replies.filter((r) => r.continuesEviction).map((r) => r.id));
+    // Replies begun before what this connection holds (an evicted head, the connection it resumes): their blocks may
+    // have started before its first event.
+    const continuing = new Set(c.replies.filter((r) => r.continuesEviction || r.continuesConnection !== undefined).map((r) => r.id));
     return deriveTimeline(c.events, { dialect: c.dialect, ...(continuing.size ? { continuing } : {}) });
   }).value;
 
@@ -299,9 +302,9 @@ export function Timeline({ store }: { store: PanelStore }) {
                   return (
                     <g key={si}>
                       <rect x={x0} y={y + 3} width={w} height={LANE_H - 6} rx={2} fill="var(--kind)" opacity={sp.open ? 0.35 : 0.6} stroke={sp.open ? 'var(--kind)' : 'none'} stroke-dasharray={sp.open ? '3 2' : undefined} />
-                      {sp.continued ? ( // began before the evicted part: an open left edge
+                      {sp.continued ? ( // began before the evicted part, or on the connection this one resumes: an open left edge
                         <path d={`M${x0 + 5} ${y + 3} L${x0} ${y + LANE_H / 2} L${x0 + 5} ${y + LANE_H - 3}`} fill="none" stroke="var(--fg)" stroke-width="1.5" data-continued="">
-                          <title>began before the evicted part (memory cap)</title>
+                          <title>{resumed ? 'began on the connection this one resumes' : 'began before the evicted part (memory cap)'}</title>
                         </path>
                       ) : null}
                       {sp.ticks.map((tk) => {

@@ -13,7 +13,7 @@ import { useMemo, useRef, useState } from 'preact/hooks';
 import type { Timeline as TL, TimelineLane } from '../../src/core/analysis/timeline.ts';
 import { gapSummary, laneStep, summariseLanes } from '../../src/core/analysis/timeline-text.ts';
 import type { ConnectionView } from '../../src/core/analysis/types.ts';
-import { contentsText, lengthText, plural, stateText } from '../lib/timeline-words.ts';
+import { beganBefore, contentsText, lengthText, plural, stateText } from '../lib/timeline-words.ts';
 import { eventByIndex } from '../store/lookups.ts';
 import type { PanelStore } from '../store/store.ts';
 
@@ -83,7 +83,7 @@ export function TimelineTable({ store, conn, tl, laneName, replyName }: {
           <td>{at(s.firstEvent, 'First', 0)}</td>
           <td>{at(s.lastEvent, 'Last', 1)}</td>
           <td>{lengthText(tl, s.end - s.start)}</td>
-          <td>{stateText(s)}</td>
+          <td>{stateText(s, beganBefore(conn))}</td>
           <td>{contentsText(tl, s)}</td>
           <td class="tl-steps">
             <button {...roving(2)} aria-label={`Previous event of ${name}`} onClick={() => go(name, laneStep(s.lane, store.selectedEvent.peek(), -1), 'no earlier event')}>Previous</button>

@@ -3,6 +3,7 @@
 import type { Timeline as TL } from '../../src/core/analysis/timeline.ts';
 import { CUSTOM_OTHER_ID, waitText } from '../../src/core/analysis/timeline.ts';
 import type { LaneSummary } from '../../src/core/analysis/timeline-text.ts';
+import type { ConnectionView } from '../../src/core/analysis/types.ts';
 import { formatMs } from './format.ts';
 
 export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -13,13 +14,21 @@ export function lengthText(tl: TL, d: number): string {
 }
 
 /**
+ * Where a block that began before what the connection holds began: before its evicted head (memory cap), or on the
+ * connection it resumes (a Last-Event-ID request, whose replies continue from there).
+ */
+export function beganBefore(conn: ConnectionView): string {
+  return conn.replies.some((r) => r.continuesConnection !== undefined) ? 'this connection (on the one it resumes)' : 'the evicted part';
+}
+
+/**
  * Whether the lane's block ended — by its last span: a reply resumed after a confirmation (REPLY_START again, no
  * REPLY_END before the wait) has an earlier span nothing closed, yet it did end; "not ended" said otherwise.
  */
-export function stateText(s: LaneSummary): string {
+export function stateText(s: LaneSummary, before = 'the evicted part'): string {
   if (s.lane.spans.every((sp) => sp.startEvent === sp.endEvent)) return 'instant';
   const last = s.lane.spans[s.lane.spans.length - 1];
-  const continued = s.continued ? ', began before the evicted part' : '';
+  const continued = s.continued ? `, began before ${before}` : '';
   if (last.open) return `not ended${continued}${s.spans > 1 ? ` (${s.openSpans} of ${plural(s.spans, 'span')} open)` : ''}`;
   const earlier = s.openSpans ? `; ${plural(s.openSpans, 'earlier span')} never closed` : s.spans > 1 ? ` (${plural(s.spans, 'span')})` : '';
   return `ended${continued}${earlier}`;
