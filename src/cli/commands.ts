@@ -150,6 +150,8 @@ function replay(all: ConnectionView[], replyId: string | undefined): string {
     connection: c.record.id,
     url: c.record.url,
     dialect: c.dialect,
+    // A request that resumed an earlier stream (Last-Event-ID): the connection it continues and from which id.
+    resumes: c.resumes?.conn !== undefined ? { connection: c.resumes.conn, lastEventId: c.resumes.eventId } : undefined,
     replies: c.replies
       .filter((r) => replyId === undefined || r.id === replyId)
       .map((r) => ({
@@ -159,6 +161,8 @@ function replay(all: ConnectionView[], replyId: string | undefined): string {
         // Began before the memory cap evicted the connection's head: `events` counts the kept ones, `final` continues
         // the digest's message (see evictionNote).
         continuesEviction: r.continuesEviction || undefined,
+        // Began on the connection this one resumes: `final` is the page's whole message, `events` counts those here.
+        continuesConnection: r.continuesConnection,
         events: r.eventIndices.length,
         // The client's message once the connection ended (a pi client failed by an abort), else after the last event.
         final: r.afterEnd ? r.afterEnd.message : r.history.length > 0 ? r.history.at(r.history.length - 1) : r.history.initial,

@@ -35,6 +35,17 @@ function evictionNote(conns: ConnectionView[]): string | undefined {
 }
 
 /**
+ * A note for `replay` of a stream resumed on a new connection (Last-Event-ID): the reply is listed on both, as each
+ * connection left it — the later one's `final` is the message the page ended with.
+ */
+function resumeNote(conns: ConnectionView[]): string | undefined {
+  const n = conns.reduce((sum, c) => sum + c.replies.filter((r) => r.continuesConnection !== undefined).length, 0);
+  if (n === 0) return undefined;
+  return `note: ${plural(n, 'reply', 'replies')} went on on a connection that resumed the stream (Last-Event-ID, "continuesConnection"): ` +
+    `listed under both, ${n === 1 ? 'its' : 'their'} "final" on the resuming connection is the page's whole message, on the earlier one where it broke off`;
+}
+
+/**
  * A note for `replay` of a pi stream that ended without `done` or `error`: the client's result() never settles, and
  * the message printed is its state when the body ended — its stopReason "stop" is the initial value, not an outcome.
  */
@@ -62,6 +73,6 @@ function captureWarnings(conns: ConnectionView[], notices: readonly InputNote[])
 
 /** replay's notes for stderr, one a line, or undefined when there are none. */
 export function replayNotes(conns: ConnectionView[], notices: readonly InputNote[]): string | undefined {
-  const notes = [captureWarnings(conns, notices), roundingNote(conns), requestNote(conns), evictionNote(conns), unsettledNote(conns)];
+  const notes = [captureWarnings(conns, notices), roundingNote(conns), requestNote(conns), evictionNote(conns), resumeNote(conns), unsettledNote(conns)];
   return notes.filter((x) => x !== undefined).join('\n') || undefined;
 }
