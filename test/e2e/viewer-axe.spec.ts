@@ -29,6 +29,23 @@ const pagesLog = (() => {
   return writeCaptureLog({ header, records: [conn('old'), end('old'), { kind: 'navigation', t: 1.75e12 + 10, url: 'https://app.example/next' }, conn('new'), end('new')] });
 })();
 
+/** A stream resumed on a new request (Last-Event-ID): the list links the two rows, the details say how. */
+const resumedLog = (() => {
+  const { header } = sampleCapture();
+  const url = 'https://app.example/resumed/stream';
+  const frame = (k: number, o: object) => `id: ${k}\ndata: ${JSON.stringify({ reply_id: 'r-res', created_at: `2026-03-01T09:00:0${k}`, ...o })}\n\n`;
+  const conn = (id: string, t: number, headers: [string, string][]) => ({ kind: 'connection' as const, id, transport: 'fetch' as const, frameUrl: 'https://app.example/', method: 'GET', url, requestHeaders: headers, status: 200, responseHeaders: [['content-type', 'text/event-stream']] as [string, string][], startTime: t });
+  const chunk = (id: string, t: number, text: string) => ({ kind: 'chunk' as const, conn: id, t, bytes: text.length, text });
+  return writeCaptureLog({ header, records: [
+    conn('res:1', 1.75e12, []),
+    chunk('res:1', 1.75e12 + 1, frame(0, { type: 'REPLY_START', session_id: 's', name: 'Friday', role: 'assistant' }) + frame(1, { type: 'TEXT_BLOCK_START', block_id: 'b' })),
+    { kind: 'end', conn: 'res:1', t: 1.75e12 + 2, state: 'error', error: 'TypeError: network error' },
+    conn('res:2', 1.75e12 + 3, [['last-event-id', '1']]),
+    chunk('res:2', 1.75e12 + 4, frame(2, { type: 'TEXT_BLOCK_DELTA', block_id: 'b', delta: 'Hi' }) + frame(3, { type: 'TEXT_BLOCK_END', block_id: 'b' }) + frame(4, { type: 'REPLY_END', session_id: 's' })),
+    { kind: 'end', conn: 'res:2', t: 1.75e12 + 5, state: 'complete' },
+  ] });
+})();
+
 /** The violations of the WCAG A/AA rules on the page as it is, one line each (empty: none). */
 async function violations(page: Page): Promise<string[]> {
   await page.addScriptTag({ path: AXE! });
@@ -82,6 +99,13 @@ for (const theme of ['light', 'dark']) {
     await expect(page.getByTestId('page-boundary')).toBeVisible();
     await page.getByRole('grid', { name: 'Connections' }).focus();
     await check('page boundary in the connection list');
+    await page.getByTestId('import-input').setInputFiles({ name: 'resumed.replyscope.ndjson', mimeType: 'application/octet-stream', buffer: Buffer.from(resumedLog) });
+    await page.locator('[data-conn="res:2"]').click();
+    await expect(page.getByTestId('resumes')).toBeVisible();
+    await check('a resumed stream, selected');
+    await page.locator('[data-conn="res:2"]').getByRole('button', { name: 'Show connection' }).click();
+    await expect(page.getByTestId('resumed-by')).toBeVisible();
+    await check('the stream it resumed, selected');
     expect(found).toEqual(Object.fromEntries(Object.keys(found).map((k) => [k, []])));
     await page.close();
   });

@@ -7,6 +7,7 @@ import { CaptureAnalyzer, analyzeCapture } from '../../../src/core/analysis/anal
 import type { ConnectionView } from '../../../src/core/analysis/types.ts';
 import type { CaptureRecord, ConnectionRecord, EndRecord } from '../../../src/core/capture/model.ts';
 import { importHar } from '../../../src/core/capture/har-import.ts';
+import { redactCapture } from '../../../src/core/capture/redact.ts';
 
 const HEADER = { kind: 'header', format: 'replyscope-capture', version: 1, tool: 't', created: '' } as const;
 const URL_ = 'http://127.0.0.1:8000/chat/stream';
@@ -214,6 +215,15 @@ describe('a connection that resumes an earlier stream', () => {
     const whole = analyse(records);
     const view = (c: ConnectionView) => ({ resumes: c.resumes, resumedBy: c.resumedBy, diagnostics: c.diagnostics, final: c.replies.map((r) => r.history.at(r.history.length - 1)) });
     expect(live.connections().map(view)).toEqual(whole.map(view));
+  });
+
+  it('a redacted export links the same: the Last-Event-ID header and the SSE id lines are kept, the URL query masked alike', () => {
+    const a = connection({ id: 'tab:1', body: frames(0, 4), t: 1000, end: 'error', url: `${URL_}?session=abc` });
+    const b = connection({ id: 'tab:2', body: frames(4, EVENTS.length), t: 2000, lastEventId: 'e3', url: `${URL_}?session=abc&retry=1` });
+    const redacted = redactCapture({ header: HEADER, records: [...a, ...b] }, { headers: true, requestBodies: true, textContent: true });
+    const second = byId(analyzeCapture(redacted), 'tab:2');
+    expect(second.resumes).toMatchObject({ conn: 'tab:1', eventId: 'e3', events: 4, continuing: ['r1'] });
+    expect(codes(second)).toEqual(['info stream.resumed']);
   });
 
   it('an EventSource is not linked: its reconnections are one connection already', () => {
