@@ -178,13 +178,21 @@ describe('a connection that resumes an earlier stream', () => {
     expect(byId(analyse([...a, ...retry]), 'tab:2').resumes?.conn).toBe('tab:1');
   });
 
-  it('a request of another document (another frame token) or after a navigation is not linked', () => {
+  it('a request of another document (another frame token) or after a navigation is not linked; an EventSource never is', () => {
     const a = connection({ id: 'tab:1', body: frames(0, 4), t: 1000, end: 'error' });
     const reloaded = connection({ id: 'other:1', body: frames(4, EVENTS.length), t: 2000, lastEventId: 'e3' });
     expect(byId(analyse([...a, ...reloaded]), 'other:1').resumes).toEqual({ eventId: 'e3' });
     const b = connection({ id: 'tab:2', body: frames(4, EVENTS.length), t: 2000, lastEventId: 'e3' });
     const nav: CaptureRecord = { kind: 'navigation', t: 1500, url: 'http://127.0.0.1:8000/app' };
     expect(byId(analyse([...a, nav, ...b]), 'tab:2').resumes).toEqual({ eventId: 'e3' });
+    // An EventSource's reconnections are one connection already (the tap follows them): its Last-Event-ID links nothing.
+    const es: CaptureRecord[] = [
+      { kind: 'connection', id: 'tab:3', transport: 'eventsource', frameUrl: '', method: 'GET', url: URL_, requestHeaders: [['Last-Event-ID', 'e3']], startTime: 3000 },
+      { kind: 'message', conn: 'tab:3', t: 3001, type: 'message', data: JSON.stringify(EVENTS[4]), lastEventId: 'e4' },
+    ];
+    const conns = analyse([...a, ...b, ...es]);
+    expect(byId(conns, 'tab:3').resumes).toBeUndefined();
+    expect(byId(conns, 'tab:1').resumedBy?.map((r) => r.conn)).toEqual(['tab:2']);
   });
 
   it('an id the earlier connection broke off inside: the client never dispatched that frame, the page lost its event', () => {
@@ -210,8 +218,12 @@ describe('a connection that resumes an earlier stream', () => {
       ...connection({ id: 'tab:3', body: frames(8, EVENTS.length), t: 3000, lastEventId: 'e7' }),
     ];
     const live = new CaptureAnalyzer();
-    const changed = new Set<string>();
-    for (const r of records) for (const id of live.push([r])) changed.add(id);
+    for (const r of records) {
+      const changed = live.push([r]);
+      // A resuming request changes the connection it resumes too (its row says "resumed by"): a live panel redraws it.
+      if (r.kind === 'connection' && r.id === 'tab:3') expect(changed).toEqual(['tab:2', 'tab:3']);
+    }
+    expect(live.connections()[2].resumes?.conn).toBe('tab:2');
     const whole = analyse(records);
     const view = (c: ConnectionView) => ({ resumes: c.resumes, resumedBy: c.resumedBy, diagnostics: c.diagnostics, final: c.replies.map((r) => r.history.at(r.history.length - 1)) });
     expect(live.connections().map(view)).toEqual(whole.map(view));
@@ -224,15 +236,6 @@ describe('a connection that resumes an earlier stream', () => {
     const second = byId(analyzeCapture(redacted), 'tab:2');
     expect(second.resumes).toMatchObject({ conn: 'tab:1', eventId: 'e3', events: 4, continuing: ['r1'] });
     expect(codes(second)).toEqual(['info stream.resumed']);
-  });
-
-  it('an EventSource is not linked: its reconnections are one connection already', () => {
-    const es: CaptureRecord[] = [
-      { kind: 'connection', id: 'tab:2', transport: 'eventsource', frameUrl: '', method: 'GET', url: URL_, requestHeaders: [['Last-Event-ID', 'e3']], startTime: 2000 },
-      { kind: 'message', conn: 'tab:2', t: 2001, type: 'message', data: JSON.stringify(EVENTS[4]), lastEventId: 'e4' },
-    ];
-    const conns = analyse([...connection({ id: 'tab:1', body: frames(0, 4), t: 1000, end: 'error' }), ...es]);
-    expect(byId(conns, 'tab:2').resumes).toBeUndefined();
   });
 });
 
