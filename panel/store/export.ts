@@ -110,7 +110,12 @@ export function buildExport(source: Capture, req: ExportRequest): ExportFile {
     }
     case 'messages': {
       const out = analyze(capture).flatMap((c) =>
-        c.replies.map((r) => ({ connection: c.record.id, url: c.record.url, reply: r.id, dialect: r.dialect, message: lastMessage(c, r.id) })),
+        c.replies.map((r) => ({
+          connection: c.record.id, url: c.record.url, reply: r.id, dialect: r.dialect,
+          // Listed under both connections of a resumed stream: this one's message is the page's whole (as replay says).
+          ...(r.continuesConnection !== undefined ? { continuesConnection: r.continuesConnection } : {}),
+          message: lastMessage(c, r.id),
+        })),
       );
       return exportFile(`replyscope-messages-${stamp()}.json`, 'application/json', json(out));
     }

@@ -99,3 +99,26 @@ describe('buildExport', () => {
     expect(message.message).toMatchObject({ stopReason: 'aborted', errorMessage: expect.any(String) });
   });
 });
+
+describe('exports of a stream resumed on a new request (Last-Event-ID)', () => {
+  const frame = (k: number, o: object) => `id: ${k}\ndata: ${JSON.stringify({ reply_id: 'r1', created_at: `2026-03-01T09:00:0${k}`, ...o })}\n\n`;
+  const conn = (id: string, t: number, headers: [string, string][]) => ({ kind: 'connection' as const, id, transport: 'fetch' as const, frameUrl: 'https://app.example/',
+    method: 'GET', url: 'https://app.example/stream', requestHeaders: headers, status: 200, responseHeaders: [['content-type', 'text/event-stream']] as [string, string][], startTime: t });
+  const chunk = (id: string, t: number, text: string) => ({ kind: 'chunk' as const, conn: id, t, bytes: text.length, text });
+  const capture = { header: sample.header, records: [
+    conn('d:1', 1000, []),
+    chunk('d:1', 1001, frame(0, { type: 'REPLY_START', session_id: 's', name: 'F', role: 'assistant' }) + frame(1, { type: 'TEXT_BLOCK_START', block_id: 'b' })),
+    { kind: 'end' as const, conn: 'd:1', t: 1002, state: 'error' as const },
+    conn('d:2', 2000, [['last-event-id', '1']]),
+    chunk('d:2', 2001, frame(2, { type: 'TEXT_BLOCK_DELTA', block_id: 'b', delta: 'whole' }) + frame(3, { type: 'TEXT_BLOCK_END', block_id: 'b' }) + frame(4, { type: 'REPLY_END', session_id: 's' })),
+    { kind: 'end' as const, conn: 'd:2', t: 2002, state: 'complete' as const },
+  ] };
+
+  it('the messages mark the reply the resuming connection continued; a HAR export reads back linked', () => {
+    const messages = JSON.parse(buildExport(capture, { kind: 'messages', redaction: none }).text);
+    expect(messages.map((m: { connection: string; continuesConnection?: string; message: { content: { text?: string }[] } }) => [m.connection, m.continuesConnection, m.message.content[0]?.text]))
+      .toEqual([['d:1', undefined, ''], ['d:2', 'd:1', 'whole']]);
+    const har = buildExport(capture, { kind: 'har', redaction: { headers: true, textContent: true } });
+    expect(analyzeCapture(loadInput(har.text, har.name))[1].resumes).toMatchObject({ conn: 'd:1', eventId: '1', continuing: ['r1'] });
+  });
+});
