@@ -19,6 +19,9 @@ import type { ConnectionState, ConnectionView, Dialect, EventView, ResumedByView
 const MAX_CONNECTION_NOTICES = 20;
 const MAX_PAGE_NOTICES = 100;
 
+/** What a connection no later one resumed has continued elsewhere (shared: asked on every view build). */
+const NOTHING_CONTINUED: ReadonlyMap<string, { conn: string; eventId: string }> = new Map();
+
 const bySeverityThenIndex = (a: Diagnostic, b: Diagnostic) => a.index - b.index;
 
 function undecidedFacts(ev: RawEvent): EventFacts {
@@ -323,7 +326,8 @@ class ConnectionAnalysis implements EarlierStream {
   }
 
   /** Reply id → the later connection that continued it (the first that did). */
-  private continuedReplies(): Map<string, { conn: string; eventId: string }> {
+  private continuedReplies(): ReadonlyMap<string, { conn: string; eventId: string }> {
+    if (this.resumers.length === 0) return NOTHING_CONTINUED;
     const out = new Map<string, { conn: string; eventId: string }>();
     for (const r of this.resumers) for (const id of r.continuing) if (!out.has(id)) out.set(id, { conn: r.conn, eventId: r.eventId });
     return out;
