@@ -109,9 +109,11 @@ export class PiStream implements StreamProcessor {
   /** Events before this stream's first one (an evicted head, or the resumed connection's): the numbering goes on. */
   private readonly eventBase: number;
 
-  /** `evicted`: the digest of the connection's evicted head; a derived proxy client state is the starting state. */
-  /** `errorBody`: an HTTP error answer's body text, when known (the client reads its JSON `error` into its message). */
-  /** `resumedFrom`: the seed is where the page stood on an earlier connection this one resumes (stream-resume.ts). */
+  /**
+   * `evicted`: the digest of the connection's evicted head; a derived proxy client state is the starting state.
+   * `errorBody`: an HTTP error answer's body text, when known (the client reads its JSON `error` into its message).
+   * `resumedFrom`: `evicted` is where the page stood on an earlier connection this one resumes (stream-resume.ts).
+   */
   constructor(private readonly conn: ConnectionRecord, private readonly dialect: Dialect, evicted?: EvictionDerived, errorBody?: string, private readonly resumedFrom?: string) {
     this.form = FORM[dialect] ?? 'proxy';
     this.eventBase = evicted?.events ?? 0;
