@@ -1,11 +1,14 @@
 // The CLI's commands as a pure function of (arguments, file reader) → output, so tests run them in-process.
 import { runAgentScopeCase } from '../core/agentscope/conformance.ts';
 import { runPiCase } from '../core/pi/conformance.ts';
-import { loadInput, InputError, MAX_INPUT_BYTES } from '../core/capture/load-input.ts';
+import { loadInputDetailed, InputError, MAX_INPUT_BYTES, type InputFormat } from '../core/capture/load-input.ts';
 import { CaptureAnalyzer } from '../core/analysis/analyze.ts';
 import { looksLikeCaptureLog } from '../core/capture/capture-log.ts';
 import type { ConnectionView } from '../core/analysis/types.ts';
 import { CliError } from './cli-error.ts';
+import { isDuration, timeoutOf, type Timeout } from './duration.ts';
+import { cutLoadError, cutNote, EXIT_TIMEOUT, TIMEOUT_CODE } from './input-cut.ts';
+import type { InputCut, InputRead } from './read-input.ts';
 import { replayNotes } from './replay-notes.ts';
 import { codes, inputAnnotation, type InputNote, validate, validateOptions, type ValidateOptions } from './validate.ts';
 
@@ -20,7 +23,7 @@ commands:
                                  (--steps: the message after every step, one NDJSON line per step)
   validate FILE [--json | --github] [--fail-on LEVEL] [--ignore CODES]
                                  print diagnostics; exit 1 when any has severity "error" (--fail-on warning|info:
-                                 at that severity or above; never: only bad input fails). --ignore CODE,CODE… (or
+                                 at that severity or above; never: only bad input or a cut fails). --ignore CODE,… (or
                                  PREFIX.*, repeatable) leaves those diagnostics out of the output and the exit code;
                                  --github adds one GitHub Actions annotation per diagnostic
   codes                          list every diagnostic code with its severity and title
@@ -29,10 +32,16 @@ FILE: a JSON array of events, {"events": [...]}, NDJSON, raw SSE text, a Replysc
 (up to 512 MiB); "-" reads standard input (also after "--", where every other argument is a FILE). Options take
 their value as "--fail-on warning" or "--fail-on=warning". --help (or -h) with any command prints this; --version.
 
-exit codes: 0 ok; 1 validate found what --fail-on names; 2 bad input or usage; 3 an internal error or the output
-could not be written (REPLYSCOPE_DEBUG=1 adds the stack trace).`;
+--timeout DURATION (conformance, replay, validate): stop reading an input that has not ended by then — standard
+input, a named pipe — and report what arrived, as cut (code input.timeout). DURATION: seconds (30) or with a unit
+(500ms, 30s, 2m, 1h). A stream still open is not checked for how it ends. A regular file is read at once.
 
-type ReadFile = (path: string) => Uint8Array;
+exit codes: 0 ok; 1 validate found what --fail-on names; 2 bad input or usage; 3 an internal error or the output
+could not be written (REPLYSCOPE_DEBUG=1 adds the stack trace); 4 --timeout cut the input (after the report of
+what arrived; 1 instead when that fails --fail-on; --ignore input.timeout: no failure).`;
+
+/** Reads FILE ("-": standard input) within the timeout: main.ts's readInput, or a test's reader of bytes alone. */
+export type ReadFile = (path: string, timeout: Timeout | undefined) => Uint8Array | InputRead | Promise<Uint8Array | InputRead>;
 
 export { MAX_INPUT_BYTES };
 
@@ -49,6 +58,7 @@ const KNOWN_FLAGS: Record<string, { takesValue: boolean; commands: string[] }> =
   '--fail-on': { takesValue: true, commands: ['validate'] },
   '--ignore': { takesValue: true, commands: ['validate'] },
   '--github': { takesValue: false, commands: ['validate'] },
+  '--timeout': { takesValue: true, commands: ['conformance', 'replay', 'validate'] },
 };
 
 /** Options that may be given more than once (their values are joined with commas). */
@@ -86,8 +96,9 @@ function parseArgs(args: string[]): Parsed {
       if (spec.takesValue) {
         const v = rest[++i];
         if (v === undefined) throw new CliError(`option ${a} needs a value`);
-        // (A level after --fail-on is what it should take: then FILE is simply missing, no hint.)
-        took = a === '--fail-on' && ['error', 'warning', 'info', 'never'].includes(v) ? undefined : `${a} took "${v}" as its value`;
+        // (A level after --fail-on, a duration after --timeout, is what it should take: then FILE is simply missing.)
+        const fits = a === '--fail-on' ? ['error', 'warning', 'info', 'never'].includes(v) : a === '--timeout' && isDuration(v);
+        took = fits ? undefined : `${a} took "${v}" as its value`;
         const before = flags.get(a);
         if (before !== undefined && !REPEATABLE.has(a)) throw new CliError(`option ${a} given twice`);
         flags.set(a, typeof before === 'string' ? `${before},${v}` : v);
@@ -113,20 +124,40 @@ function decodeJson(bytes: Uint8Array, path: string): unknown {
   }
 }
 
-/** The file's connections, and the notes of no connection (import notes, what the page opened that was not captured). */
-function loadAnalysis(bytes: Uint8Array, path: string): { conns: ConnectionView[]; notices: InputNote[] } {
+interface Analysis {
+  conns: ConnectionView[];
+  /** The notes of no connection: import notes, what the page opened that was not captured, a --timeout cut. */
+  notices: InputNote[];
+  format: InputFormat;
+}
+
+/**
+ * The file's connections and notes. `cut`: --timeout cut the input, which had not ended — its streams are read as
+ * still open, and a note says so; input that cannot be read then is told as cut (exit 4).
+ */
+function loadAnalysis(bytes: Uint8Array, path: string, cut: InputCut | undefined, purpose: 'validate' | 'replay'): Analysis {
   try {
     const analyzer = new CaptureAnalyzer();
-    analyzer.push(loadInput(bytes, path).records);
-    return { conns: analyzer.connections(), notices: analyzer.notices().map((n) => ({ text: n.text, level: n.level })) };
+    const loaded = loadInputDetailed(bytes, path, { unended: cut !== undefined });
+    analyzer.push(loaded.capture.records);
+    const conns = analyzer.connections();
+    const notices: InputNote[] = analyzer.notices().map((n) => ({ text: n.text, level: n.level }));
+    if (cut) notices.unshift({ text: cutNote(cut, bytes, loaded.format, conns, purpose), level: 'error', code: TIMEOUT_CODE });
+    return { conns, notices, format: loaded.format };
   } catch (err) {
-    if (err instanceof InputError) throw new CliError(err.message.startsWith(path) ? err.message : `${path}: ${err.message}`, 2, err.line);
-    throw err;
+    if (!(err instanceof InputError)) throw err;
+    const error = new CliError(err.message.startsWith(path) ? err.message : `${path}: ${err.message}`, 2, err.line);
+    throw cut ? cutLoadError(error, cut, bytes, path) : error;
   }
 }
 
-function conformance(bytes: Uint8Array, path: string): string {
-  const c = decodeJson(bytes, path);
+function conformance(bytes: Uint8Array, path: string, cut: InputCut | undefined): string {
+  let c: unknown;
+  try {
+    c = decodeJson(bytes, path);
+  } catch (err) {
+    throw cut && err instanceof CliError ? cutLoadError(err, cut, bytes, path) : err;
+  }
   if (typeof c !== 'object' || c === null || Array.isArray(c)) {
     throw new CliError(`${path}: not a conformance case (expected a JSON object with "reply"/"client" and "events")`);
   }
@@ -210,6 +241,12 @@ export interface CliResult {
   stderr?: string;
 }
 
+/** What a test's reader or main.ts's gives, as one shape (a reader may hand back bytes alone). */
+function inputOf(got: Uint8Array | InputRead): InputRead {
+  return 'bytes' in got && !ArrayBuffer.isView(got) ? got : { bytes: got as Uint8Array };
+}
+
+
 export async function runCli(args: string[], readFile: ReadFile, version = 'unknown'): Promise<CliResult> {
   // Help asked for anywhere (before a "--"), e.g. "replyscope validate --help", or as the command: the usage, on
   // standard output, exit 0 ("help" wrote it to stderr as an error message).
@@ -222,37 +259,44 @@ export async function runCli(args: string[], readFile: ReadFile, version = 'unkn
   if (p.command === 'codes') return { stdout: codes(), exitCode: 0 };
   // Options are checked before the file is read: a mistyped one fails at once, not after a large file's analysis.
   const checks = p.command === 'validate' ? validateOptions(p.flags, p.file === '-' ? undefined : p.file) : undefined;
+  const timeout = timeoutOf(p.flags.get('--timeout'));
   const file = p.file === '-' ? 'stdin' : (p.file as string); // how messages and imported bodies name it
-  let bytes: Uint8Array;
-  try {
-    bytes = readFile(p.file as string);
-    if (bytes.length > MAX_INPUT_BYTES) throw tooLarge(file, bytes.length);
-  } catch (err) {
-    // A file that cannot be read is an annotation too in a GitHub workflow (a missing capture said nothing there).
+  // A file that cannot be read is an annotation too in a GitHub workflow (a missing capture said nothing there); so is
+  // input that cannot be read (stdout was empty: nothing in the run's summary said why the step failed). The message
+  // still goes to stderr, the exit code stays.
+  const annotated = (err: unknown): CliResult => {
     if (err instanceof CliError && checks?.github) return { stdout: inputAnnotation(err, p.file === '-' ? undefined : file), stderr: err.message, exitCode: err.exitCode };
     throw err;
+  };
+  let input: InputRead;
+  try {
+    input = inputOf(await readFile(p.file as string, timeout));
+    if (input.bytes.length > MAX_INPUT_BYTES) throw tooLarge(file, input.bytes.length);
+  } catch (err) {
+    return annotated(err);
   }
+  const { bytes, cut } = input;
   switch (p.command) {
-    case 'conformance':
-      return { stdout: conformance(bytes, file), exitCode: 0 };
+    case 'conformance': {
+      const stdout = conformance(bytes, file, cut);
+      // (It parsed: the case was whole, only its end had not come.)
+      return cut ? { stdout, exitCode: EXIT_TIMEOUT, stderr: `note: the input was cut by --timeout ${cut.timeout.text} before it ended; the case was read whole` } : { stdout, exitCode: 0 };
+    }
     case 'replay': {
       const reply = p.flags.get('--reply');
-      const { conns, notices } = loadAnalysis(bytes, file);
+      const { conns, notices } = loadAnalysis(bytes, file, cut, 'replay');
       const note = replayNotes(conns, notices);
       const replyId = reply === true ? undefined : reply;
       checkReply(conns, replyId);
       const out = p.flags.has('--steps') ? { stdout: '', lines: replaySteps(conns, replyId) } : { stdout: replay(conns, replyId) };
-      return { ...out, exitCode: 0, ...(note ? { stderr: note } : {}) };
+      return { ...out, exitCode: cut ? EXIT_TIMEOUT : 0, ...(note ? { stderr: note } : {}) };
     }
     default: {
-      let analysis: ReturnType<typeof loadAnalysis>;
+      let analysis: Analysis;
       try {
-        analysis = loadAnalysis(bytes, file);
+        analysis = loadAnalysis(bytes, file, cut, 'validate');
       } catch (err) {
-        // In a GitHub workflow the bad input is an annotation on its line too (stdout was empty: nothing in the run's
-        // summary said why the step failed); the message still goes to stderr, the exit code stays 2.
-        if (!(err instanceof CliError) || !(checks as ValidateOptions).github) throw err;
-        return { stdout: inputAnnotation(err, p.file === '-' ? undefined : file), stderr: err.message, exitCode: err.exitCode };
+        return annotated(err);
       }
       return validate(analysis, checks as ValidateOptions);
     }

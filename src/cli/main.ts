@@ -1,8 +1,9 @@
 // `replyscope` — the core in a terminal: conformance runs, replays and validation of captured streams.
 // Every failure the user can cause ends in one clear line on stderr and a non-zero exit, never a stack trace.
 import { once } from 'node:events';
-import { readFileSync, statSync } from 'node:fs';
-import { runCli, CliError, MAX_INPUT_BYTES, tooLarge } from './commands.ts';
+import { readFileSync } from 'node:fs';
+import { runCli, CliError } from './commands.ts';
+import { readInput } from './read-input.ts';
 
 const args = process.argv.slice(2);
 
@@ -18,24 +19,6 @@ async function write(chunk: string): Promise<void> {
   if (!process.stdout.write(chunk)) await once(process.stdout, 'drain');
 }
 
-function readInput(path: string): Uint8Array {
-  try {
-    if (path !== '-') {
-      // Refused by its size before it is read: a 600 MiB file took 4 s and 700 MB of memory to be told it is too large.
-      const { size } = statSync(path);
-      if (size > MAX_INPUT_BYTES) throw tooLarge(path, size);
-    }
-    return readFileSync(path === '-' ? 0 : path); // "-": standard input (e.g. curl … | replyscope validate -)
-  } catch (err) {
-    if (err instanceof CliError) throw err;
-    const code = (err as NodeJS.ErrnoException).code;
-    const what = path === '-' ? 'standard input' : path;
-    // ERR_FS_FILE_TOO_LARGE: past what one Buffer holds (2 GiB); runCli says the smaller limit for the rest.
-    throw new CliError(code === 'ENOENT' ? `no such file: ${path}` : code === 'EISDIR' ? `${what} is a directory, not a file`
-      : code === 'ERR_FS_FILE_TOO_LARGE' ? `${what} is larger than one input can hold (512 MiB); split it` : `cannot read ${what}: ${code ?? String(err)}`);
-  }
-}
-
 /** The package's version (the repository's package.json: the CLI runs from its sources, see bin/replyscope.js). */
 function version(): string {
   try {
@@ -46,7 +29,7 @@ function version(): string {
 }
 
 try {
-  const { stdout, lines, exitCode, stderr } = await runCli(args, readInput, version());
+  const { stdout, lines, exitCode, stderr } = await runCli(args, (path, timeout) => readInput(path, { timeout }), version());
   process.exitCode = exitCode;
   if (stdout) await write(stdout.endsWith('\n') ? stdout : `${stdout}\n`);
   if (lines) for (const line of lines) await write(line);

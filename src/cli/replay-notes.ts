@@ -2,6 +2,7 @@
 // it. Split from commands.ts.
 import type { ConnectionView } from '../core/analysis/types.ts';
 import { printable } from './printable.ts';
+import { TIMEOUT_CODE } from './input-cut.ts';
 import { plural, type InputNote } from './validate.ts';
 
 /**
@@ -73,6 +74,8 @@ function captureWarnings(conns: ConnectionView[], notices: readonly InputNote[])
 
 /** replay's notes for stderr, one a line, or undefined when there are none. */
 export function replayNotes(conns: ConnectionView[], notices: readonly InputNote[]): string | undefined {
-  const notes = [captureWarnings(conns, notices), roundingNote(conns), requestNote(conns), evictionNote(conns), resumeNote(conns), unsettledNote(conns)];
+  // First: that --timeout cut the input (what is printed is what had arrived by then).
+  const cut = notices.find((n) => n.code === TIMEOUT_CODE);
+  const notes = [cut && `note: ${cut.text}`, captureWarnings(conns, notices), roundingNote(conns), requestNote(conns), evictionNote(conns), resumeNote(conns), unsettledNote(conns)];
   return notes.filter((x) => x !== undefined).join('\n') || undefined;
 }

@@ -4,7 +4,12 @@ import type { ConnectionView } from '../core/analysis/types.ts';
 import { diagnosticDoc, DIAGNOSTIC_DOCS } from '../core/diagnostics/catalog.ts';
 import type { Diagnostic, Severity } from '../core/diagnostics/types.ts';
 import { CliError } from './cli-error.ts';
+import { CLI_DIAGNOSTIC_DOCS, EXIT_TIMEOUT, TIMEOUT_CODE } from './input-cut.ts';
 import { printable } from './printable.ts';
+
+/** Every code the CLI may tell: the core's, and its own (input.timeout). */
+const ALL_DOCS = [...DIAGNOSTIC_DOCS, ...CLI_DIAGNOSTIC_DOCS];
+const docOf = (code: string) => diagnosticDoc(code) ?? CLI_DIAGNOSTIC_DOCS.find((d) => d.code === code);
 
 /**
  * "event 3 (TEXT_BLOCK_START)"; "event 3 (not JSON)"; for a frame-level diagnostic "frame 5, before event 5
@@ -70,9 +75,9 @@ function ignoredOf(v: string | true | undefined): (code: string) => boolean {
   for (const entry of entries) {
     if (entry.endsWith('.*')) {
       const prefix = entry.slice(0, -1); // keeps the dot: "sse.*" covers "sse.x", not "sselike.x"
-      if (!DIAGNOSTIC_DOCS.some((d) => d.code.startsWith(prefix))) throw new CliError(`--ignore: no diagnostic code starts with "${prefix}" ("replyscope codes" lists them)`);
+      if (!ALL_DOCS.some((d) => d.code.startsWith(prefix))) throw new CliError(`--ignore: no diagnostic code starts with "${prefix}" ("replyscope codes" lists them)`);
       prefixes.push(prefix);
-    } else if (diagnosticDoc(entry)) exact.add(entry);
+    } else if (docOf(entry)) exact.add(entry);
     else throw new CliError(`--ignore: unknown diagnostic code "${entry}" ("replyscope codes" lists them)`);
   }
   return (code) => exact.has(code) || prefixes.some((p) => code.startsWith(p));
@@ -104,7 +109,7 @@ function annotation(c: ConnectionView, d: Diagnostic, file: string | undefined):
 
 /** A note of no connection as an annotation on the file (a capture cut short showed nowhere in the run's summary). */
 function noteAnnotation(n: InputNote, file: string | undefined): string {
-  const props = [...(file !== undefined ? [`file=${escapeProperty(file)}`] : []), `title=${escapeProperty('replyscope capture.notice')}`];
+  const props = [...(file !== undefined ? [`file=${escapeProperty(file)}`] : []), `title=${escapeProperty(`replyscope ${n.code ?? 'capture.notice'}`)}`];
   return `::${ANNOTATION[n.level]} ${props.join(',')}::${escapeData(n.text)}`;
 }
 
@@ -115,15 +120,19 @@ export function inputAnnotation(err: { message: string; line?: number }, file: s
 }
 
 export function codes(): string {
-  const width = Math.max(...DIAGNOSTIC_DOCS.map((d) => d.code.length));
+  const width = Math.max(...ALL_DOCS.map((d) => d.code.length));
   // "info/warning": told as either (a capture's note has the note's severity), so --fail-on warning may fail on it.
-  return DIAGNOSTIC_DOCS.map((d) => `${d.code.padEnd(width)}  ${(d.alsoWarning ? `${d.severity}/warning` : d.severity).padEnd(12)}  ${d.title}`).join('\n');
+  return ALL_DOCS.map((d) => `${d.code.padEnd(width)}  ${(d.alsoWarning ? `${d.severity}/warning` : d.severity).padEnd(12)}  ${d.title}`).join('\n');
 }
 
-/** A note of no connection: the input's own (a log cut short, HAR entries skipped), or that there was nothing to check. */
+/**
+ * A note of no connection: the input's own (a log cut short, HAR entries skipped), that there was nothing to check,
+ * or that --timeout cut the input (code input.timeout; the others are capture.notice).
+ */
 export interface InputNote {
   text: string;
-  level: 'info' | 'warning';
+  level: Severity;
+  code?: string;
 }
 
 /**
@@ -153,16 +162,19 @@ export function validate({ conns: all, notices }: { conns: ConnectionView[]; not
     return { conn: c, diagnostics: kept };
   });
   const allNotes = inputNotes(all, notices);
-  const notes = opts.ignored('capture.notice') ? [] : allNotes;
+  const notes = allNotes.filter((n) => !opts.ignored(n.code ?? 'capture.notice'));
   ignoredCount += allNotes.length - notes.length;
   const found = [
-    ...notes.map((n) => ({ connection: null, url: null, code: 'capture.notice', severity: n.level, index: 0, message: n.text })),
+    ...notes.map((n) => ({ connection: null, url: null, code: n.code ?? 'capture.notice', severity: n.level, index: 0, message: n.text })),
     ...conns.flatMap(({ conn: c, diagnostics }) => diagnostics.map((d) => ({ connection: c.record.id, url: c.record.url, ...d }))),
   ];
   const failOn = opts.failOn;
-  const exitCode = failOn !== undefined && found.some((d) => SEVERITY_RANK[d.severity] >= SEVERITY_RANK[failOn]) ? 1 : 0;
+  // A cut input has an exit code of its own (4), unless what arrived fails the run (1): a hung agent is told apart
+  // from a stream that broke a rule, and a script can wait again on 4.
+  const failed = failOn !== undefined && found.some((d) => d.code !== TIMEOUT_CODE && SEVERITY_RANK[d.severity] >= SEVERITY_RANK[failOn]);
+  const exitCode = failed ? 1 : found.some((d) => d.code === TIMEOUT_CODE) ? EXIT_TIMEOUT : 0;
   if (opts.json) return { stdout: JSON.stringify(found, null, 2), exitCode };
-  const lines: string[] = notes.map((n) => `note${n.level === 'warning' ? ' (warning)' : ''}: ${n.text}`);
+  const lines: string[] = notes.map((n) => `note${n.level === 'info' ? '' : ` (${n.level})`}: ${n.text}`);
   for (const { conn: c, diagnostics } of conns) {
     // A body imported from a file has no request: its synthesised method would read as if the file had been fetched.
     // (HAR entries keep their own method and absolute URL.)
@@ -176,7 +188,7 @@ export function validate({ conns: all, notices }: { conns: ConnectionView[]; not
   lines.push(`${plural(counts.error, 'error')}, ${plural(counts.warning, 'warning')}, ${counts.info} info${ignoredCount ? ` (${ignoredCount} ignored)` : ''}`);
   const shown = [...new Set(found.filter((d) => d.severity !== 'info').map((d) => d.code))];
   for (const code of shown) {
-    const doc = diagnosticDoc(code);
+    const doc = docOf(code);
     if (doc) lines.push(`  ${code}: ${doc.title}`);
   }
   if (opts.github) {

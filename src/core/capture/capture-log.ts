@@ -90,13 +90,24 @@ export function looksLikeCaptureLog(text: string): boolean {
 /** Record kinds a line of this version may hold (see schemas.ts). */
 const KNOWN_KINDS = ['connection', 'chunk', 'message', 'end', 'evicted', 'notice', 'navigation'];
 
+export interface ReadCaptureLogOptions {
+  /**
+   * The log had not ended when it was read (a live log cut by the CLI's --timeout): a last line cut off mid-way is
+   * unfinished, not damage — dropped without the "cut short" note (whoever cut it says so).
+   */
+  unended?: boolean;
+  /** Filled with the file line (1-based) of each record read, in step with the records; 0 for the notes added. */
+  lines?: number[];
+}
+
 /**
  * Reads a capture log. A line that is wrong is an error naming it — except the cases where the file's own damage says
  * what happened and the rest is sound: blank lines are skipped, a last line cut off mid-way (a truncated file) is
  * dropped with a note, records of a kind this version does not know are skipped with a note, and what the lines say
  * together is checked by LogConsistency (which notes what is odd but keeps it).
  */
-export function readCaptureLog(text: string): Capture {
+export function readCaptureLog(text: string, options: ReadCaptureLogOptions = {}): Capture {
+  const recordLines = options.lines;
   const lines = text.split('\n');
   while (lines.length > 0 && lines[lines.length - 1].trim() === '') lines.pop();
   if (lines.length === 0) throw new CaptureLogError(1, 'the file is empty (expected a header line)');
@@ -115,7 +126,7 @@ export function readCaptureLog(text: string): Capture {
       value = JSON.parse(raw);
     } catch (e) {
       if (i === lines.length - 1 && !/\n\s*$/.test(text.slice(-16))) {
-        pageNotes.push(...cutNotices(lineNo, raw.length, consistency.unended()));
+        if (!options.unended) pageNotes.push(...cutNotices(lineNo, raw.length, consistency.unended()));
         break;
       }
       throw new CaptureLogError(lineNo, `not JSON (${e instanceof Error ? e.message : String(e)})`);
@@ -151,6 +162,7 @@ export function readCaptureLog(text: string): Capture {
       throw e;
     }
     records.push(rec);
+    recordLines?.push(lineNo);
   }
   for (const [kind, n] of unknownKinds) {
     pageNotes.push(pageNotice(`${n} record${n === 1 ? '' : 's'} of a kind this version does not know ("${kind}") skipped — a log from a newer Replyscope? This one reads version 1 records (${KNOWN_KINDS.join(', ')}).`));
@@ -163,7 +175,11 @@ export function readCaptureLog(text: string): Capture {
     throw e;
   }
   const said = new Set(records.map((r) => (r.kind === 'notice' ? `${r.conn}\u0000${r.text}` : '')));
-  for (const n of [...notes, ...pageNotes]) if (!said.has(`${n.conn}\u0000${n.text}`)) records.push(n);
+  for (const n of [...notes, ...pageNotes]) {
+    if (said.has(`${n.conn}\u0000${n.text}`)) continue;
+    records.push(n);
+    recordLines?.push(0);
+  }
   return { header, records };
 }
 

@@ -61,8 +61,11 @@ function synthConnection(fileName: string | undefined, startTime: number, conten
   };
 }
 
-/** Body pieces (bytes with their time) -> a capture with one synthesised connection. */
-function bodyCapture(pieces: { bytes: Uint8Array; t: number }[], fileName: string | undefined, contentType: string, client?: unknown): Capture {
+/**
+ * Body pieces (bytes with their time) -> a capture with one synthesised connection. `open`: the body had not ended
+ * when it was read (see LoadOptions.unended) — its end record says so, and no end-of-stream check runs on it.
+ */
+function bodyCapture(pieces: { bytes: Uint8Array; t: number }[], fileName: string | undefined, contentType: string, client?: unknown, open = false): Capture {
   // A loop, not Math.min(...times): spread as arguments, an array of ~120,000 times (one per event of a large
   // NDJSON or JSON events file) overflowed the stack, and such a file was refused as "Maximum call stack size exceeded".
   let start = Number.NaN;
@@ -77,7 +80,7 @@ function bodyCapture(pieces: { bytes: Uint8Array; t: number }[], fileName: strin
   for (const p of pieces) if (p.bytes.length > 0) records.push({ kind: 'chunk', conn: CONN, t: p.t, ...enc.push(p.bytes) });
   const flush = enc.flush();
   if (flush) records.push({ kind: 'chunk', conn: CONN, t: end, ...flush });
-  records.push({ kind: 'end', conn: CONN, t: end, state: 'complete' });
+  records.push({ kind: 'end', conn: CONN, t: end, state: open ? 'open' : 'complete' });
   const created = Number.isFinite(start) ? new Date(start).toISOString() : new Date(0).toISOString();
   return { header: makeHeader(TOOL, { created }), records };
 }
@@ -98,17 +101,18 @@ function eventsCapture(events: unknown[], fileName: string | undefined, client?:
   return bodyCapture(pieces, fileName, 'text/event-stream', client);
 }
 
-function fromJson(value: unknown, fileName: string | undefined): Capture {
-  if (Array.isArray(value)) return eventsCapture(value, fileName);
+function fromJson(value: unknown, fileName: string | undefined): LoadedInput {
+  const events = (capture: Capture): LoadedInput => ({ capture, format: 'json-events' });
+  if (Array.isArray(value)) return events(eventsCapture(value, fileName));
   if (value !== null && typeof value === 'object') {
     const obj = value as Record<string, unknown>;
-    if ('log' in obj && typeof obj.log === 'object') return importHar(value); // {"log": null} too: importHar says what a HAR needs
+    if ('log' in obj && typeof obj.log === 'object') return { capture: importHar(value), format: 'har' }; // {"log": null} too: importHar says what a HAR needs
     if (Array.isArray(obj.raw) && obj.raw.every((r) => typeof r === 'string')) {
       const enc = new TextEncoder();
-      return bodyCapture((obj.raw as string[]).map((r) => ({ bytes: enc.encode(r), t: Number.NaN })), fileName, 'text/event-stream', obj.client);
+      return events(bodyCapture((obj.raw as string[]).map((r) => ({ bytes: enc.encode(r), t: Number.NaN })), fileName, 'text/event-stream', obj.client));
     }
-    if (Array.isArray(obj.events)) return eventsCapture(obj.events, fileName, obj.client);
-    if (typeof obj.type === 'string') return eventsCapture([obj], fileName);
+    if (Array.isArray(obj.events)) return events(eventsCapture(obj.events, fileName, obj.client));
+    if (typeof obj.type === 'string') return events(eventsCapture([obj], fileName));
     const keys = Object.keys(obj).slice(0, 5).join(', ');
     // A server's error answer piped in (curl … | replyscope validate -, a request without its token): say so, and
     // what it said — "found an object with keys error" did not tell the answer from a file of the wrong shape.
@@ -199,7 +203,35 @@ export function inputTooLarge(size: number, fileName?: string): InputError {
     'line after its header, an SSE body at a blank line (a HAR is ~3.5× the capture log of the same capture: export that instead)');
 }
 
+/** Which format the input was read as. */
+export type InputFormat = 'capture-log' | 'har' | 'json-events' | 'ndjson' | 'sse';
+
+export interface LoadOptions {
+  /**
+   * The input had not ended when it was read (the CLI's --timeout cut it). A last line without its line end may be
+   * unfinished: a capture log's or an NDJSON file's is left unread (not "the file was cut short", not bad input), as a
+   * client leaves an unfinished line; and the connection of an SSE or NDJSON body is still open, so no end-of-stream
+   * check runs on it (read as ended, it was told "never got a REPLY_END" or "ended without done" by a server that
+   * had not ended it).
+   */
+  unended?: boolean;
+}
+
+/** What loadInputDetailed read: the capture, the format it was, and for a capture log where each record lies. */
+export interface LoadedInput {
+  capture: Capture;
+  format: InputFormat;
+  /** A capture log's: the file line (1-based) of each of `capture.records`; 0 for the notes the reader adds. */
+  recordLines?: number[];
+}
+
 export function loadInput(data: string | Uint8Array, fileName?: string): Capture {
+  return loadInputDetailed(data, fileName).capture;
+}
+
+/** loadInput, and what the CLI asks besides: the format, record lines, an input that had not ended. */
+export function loadInputDetailed(data: string | Uint8Array, fileName?: string, options: LoadOptions = {}): LoadedInput {
+  const unended = options.unended === true;
   const raw = typeof data === 'string' ? undefined : data;
   if (raw && raw.length > MAX_INPUT_BYTES) throw inputTooLarge(raw.length, fileName);
   const packed = raw && container(raw);
@@ -211,7 +243,10 @@ export function loadInput(data: string | Uint8Array, fileName?: string): Capture
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.trim() === '') throw new InputError(`${where(fileName)}the input is empty (expected events, a capture log, a HAR file or SSE text)`);
   try {
-    if (looksLikeCaptureLog(text)) return readCaptureLog(text);
+    if (looksLikeCaptureLog(text)) {
+      const recordLines: number[] = [];
+      return { capture: readCaptureLog(text, { unended, lines: recordLines }), format: 'capture-log', recordLines };
+    }
     const head = text.trimStart();
     if (head.startsWith('{') || head.startsWith('[')) {
       let whole: unknown;
@@ -232,9 +267,12 @@ export function loadInput(data: string | Uint8Array, fileName?: string): Capture
     const firstLine = lines.find((l) => l.trim() !== '') ?? '';
     if (SSE_LINE.test(firstLine)) {
       const body = bytes ?? new TextEncoder().encode(text);
-      return bodyCapture([{ bytes: body, t: Number.NaN }], fileName, 'text/event-stream');
+      return { capture: bodyCapture([{ bytes: body, t: Number.NaN }], fileName, 'text/event-stream', undefined, unended), format: 'sse' };
     }
     if (firstLine.trimStart().startsWith('{')) {
+      // An input that had not ended: its last line, without its line end, may be cut mid-event — not read, as the
+      // client does not read a line until its end.
+      if (unended && !text.endsWith('\n')) text = text.slice(0, text.lastIndexOf('\n') + 1);
       const events: unknown[] = [];
       const times: number[] = [];
       text.split('\n').forEach((line, i) => {
@@ -254,7 +292,7 @@ export function loadInput(data: string | Uint8Array, fileName?: string): Capture
         if (seg.trim() !== '') last = times[k++]; // blank lines share the time of the event before them
         return { bytes: enc.encode(seg), t: last };
       });
-      return bodyCapture(pieces, fileName, 'application/x-ndjson');
+      return { capture: bodyCapture(pieces, fileName, 'application/x-ndjson', undefined, unended), format: 'ndjson' };
     }
     const found = raw && binaryHead(raw);
     throw new InputError(`${where(fileName)}expected a capture log, a HAR file, JSON events, NDJSON or SSE text; found ${found ?? `text starting ${preview(text)}`}`);

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { runCli } from '../../../src/cli/commands.ts';
-import { DIAGNOSTIC_DOCS, diagnosticDoc } from '../../../src/core/diagnostics/catalog.ts';
+import { DIAGNOSTIC_DOCS } from '../../../src/core/diagnostics/catalog.ts';
+import { CLI_DIAGNOSTIC_DOCS } from '../../../src/cli/input-cut.ts';
 import { CONFORMANCE, captureOf, loadCases } from '../analysis/support.ts';
 import { EvictionDigest } from '../../../src/core/analysis/eviction-digest.ts';
 import type { ChunkRecord, ConnectionRecord } from '../../../src/core/capture/model.ts';
@@ -204,10 +205,12 @@ describe('the replyscope binary', () => {
   it('codes lists every documented diagnostic code once, with its severity and title', async () => {
     const out = await runCli(['codes'], read);
     const rows = out.stdout.split('\n').map((l) => l.split(/\s{2,}/));
-    expect(rows.map((r) => r[0])).toEqual(DIAGNOSTIC_DOCS.map((d) => d.code));
+    // The core's codes, then the CLI's own (input.timeout: the panel reads no input with a timeout).
+    const docs = [...DIAGNOSTIC_DOCS, ...CLI_DIAGNOSTIC_DOCS];
+    expect(rows.map((r) => r[0])).toEqual(docs.map((d) => d.code));
     expect(new Set(rows.map((r) => r[0])).size).toBe(rows.length);
     for (const [code, severity, title] of rows) {
-      const doc = diagnosticDoc(code)!;
+      const doc = docs.find((d) => d.code === code)!;
       expect(doc.title).toBe(title);
       expect(severity).toBe(doc.alsoWarning ? `${doc.severity}/warning` : doc.severity); // a note is told at its own severity
     }
