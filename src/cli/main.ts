@@ -28,8 +28,17 @@ function version(): string {
   }
 }
 
+/**
+ * `replyscope validate -` typed without a pipe waits on the terminal, silently: the user saw nothing happen. One line
+ * on stderr says what it waits for and how to end it (canonical mode: Ctrl-D at a line's start is the end of input).
+ */
+function terminalHint(): void {
+  const end = process.platform === 'win32' ? 'Ctrl-Z then Enter' : 'Ctrl-D on a line of its own';
+  process.stderr.write(`replyscope: reading the input from the terminal: paste it, then press ${end} (or pipe it in: curl -sN URL | replyscope ${args[0]} -)\n`);
+}
+
 try {
-  const { stdout, lines, exitCode, stderr } = await runCli(args, (path, timeout) => readInput(path, { timeout }), version());
+  const { stdout, lines, exitCode, stderr } = await runCli(args, (path, timeout) => readInput(path, { timeout, onTerminal: terminalHint }), version());
   process.exitCode = exitCode;
   if (stdout) await write(stdout.endsWith('\n') ? stdout : `${stdout}\n`);
   if (lines) for (const line of lines) await write(line);

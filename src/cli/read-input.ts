@@ -22,6 +22,8 @@ export interface InputCut {
 
 export interface ReadOptions {
   timeout?: Timeout;
+  /** Called when standard input is a terminal, before the read waits on it: nothing else shows that it waits. */
+  onTerminal?: () => void;
   /** The most bytes read from a stream (tests lower it). */
   maxBytes?: number;
 }
@@ -60,6 +62,7 @@ export async function readInput(path: string, options: ReadOptions = {}): Promis
       throw readError(err, path);
     }
   }
+  if (stdin && process.stdin.isTTY) options.onTerminal?.();
   return readStream(stdin ? process.stdin : stats.isFIFO() ? fifo(path) : createReadStream(path), path, options);
 }
 
