@@ -6,6 +6,7 @@ import { CaptureAnalyzer } from '../core/analysis/analyze.ts';
 import { looksLikeCaptureLog } from '../core/capture/capture-log.ts';
 import type { ConnectionView } from '../core/analysis/types.ts';
 import { CliError } from './cli-error.ts';
+import { DiagnosticLines } from './diagnostic-lines.ts';
 import { isDuration, timeoutOf, type Timeout } from './duration.ts';
 import { cutLoadError, cutNote, EXIT_TIMEOUT, TIMEOUT_CODE } from './input-cut.ts';
 import type { InputCut, InputRead } from './read-input.ts';
@@ -129,6 +130,8 @@ interface Analysis {
   /** The notes of no connection: import notes, what the page opened that was not captured, a --timeout cut. */
   notices: InputNote[];
   format: InputFormat;
+  /** validate's: the input's line of each diagnostic, where the input has lines (capture log, SSE, NDJSON). */
+  lines?: DiagnosticLines;
 }
 
 /**
@@ -139,11 +142,15 @@ function loadAnalysis(bytes: Uint8Array, path: string, cut: InputCut | undefined
   try {
     const analyzer = new CaptureAnalyzer();
     const loaded = loadInputDetailed(bytes, path, { unended: cut !== undefined });
-    analyzer.push(loaded.capture.records);
+    const { records } = loaded.capture;
+    let lines: DiagnosticLines | undefined;
+    if (purpose === 'validate' && loaded.recordLines) lines = DiagnosticLines.ofCaptureLog(records, loaded.recordLines, analyzer); // (pushes them)
+    else analyzer.push(records);
+    if (purpose === 'validate' && (loaded.format === 'sse' || loaded.format === 'ndjson')) lines = DiagnosticLines.ofBody(records);
     const conns = analyzer.connections();
     const notices: InputNote[] = analyzer.notices().map((n) => ({ text: n.text, level: n.level }));
     if (cut) notices.unshift({ text: cutNote(cut, bytes, loaded.format, conns, purpose), level: 'error', code: TIMEOUT_CODE });
-    return { conns, notices, format: loaded.format };
+    return { conns, notices, format: loaded.format, ...(lines ? { lines } : {}) };
   } catch (err) {
     if (!(err instanceof InputError)) throw err;
     const error = new CliError(err.message.startsWith(path) ? err.message : `${path}: ${err.message}`, 2, err.line);

@@ -31,8 +31,9 @@ function formatDiagnosticPlace(c: ConnectionView, d: Diagnostic): string {
   return `event ${d.index} (${type})`;
 }
 
-function formatDiagnostic(c: ConnectionView, d: Diagnostic): string {
-  return `${d.severity.padEnd(7)} ${d.code.padEnd(32)} ${formatDiagnosticPlace(c, d)}: ${d.message}`;
+/** "event 3 (TEXT_BLOCK_START), line 12: …": the place, and the input's line when it has lines. */
+function formatDiagnostic(c: ConnectionView, d: Diagnostic, line: number | undefined): string {
+  return `${d.severity.padEnd(7)} ${d.code.padEnd(32)} ${formatDiagnosticPlace(c, d)}${line !== undefined ? `, line ${line}` : ''}: ${d.message}`;
 }
 
 /** "1 error", "2 errors". */
@@ -52,6 +53,12 @@ export interface ValidateOptions {
   failOn: Severity | undefined;
   /** Whether a diagnostic code is left out (--ignore). */
   ignored: (code: string) => boolean;
+}
+
+/** Where the input's diagnostics lie (diagnostic-lines.ts), when it has lines. */
+interface Lines {
+  lineOf(c: ConnectionView, d: Diagnostic): number | undefined;
+  noteLine(text: string): number | undefined;
 }
 
 function failOnOf(v: string | true | undefined): Severity | undefined {
@@ -101,15 +108,24 @@ function escapeProperty(s: string): string {
   return escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }
 
-/** One GitHub Actions annotation (`::error file=…,title=…::…`): shown on the run and, for a file in the repo, on it. */
-function annotation(c: ConnectionView, d: Diagnostic, file: string | undefined): string {
-  const props = [...(file !== undefined ? [`file=${escapeProperty(file)}`] : []), `title=${escapeProperty(`replyscope ${d.code}`)}`];
+/** `file=…,line=…,` of an annotation: a line only with a file (stdin has none to show it on). */
+function placeProps(file: string | undefined, line: number | undefined): string[] {
+  if (file === undefined) return [];
+  return [`file=${escapeProperty(file)}`, ...(line !== undefined ? [`line=${line}`] : [])];
+}
+
+/**
+ * One GitHub Actions annotation (`::error file=…,line=…,title=…::…`): shown on the run and, for a file in the repo, on
+ * it — on the line of the record (or body text) the diagnostic is about, when the input has lines.
+ */
+function annotation(c: ConnectionView, d: Diagnostic, file: string | undefined, line: number | undefined): string {
+  const props = [...placeProps(file, line), `title=${escapeProperty(`replyscope ${d.code}`)}`];
   return `::${ANNOTATION[d.severity]} ${props.join(',')}::${escapeData(`${c.record.url}: ${formatDiagnosticPlace(c, d)}: ${d.message}`)}`;
 }
 
 /** A note of no connection as an annotation on the file (a capture cut short showed nowhere in the run's summary). */
-function noteAnnotation(n: InputNote, file: string | undefined): string {
-  const props = [...(file !== undefined ? [`file=${escapeProperty(file)}`] : []), `title=${escapeProperty(`replyscope ${n.code ?? 'capture.notice'}`)}`];
+function noteAnnotation(n: InputNote, file: string | undefined, line: number | undefined): string {
+  const props = [...placeProps(file, line), `title=${escapeProperty(`replyscope ${n.code ?? 'capture.notice'}`)}`];
   return `::${ANNOTATION[n.level]} ${props.join(',')}::${escapeData(n.text)}`;
 }
 
@@ -154,19 +170,21 @@ function inputNotes(all: ConnectionView[], notices: readonly InputNote[]): Input
   return notes;
 }
 
-export function validate({ conns: all, notices }: { conns: ConnectionView[]; notices: readonly InputNote[] }, opts: ValidateOptions): { stdout: string; exitCode: number } {
+export function validate({ conns: all, notices, lines: where }: { conns: ConnectionView[]; notices: readonly InputNote[]; lines?: Lines },
+  opts: ValidateOptions): { stdout: string; exitCode: number } {
   let ignoredCount = 0;
   const conns = all.map((c) => {
     const kept = c.diagnostics.filter((d) => !opts.ignored(d.code));
     ignoredCount += c.diagnostics.length - kept.length;
-    return { conn: c, diagnostics: kept };
+    return { conn: c, diagnostics: kept.map((d) => ({ d, line: where?.lineOf(c, d) })) };
   });
   const allNotes = inputNotes(all, notices);
-  const notes = allNotes.filter((n) => !opts.ignored(n.code ?? 'capture.notice'));
+  const notes = allNotes.filter((n) => !opts.ignored(n.code ?? 'capture.notice')).map((n) => ({ ...n, line: where?.noteLine(n.text) }));
   ignoredCount += allNotes.length - notes.length;
+  const lineField = (line: number | undefined) => (line !== undefined ? { line } : {});
   const found = [
-    ...notes.map((n) => ({ connection: null, url: null, code: n.code ?? 'capture.notice', severity: n.level, index: 0, message: n.text })),
-    ...conns.flatMap(({ conn: c, diagnostics }) => diagnostics.map((d) => ({ connection: c.record.id, url: c.record.url, ...d }))),
+    ...notes.map((n) => ({ connection: null, url: null, code: n.code ?? 'capture.notice', severity: n.level, index: 0, message: n.text, ...lineField(n.line) })),
+    ...conns.flatMap(({ conn: c, diagnostics }) => diagnostics.map(({ d, line }) => ({ connection: c.record.id, url: c.record.url, ...d, ...lineField(line) }))),
   ];
   const failOn = opts.failOn;
   // A cut input has an exit code of its own (4), unless what arrived fails the run (1): a hung agent is told apart
@@ -174,14 +192,17 @@ export function validate({ conns: all, notices }: { conns: ConnectionView[]; not
   const failed = failOn !== undefined && found.some((d) => d.code !== TIMEOUT_CODE && SEVERITY_RANK[d.severity] >= SEVERITY_RANK[failOn]);
   const exitCode = failed ? 1 : found.some((d) => d.code === TIMEOUT_CODE) ? EXIT_TIMEOUT : 0;
   if (opts.json) return { stdout: JSON.stringify(found, null, 2), exitCode };
-  const lines: string[] = notes.map((n) => `note${n.level === 'info' ? '' : ` (${n.level})`}: ${n.text}`);
+  const lines: string[] = notes.map((n) => {
+    const also = [...(n.level === 'info' ? [] : [n.level]), ...(n.line !== undefined ? [`line ${n.line}`] : [])];
+    return `note${also.length ? ` (${also.join(', ')})` : ''}: ${n.text}`; // "note (warning, line 5): …"
+  });
   for (const { conn: c, diagnostics } of conns) {
     // A body imported from a file has no request: its synthesised method would read as if the file had been fetched.
     // (HAR entries keep their own method and absolute URL.)
     const fromFile = c.record.transport === 'import' && !/^[a-z][a-z0-9+.-]*:\/\//i.test(c.record.url);
     const source = fromFile ? 'file' : c.record.method;
     lines.push(`${source} ${c.record.url} — ${c.dialect}, ${plural(c.events.length, 'event')}, ${plural(c.replies.length, 'reply', 'replies')}`);
-    for (const d of diagnostics) lines.push(`  ${formatDiagnostic(c, d)}`);
+    for (const { d, line } of diagnostics) lines.push(`  ${formatDiagnostic(c, d, line)}`);
   }
   const counts = { error: 0, warning: 0, info: 0 };
   for (const d of found) counts[d.severity]++;
@@ -192,8 +213,8 @@ export function validate({ conns: all, notices }: { conns: ConnectionView[]; not
     if (doc) lines.push(`  ${code}: ${doc.title}`);
   }
   if (opts.github) {
-    for (const n of notes) lines.push(noteAnnotation(n, opts.file));
-    for (const { conn: c, diagnostics } of conns) for (const d of diagnostics) lines.push(annotation(c, d, opts.file));
+    for (const n of notes) lines.push(noteAnnotation(n, opts.file, n.line));
+    for (const { conn: c, diagnostics } of conns) for (const { d, line } of diagnostics) lines.push(annotation(c, d, opts.file, line));
   }
   // Every line quotes the input somewhere (an event type, a URL, a note): one line each, with no control character.
   return { stdout: lines.map(printable).join('\n'), exitCode };

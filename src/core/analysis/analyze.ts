@@ -592,6 +592,14 @@ export class CaptureAnalyzer {
   connection(id: string): ConnectionView | undefined {
     return this.conns.get(id)?.build();
   }
+
+  /**
+   * How many frames connection `id` has read so far, without building its view: the CLI pushes a capture log's records
+   * one at a time and asks after each, to know the line of the record that completed each frame (annotations' line=).
+   */
+  frameCount(id: string): number {
+    return this.conns.get(id)?.reader.frames.length ?? 0;
+  }
 }
 
 /** Analyse a whole capture. Connections still open at the end of the capture are read as far as they got. */

@@ -191,14 +191,15 @@ describe('the replyscope binary', () => {
     expect(codes.length).toBeGreaterThan(0);
     const prop = file.replace(/%/g, '%25').replace(/:/g, '%3A').replace(/,/g, '%2C');
     for (const [i, a] of annotations.entries()) {
-      expect(a).toMatch(new RegExp(`^::(error|warning|notice) file=${prop.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')},title=replyscope ${codes[i]}::`));
+      expect(a).toMatch(new RegExp(`^::(error|warning|notice) file=${prop.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')},line=1,title=replyscope ${codes[i]}::`));
       expect(a.slice(a.indexOf('::', 2) + 2)).toContain(`${file.replace(/%/g, '%25')}: event `);
     }
     // Ignored diagnostics get no annotation; stdin has no file to point at; JSON is one output only.
     const ignored = await runCli(['validate', file, '--github', '--ignore', codes.join(',')], read);
     expect(ignored.stdout.split('\n').filter((l) => l.startsWith('::'))).toEqual([]);
     const piped = await runCli(['validate', '-', '--github'], () => readFileSync(file));
-    expect(piped.stdout.split('\n').filter((l) => l.startsWith('::'))).toEqual(annotations.map((a) => a.replace(/ file=[^,]*,/, ' ').replace(`::${file.replace(/%/g, '%25')}: `, '::stdin: ')));
+    // (Nor a line: GitHub shows a line only in a file.)
+    expect(piped.stdout.split('\n').filter((l) => l.startsWith('::'))).toEqual(annotations.map((a) => a.replace(/ file=[^,]*,line=1,/, ' ').replace(`::${file.replace(/%/g, '%25')}: `, '::stdin: ')));
     await expect(runCli(['validate', file, '--github', '--json'], read)).rejects.toThrow(/choose one/);
   });
 
@@ -269,7 +270,7 @@ describe('the replyscope binary', () => {
     writeFileSync(file, ev({ type: 'REPLY_START', reply_id: 'r', session_id: 's', name: 'a' }) + ev({ type: 'TEXT_BLOCK_START', reply_id: 'r', block_id: 'b' }) +
       ev({ type: 'TEXT_BLOCK_DELTA', reply_id: 'r', block_id: 'b', delta: 'x' }, '') + ev({ type: 'TEXT_BLOCK_END', reply_id: 'r', block_id: 'b' }));
     const text = await runCli(['validate', file], read);
-    expect(text.stdout).toMatch(/sse\.client-drops-frame +frame 2, before event 2 \(TEXT_BLOCK_END\): /);
+    expect(text.stdout).toMatch(/sse\.client-drops-frame +frame 2, before event 2 \(TEXT_BLOCK_END\), line 5: /);
     const json = JSON.parse((await runCli(['validate', file, '--json'], read)).stdout);
     expect(json.find((d: { code: string }) => d.code === 'sse.client-drops-frame')).toMatchObject({ index: 2, frame: 2 });
   });
@@ -394,13 +395,13 @@ describe('the replyscope binary', () => {
     const body = ev({ type: 'REPLY_START', reply_id: 'r', session_id: 's', name: 'a' }) + ev({ type: 'TEXT_BLOCK_START', reply_id: 'r', block_id: 'b' }) +
       ev({ type: 'TEXT_BLOCK_DELTA', reply_id: 'r', block_id: 'b', delta: 'x' }, '');
     const dropped = (await runCli(['validate', 'x.sse'], () => new TextEncoder().encode(body))).stdout;
-    expect(dropped).toMatch(/sse\.client-drops-frame +frame 2, after event 1 \(TEXT_BLOCK_START\): /);
+    expect(dropped).toMatch(/sse\.client-drops-frame +frame 2, after event 1 \(TEXT_BLOCK_START\), line 5: /);
     // Bare CR line ends: the SSE spec reads frames, the client none — not "the input holds no events" beside 2 errors.
     const cr = await runCli(['validate', 'cr.sse'], () => new TextEncoder().encode('data: {"type":"start"}\r\rdata: {"type":"text_start","contentIndex":0}\r\r'));
     expect(cr.stdout).toMatch(/^note: the client reads no events in it, where the SSE spec reads 2 data frames \(see the diagnostics\)$/m);
     expect(cr.stdout).toContain("pi-agent-core's streamProxy splits on");
     const cut = (await runCli(['validate', 'x.sse'], () => new TextEncoder().encode(body.slice(0, -3)))).stdout;
-    expect(cut).toMatch(/the end of the body, after event 1 \(TEXT_BLOCK_START\): /);
+    expect(cut).toMatch(/the end of the body, after event 1 \(TEXT_BLOCK_START\), line 5: /);
   });
 
   it('replay of a capture whose head was evicted marks the replies that continue the digest, and says what that means', async () => {
