@@ -11,35 +11,11 @@ import { isDuration, timeoutOf, type Timeout } from './duration.ts';
 import { cutLoadError, cutNote, EXIT_TIMEOUT, TIMEOUT_CODE } from './input-cut.ts';
 import type { InputCut, InputRead } from './read-input.ts';
 import { replayNotes } from './replay-notes.ts';
-import { codes, inputAnnotation, type InputNote, validate, validateOptions, type ValidateOptions } from './validate.ts';
+import { inputAnnotation } from './github-annotations.ts';
+import { USAGE } from './usage.ts';
+import { codes, type InputNote, validate, validateOptions, type ValidateOptions } from './validate.ts';
 
-export { CliError };
-
-export const USAGE = `usage: replyscope <command> [options] FILE
-
-commands:
-  conformance CASE.json          run a conformance case (AgentScope or pi) and print the output object as JSON
-  replay FILE [--steps] [--reply ID]
-                                 print the reconstructed messages of every reply found in FILE as JSON
-                                 (--steps: the message after every step, one NDJSON line per step)
-  validate FILE [--json | --github] [--fail-on LEVEL] [--ignore CODES]
-                                 print diagnostics; exit 1 when any has severity "error" (--fail-on warning|info:
-                                 at that severity or above; never: only bad input or a cut fails). --ignore CODE,… (or
-                                 PREFIX.*, repeatable) leaves those diagnostics out of the output and the exit code;
-                                 --github adds one GitHub Actions annotation per diagnostic
-  codes                          list every diagnostic code with its severity and title
-
-FILE: a JSON array of events, {"events": [...]}, NDJSON, raw SSE text, a Replyscope capture log, or a HAR file
-(up to 512 MiB); "-" reads standard input (also after "--", where every other argument is a FILE). Options take
-their value as "--fail-on warning" or "--fail-on=warning". --help (or -h) with any command prints this; --version.
-
---timeout DURATION (conformance, replay, validate): stop reading an input that has not ended by then — standard
-input, a named pipe — and report what arrived, as cut (code input.timeout). DURATION: seconds (30) or with a unit
-(500ms, 30s, 2m, 1h). A stream still open is not checked for how it ends. A regular file is read at once.
-
-exit codes: 0 ok; 1 validate found what --fail-on names; 2 bad input or usage; 3 an internal error or the output
-could not be written (REPLYSCOPE_DEBUG=1 adds the stack trace); 4 --timeout cut the input (after the report of
-what arrived; 1 instead when that fails --fail-on; --ignore input.timeout: no failure).`;
+export { CliError, USAGE };
 
 /** Reads FILE ("-": standard input) within the timeout: main.ts's readInput, or a test's reader of bytes alone. */
 export type ReadFile = (path: string, timeout: Timeout | undefined) => Uint8Array | InputRead | Promise<Uint8Array | InputRead>;

@@ -4,6 +4,7 @@ import type { ConnectionView } from '../core/analysis/types.ts';
 import { diagnosticDoc, DIAGNOSTIC_DOCS } from '../core/diagnostics/catalog.ts';
 import type { Diagnostic, Severity } from '../core/diagnostics/types.ts';
 import { CliError } from './cli-error.ts';
+import { annotate } from './github-annotations.ts';
 import { CLI_DIAGNOSTIC_DOCS, EXIT_TIMEOUT, TIMEOUT_CODE } from './input-cut.ts';
 import { printable } from './printable.ts';
 
@@ -98,41 +99,14 @@ export function validateOptions(flags: Map<string, string | true>, file: string 
   return { json, github, ...(file !== undefined ? { file } : {}), failOn: failOnOf(flags.get('--fail-on')), ignored: ignoredOf(flags.get('--ignore')) };
 }
 
-const ANNOTATION: Record<Severity, string> = { error: 'error', warning: 'warning', info: 'notice' };
-
-/** GitHub's workflow-command escaping (data; properties escape `:` and `,` too). */
-function escapeData(s: string): string {
-  return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-}
-function escapeProperty(s: string): string {
-  return escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
-}
-
-/** `file=…,line=…,` of an annotation: a line only with a file (stdin has none to show it on). */
-function placeProps(file: string | undefined, line: number | undefined): string[] {
-  if (file === undefined) return [];
-  return [`file=${escapeProperty(file)}`, ...(line !== undefined ? [`line=${line}`] : [])];
-}
-
-/**
- * One GitHub Actions annotation (`::error file=…,line=…,title=…::…`): shown on the run and, for a file in the repo, on
- * it — on the line of the record (or body text) the diagnostic is about, when the input has lines.
- */
+/** One GitHub Actions annotation of a connection's diagnostic, on the line the diagnostic is about when known. */
 function annotation(c: ConnectionView, d: Diagnostic, file: string | undefined, line: number | undefined): string {
-  const props = [...placeProps(file, line), `title=${escapeProperty(`replyscope ${d.code}`)}`];
-  return `::${ANNOTATION[d.severity]} ${props.join(',')}::${escapeData(`${c.record.url}: ${formatDiagnosticPlace(c, d)}: ${d.message}`)}`;
+  return annotate(d.severity, `replyscope ${d.code}`, `${c.record.url}: ${formatDiagnosticPlace(c, d)}: ${d.message}`, file, line);
 }
 
 /** A note of no connection as an annotation on the file (a capture cut short showed nowhere in the run's summary). */
 function noteAnnotation(n: InputNote, file: string | undefined, line: number | undefined): string {
-  const props = [...placeProps(file, line), `title=${escapeProperty(`replyscope ${n.code ?? 'capture.notice'}`)}`];
-  return `::${ANNOTATION[n.level]} ${props.join(',')}::${escapeData(n.text)}`;
-}
-
-/** A GitHub Actions error annotation for input that could not be read (on its line when known). */
-export function inputAnnotation(err: { message: string; line?: number }, file: string | undefined): string {
-  const props = [...(file !== undefined ? [`file=${escapeProperty(file)}`] : []), ...(err.line !== undefined ? [`line=${err.line}`] : []), `title=${escapeProperty('replyscope input')}`];
-  return `::error ${props.join(',')}::${escapeData(err.message)}`;
+  return annotate(n.level, `replyscope ${n.code ?? 'capture.notice'}`, n.text, file, line);
 }
 
 export function codes(): string {
