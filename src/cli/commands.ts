@@ -221,14 +221,16 @@ export interface CliResult {
   /** Output too large for one string, written line by line after `stdout` (replay --steps). */
   lines?: Iterable<string>;
   exitCode: number;
+  /** Notes for standard error, one a line (main.ts starts each with "replyscope: "). */
   stderr?: string;
+  /** The usage, for standard error as it is: no command was given. */
+  usage?: string;
 }
 
 /** What a test's reader or main.ts's gives, as one shape (a reader may hand back bytes alone). */
 function inputOf(got: Uint8Array | InputRead): InputRead {
   return 'bytes' in got && !ArrayBuffer.isView(got) ? got : { bytes: got as Uint8Array };
 }
-
 
 export async function runCli(args: string[], readFile: ReadFile, version = 'unknown'): Promise<CliResult> {
   // Help asked for anywhere (before a "--"), e.g. "replyscope validate --help", or as the command: the usage, on
@@ -237,18 +239,19 @@ export async function runCli(args: string[], readFile: ReadFile, version = 'unkn
   if (args[0] === 'help' || (args.length > 0 && options.some((a) => a === '--help' || a === '-h'))) return { stdout: USAGE, exitCode: 0 };
   if (args[0] === '--version' || args[0] === 'version') return { stdout: `replyscope ${version}`, exitCode: 0 };
   // No command: the usage, as an error (a CliError's message is one line; the usage is many).
-  if (args.length === 0) return { stdout: '', stderr: USAGE, exitCode: 2 };
+  if (args.length === 0) return { stdout: '', usage: USAGE, exitCode: 2 };
   const p = parseArgs(args);
   if (p.command === 'codes') return { stdout: codes(), exitCode: 0 };
   // Options are checked before the file is read: a mistyped one fails at once, not after a large file's analysis.
-  const checks = p.command === 'validate' ? validateOptions(p.flags, p.file === '-' ? undefined : p.file) : undefined;
+  const annotated = p.file === '-' ? undefined : p.file;
+  const checks = p.command === 'validate' ? validateOptions(p.flags, annotated) : undefined;
   const timeout = timeoutOf(p.flags.get('--timeout'));
   const file = p.file === '-' ? 'stdin' : (p.file as string); // how messages and imported bodies name it
   // A file that cannot be read is an annotation too in a GitHub workflow (a missing capture said nothing there); so is
   // input that cannot be read (stdout was empty: nothing in the run's summary said why the step failed). The message
   // still goes to stderr, the exit code stays.
-  const annotated = (err: unknown): CliResult => {
-    if (err instanceof CliError && checks?.github) return { stdout: inputAnnotation(err, p.file === '-' ? undefined : file), stderr: err.message, exitCode: err.exitCode };
+  const asAnnotation = (err: unknown): CliResult => {
+    if (err instanceof CliError && checks?.github) return { stdout: inputAnnotation(err, annotated), stderr: err.message, exitCode: err.exitCode };
     throw err;
   };
   let input: InputRead;
@@ -256,7 +259,7 @@ export async function runCli(args: string[], readFile: ReadFile, version = 'unkn
     input = inputOf(await readFile(p.file as string, timeout));
     if (input.bytes.length > MAX_INPUT_BYTES) throw tooLarge(file, input.bytes.length);
   } catch (err) {
-    return annotated(err);
+    return asAnnotation(err);
   }
   const { bytes, cut } = input;
   switch (p.command) {
@@ -279,7 +282,7 @@ export async function runCli(args: string[], readFile: ReadFile, version = 'unkn
       try {
         analysis = loadAnalysis(bytes, file, cut, 'validate');
       } catch (err) {
-        return annotated(err);
+        return asAnnotation(err);
       }
       return validate(analysis, checks as ValidateOptions);
     }

@@ -38,11 +38,14 @@ function terminalHint(): void {
 }
 
 try {
-  const { stdout, lines, exitCode, stderr } = await runCli(args, (path, timeout) => readInput(path, { timeout, onTerminal: terminalHint }), version());
+  const { stdout, lines, exitCode, stderr, usage } = await runCli(args, (path, timeout) => readInput(path, { timeout, onTerminal: terminalHint }), version());
   process.exitCode = exitCode;
   if (stdout) await write(stdout.endsWith('\n') ? stdout : `${stdout}\n`);
   if (lines) for (const line of lines) await write(line);
-  if (stderr) process.stderr.write(`replyscope: ${stderr}\n`);
+  // Each note its own "replyscope: " line (a second note read as the first one's continuation); the usage as it is
+  // (it read "replyscope: usage: replyscope <command>…").
+  if (stderr) process.stderr.write(stderr.split('\n').map((l) => `replyscope: ${l}\n`).join(''));
+  if (usage) process.stderr.write(`${usage}\n`);
 } catch (err) {
   if (err instanceof CliError) {
     process.stderr.write(`replyscope: ${err.message}\n`);
