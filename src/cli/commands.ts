@@ -11,7 +11,7 @@ import { isDuration, timeoutOf, type Timeout } from './duration.ts';
 import { cutLoadError, cutNote, EXIT_TIMEOUT, TIMEOUT_CODE } from './input-cut.ts';
 import type { InputCut, InputRead } from './read-input.ts';
 import { replayNotes } from './replay-notes.ts';
-import { inputAnnotation } from './github-annotations.ts';
+import { annotationPath, inputAnnotation } from './github-annotations.ts';
 import { USAGE } from './usage.ts';
 import { codes, type InputNote, validate, validateOptions, type ValidateOptions } from './validate.ts';
 
@@ -232,7 +232,14 @@ function inputOf(got: Uint8Array | InputRead): InputRead {
   return 'bytes' in got && !ArrayBuffer.isView(got) ? got : { bytes: got as Uint8Array };
 }
 
-export async function runCli(args: string[], readFile: ReadFile, version = 'unknown'): Promise<CliResult> {
+/** Where the CLI runs, for the paths its annotations name (main.ts: the process's; tests may leave it out: paths as given). */
+export interface CliEnv {
+  cwd?: string;
+  /** GITHUB_WORKSPACE: the repository's checkout in a GitHub Actions job. */
+  githubWorkspace?: string;
+}
+
+export async function runCli(args: string[], readFile: ReadFile, version = 'unknown', env: CliEnv = {}): Promise<CliResult> {
   // Help asked for anywhere (before a "--"), e.g. "replyscope validate --help", or as the command: the usage, on
   // standard output, exit 0 ("help" wrote it to stderr as an error message).
   const options = args.includes('--') ? args.slice(0, args.indexOf('--')) : args;
@@ -243,7 +250,7 @@ export async function runCli(args: string[], readFile: ReadFile, version = 'unkn
   const p = parseArgs(args);
   if (p.command === 'codes') return { stdout: codes(), exitCode: 0 };
   // Options are checked before the file is read: a mistyped one fails at once, not after a large file's analysis.
-  const annotated = p.file === '-' ? undefined : p.file;
+  const annotated = p.file === '-' ? undefined : env.cwd === undefined ? p.file : annotationPath(p.file as string, env.cwd, env.githubWorkspace);
   const checks = p.command === 'validate' ? validateOptions(p.flags, annotated) : undefined;
   const timeout = timeoutOf(p.flags.get('--timeout'));
   const file = p.file === '-' ? 'stdin' : (p.file as string); // how messages and imported bodies name it

@@ -38,7 +38,8 @@ function terminalHint(): void {
 }
 
 try {
-  const { stdout, lines, exitCode, stderr, usage } = await runCli(args, (path, timeout) => readInput(path, { timeout, onTerminal: terminalHint }), version());
+  const { stdout, lines, exitCode, stderr, usage } = await runCli(args, (path, timeout) => readInput(path, { timeout, onTerminal: terminalHint }), version(),
+    { cwd: process.cwd(), githubWorkspace: process.env.GITHUB_WORKSPACE });
   process.exitCode = exitCode;
   if (stdout) await write(stdout.endsWith('\n') ? stdout : `${stdout}\n`);
   if (lines) for (const line of lines) await write(line);

@@ -2,15 +2,17 @@
 export const USAGE = `usage: replyscope <command> [options] FILE
 
 commands:
-  conformance CASE.json          run a conformance case (AgentScope or pi) and print the output object as JSON
-  replay FILE [--steps] [--reply ID]
+  conformance CASE.json [--timeout DURATION]
+                                 run a conformance case (AgentScope or pi) and print the output object as JSON
+  replay FILE [--steps] [--reply ID] [--timeout DURATION]
                                  print the reconstructed messages of every reply found in FILE as JSON
                                  (--steps: the message after every step, one NDJSON line per step)
-  validate FILE [--json | --github] [--fail-on LEVEL] [--ignore CODES]
+  validate FILE [--json | --github] [--fail-on LEVEL] [--ignore CODES] [--timeout DURATION]
                                  print diagnostics; exit 1 when any has severity "error" (--fail-on warning|info:
                                  at that severity or above; never: only bad input or a cut fails). --ignore CODE,… (or
                                  PREFIX.*, repeatable) leaves those diagnostics out of the output and the exit code;
-                                 --github adds one GitHub Actions annotation per diagnostic
+                                 --github adds one GitHub Actions annotation per diagnostic, on the input's line
+                                 (its file relative to GITHUB_WORKSPACE); --json: one array of them
   codes                          list every diagnostic code with its severity and title
 
 FILE: a JSON array of events, {"events": [...]}, NDJSON, raw SSE text, a Replyscope capture log, or a HAR file
