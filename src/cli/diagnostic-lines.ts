@@ -23,8 +23,8 @@ interface ConnectionLines {
   evicted?: number;
   /** Frame i: the line of the record that completed it (capture logs). */
   frames: number[];
-  /** A notice's text: the line of its record. */
-  notices: Map<string, number>;
+  /** A notice's text: the line of its record, or the line a note of the reader's names (undefined: none). */
+  notices: Map<string, number | undefined>;
 }
 
 /** Diagnostics about the response head or the connection as a whole: its record is the place. */
@@ -32,10 +32,16 @@ const OF_CONNECTION = new Set(['stream.http-error', 'stream.eventsource-partial-
 /** Diagnostics about how the connection stopped: its end record is the place. */
 const OF_END = new Set(['stream.network-error', 'stream.aborted', 'pi.network-error', 'pi.stream-aborted']);
 
+/** The line a reader's note names ("… line 12: …"), if it names one. */
+function namedLine(text: string): number | undefined {
+  const m = /\bline (\d+)\b/.exec(text);
+  return m ? Number(m[1]) : undefined;
+}
+
 export class DiagnosticLines {
   private readonly conns = new Map<string, ConnectionLines>();
   /** The notices of no connection: text → line. */
-  private readonly pageNotices = new Map<string, number>();
+  private readonly pageNotices = new Map<string, number | undefined>();
   /** A body file's text and the offsets of its line ends (built on the first question). */
   private body?: { text: string; breaks?: number[] };
 
@@ -49,14 +55,19 @@ export class DiagnosticLines {
       const r = records[i];
       const line = lines[i];
       analyzer.push([r]);
-      if (r.kind === 'navigation' || line === 0) continue;
+      if (r.kind === 'navigation') continue;
+      if (line === 0) {
+        // A note the reader added ("Capture log line 12: a chunk record after this connection's end record", "ends in
+        // the middle of line 40"): the line it names — not the last event's, where the analysis puts it.
+        if (r.kind === 'notice') (r.conn === undefined ? out.pageNotices : out.lines(r.conn).notices).set(r.text, namedLine(r.text));
+        continue;
+      }
       if (r.kind === 'notice' && r.conn === undefined) {
         if (!out.pageNotices.has(r.text)) out.pageNotices.set(r.text, line);
         continue;
       }
       const id = r.kind === 'connection' ? r.id : (r.conn as string);
-      let c = out.conns.get(id);
-      if (!c) out.conns.set(id, (c = { frames: [], notices: new Map() }));
+      const c = out.lines(id);
       if (r.kind === 'connection') c.connection ??= line;
       else if (r.kind === 'end') c.end = line;
       else if (r.kind === 'evicted') c.evicted ??= line;
@@ -68,6 +79,12 @@ export class DiagnosticLines {
       }
     }
     return out;
+  }
+
+  private lines(id: string): ConnectionLines {
+    let c = this.conns.get(id);
+    if (!c) this.conns.set(id, (c = { frames: [], notices: new Map() }));
+    return c;
   }
 
   /** An SSE or NDJSON file: the body text as its one connection read it (its chunks' text, joined). */
@@ -97,7 +114,7 @@ export class DiagnosticLines {
     if (OF_CONNECTION.has(d.code)) return lines.connection;
     if (OF_END.has(d.code)) return end;
     if (d.code === 'stream.evicted') return lines.evicted ?? lines.connection;
-    if (d.code === 'capture.notice' && lines.notices.has(d.message)) return lines.notices.get(d.message);
+    if (d.code === 'capture.notice' && lines.notices.has(d.message)) return lines.notices.get(d.message); // (undefined: the reader's, no line)
     const frame = d.frame ?? c.events[d.index]?.frameIndex;
     if (frame === undefined) return lines.connection; // no event to point at
     return frame >= 0 && frame < lines.frames.length ? lines.frames[frame] : end; // past the frames: the end of the body

@@ -63,6 +63,15 @@ describe('the line of each diagnostic', () => {
     expect(github.stdout).not.toContain('line=');
   });
 
+  it('a note the reader adds (records out of order, a log cut short) is on the line it names, not on the last event', async () => {
+    const lines = LOG.trimEnd().split('\n');
+    lines.splice(9, 0, chunk('b', 'x', 10.5)); // line 10: data of b after its end (line 9)
+    const log = `${lines.join('\n')}\n{"kind":"chunk","conn":"a","t`; // line 12, cut
+    const json = JSON.parse((await runCli(['validate', '--json', 'x.replyscope.ndjson'], () => new TextEncoder().encode(log))).stdout) as { message: string; line?: number }[];
+    expect(json.find((d) => d.message.startsWith('Capture log line 10: a chunk record after'))?.line).toBe(10);
+    expect(json.find((d) => d.message.startsWith('The capture log ends in the middle of line 12'))?.line).toBe(12);
+  });
+
   it('an SSE or NDJSON file: the line its frame starts on, past comments and blank lines; the end of the body on its last line', async () => {
     const sse = [': ping', '', ev({ type: 'REPLY_START', session_id: 's', name: 'n' }), '', '', ev({ type: 'TEXT_BLOCK_START', block_id: 'b' }),
       ev({ type: 'TEXT_BLOCK_DELTA', block_id: 'b', delta: 'x' }, ''), ev({ type: 'TEXT_BLOCK_DELTA', block_id: 'zz', delta: 'x' }).trimEnd()].join('\n');

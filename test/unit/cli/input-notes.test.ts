@@ -18,13 +18,13 @@ type Entry = { connection: string | null; code: string; severity: string; messag
 describe('validate: the input\'s notes', () => {
   it('a log cut short is a warning wherever the cut falls: --json, the summary, --fail-on warning and --github', async () => {
     const text = await validate(cut, '--fail-on', 'warning');
-    expect(text.stdout.split('\n')[0]).toMatch(/^note \(warning\): The capture log ends in the middle of line 5 .*cut short/);
+    expect(text.stdout.split('\n')[0]).toMatch(/^note \(warning, line 5\): The capture log ends in the middle of line 5 .*cut short/);
     expect(text.stdout).toMatch(/^0 errors, 1 warning, 0 info$/m);
     expect(text.exitCode).toBe(1); // was 0: the same cut inside the connection failed the run, this one passed it
     const json = JSON.parse((await validate(cut, '--json')).stdout) as Entry[];
     expect(json).toEqual([expect.objectContaining({ connection: null, code: 'capture.notice', severity: 'warning' })]);
     const github = (await validate(cut, '--github')).stdout.split('\n').filter((l) => l.startsWith('::'));
-    expect(github).toEqual([expect.stringMatching(/^::warning file=capture\.replyscope\.ndjson,title=replyscope capture\.notice::The capture log ends/)]);
+    expect(github).toEqual([expect.stringMatching(/^::warning file=capture\.replyscope\.ndjson,line=5,title=replyscope capture\.notice::The capture log ends/)]);
   });
 
   it('--json says there is nothing to check, as the text report does (it printed [] as for a clean file)', async () => {
