@@ -203,7 +203,10 @@ export function inputTooLarge(size: number, fileName?: string): InputError {
     'line after its header, an SSE body at a blank line (a HAR is ~3.5× the capture log of the same capture: export that instead)');
 }
 
-/** Which format the input was read as. */
+/**
+ * Which format the input was read as. 'json-events': one JSON document of events — an array, {"events": [...]}, a
+ * conformance case (its `raw` body chunks too); 'ndjson' and 'sse': the body itself, line for line.
+ */
 export type InputFormat = 'capture-log' | 'har' | 'json-events' | 'ndjson' | 'sse';
 
 export interface LoadOptions {
