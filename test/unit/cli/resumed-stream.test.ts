@@ -42,7 +42,7 @@ describe('the CLI on a resumed stream', () => {
   it('validate: the resuming connection says what it continues, and nothing fails --fail-on warning', async () => {
     const out = await cli(['validate', '--fail-on', 'warning'], log('2'));
     expect(out.stdout).not.toMatch(/as\.foreign-reply-id|as\.unknown-block-id/);
-    expect(out.stdout).toContain('info    stream.resumed                   event 0 (TEXT_BLOCK_DELTA): resumes the stream of connection d:1 from id "2" (its frame 2, after 3 events): reply r1 continues here from where the page had it');
+    expect(out.stdout).toContain('info    stream.resumed                   event 0 (TEXT_BLOCK_DELTA), line 8: resumes the stream of connection d:1 from id "2" (its frame 2, after 3 events): reply r1 continues here from where the page had it');
     // The first connection did fail: that stays an error (exit 1), its "never ended" findings are info.
     expect(out.stdout).toMatch(/error\s+stream\.network-error/);
     expect(out.stdout).toMatch(/info\s+as\.reply-not-ended .*The page's stream goes on: connection d:2 resumed it from id "2"\./);
