@@ -108,6 +108,8 @@ interface Analysis {
   format: InputFormat;
   /** validate's: the input's line of each diagnostic, where the input has lines (capture log, SSE, NDJSON). */
   lines?: DiagnosticLines;
+  /** Page boundaries ("Preserve log"): the connections from index `before` on came after a navigation to `url`. */
+  navigations?: readonly { t: number; url: string; before: number }[];
 }
 
 /**
@@ -126,7 +128,8 @@ function loadAnalysis(bytes: Uint8Array, path: string, cut: InputCut | undefined
     const conns = analyzer.connections();
     const notices: InputNote[] = analyzer.notices().map((n) => ({ text: n.text, level: n.level }));
     if (cut) notices.unshift({ text: cutNote(cut, bytes, loaded.format, conns, purpose), level: 'error', code: TIMEOUT_CODE });
-    return { conns, notices, format: loaded.format, ...(lines ? { lines } : {}) };
+    const navigations = analyzer.navigations();
+    return { conns, notices, format: loaded.format, ...(lines ? { lines } : {}), ...(navigations.length ? { navigations } : {}) };
   } catch (err) {
     if (!(err instanceof InputError)) throw err;
     const error = new CliError(err.message.startsWith(path) ? err.message : `${path}: ${err.message}`, 2, err.line);

@@ -144,8 +144,14 @@ function inputNotes(all: ConnectionView[], notices: readonly InputNote[]): Input
   return notes;
 }
 
-export function validate({ conns: all, notices, lines: where }: { conns: ConnectionView[]; notices: readonly InputNote[]; lines?: Lines },
-  opts: ValidateOptions): { stdout: string; exitCode: number } {
+/** "— navigated to https://… at 2026-12-01T09:00:00.000Z —" (the time when the log has one). */
+function pageLine({ t, url }: { t: number; url: string }): string {
+  return `— navigated to ${url}${Number.isFinite(t) ? ` at ${new Date(t).toISOString()}` : ''} —`;
+}
+
+export function validate({ conns: all, notices, lines: where, navigations = [] }: {
+  conns: ConnectionView[]; notices: readonly InputNote[]; lines?: Lines; navigations?: readonly { t: number; url: string; before: number }[];
+}, opts: ValidateOptions): { stdout: string; exitCode: number } {
   let ignoredCount = 0;
   const conns = all.map((c) => {
     const kept = c.diagnostics.filter((d) => !opts.ignored(d.code));
@@ -170,7 +176,11 @@ export function validate({ conns: all, notices, lines: where }: { conns: Connect
     const also = [...(n.level === 'info' ? [] : [n.level]), ...(n.line !== undefined ? [`line ${n.line}`] : [])];
     return `note${also.length ? ` (${also.join(', ')})` : ''}: ${n.text}`; // "note (warning, line 5): …"
   });
-  for (const { conn: c, diagnostics } of conns) {
+  let nextPage = 0;
+  for (const [i, { conn: c, diagnostics }] of conns.entries()) {
+    // A page boundary (a capture made with "Preserve log"): which page the connections below came from, as the panel
+    // draws it between them.
+    for (; nextPage < navigations.length && navigations[nextPage].before <= i; nextPage++) lines.push(pageLine(navigations[nextPage]));
     // A body imported from a file has no request: its synthesised method would read as if the file had been fetched.
     // (HAR entries keep their own method and absolute URL.)
     const fromFile = c.record.transport === 'import' && !/^[a-z][a-z0-9+.-]*:\/\//i.test(c.record.url);
@@ -178,6 +188,7 @@ export function validate({ conns: all, notices, lines: where }: { conns: Connect
     lines.push(`${source} ${c.record.url} — ${c.dialect}, ${plural(c.events.length, 'event')}, ${plural(c.replies.length, 'reply', 'replies')}`);
     for (const { d, line } of diagnostics) lines.push(`  ${formatDiagnostic(c, d, line)}`);
   }
+  for (; nextPage < navigations.length; nextPage++) lines.push(pageLine(navigations[nextPage])); // a page with no stream yet
   const counts = { error: 0, warning: 0, info: 0 };
   for (const d of found) counts[d.severity]++;
   lines.push(`${plural(counts.error, 'error')}, ${plural(counts.warning, 'warning')}, ${counts.info} info${ignoredCount ? ` (${ignoredCount} ignored)` : ''}`);
