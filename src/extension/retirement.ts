@@ -11,7 +11,7 @@
 // capture counts them). The relay tells watchers with a `retired` record
 // (messages.ts); they apply it here to their copy, so an export of it reads like the relay's own snapshot.
 import type { CaptureRecord, ConnectionRecord, NoticeRecord } from '../core/capture/model.ts';
-import type { RetiredRecord } from './messages.ts';
+import type { RetiredRecord, WireRecord } from './messages.ts';
 
 /** The capture cost of a request body, as the store counts it (its kept text or base64). */
 export function requestBodyCost(rec: ConnectionRecord): number {
@@ -35,21 +35,33 @@ export function retiredConnectionsNotice(count: number, t: number): NoticeRecord
   };
 }
 
-/** Whether a record is that top note (a watcher replaces it as the count grows). */
-export function isRetiredConnectionsNotice(rec: CaptureRecord): boolean {
-  return rec.kind === 'notice' && rec.conn === undefined && / let go whole to keep the capture within its memory cap /.test(rec.text);
+// The whole text, anchored: a page's own note (a blind spot names a URL the page chose) cannot pass for it.
+const RETIRED_NOTICE = /^(?:An earlier connection was|(\d+) earlier connections were) let go whole to keep the capture within its memory cap \(ended, their streams already evicted\)$/;
+
+/** How many connections that top note counts; undefined for any other record. */
+export function retiredConnectionsCount(rec: CaptureRecord | WireRecord): number | undefined {
+  if (rec.kind !== 'notice' || rec.conn !== undefined) return undefined;
+  const m = RETIRED_NOTICE.exec(rec.text);
+  return m ? (m[1] === undefined ? 1 : Number(m[1])) : undefined;
 }
 
 /**
  * A watcher's copy of one document's records after `retired`: the connection record stubbed, or the connection's
- * records gone and the top note counting it. `counted` is how many went whole before; returns the new count.
+ * records gone and the top note counting it. The count goes on from the note the copy holds — not from a tally of
+ * its own: the copy may have started from a snapshot (a panel opened late, or handed the capture anew), whose note
+ * already counts what went before.
  */
-export function applyRetired(records: CaptureRecord[], r: RetiredRecord, counted: number): { records: CaptureRecord[]; counted: number } {
+export function applyRetired(records: CaptureRecord[], r: RetiredRecord): CaptureRecord[] {
   if (r.what === 'request-body') {
     const i = records.findIndex((x) => x.kind === 'connection' && x.id === r.conn);
     if (i !== -1) records[i] = withoutRequestBody(records[i] as ConnectionRecord);
-    return { records, counted };
+    return records;
   }
-  const kept = records.filter((x) => !(x.kind === 'connection' ? x.id === r.conn : 'conn' in x && x.conn === r.conn) && !isRetiredConnectionsNotice(x));
-  return { records: [retiredConnectionsNotice(counted + 1, r.t), ...kept], counted: counted + 1 };
+  let counted = 0;
+  const kept = records.filter((x) => {
+    const n = retiredConnectionsCount(x);
+    if (n !== undefined) counted = n;
+    return n === undefined && !(x.kind === 'connection' ? x.id === r.conn : 'conn' in x && x.conn === r.conn);
+  });
+  return [retiredConnectionsNotice(counted + 1, r.t), ...kept];
 }

@@ -41,8 +41,6 @@ export interface DocumentCapture {
   visits: number[];
   /** The visit each connection was declared in, for connections of a visit before the last. */
   visitOfConn: Map<string, number>;
-  /** Connections its relay let go whole (retirement.ts): the note at the top of its records counts them. */
-  retired?: number;
 }
 
 export type CaptureChange =
@@ -90,9 +88,7 @@ export class TabCapture {
           if (wire.kind === 'retired') {
             // The relay let go of more than data: this copy follows, and the panel learns of it from the next
             // snapshot (its own copy is bounded by panel-compaction.ts) — a notice about it comes as a record.
-            const next = applyRetired(doc.records, wire, doc.retired ?? 0);
-            doc.records = next.records;
-            doc.retired = next.counted;
+            doc.records = applyRetired(doc.records, wire);
             continue;
           }
           const [r] = toCaptureRecords([wire]);

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CaptureRecord, ConnectionRecord, PageRecord } from '../../../src/core/capture/model.ts';
 import { CaptureStore } from '../../../src/extension/relay/capture-store.ts';
-import { relayRecordSchema, tapToRelaySchema, type RelayRecord } from '../../../src/extension/messages.ts';
+import { relayRecordSchema, tapToRelaySchema, type RelayRecord, type WireRecord } from '../../../src/extension/messages.ts';
 import { TabCapture, toCaptureRecords } from '../../../src/extension/tab-capture.ts';
 
 const LIMIT = 256 * 1024;
@@ -103,6 +103,22 @@ describe('retirement: what goes once no data is left to evict', () => {
       const shape = (records: readonly CaptureRecord[]) => records.filter((r) => r.kind !== 'evicted').map((r) => JSON.stringify(r.kind === 'notice' ? { ...r, t: 0 } : r));
       expect(shape(held)).toEqual(shape(snapshot));
     }
+  });
+
+  it('a watcher handed a snapshot mid-session (a panel opened late, or handed the capture anew) counts on from its note', () => {
+    const store = new CaptureStore(LIMIT);
+    const watcher = new TabCapture();
+    const doc = { docId: 'd', frameId: 0, frameUrl: 'https://chat.test/', isTop: true, siteOrigin: 'https://chat.test', siteEnabled: true };
+    const small = (i: number) => {
+      const [c, ch, end] = turn(i, 0, 40);
+      return [{ ...c, requestBody: undefined }, ch, end];
+    };
+    for (let i = 0; i < 3000; i++) store.add(small(i), i);
+    watcher.apply({ type: 'snapshot', ...doc, records: store.snapshot(), dropped: 0 });
+    for (let i = 3000; i < 6000; i++) watcher.apply({ type: 'records', docId: 'd', records: store.add(small(i), i).forward });
+    const note = (records: readonly (CaptureRecord | WireRecord)[]) => records.flatMap((r) => (r.kind === 'notice' ? [r.text] : []))[0];
+    expect(note(store.snapshot())).toMatch(/^\d{4} earlier connections were let go whole/);
+    expect(note(watcher.records())).toBe(note(store.snapshot()));
   });
 
   it('Clear forgets the count of connections let go', () => {
