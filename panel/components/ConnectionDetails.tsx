@@ -26,7 +26,9 @@ export function ConnectionDetails({ store }: { store: PanelStore }) {
   if (!c) return null;
   const r = c.record;
   const body = r.requestBody;
-  const kept = body !== undefined && (body.text !== undefined || body.base64 !== undefined);
+  // The relay's store let the content go for the memory cap (src/extension/retirement.ts); a stub of an older
+  // version of it had no mark, only no content.
+  const letGo = body !== undefined && (body.abridged === true || (body.text === undefined && body.base64 === undefined));
   return (
     <div data-testid="connection-details">
       <div class="kv">
@@ -47,11 +49,15 @@ export function ConnectionDetails({ store }: { store: PanelStore }) {
       <Headers title="Request headers" headers={r.requestHeaders} />
       {body ? (
         <div class="section">
-          <h4>Request body · {formatBytes(body.size)}{kept ? (body.truncated ? ' (truncated)' : '') : ' (not kept)'}</h4>
+          <h4>Request body · {formatBytes(body.size)}{letGo ? ' (not kept)' : body.truncated ? ' (truncated)' : ''}</h4>
+          {letGo ? (
+            <p class="dim" data-testid="request-body-gone">
+              Let go to keep the capture within its memory cap: request bodies are evicted oldest first, like the streams' data.
+              {body.text !== undefined ? " Kept of it: what pi's client reads — its model (the context it posted is not kept):" : ''}
+            </p>
+          ) : null}
           {body.text !== undefined ? <pre>{prettyJsonText(body.text).text}</pre>
-            : body.base64 !== undefined ? <pre>{`(binary, ${body.base64.length} base64 chars)`}</pre>
-            // Only the relay's store writes a body truncated to nothing (src/extension/retirement.ts).
-            : <p class="dim" data-testid="request-body-gone">Let go to keep the capture within its memory cap: request bodies are evicted oldest first, like the streams' data.</p>}
+            : body.base64 !== undefined ? <pre>{`(binary, ${body.base64.length} base64 chars)`}</pre> : null}
         </div>
       ) : null}
       <Headers title="Response headers" headers={r.responseHeaders} />

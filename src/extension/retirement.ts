@@ -5,12 +5,12 @@
 // turns those bodies alone passed the limit — every new chunk then evicted all data, the newest streams included,
 // and the capture still grew. Now a request body is evicted like data, in the order it came — before its own
 // connection's data, oldest connection first — and the bodies together may hold half the limit, past which the
-// oldest go before any data (a stub stays: the size, truncated to nothing — which only this writes, so the panel
-// says why); when the
-// records of ended connections with nothing left still pass the limit, the oldest go whole (a note at the top of the
-// capture counts them). The relay tells watchers with a `retired` record
+// oldest go before any data (a stub stays, marked `abridged`: the size, and what a client reads of the body — see
+// withoutRequestBody); when the records of ended connections with nothing left still pass the limit, the oldest go
+// whole (a note at the top of the capture counts them). The relay tells watchers with a `retired` record
 // (messages.ts); they apply it here to their copy, so an export of it reads like the relay's own snapshot.
 import type { CaptureRecord, ConnectionRecord, NoticeRecord } from '../core/capture/model.ts';
+import { isPiProxyRequestText } from '../core/capture/stream-request.ts';
 import type { RetiredRecord, WireRecord } from './messages.ts';
 
 /** The capture cost of a request body, as the store counts it (its kept text or base64). */
@@ -18,13 +18,38 @@ export function requestBodyCost(rec: ConnectionRecord): number {
   return (rec.requestBody?.text?.length ?? 0) + (rec.requestBody?.base64?.length ?? 0);
 }
 
+/** The longest model field (its JSON) a stub keeps: a page could pad one to megabytes. */
+const MODEL_FIELD_MAX = 1024;
+
 /**
- * The connection record without its request body's content: the size stays, marked truncated to nothing. No writer
- * truncates a body to nothing otherwise (the tap keeps its first 1 MiB), so a reader can tell and say why.
+ * What pi's streamProxy reads of its own request, as a body text that still reads as that request: analysis tells
+ * the proxy client by it (dialect.ts) and starts the reply's message from the model's api, provider and id
+ * (message-state.ts) — without them a pi chat whose bodies the cap let go was read as another client (pi-ai's
+ * forwarded events) or lost its model in every reply. The context, the conversation a chat posts anew each turn,
+ * is what goes. Undefined for any other body.
+ */
+function piRequestKept(text: string | undefined): string | undefined {
+  if (text === undefined || !isPiProxyRequestText(text)) return undefined;
+  const model = (JSON.parse(text) as { model: Record<string, unknown> }).model;
+  const kept: Record<string, unknown> = {};
+  for (const k of ['api', 'provider', 'id']) {
+    const json = JSON.stringify(model[k]);
+    if (json !== undefined && json.length <= MODEL_FIELD_MAX) kept[k] = model[k];
+  }
+  return kept.api === undefined ? undefined : JSON.stringify({ model: kept, context: {} });
+}
+
+/**
+ * The connection record without its request body's content: a stub marked `abridged` (only this writes it, so a
+ * reader can say why) keeps the size and, for pi's streamProxy, what that client reads of it (piRequestKept). An
+ * empty body, or one that is no more than that, stays as it is.
  */
 export function withoutRequestBody(rec: ConnectionRecord): ConnectionRecord {
-  if (!rec.requestBody) return rec;
-  return { ...rec, requestBody: { size: rec.requestBody.size, truncated: true } };
+  const body = rec.requestBody;
+  if (!body || body.abridged || requestBodyCost(rec) === 0) return rec;
+  const pi = piRequestKept(body.text);
+  if (pi !== undefined && pi.length >= (body.text?.length ?? 0)) return rec;
+  return { ...rec, requestBody: { ...(pi !== undefined ? { text: pi } : {}), size: body.size, truncated: true, abridged: true } };
 }
 
 /** Said at the top of a document's capture once connections went whole. */

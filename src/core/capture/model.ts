@@ -32,6 +32,12 @@ export interface BodyRecord {
   size: number;
   /** True when only the first `cap` bytes were kept. */
   truncated?: boolean;
+  /**
+   * Written only by the extension's capture store (src/extension/retirement.ts): the content was let go to keep the
+   * capture within its memory cap. `text` is then no prefix of the body but what a client reads of it — for pi's
+   * streamProxy, its model (api, provider, id) with an empty context — or absent.
+   */
+  abridged?: true;
 }
 
 export interface ConnectionRecord {

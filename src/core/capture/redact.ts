@@ -168,11 +168,13 @@ function redactPiState(value: unknown, key?: string): unknown {
 }
 
 function redactBody(body: BodyRecord): BodyRecord {
+  const flags = { ...(body.truncated ? { truncated: true } : {}), ...(body.abridged ? { abridged: true as const } : {}) };
+  // An abridged body's text is not the body (retirement.ts): its size stays the body's.
   if (body.text !== undefined) {
     const text = redactValueText(body.text);
-    return { text, size: utf8Length(text), ...(body.truncated ? { truncated: true } : {}) };
+    return { text, size: body.abridged ? body.size : utf8Length(text), ...flags };
   }
-  return { size: body.size, ...(body.truncated ? { truncated: true } : {}) };
+  return { size: body.size, ...flags };
 }
 
 /** A URL with its query values, userinfo and fragment masked (an OAuth redirect carries a token in `#access_token=`). */

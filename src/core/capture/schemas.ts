@@ -23,6 +23,7 @@ export const bodySchema = z.strictObject({
   base64: base64.optional(),
   size: nonNegInt,
   truncated: z.boolean().optional(),
+  abridged: z.literal(true).optional(),
 });
 
 export const headerSchema = z.strictObject({

@@ -264,15 +264,16 @@ export class CaptureStore {
     this.records = next;
   }
 
-  /** The connection's request body goes; a stub with its size stays (retirement.ts). */
+  /** The connection's request body goes; a stub with its size (and what a client reads of it) stays (retirement.ts). */
   private retireBody(conn: ConnState, now: number, out: RelayRecord[]): void {
-    const cost = requestBodyCost(conn.record);
-    if (cost === 0) return;
-    conn.record = withoutRequestBody(conn.record);
-    this.records[conn.at] = conn.record;
-    this.bytes -= cost;
-    this.bodyBytes -= cost;
-    out.push({ kind: 'retired', conn: conn.record.id, t: now, what: 'request-body' } satisfies RetiredRecord);
+    const record = withoutRequestBody(conn.record);
+    if (record === conn.record) return; // none, a stub already, or nothing to let go
+    const freed = requestBodyCost(conn.record) - requestBodyCost(record);
+    conn.record = record;
+    this.records[conn.at] = record;
+    this.bytes -= freed;
+    this.bodyBytes -= freed;
+    out.push({ kind: 'retired', conn: record.id, t: now, what: 'request-body' } satisfies RetiredRecord);
   }
 
   /**
