@@ -5,7 +5,7 @@
 // For a lossless round trip each entry also carries its raw records under `_replyscope` (with their position in
 // the capture), and the log carries the header and the connection-less records; importHar (har-import.ts) prefers those.
 import type { Entry, Har, Header } from 'har-format';
-import type { Capture, CaptureRecord, ChunkRecord, ConnectionRecord, EndRecord, MessageRecord } from './model.ts';
+import type { BodyRecord, Capture, CaptureRecord, ChunkRecord, ConnectionRecord, EndRecord, MessageRecord } from './model.ts';
 import { readSse, chunkTexts } from '../frames/read-body.ts';
 import { recordsToBytes, bytesToBase64 } from '../frames/utf8-chunks.ts';
 import { jsonParts } from './json-parts.ts';
@@ -38,6 +38,11 @@ export interface HarReplyscopeLog {
 export function headerValue(headers: readonly [string, string][] | undefined, name: string): string | undefined {
   const lower = name.toLowerCase();
   return headers?.find(([k]) => k.toLowerCase() === lower)?.[1];
+}
+
+/** The capture let the body's content go (a stub of an older version has no mark, only no content). */
+function bodyLetGo(body: BodyRecord): boolean {
+  return body.abridged === true || (body.text === undefined && body.base64 === undefined);
 }
 
 function harHeaders(headers: readonly [string, string][] | undefined): Header[] {
@@ -132,9 +137,12 @@ function entryFor(conn: ConnectionRecord, own: [number, CaptureRecord][], create
       queryString,
       headersSize: -1,
       bodySize: conn.requestBody?.size ?? 0,
-      ...(conn.requestBody
+      // A body the capture let go (BodyRecord.abridged) has no postData: its text was '' — a HAR reader, ours
+      // included, read back an empty body posted — or a pi stub that is no body at all. Its size stays, and why.
+      ...(conn.requestBody && !bodyLetGo(conn.requestBody)
         ? { postData: { mimeType: headerValue(conn.requestHeaders, 'content-type') ?? '', text: conn.requestBody.text ?? conn.requestBody.base64 ?? '' } }
         : {}),
+      ...(conn.requestBody && bodyLetGo(conn.requestBody) ? { comment: 'request body not kept: let go to keep the capture within its memory cap' } : {}),
     },
     response: {
       status: conn.status ?? 0,

@@ -65,6 +65,20 @@ describe('HAR export', () => {
     expect(exportHar(cap).log.entries[0].response.content).toMatchObject({ size: 3, encoding: 'base64', text: 'ZP8K' });
   });
 
+  it('a request body the capture let go (abridged) gets no postData, only its size and why: the empty text it had read back as an empty body posted', () => {
+    const cap = sample();
+    cap.records[0] = { ...conn, requestBody: { size: 60_000, truncated: true, abridged: true } };
+    const har = JSON.parse(writeHar(cap)) as { log: { entries: Extra[]; _replyscope?: unknown } };
+    const request = har.log.entries[0].request;
+    expect(request.postData).toBeUndefined();
+    expect(request.bodySize).toBe(60_000);
+    expect(request.comment).toMatch(/^request body not kept: let go to keep the capture within its memory cap/);
+    expect(importHar(JSON.parse(JSON.stringify(har))).records[0]).toEqual(cap.records[0]); // ours: the stub itself
+    delete har.log._replyscope;
+    for (const e of har.log.entries) delete e._replyscope;
+    expect(importHar(har).records[0]).not.toHaveProperty('requestBody'); // a browser's reader: no body known, none invented
+  });
+
   it('an imported body, named by its file, gets an absolute URL (HAR 1.2 wants one); a re-import keeps the file name', () => {
     const cap = loadInput('data: {"type":"REPLY_START"}\n\n', 'my reply.sse');
     const har = exportHar(cap);
