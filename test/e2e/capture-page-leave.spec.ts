@@ -1,7 +1,7 @@
 // A page that leaves while it streams: what it read up to the moment it left is in the capture. The tap hands its
 // records to the relay in batches; the batch still waiting when the document unloads used to be lost with it (a
 // message posted then is never delivered), so the connection ended a few reads short. Now the tap hands that batch
-// over synchronously as the page goes (src/extension/tap/leave-handoff.ts).
+// over synchronously as the page goes (src/extension/tap/handshake.ts, emitter.ts).
 import { expect, test } from '@playwright/test';
 import { launchWithExtension, type ExtensionBrowser } from './support/extension.ts';
 import { startServer, writeAndWait, type TestServer } from './support/server.ts';
@@ -33,6 +33,12 @@ test.beforeAll(async () => {
   server = await startServer(async (req, res) => {
     if (req.url === '/app' || req.url === '/next') {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(req.url === '/app' ? APP : '<!doctype html><title>next</title>');
+      return;
+    }
+    if (req.url === '/big') {
+      // 1 MB of events in one go: a page that waits before reading gets reads past the tap's batch size.
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
+      res.end(`data: ${JSON.stringify({ type: 'TEXT_BLOCK_DELTA', reply_id: 'r', block_id: 'b', delta: 'x'.repeat(1 << 20) })}\n\n`);
       return;
     }
     if (req.url === '/stream') {
@@ -78,3 +84,35 @@ for (const leaveAt of [1, 3000]) {
     await app.close();
   });
 }
+
+test('a page script that dispatches a pagehide of its own does not make the capture drop what is on its way', async () => {
+  const app = await ext.context.newPage();
+  await app.goto(`${server.url}/app`);
+  const panel = await ext.panelPage(await ext.tabIdFor(app));
+  await expect(panel.getByTestId('status')).toContainText('Capturing');
+  const read = await app.evaluate(async () => {
+    const r = await fetch('/big');
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the body piles up: reads past the tap's batch size
+    const reader = (r.body as ReadableStream<Uint8Array>).getReader();
+    let n = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return n;
+      n += value.length;
+      // A read past the batch size went out on the tap's port in this task. Now a record waits in the tap's next
+      // batch (its note of a socket opened) and the page fakes leaving: a hand-off then would overtake that batch.
+      new WebSocket(`ws://127.0.0.1:9/socket-${n}`);
+      window.dispatchEvent(new Event('pagehide'));
+    }
+  });
+  await expect(panel.locator('[data-conn]').first()).toContainText('complete');
+  const capture = await panel.evaluate(() => {
+    const { store } = (globalThis as unknown as { replyscopePanel: { store: { capture(): { records: { kind: string; bytes?: number; text?: string }[] } } } }).replyscopePanel;
+    const records = store.capture().records;
+    return { held: records.reduce((n, r) => n + (r.kind === 'chunk' ? r.bytes ?? 0 : 0), 0), notes: records.flatMap((r) => (r.kind === 'notice' ? [r.text ?? ''] : [])) };
+  });
+  expect(capture.held).toBe(read);
+  expect(capture.notes.filter((t) => /page left/.test(t))).toEqual([]);
+  await panel.close();
+  await app.close();
+});

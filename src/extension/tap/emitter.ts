@@ -55,7 +55,11 @@ export class TapEmitter {
         this.flush();
       }, true]);
       // Leaving: a batch posted now would never be delivered (see handshake.ts) — it goes synchronously instead.
-      natives.apply(natives.addEventListener, window, ['pagehide', () => this.handOffOnLeave(), true]);
+      // Only the browser's pagehide: a page script dispatching one of its own would overtake the batch still on the
+      // port, which the relay then drops as late (its reads lost, a warning that the page left when it had not).
+      natives.apply(natives.addEventListener, window, ['pagehide', (event: Event) => {
+        if (event.isTrusted) this.handOffOnLeave();
+      }, true]);
     }
   }
 

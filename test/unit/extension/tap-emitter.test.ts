@@ -27,6 +27,13 @@ beforeAll(async () => {
 });
 afterAll(() => void vi.unstubAllGlobals());
 
+/** An event as the browser fires it (`isTrusted`: a page script cannot make one). */
+function browserEvent(type: string): Event {
+  const event = new Event(type);
+  Object.defineProperty(event, 'isTrusted', { value: true });
+  return event;
+}
+
 /** An emitter wired to a relay end that collects what it receives. */
 function wired() {
   const emitter = new TapEmitter();
@@ -92,7 +99,7 @@ describe('TapEmitter as the page leaves', () => {
     emitter.emit(record(1));
     // The page leaving aborts its streams just before pagehide: that end waits, a post now would never arrive.
     emitter.emit({ kind: 'end', conn: 'd', t: 2, state: 'aborted', error: 'AbortError' });
-    window.dispatchEvent(new Event('pagehide'));
+    window.dispatchEvent(browserEvent('pagehide'));
     expect(handedOff).toEqual([{ type: 'records', records: [record(1), { kind: 'end', conn: 'd', t: 2, state: 'aborted', error: 'AbortError' }], seq: 1 }]);
     expect(received).toHaveLength(1); // nothing more on the port
     close();
@@ -103,9 +110,26 @@ describe('TapEmitter as the page leaves', () => {
     const { emitter, received, next, close } = wired();
     emitter.emit(record(7));
     const got = next();
-    window.dispatchEvent(new Event('pagehide'));
+    window.dispatchEvent(browserEvent('pagehide'));
     await got;
     expect(received).toEqual([[record(7)]]);
+    close();
+  });
+
+  it('a pagehide a page script dispatches hands nothing over: the batch waits for its timer, numbered in order', async () => {
+    visibility = 'visible';
+    const { emitter, received, seqs, next, close } = wired();
+    const node = new EventTarget();
+    const handedOff: unknown[] = [];
+    node.addEventListener(LEAVE_BATCH_EVENT, (e) => handedOff.push((e as CustomEvent).detail));
+    emitter.attachLeaveNode(node as unknown as Element);
+    emitter.emit(record(3));
+    const got = next();
+    window.dispatchEvent(new Event('pagehide')); // untrusted: the page did not leave
+    expect(handedOff).toEqual([]);
+    await got;
+    expect(received).toEqual([[record(3)]]);
+    expect(seqs).toEqual([0]);
     close();
   });
 });
