@@ -116,3 +116,27 @@ test('a page script that dispatches a pagehide of its own does not make the capt
   await panel.close();
   await app.close();
 });
+
+test('a frame written with document.open() that goes away mid-stream: the capture holds every byte it read', async () => {
+  // A chat widget's way: an about:blank iframe filled with document.open/write. open() erases every listener of the
+  // document and its window — the tap's pagehide one with them — so the frame's last batch was lost as it went.
+  const { page, tabId } = await ext.openWatchedPage(`${server.url}/next`);
+  const read = await page.evaluate(async () => {
+    const frame = document.createElement('iframe');
+    document.body.append(frame);
+    const w = frame.contentWindow as Window & typeof globalThis;
+    w.document.open();
+    w.document.write('<!doctype html><title>widget</title><body>widget</body>');
+    w.document.close();
+    const reader = ((await w.fetch('/stream')).body as ReadableStream<Uint8Array>).getReader();
+    let n = 0;
+    while (n < 3000) n += ((await reader.read()).value as Uint8Array).length;
+    frame.remove(); // right after a read: its records are still in the tap's batch
+    return n;
+  });
+  // The frame went away: its stream ends (aborted with it), holding what the frame read.
+  await expect.poll(async () => (await ext.records(tabId)).some((r) => r.kind === 'end')).toBe(true);
+  const held = (await ext.records(tabId)).reduce((n, r) => n + (r.kind === 'chunk' ? r.bytes : 0), 0);
+  expect(held).toBe(read);
+  await page.close();
+});

@@ -46,21 +46,32 @@ export class TapEmitter {
       sub = true;
     }
     this.isSubframe = sub;
-    if (typeof document !== 'undefined') {
-      natives.apply(natives.addEventListener, document, ['visibilitychange', () => {
-        if (!pageHidden()) return;
-        // The batch timer is about to be throttled to ~1 s: cancel it (schedule() then wakes through the channel).
-        if (this.timer !== undefined) natives.clearTimeout(this.timer);
-        this.timer = undefined;
-        this.flush();
-      }, true]);
-      // Leaving: a batch posted now would never be delivered (see handshake.ts) — it goes synchronously instead.
-      // Only the browser's pagehide: a page script dispatching one of its own would overtake the batch still on the
-      // port, which the relay then drops as late (its reads lost, a warning that the page left when it had not).
-      natives.apply(natives.addEventListener, window, ['pagehide', (event: Event) => {
-        if (event.isTrusted) this.handOffOnLeave();
-      }, true]);
-    }
+    this.listen();
+  }
+
+  private readonly onVisibilityChange = (): void => {
+    if (!pageHidden()) return;
+    // The batch timer is about to be throttled to ~1 s: cancel it (schedule() then wakes through the channel).
+    if (this.timer !== undefined) natives.clearTimeout(this.timer);
+    this.timer = undefined;
+    this.flush();
+  };
+
+  // Leaving: a batch posted now would never be delivered (see handshake.ts) — it goes synchronously instead.
+  // Only the browser's pagehide: a page script dispatching one of its own would overtake the batch still on the
+  // port, which the relay then drops as late (its reads lost, a warning that the page left when it had not).
+  private readonly onPageHide = (event: Event): void => {
+    if (event.isTrusted) this.handOffOnLeave();
+  };
+
+  /**
+   * Listens to the document and window: at install, and again after the page's document.open(), which erases every
+   * listener of both (see document-open.ts). The same functions each time: the browser adds a listener once.
+   */
+  listen(): void {
+    if (typeof document === 'undefined') return;
+    natives.apply(natives.addEventListener, document, ['visibilitychange', this.onVisibilityChange, true]);
+    natives.apply(natives.addEventListener, window, ['pagehide', this.onPageHide, true]);
   }
 
   attachLeaveNode(node: Element): void {

@@ -2,6 +2,7 @@
 // it must patch fetch/EventSource/XMLHttpRequest before the page's first script runs, so nothing here may be async.
 // No zod, no extension APIs, no globals left behind.
 import { installBlindSpotTaps } from './blind-spots.ts';
+import { installDocumentOpenTap } from './document-open.ts';
 import { TapEmitter } from './emitter.ts';
 import { installEventSourceTap } from './eventsource-tap.ts';
 import { installFetchTap } from './fetch-tap.ts';
@@ -48,6 +49,7 @@ function install(): void {
   installXhrTap(emitter);
   installBlindSpotTaps(emitter);
   installWebSocketSendTap();
+  installDocumentOpenTap(emitter);
 }
 
 install();
