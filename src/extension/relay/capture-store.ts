@@ -192,6 +192,8 @@ export class CaptureStore {
     const target = this.target;
     const touched = new Map<string, EvictionRecord>();
     const retired: RelayRecord[] = [];
+    /** The newest data record's cost when it stayed past the target (see NEWEST_KEPT_MAX). */
+    let newestKept = 0;
     // Connections in the order they started; the oldest with data left gives up its oldest data first.
     const ordered = [...this.conns.entries()].sort((a, b) => a[1].order - b[1].order);
     // Request bodies may take half the limit: past that the oldest go before any data. A chat page posts its whole
@@ -203,7 +205,10 @@ export class CaptureStore {
       while (this.bytes > target && conn.dataHead < conn.data.length) {
         const index = conn.data[conn.dataHead];
         const rec = this.records[index] as DataRecord;
-        if (rec === this.newest && dataCost(rec) <= NEWEST_KEPT_MAX) break; // the last of its connection's data too
+        if (rec === this.newest && dataCost(rec) <= NEWEST_KEPT_MAX) {
+          newestKept = dataCost(rec);
+          break; // the last of its connection's data too
+        }
         conn.dataHead++;
         this.records[index] = null;
         this.hasEvicted = true;
@@ -232,7 +237,9 @@ export class CaptureStore {
       }
       if (this.bytes <= target) break;
     }
-    if (this.bytes > target) this.retireWhole(now, retired);
+    // Only records left (and the newest read, which stays whatever they weigh): a large read past the limit is no
+    // reason to let connections go — their records passing it is.
+    if (this.bytes - newestKept > target) this.retireWhole(now, retired, newestKept);
     this.compactIfSparse();
     // The queue's bound: the memory it holds on to stays within a quarter of the limit.
     const out = this.pendingCost > this.limitBytes / 4 ? this.digestPending(() => this.pendingCost > this.limitBytes / 8, now) : [];
@@ -277,15 +284,16 @@ export class CaptureStore {
   }
 
   /**
-   * No data is left to evict, and the records of ended connections still pass the target: the oldest of them go whole
+   * No data is left to evict (but the newest read, `newestKept`), and the records of ended connections still pass the
+   * target: the oldest of them go whole
    * (with their end records and notices) — down to half the target, so that such records, piling up, do not evict
    * every new stream as it comes. Open connections keep their record (their next records need it).
    */
-  private retireWhole(now: number, out: RelayRecord[]): void {
+  private retireWhole(now: number, out: RelayRecord[], newestKept: number): void {
     const done = [...this.conns.values()].filter((c) => c.ended && c.dataHead === c.data.length).sort((a, b) => a.order - b.order);
     const gone = new Set<string>();
     for (const conn of done) {
-      if (this.bytes <= this.target / 2) break;
+      if (this.bytes - newestKept <= this.target / 2) break;
       gone.add(conn.record.id);
       this.conns.delete(conn.record.id);
       this.records[conn.at] = null;

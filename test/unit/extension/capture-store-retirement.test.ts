@@ -81,6 +81,20 @@ describe('retirement: what goes once no data is left to evict', () => {
     for (const r of snapshot) if ('conn' in r && r.conn !== undefined) expect(ids.has(r.conn)).toBe(true);
   });
 
+  it('a read larger than the limit (kept as the newest) lets no connection go: only records piling up do', () => {
+    // Chromium hands a slow reader 2 MiB reads; under the smallest cap the newest stays past the limit
+    // (NEWEST_KEPT_MAX). The few ended connections before it were let go whole for it: gone from the list.
+    const store = new CaptureStore(LIMIT);
+    for (let i = 0; i < 5; i++) store.add(turn(i, 0, 1000), i);
+    const text = 'y'.repeat(LIMIT + LIMIT / 2);
+    const open = { ...(turn(5, 0)[0] as ConnectionRecord), requestBody: undefined };
+    const { forward } = store.add([open, { kind: 'chunk', conn: 'c5', t: 6, bytes: text.length, text }], 6);
+    expect(forward.filter((r) => r.kind === 'retired' && r.what === 'connection')).toEqual([]);
+    const snapshot = store.snapshot();
+    expect(snapshot.filter((r) => r.kind === 'connection').map((r) => (r.kind === 'connection' ? r.id : ''))).toEqual(['c0', 'c1', 'c2', 'c3', 'c4', 'c5']);
+    expect(snapshot.at(-1)).toMatchObject({ kind: 'chunk', conn: 'c5', bytes: text.length });
+  });
+
   it('an open connection is never let go whole (its next records need it); its body goes like any', () => {
     const store = new CaptureStore(LIMIT);
     store.add(turn(0, 0, 40).slice(0, 2), 1); // still streaming
