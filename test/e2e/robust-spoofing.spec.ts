@@ -197,6 +197,12 @@ test('an about:blank iframe the page controls from its first instant: forged han
     fake.port1.onmessage = (e) => {
       out.gotFromRelay = JSON.stringify(e.data).slice(0, 200);
     };
+    // The leave hand-off's element (tap/handshake.ts): the tap's offer is not seen, a forged one is not taken.
+    const fakeNode = w.document.createElement('span');
+    w.addEventListener('replyscope:tap-leave-node', (e) => {
+      if ((e as MouseEvent).relatedTarget !== fakeNode) stolen++;
+    }, true);
+    out.leaveNodeTaken = !w.dispatchEvent(new w.MouseEvent('replyscope:tap-leave-node', { relatedTarget: fakeNode, cancelable: true }));
     const offer = () => !w.dispatchEvent(new w.MessageEvent('replyscope:tap-port', { ports: [fake.port2], cancelable: true }));
     out.offerAcceptedAtOnce = offer();
     w.addEventListener('replyscope:relay-ready', () => {
@@ -220,6 +226,7 @@ test('an about:blank iframe the page controls from its first instant: forged han
   noForgery(await ext.records(tabId));
   expect(outcome.stolen).toBe(0);
   expect(outcome.offerAcceptedAtOnce).toBe(false); // the relay already held the tap's port
+  expect(outcome.leaveNodeTaken).toBe(false); // and the tap's leave element
   expect(outcome.offerAcceptedOnReady).not.toBe(true);
   expect(outcome.fetchIsNative).toBe(false); // the frame's fetch was tapped before the page could touch it
   expect(outcome.gotFromRelay).toBeUndefined();
