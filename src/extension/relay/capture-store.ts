@@ -285,9 +285,9 @@ export class CaptureStore {
 
   /**
    * No data is left to evict (but the newest read, `newestKept`), and the records of ended connections still pass the
-   * target: the oldest of them go whole
-   * (with their end records and notices) — down to half the target, so that such records, piling up, do not evict
-   * every new stream as it comes. Open connections keep their record (their next records need it).
+   * target: the oldest of them go whole (with their end records and notices) — down to half the target, so that such
+   * records, piling up, do not evict every new stream as it comes. Open connections keep their record (their next
+   * records need it).
    */
   private retireWhole(now: number, out: RelayRecord[], newestKept: number): void {
     const done = [...this.conns.values()].filter((c) => c.ended && c.dataHead === c.data.length).sort((a, b) => a.order - b.order);
