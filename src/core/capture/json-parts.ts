@@ -13,6 +13,58 @@ export interface PartLimits {
 const LIMITS: PartLimits = { slice: 1 << 20, values: 512 };
 
 /**
+ * A point in a long computation where a writer may give the thread back: jsonParts yields an empty part there. An
+ * export of a 300 MB capture is seconds of work; a caller that drains the parts in slices (the panel's export) needs
+ * a part now and then even where none is written — while a body is checked, or records are grouped.
+ */
+export const PAUSE: unique symbol = Symbol('pause');
+export type Pause = typeof PAUSE;
+
+/** Runs a pausing computation through at once (for callers that do not slice it). */
+export function runSteps<T>(steps: Generator<Pause, T>): T {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** How far a lazy writer has come, in units of work it names (records written, say): `done` of `total`. */
+export interface WorkProgress {
+  done: number;
+  total: number;
+}
+
+/**
+ * Values jsonParts writes as they are made, for what is too large, or too slow, to make at once. JSON.stringify does
+ * not know them: they are for jsonParts only.
+ */
+export abstract class LazyJson {}
+
+/** A value whose making pauses: `steps` yields PAUSE between pieces of its work and returns the value to write. */
+export class LazyValue extends LazyJson {
+  constructor(readonly steps: () => Generator<Pause, unknown>) {
+    super();
+  }
+}
+
+/** An array written item by item as `items` makes them (a PAUSE among them is no item). */
+export class LazyArray extends LazyJson {
+  constructor(readonly items: () => Iterable<unknown>) {
+    super();
+  }
+}
+
+/**
+ * A string written piece by piece — never held whole: a body may be longer than a string can be. A piece must not end
+ * in the first half of a surrogate pair (escaped alone, each half would be written as a \u escape).
+ */
+export class LazyString extends LazyJson {
+  constructor(readonly pieces: () => Iterable<string | Pause>) {
+    super();
+  }
+}
+
+/**
  * The parts of JSON.stringify(value, null, indent). Small values (a capture record, a header) are stringified whole and
  * re-indented; larger arrays and objects are walked, so that no part is longer than a slice of a long string or a
  * small value's text.
@@ -48,6 +100,10 @@ function toJsonValue(v: unknown, key: string): unknown {
 }
 
 function* walk(v: unknown, pad: string, gap: string, limits: PartLimits): Generator<string> {
+  if (v instanceof LazyJson) {
+    yield* walkLazy(v, pad, gap, limits);
+    return;
+  }
   if (typeof v === 'string' && v.length > limits.slice) {
     yield* longString(v, limits.slice);
     return;
@@ -80,12 +136,56 @@ function* walk(v: unknown, pad: string, gap: string, limits: PartLimits): Genera
   yield first ? '{}' : gap ? `\n${pad}}` : '}';
 }
 
+function* walkLazy(v: LazyJson, pad: string, gap: string, limits: PartLimits): Generator<string> {
+  if (v instanceof LazyValue) {
+    const steps = v.steps();
+    for (let step = steps.next(); ; step = steps.next()) {
+      if (step.done) {
+        const value = toJsonValue(step.value, '');
+        yield* walk(value === undefined ? null : value, pad, gap, limits);
+        return;
+      }
+      yield '';
+    }
+  }
+  if (v instanceof LazyString) {
+    yield '"';
+    for (const piece of v.pieces()) {
+      if (piece === PAUSE) yield '';
+      else yield* escapedSlices(piece, limits.slice);
+    }
+    yield '"';
+    return;
+  }
+  if (v instanceof LazyArray) {
+    const inner = pad + gap;
+    const open = gap ? `\n${inner}` : '';
+    let i = 0;
+    for (const raw of v.items()) {
+      if (raw === PAUSE) {
+        yield '';
+        continue;
+      }
+      yield i === 0 ? `[${open}` : `,${open}`;
+      const item = toJsonValue(raw, String(i++));
+      yield* walk(item === undefined ? null : item, inner, gap, limits);
+    }
+    yield i === 0 ? '[]' : gap ? `\n${pad}]` : ']';
+  }
+}
+
+/** A long string as JSON, in slices. */
+function* longString(s: string, slice: number): Generator<string> {
+  yield '"';
+  yield* escapedSlices(s, slice);
+  yield '"';
+}
+
 /**
  * A string in slices, each escaped as JSON.stringify escapes it. A slice never ends between the two halves of a
  * surrogate pair: escaped alone, each half would be written as a \u escape, not as the character.
  */
-function* longString(s: string, slice: number): Generator<string> {
-  yield '"';
+function* escapedSlices(s: string, slice: number): Generator<string> {
   for (let i = 0; i < s.length;) {
     let end = Math.min(s.length, i + slice);
     const last = s.charCodeAt(end - 1);
@@ -94,7 +194,6 @@ function* longString(s: string, slice: number): Generator<string> {
     yield JSON.stringify(s.slice(i, end)).slice(1, -1);
     i = end;
   }
-  yield '"';
 }
 
 /** True when the value holds at most `budget.values` values and `budget.chars` characters of strings (counted down). */
@@ -103,6 +202,7 @@ function isSmall(v: unknown, budget: { values: number; chars: number }): boolean
   if (typeof v === 'string') return (budget.chars -= v.length) >= 0;
   if (v === null || typeof v !== 'object') return true;
   if (typeof (v as { toJSON?: unknown }).toJSON === 'function') return false; // walked: toJSON is called there
+  if (v instanceof LazyJson) return false; // made as it is written
   const items = Array.isArray(v) ? v : Object.values(v);
   for (const item of items) if (!isSmall(item, budget)) return false;
   return true;

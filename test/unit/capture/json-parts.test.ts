@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { joinParts, jsonParts } from '../../../src/core/capture/json-parts.ts';
+import { joinParts, jsonParts, LazyArray, LazyString, LazyValue, PAUSE } from '../../../src/core/capture/json-parts.ts';
 
 const join = (parts: Iterable<string>) => [...parts].join('');
 
@@ -25,6 +25,42 @@ describe('jsonParts', () => {
         expect(join(jsonParts(v, indent, { slice, values }))).toBe(expected ?? '');
       }),
       { numRuns: 2000 },
+    );
+  });
+
+  it('property: values made as they are written (LazyValue, LazyArray, LazyString, with pauses) are written as the values they make', () => {
+    // Each array, string and value of a plain JSON tree, at random, replaced by its lazy form: the text must not change.
+    const lazy = (v: unknown, pick: () => number): unknown => {
+      const r = pick();
+      if (typeof v === 'string' && r % 3 === 0) {
+        // pieces cut anywhere but inside a surrogate pair (as a streaming decoder cuts them)
+        const pieces: (string | typeof PAUSE)[] = [];
+        let from = 0;
+        for (let i = 1; i < v.length; i++) {
+          const lead = v.charCodeAt(i - 1) >= 0xd800 && v.charCodeAt(i - 1) <= 0xdbff && v.charCodeAt(i) >= 0xdc00 && v.charCodeAt(i) <= 0xdfff;
+          if (!lead && pick() % 3 === 0) pieces.push(v.slice(from, i), PAUSE), (from = i);
+        }
+        pieces.push(v.slice(from));
+        return new LazyString(() => pieces);
+      }
+      if (Array.isArray(v)) {
+        const items = v.map((x) => lazy(x, pick));
+        return r % 2 === 0 ? new LazyArray(() => items.flatMap((x) => [PAUSE, x])) : items;
+      }
+      if (v !== null && typeof v === 'object') {
+        const out = Object.fromEntries(Object.entries(v).map(([k, x]) => [k, lazy(x, pick)]));
+        return r % 4 === 0 ? new LazyValue(function* () { yield PAUSE; return out; }) : out;
+      }
+      return v;
+    };
+    const plain = fc.jsonValue({ stringUnit: 'binary' }).map((v) => JSON.parse(JSON.stringify(v)) as unknown); // no -0 (written as 0, read as 0)
+    fc.assert(
+      fc.property(plain, fc.array(fc.nat(), { minLength: 1, maxLength: 64 }), fc.constantFrom(0, 2), fc.integer({ min: 1, max: 8 }), (v, seq, indent, slice) => {
+        let k = 0;
+        const pick = () => seq[k++ % seq.length];
+        expect(join(jsonParts(lazy(v, pick), indent, { slice, values: 4 }))).toBe(JSON.stringify(v, null, indent));
+      }),
+      { numRuns: 1000 },
     );
   });
 
