@@ -8,7 +8,7 @@ import type { Entry, Har, Header } from 'har-format';
 import type { BodyRecord, Capture, CaptureRecord, ChunkRecord, ConnectionRecord, EndRecord, MessageRecord } from './model.ts';
 import { readSse, chunkTexts } from '../frames/read-body.ts';
 import { recordsToBytes, bytesToBase64 } from '../frames/utf8-chunks.ts';
-import { jsonParts } from './json-parts.ts';
+import { jsonParts, PAUSE, runSteps, type Pause } from './json-parts.ts';
 
 export { importHar, HarImportError } from './har-import.ts';
 
@@ -68,7 +68,7 @@ function bodyContent(chunks: ChunkRecord[], mimeType: string): Entry['response']
   }
 }
 
-function sseMessages(chunks: ChunkRecord[], ended: boolean): HarEventSourceMessage[] {
+export function sseMessages(chunks: ChunkRecord[], ended: boolean): HarEventSourceMessage[] {
   const reading = readSse(chunkTexts(chunks), { ended });
   let lastId = '';
   const out: HarEventSourceMessage[] = [];
@@ -80,15 +80,47 @@ function sseMessages(chunks: ChunkRecord[], ended: boolean): HarEventSourceMessa
   return out;
 }
 
-function esMessages(messages: MessageRecord[]): HarEventSourceMessage[] {
-  return messages.map((m) => ({ time: m.t / 1000, eventName: m.type, eventId: m.lastEventId, data: m.data }));
+function esMessage(m: MessageRecord): HarEventSourceMessage {
+  return { time: m.t / 1000, eventName: m.type, eventId: m.lastEventId, data: m.data };
 }
 
-function entryFor(conn: ConnectionRecord, own: [number, CaptureRecord][], created: string): Entry {
-  const chunks = own.map(([, r]) => r).filter((r): r is ChunkRecord => r.kind === 'chunk');
-  const messages = own.map(([, r]) => r).filter((r): r is MessageRecord => r.kind === 'message');
-  const end = own.map(([, r]) => r).find((r): r is EndRecord => r.kind === 'end');
-  const mimeType = headerValue(conn.responseHeaders, 'content-type') ?? (conn.transport === 'eventsource' ? 'text/event-stream' : 'application/octet-stream');
+function wsMessage(m: MessageRecord) {
+  return { type: m.type === 'send' ? ('send' as const) : ('receive' as const), time: m.t / 1000, opcode: 1, data: m.data };
+}
+
+/**
+ * How an entry's large parts are made: at once (exportHar, the HAR as an object) or as they are written (harParts,
+ * har-parts.ts: a body may be more than a string holds, and making it at once held the page for seconds).
+ */
+export interface EntryBodies {
+  /** The response content of a body's chunks. */
+  content(chunks: ChunkRecord[], mimeType: string): unknown;
+  /** `_eventSourceMessages` read from an SSE body. */
+  sseMessages(chunks: ChunkRecord[], ended: boolean): unknown;
+  /** A list of small values, one per message (EventSource / WebSocket messages). */
+  list<T>(items: T[], each: (item: T) => unknown): unknown;
+  /** The entry's raw records, `_replyscope.records`. */
+  records(own: [number, CaptureRecord][]): unknown;
+}
+
+const atOnce: EntryBodies = {
+  content: bodyContent,
+  sseMessages,
+  list: (items, each) => items.map(each),
+  records: (own) => own,
+};
+
+/** Records handled between two PAUSEs of a loop over a connection's records. */
+const PAUSE_EVERY = 4096;
+
+/**
+ * One connection's entry. A generator that pauses (yields PAUSE) in its loops over the records, which are as many as
+ * a day-long stream has chunks; exportHar runs it through.
+ */
+export function* entrySteps(conn: ConnectionRecord, own: [number, CaptureRecord][], created: string, bodies: EntryBodies): Generator<Pause, Entry> {
+  const chunks: ChunkRecord[] = [];
+  const messages: MessageRecord[] = [];
+  let end: EndRecord | undefined;
   // The first and last time known after the request: a loop, not Math.min(...times) — spread as arguments, the
   // times of a connection of ~120,000 chunks or messages (a day-long session) overflowed the stack, and the HAR
   // export failed with "Maximum call stack size exceeded".
@@ -99,9 +131,19 @@ function entryFor(conn: ConnectionRecord, own: [number, CaptureRecord][], create
     if (t < first) first = t;
     if (t > last) last = t;
   };
+  for (let i = 0; i < own.length; i++) {
+    const r = own[i][1];
+    if (r.kind === 'chunk') {
+      chunks.push(r);
+      see(r.t);
+    } else if (r.kind === 'message') {
+      messages.push(r);
+      see(r.t);
+    } else if (r.kind === 'end') end ??= r;
+    if (i % PAUSE_EVERY === PAUSE_EVERY - 1) yield PAUSE;
+  }
   see(end?.t);
-  for (const c of chunks) see(c.t);
-  for (const m of messages) see(m.t);
+  const mimeType = headerValue(conn.responseHeaders, 'content-type') ?? (conn.transport === 'eventsource' ? 'text/event-stream' : 'application/octet-stream');
   // An unknown start is the earliest time known of the entry (it was 0: a "wait" of 56 years before a known response).
   const start = finite(conn.startTime, Number.isFinite(first) ? first : 0);
   const response = finite(conn.responseTime, start);
@@ -110,11 +152,11 @@ function entryFor(conn: ConnectionRecord, own: [number, CaptureRecord][], create
   const receive = Math.max(0, finish - response);
   const isSse = mimeType.toLowerCase().startsWith('text/event-stream');
   const ended = end !== undefined && end.state !== 'open' && end.state !== 'evicted-open';
-  const eventSourceMessages = conn.transport === 'eventsource' ? esMessages(messages) : conn.transport !== 'websocket' && isSse ? sseMessages(chunks, ended) : undefined;
+  const eventSourceMessages = conn.transport === 'eventsource'
+    ? bodies.list(messages, esMessage)
+    : conn.transport !== 'websocket' && isSse ? bodies.sseMessages(chunks, ended) : undefined;
   // Chrome's form: what a WebSocket received and sent, as text frames.
-  const webSocketMessages = conn.transport === 'websocket'
-    ? messages.map((m) => ({ type: m.type === 'send' ? ('send' as const) : ('receive' as const), time: m.t / 1000, opcode: 1, data: m.data }))
-    : undefined;
+  const webSocketMessages = conn.transport === 'websocket' ? bodies.list(messages, wsMessage) : undefined;
   let url = conn.url;
   let queryString: Entry['request']['queryString'] = [];
   try {
@@ -125,7 +167,8 @@ function entryFor(conn: ConnectionRecord, own: [number, CaptureRecord][], create
     // of ours reads the name back from `_replyscope`.
     url = `urn:replyscope:import:${encodeURIComponent(url)}`;
   }
-  const entry: Entry & Record<string, unknown> = {
+  // (Typed as the HAR's entry although its large parts may be LazyJson values: they are written the same.)
+  const entry = {
     startedDateTime: isoTime(conn.startTime, created),
     time: wait + receive,
     request: {
@@ -150,7 +193,9 @@ function entryFor(conn: ConnectionRecord, own: [number, CaptureRecord][], create
       httpVersion: 'HTTP/1.1',
       cookies: [],
       headers: harHeaders(conn.responseHeaders),
-      content: (conn.transport === 'eventsource' || conn.transport === 'websocket') && chunks.length === 0 ? { size: 0, mimeType } : bodyContent(chunks, mimeType),
+      content: ((conn.transport === 'eventsource' || conn.transport === 'websocket') && chunks.length === 0
+        ? { size: 0, mimeType }
+        : bodies.content(chunks, mimeType)) as Entry['response']['content'],
       redirectURL: '',
       headersSize: -1,
       bodySize: -1,
@@ -161,30 +206,44 @@ function entryFor(conn: ConnectionRecord, own: [number, CaptureRecord][], create
     _resourceType: conn.transport === 'import' ? 'other' : conn.transport,
     ...(eventSourceMessages ? { _eventSourceMessages: eventSourceMessages } : {}),
     ...(webSocketMessages ? { _webSocketMessages: webSocketMessages } : {}),
-    _replyscope: { records: own } satisfies HarReplyscopeEntry,
+    _replyscope: { records: bodies.records(own) },
   };
-  return entry;
+  return entry as Entry;
 }
 
-export function exportHar(capture: Capture): Har {
+/** A capture's records by connection, in the order connections first appear, and those of no connection. */
+export interface HarGroups {
+  connections: { conn: ConnectionRecord; own: [number, CaptureRecord][] }[];
+  loose: [number, CaptureRecord][];
+}
+
+/** The records grouped for the entries (pausing, see entrySteps); a connection never declared is an error. */
+export function* groupSteps(capture: Capture): Generator<Pause, HarGroups> {
   const byConn = new Map<string, [number, CaptureRecord][]>();
   const loose: [number, CaptureRecord][] = [];
-  capture.records.forEach((rec, i) => {
+  const records = capture.records;
+  for (let i = 0; i < records.length; i++) {
+    const rec = records[i];
     const conn = rec.kind === 'connection' ? rec.id : rec.kind === 'navigation' ? undefined : rec.conn;
-    if (conn === undefined) {
-      loose.push([i, rec]);
-      return;
+    if (conn === undefined) loose.push([i, rec]);
+    else {
+      const list = byConn.get(conn);
+      if (list) list.push([i, rec]);
+      else byConn.set(conn, [[i, rec]]);
     }
-    const list = byConn.get(conn);
-    if (list) list.push([i, rec]);
-    else byConn.set(conn, [[i, rec]]);
-  });
-  const entries: Entry[] = [];
+    if (i % PAUSE_EVERY === PAUSE_EVERY - 1) yield PAUSE;
+  }
+  const connections: HarGroups['connections'] = [];
   for (const [id, own] of byConn) {
     const conn = own.find(([, r]) => r.kind === 'connection')?.[1] as ConnectionRecord | undefined;
     if (!conn) throw new Error(`records refer to connection ${JSON.stringify(id)}, which the capture never declares`);
-    entries.push(entryFor(conn, own, capture.header.created));
+    connections.push({ conn, own });
   }
+  return { connections, loose };
+}
+
+/** The HAR around its entries (an array, or a LazyArray for harParts). */
+export function harDocument(capture: Capture, entries: unknown, loose: [number, CaptureRecord][]): Har {
   const browser = capture.header.browser;
   return {
     log: {
@@ -201,15 +260,14 @@ export function exportHar(capture: Capture): Har {
   };
 }
 
-export function writeHar(capture: Capture): string {
-  return [...harParts(capture)].join('');
+/** The HAR as an object, made at once (its body texts whole: see harParts for a file of any size). */
+export function exportHar(capture: Capture): Har {
+  const { connections, loose } = runSteps(groupSteps(capture));
+  const entries = connections.map(({ conn, own }) => runSteps(entrySteps(conn, own, capture.header.created, atOnce)));
+  return harDocument(capture, entries, loose);
 }
 
-/**
- * The HAR's text in parts (joined: writeHar). It is ~3.5× the capture log's size (the body, its messages and our raw
- * records, indented): from a capture of ~150 MB on it is more than one JavaScript string holds, and written by one
- * JSON.stringify the export failed with "Invalid string length".
- */
-export function harParts(capture: Capture): Generator<string> {
-  return jsonParts(exportHar(capture), 2);
+/** The HAR's text made from exportHar's object: as long as one string can be (tests, and the reference harParts is held to). */
+export function writeHar(capture: Capture): string {
+  return [...jsonParts(exportHar(capture), 2)].join('');
 }
