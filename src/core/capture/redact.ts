@@ -11,9 +11,9 @@
 //   completed it).
 // A notice record at the head of the capture says what was redacted.
 import type { BodyRecord, Capture, CaptureRecord, ChunkRecord, ConnectionRecord, EvictionDerived } from './model.ts';
-import { chunkTexts } from '../frames/read-body.ts';
-import { bytesToBase64, utf8Length } from '../frames/utf8-chunks.ts';
+import { bytesToBase64, PageTextDecoder, utf8Length } from '../frames/utf8-chunks.ts';
 import { maskJsonText, maskText, ToolArgsMaskers } from './redact-json-text.ts';
+import { PAUSE, runSteps, type Pause, type WorkProgress } from './json-parts.ts';
 
 export { maskText };
 
@@ -87,8 +87,11 @@ function redactLine(line: string, args: ToolArgsMaskers): string {
   return redactValueText(line, args);
 }
 
-/** Redacts one connection's chunks line by line; each output line goes to the chunk that completed the line. */
-function redactChunks(chunks: ChunkRecord[], ended: boolean, args: ToolArgsMaskers): ChunkRecord[] {
+/**
+ * Redacts one connection's chunks line by line; each output line goes to the chunk that completed the line. Pauses
+ * after each chunk (see redactSteps).
+ */
+function* redactChunks(chunks: ChunkRecord[], ended: boolean, args: ToolArgsMaskers, progress: WorkProgress): Generator<Pause, ChunkRecord[]> {
   const line = (text: string) => redactLine(text, args);
   const out: ChunkRecord[] = [];
   let carry = '';
@@ -109,8 +112,11 @@ function redactChunks(chunks: ChunkRecord[], ended: boolean, args: ToolArgsMaske
     });
     return { kind: 'chunk', conn: src.conn, t: src.t, bytes: bytes.length, base64: bytesToBase64(bytes) };
   };
-  const texts = chunkTexts(chunks);
-  texts.forEach(({ text }, k) => {
+  // The page's text of each chunk, as chunkTexts reads it — chunk by chunk, not all before the first is redacted.
+  const page = new PageTextDecoder();
+  for (let k = 0; k < chunks.length; k++) {
+    let text = page.push(chunks[k]);
+    if (k === chunks.length - 1) text += page.end(); // a character another writer's base64 left unfinished
     if (chunks[k].base64 !== undefined && text.includes('\ufffd')) invalid = true;
     let buf = carry + text;
     let produced = '';
@@ -122,13 +128,15 @@ function redactChunks(chunks: ChunkRecord[], ended: boolean, args: ToolArgsMaske
       from = m.index + m[0].length;
     }
     buf = buf.slice(from);
-    if (k === texts.length - 1 && ended) {
+    if (k === chunks.length - 1 && ended) {
       produced += buf.endsWith('\r') ? line(buf.slice(0, -1)) + '\r' : line(buf);
       buf = '';
     }
     carry = buf;
     if (produced !== '') out.push(record(chunks[k], produced));
-  });
+    progress.done++;
+    yield PAUSE;
+  }
   if (carry !== '') out.push(record(chunks[chunks.length - 1], line(carry))); // (bytes: the masked text's, not the original's)
   return out;
 }
@@ -212,13 +220,24 @@ function redactConnection(c: ConnectionRecord, o: RedactOptions): ConnectionReco
 }
 
 export function redactCapture(capture: Capture, options: RedactOptions, now: number = Date.now()): Capture {
+  return runSteps(redactSteps(capture, options, now));
+}
+
+/**
+ * redactCapture as a computation that pauses (yields PAUSE) in every loop over the records: redacting the text of a
+ * 300 MB capture takes ~6 s, which an export made in slices must be able to interrupt. `progress` counts records:
+ * each is visited twice (its connection's chunks redacted, then the record emitted).
+ */
+export function* redactSteps(capture: Capture, options: RedactOptions, now: number = Date.now(), progress: WorkProgress = { done: 0, total: 0 }): Generator<Pause, Capture> {
   const what = [options.headers && 'header values and URL query values', options.requestBodies && 'request bodies',
     options.textContent && 'text content of streams'].filter(Boolean);
   if (what.length === 0) return capture;
   const records: CaptureRecord[] = [{ kind: 'notice', t: now, level: 'info',
     text: `Redacted for export: ${what.join(', ')}. Strings inside JSON values are masked (letters and digits → "x"); structure, event types and ids are kept.` }];
+  progress.total = 2 * capture.records.length;
   const chunksByConn = new Map<string, ChunkRecord[]>();
   const endedConns = new Set<string>();
+  let seen = 0;
   for (const r of capture.records) {
     if (r.kind === 'chunk') {
       const list = chunksByConn.get(r.conn);
@@ -226,6 +245,7 @@ export function redactCapture(capture: Capture, options: RedactOptions, now: num
       else chunksByConn.set(r.conn, [r]);
     }
     if (r.kind === 'end' && r.state !== 'open' && r.state !== 'evicted-open') endedConns.add(r.conn);
+    if (++seen % 4096 === 0) yield PAUSE;
   }
   // A connection whose head was evicted mid-line continues that line in its first kept chunk: the line is redacted
   // whole (masking the two halves apart masked its keys, and the client then read no event there). So its start, the
@@ -241,6 +261,7 @@ export function redactCapture(capture: Capture, options: RedactOptions, now: num
   };
   if (options.textContent) {
     for (const r of capture.records) {
+      if (++seen % 4096 === 0) yield PAUSE;
       if (r.kind !== 'evicted' || !r.derived) continue;
       // pi: the client state's blocks by content index (encodePiState: message.content.items = [[index, block], …]).
       const items = ((r.derived.pi?.state as { message?: { content?: { items?: unknown } } } | undefined)?.message?.content?.items);
@@ -260,11 +281,12 @@ export function redactCapture(capture: Capture, options: RedactOptions, now: num
     }
   }
   if (options.textContent) {
-    const seen = new Set<string>();
+    const chunked = new Set<string>();
     const head = new Map<string, string>(); // the carry of the last eviction before a connection's first chunk
     for (const r of capture.records) {
-      if (r.kind === 'chunk') seen.add(r.conn);
-      else if (r.kind === 'evicted' && !seen.has(r.conn) && r.derived) head.set(r.conn, r.derived.carry);
+      if (r.kind === 'chunk') chunked.add(r.conn);
+      else if (r.kind === 'evicted' && !chunked.has(r.conn) && r.derived) head.set(r.conn, r.derived.carry);
+      if (++seen % 4096 === 0) yield PAUSE;
     }
     for (const [conn, text] of head) {
       const chunks = chunksByConn.get(conn);
@@ -276,8 +298,9 @@ export function redactCapture(capture: Capture, options: RedactOptions, now: num
   // Redacted chunks keep their connection's position in the stream of records: emitted where its first chunk was.
   const redacted = new Map<string, ChunkRecord[]>();
   if (options.textContent) {
-    for (const [conn, chunks] of chunksByConn) redacted.set(conn, redactChunks(chunks, endedConns.has(conn), argsOf(conn)));
+    for (const [conn, chunks] of chunksByConn) redacted.set(conn, yield* redactChunks(chunks, endedConns.has(conn), argsOf(conn), progress));
   }
+  progress.done = Math.max(progress.done, capture.records.length); // (records that are no chunks: nothing done before they are emitted)
   // Each connection's redacted chunks are emitted in order from a cursor. (They were taken with shift(): a list of
   // more than ~16,000 chunks lives in V8's large-object space, where shift() moves every element — quadratic: the
   // redacted export of a 300 MB capture, 327,000 chunks on one connection, held the page for ~45 s, 1.7 s at 50 MB.)
@@ -290,6 +313,8 @@ export function redactCapture(capture: Capture, options: RedactOptions, now: num
     next.set(conn, i);
   };
   for (const r of capture.records) {
+    progress.done++;
+    yield PAUSE;
     if (r.kind === 'connection') records.push(redactConnection(r, options));
     else if (r.kind === 'chunk' && options.textContent) {
       // emit the redacted chunks whose time has come (same t as or earlier than this original chunk)
