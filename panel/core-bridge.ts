@@ -6,6 +6,6 @@ export { inputTooLarge, loadInput, InputError, MAX_INPUT_BYTES } from '../src/co
 export { captureLogParts, writeCaptureLog } from '../src/core/capture/capture-log.ts';
 export { writeHar } from '../src/core/capture/har.ts';
 export { harParts } from '../src/core/capture/har-parts.ts';
-export { joinParts, jsonParts } from '../src/core/capture/json-parts.ts';
-export { redactCapture, type RedactOptions as RedactionOptions } from '../src/core/capture/redact.ts';
+export { jsonParts, PAUSE, type Pause, type WorkProgress } from '../src/core/capture/json-parts.ts';
+export { redactCapture, redactSteps, type RedactOptions as RedactionOptions } from '../src/core/capture/redact.ts';
 export { diagnosticDoc } from '../src/core/diagnostics/catalog.ts';

@@ -1,7 +1,9 @@
 // Export: capture log (all or selected connection), HAR, one reply's events (a test fixture), reconstructed
 // messages, diagnostics report — each optionally redacted (headers, request bodies, text content).
-import { useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { buildExport, download, type ExportKind } from '../store/export.ts';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { MAX_INPUT_BYTES } from '../core-bridge.ts';
+import { buildExport, harBytesAtLeast, selectConnections, type ExportKind } from '../store/export.ts';
+import { download, ExportCancelled, type ExportStatus } from '../store/export-writer.ts';
 import type { PanelStore } from '../store/store.ts';
 import { Modal } from './Modal.tsx';
 
@@ -18,10 +20,23 @@ export function ExportDialog({ store, onClose }: { store: PanelStore; onClose: (
   const [scope, setScope] = useState<'all' | 'selected'>('all');
   const [redaction, setRedaction] = useState({ headers: false, requestBodies: false, textContent: false });
   const [error, setError] = useState<string | undefined>(undefined);
-  const [busy, setBusy] = useState(false);
+  const [status, setStatus] = useState<ExportStatus | undefined>(undefined);
+  const [cancelled, setCancelled] = useState(false);
+  /** The HAR being written (or last written) went past what an import reads. */
+  const [pastImportLimit, setPastImportLimit] = useState(false);
+  const running = useRef<AbortController | undefined>(undefined);
+  const busy = status !== undefined;
   const conn = store.selectedConnId.value;
   const reply = store.selectedReplyId.value;
   const dialog = useRef<HTMLDivElement>(null);
+  const connections = scope === 'selected' && conn ? [conn] : undefined;
+  // A HAR past what an import reads is said before it is made (from a floor of its size), and while it is made
+  // (from what was written): it was written, saved, and then refused by the import it came from.
+  const harFloor = useMemo(() => (kind === 'har' ? harBytesAtLeast(selectConnections(store.capture(), connections)) : 0), [kind, scope, conn]);
+  const harTooLarge = kind === 'har' && (harFloor > MAX_INPUT_BYTES || pastImportLimit);
+
+  // Closing the dialog (Escape, the backdrop) stops an export under way: nothing is saved after the dialog is gone.
+  useEffect(() => () => running.current?.abort(), []);
 
   // Keyboard: focus lands in the dialog, Escape closes it (listening from the first commit: a listener added after
   // the next paint would miss an Escape pressed right away).
@@ -33,33 +48,52 @@ export function ExportDialog({ store, onClose }: { store: PanelStore; onClose: (
   }, []);
 
   const run = async () => {
-    if (busy) return;
-    // The export holds the page's thread (the HAR of a 300 MB capture: ~15 s, redacted ~45 s): say so before it
-    // starts — the dialog sat unchanged, as if the click had been lost, until the file came or the error did.
-    setBusy(true);
+    if (running.current) return;
+    // The file is made in slices between frames (export-writer.ts): the dialog shows how far it has come, and Cancel
+    // stops it. (Made at once, the HAR of a 300 MB capture held the page ~13 s with the dialog unchanged.)
+    const abort = new AbortController();
+    running.current = abort;
     setError(undefined);
-    await nextPaint();
+    setCancelled(false);
+    setPastImportLimit(false);
+    setStatus({ phase: 'prepare', done: 0, total: 0, bytes: 0 });
+    let shown = 0;
+    let past = false;
     try {
       const file = buildExport(store.capture(), {
         kind,
-        connections: scope === 'selected' && conn ? [conn] : undefined,
+        connections,
         reply: conn && reply ? { connection: conn, reply } : undefined,
         redaction,
       });
-      await download(file); // rejects when the browser could not keep the file (it was saved as a cancelled download)
+      await download(file, {
+        signal: abort.signal,
+        // Shown a few times a second: often enough to be seen moving, not so often that a screen reader is flooded.
+        onProgress: (s) => {
+          if (kind === 'har' && !past && s.bytes > MAX_INPUT_BYTES) setPastImportLimit((past = true));
+          const now = performance.now();
+          if (now - shown < 200) return;
+          shown = now;
+          setStatus(s);
+        },
+      });
+      running.current = undefined;
       onClose();
     } catch (err) {
-      setError((err as Error).message);
-      setBusy(false);
+      running.current = undefined;
+      setStatus(undefined);
+      if (err instanceof ExportCancelled) setCancelled(true);
+      else setError((err as Error).message);
     }
   };
+  const cancel = () => (running.current ? running.current.abort() : onClose());
   const toggle = (k: keyof typeof redaction) => (e: Event) =>
     setRedaction({ ...redaction, [k]: (e.currentTarget as HTMLInputElement).checked });
 
   return (
-    <Modal label="Export" testId="export-dialog" boxRef={dialog} onClose={onClose}>
+    <Modal label="Export" class="export" testId="export-dialog" boxRef={dialog} onClose={onClose}>
       <h2>Export</h2>
-      <fieldset>
+      <fieldset disabled={busy}>
         <legend>Format</legend>
         {KINDS.map(([k, label]) => (
           <label key={k}>
@@ -69,13 +103,13 @@ export function ExportDialog({ store, onClose }: { store: PanelStore; onClose: (
         ))}
       </fieldset>
       {kind !== 'reply-events' ? (
-        <fieldset>
+        <fieldset disabled={busy}>
           <legend>Connections</legend>
           <label><input type="radio" name="scope" checked={scope === 'all'} onChange={() => setScope('all')} />All</label>
           <label><input type="radio" name="scope" checked={scope === 'selected'} disabled={!conn} onChange={() => setScope('selected')} />Selected connection only</label>
         </fieldset>
       ) : null}
-      <fieldset>
+      <fieldset disabled={busy}>
         <legend>Redact</legend>
         <label><input type="checkbox" checked={redaction.headers} onChange={toggle('headers')} />Header values</label>
         <label><input type="checkbox" checked={redaction.requestBodies} onChange={toggle('requestBodies')} />Request bodies</label>
@@ -83,9 +117,26 @@ export function ExportDialog({ store, onClose }: { store: PanelStore; onClose: (
       </fieldset>
       {/* An alert: it appears where the user is not (focus stays on the button pressed), and said nothing. */}
       {error ? <div class="error-box" role="alert">{error}</div> : null}
-      {busy ? <div class="export-busy" role="status" data-testid="export-busy">Exporting… a large capture takes a while; the page is busy until the file is ready.</div> : null}
+      {harTooLarge ? (
+        <div class="warn-box" data-testid="export-har-too-large">
+          {pastImportLimit ? `This HAR is past ${mib(MAX_INPUT_BYTES)}, more than an import reads` : `This HAR will be over ${mib(harFloor, Math.floor)}, more than an import reads (${mib(MAX_INPUT_BYTES)})`}:
+          it could not be opened here again (other tools may read it).
+          The capture log of the same capture imports at any size.
+          {busy ? null : <> <button class="link" onClick={() => setKind('capture-log')}>Choose the capture log</button></>}
+        </div>
+      ) : null}
+      {/* The phase is announced (a live region); how far it has come is the progress bar's value, not read out at
+          every step. */}
+      <div class="export-busy" data-testid="export-busy">
+        {status ? <progress max={status.total || undefined} value={status.total ? status.done : undefined} aria-label="Export progress" aria-valuetext={amountText(status).trim() || undefined} /> : null}
+        <span>
+          <span role="status">{status ? phaseText(kind, status) : cancelled ? 'Export cancelled — nothing was saved.' : ''}</span>
+          {status ? <span aria-hidden="true">{amountText(status)}</span> : null}
+        </span>
+      </div>
       <div class="actions">
-        <button onClick={onClose}>Cancel</button>
+        {/* During an export Cancel stops it, and the dialog stays for another choice; otherwise it closes the dialog. */}
+        <button onClick={cancel} data-testid="export-cancel">{busy ? 'Cancel export' : 'Cancel'}</button>
         {/* aria-disabled, not disabled: a disabled button drops the focus, which stays on it for the outcome */}
         <button class="primary" onClick={run} aria-disabled={busy} data-testid="export-go">Export</button>
       </div>
@@ -93,7 +144,24 @@ export function ExportDialog({ store, onClose }: { store: PanelStore; onClose: (
   );
 }
 
-/** After the next paint: what was rendered before is on screen. */
-function nextPaint(): Promise<void> {
-  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+const PHASES: Record<ExportStatus['phase'], string> = {
+  prepare: 'Preparing',
+  redact: 'Redacting',
+  analyse: 'Reading the streams',
+  write: 'Writing',
+};
+
+/** What is being done: "Writing the HAR…". */
+function phaseText(kind: ExportKind, s: ExportStatus): string {
+  if (s.phase !== 'write') return `${PHASES[s.phase]}…`;
+  return kind === 'har' ? 'Writing the HAR…' : kind === 'capture-log' ? 'Writing the capture log…' : 'Writing the file…';
 }
+
+/** How far it has come and how large the file is so far: " 43% · 312 MB". */
+function amountText(s: ExportStatus): string {
+  const parts = [s.total > 0 ? `${Math.min(100, Math.floor((100 * s.done) / s.total))}%` : '', s.bytes > 0 ? mb(s.bytes) : ''].filter(Boolean);
+  return parts.length ? ` ${parts.join(' · ')}` : '';
+}
+
+const mb = (bytes: number) => (bytes < 1e6 ? `${Math.max(1, Math.round(bytes / 1e3))} kB` : `${(bytes / 1e6).toFixed(bytes < 10e6 ? 1 : 0)} MB`);
+const mib = (bytes: number, round = Math.round) => `${round(bytes / 2 ** 20)} MiB`;

@@ -3,7 +3,7 @@
 // from the redacted capture, so no export leaks what the redaction removed.
 import type { ConnectionView } from '../../src/core/analysis/types.ts';
 import type { Capture, CaptureRecord } from '../../src/core/capture/model.ts';
-import { CaptureAnalyzer, captureLogParts, diagnosticDoc, harParts, joinParts, jsonParts, redactCapture, type RedactionOptions } from '../core-bridge.ts';
+import { CaptureAnalyzer, captureLogParts, diagnosticDoc, harParts, jsonParts, PAUSE, redactSteps, type Pause, type RedactionOptions, type WorkProgress } from '../core-bridge.ts';
 import { reindentJson } from '../lib/partial-json-view.ts';
 
 export type ExportKind = 'capture-log' | 'har' | 'reply-events' | 'messages' | 'diagnostics';
@@ -17,20 +17,37 @@ export interface ExportRequest {
   redaction: RedactionOptions;
 }
 
+/** What an export is doing, for its progress: `done` of `total` units of that phase's work (records, mostly). */
+export interface ExportProgress extends WorkProgress {
+  phase: 'prepare' | 'redact' | 'analyse' | 'write';
+}
+
 export interface ExportFile {
   name: string;
   mime: string;
   /**
    * The file's text in parts, made as they are read: a HAR of a 150 MB capture is more than one JavaScript string
    * holds (~512 MiB), so the download is a Blob of parts — a whole string failed with "Invalid string length".
+   * Everything is done as the parts are read — redaction, analysis, the HAR's bodies — and every long loop yields an
+   * empty part now and then, so that a caller can write the file in slices and give the thread back between them
+   * (export-writer.ts). `progress` is kept up to date as it goes.
    */
-  parts(): Iterable<string>;
+  parts(progress?: ExportProgress): Iterable<string>;
   /** The text as one string (tests, small files): only as long as a string can be. */
   readonly text: string;
 }
 
-function exportFile(name: string, mime: string, parts: () => Iterable<string>): ExportFile {
-  return { name, mime, parts, get text() { return [...parts()].join(''); } };
+function exportFile(name: string, mime: string, parts: (progress: ExportProgress) => Iterable<string>): ExportFile {
+  return { name, mime, parts: (progress = { phase: 'prepare', done: 0, total: 0 }) => parts(progress), get text() { return [...parts({ phase: 'prepare', done: 0, total: 0 })].join(''); } };
+}
+
+/** A pausing computation as parts: an empty part for each pause, then its value. */
+function* pausing<T>(steps: Generator<Pause, T>): Generator<string, T> {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    yield '';
+  }
 }
 
 export function selectConnections(capture: Capture, ids: readonly string[] | undefined): Capture {
@@ -44,9 +61,18 @@ export function selectConnections(capture: Capture, ids: readonly string[] | und
 
 const anyRedaction = (o: RedactionOptions) => Boolean(o.headers || o.requestBodies || o.textContent);
 
-function analyze(capture: Capture): ConnectionView[] {
+/** The capture analysed a slice of records at a time (the analysis of a 300 MB capture takes seconds). */
+function* analyze(capture: Capture, progress: ExportProgress): Generator<Pause, ConnectionView[]> {
   const a = new CaptureAnalyzer();
-  a.push(capture.records);
+  const slice = 512;
+  progress.phase = 'analyse';
+  progress.done = 0;
+  progress.total = capture.records.length;
+  for (let i = 0; i < capture.records.length; i += slice) {
+    a.push(capture.records.slice(i, i + slice));
+    progress.done = Math.min(capture.records.length, i + slice);
+    yield PAUSE;
+  }
   return a.connections();
 }
 
@@ -83,51 +109,70 @@ export function withOpenEnds(capture: Capture): Capture {
 
 export function buildExport(source: Capture, req: ExportRequest): ExportFile {
   const ids = req.kind === 'reply-events' && req.reply ? [req.reply.connection] : req.connections;
-  let capture = withOpenEnds(selectConnections(source, ids));
-  if (anyRedaction(req.redaction)) capture = redactCapture(capture, req.redaction);
-  const json = (v: unknown) => () => [...jsonParts(v, 2), '\n'];
+  // The capture as the file holds it: its connections, an open one ended "open", redacted.
+  function* prepared(progress: ExportProgress): Generator<string, Capture> {
+    const capture = withOpenEnds(selectConnections(source, ids));
+    if (!anyRedaction(req.redaction)) return capture;
+    progress.phase = 'redact';
+    return yield* pausing(redactSteps(capture, req.redaction, Date.now(), progress));
+  }
+  function* writing(progress: ExportProgress, write: (capture: Capture) => Iterable<string>): Generator<string> {
+    const capture = yield* prepared(progress);
+    progress.phase = 'write';
+    progress.done = 0;
+    progress.total = 0;
+    yield* write(capture);
+  }
+  const json = (v: unknown) => [...jsonParts(v, 2), '\n'];
   switch (req.kind) {
     case 'capture-log':
-      return exportFile(`replyscope-${stamp()}.replyscope.ndjson`, 'application/x-ndjson', () => captureLogParts(capture));
+      return exportFile(`replyscope-${stamp()}.replyscope.ndjson`, 'application/x-ndjson', (p) => writing(p, (c) => captureLogParts(c, p)));
     case 'har':
-      return exportFile(`replyscope-${stamp()}.har`, 'application/json', () => harParts(capture));
+      return exportFile(`replyscope-${stamp()}.har`, 'application/json', (p) => writing(p, (c) => harParts(c, p)));
     case 'reply-events': {
-      if (!req.reply) throw new Error('Select a reply to export its events.');
-      const conn = analyze(capture).find((c) => c.record.id === req.reply!.connection);
-      const reply = conn?.replies.find((r) => r.id === req.reply!.reply);
-      if (!conn || !reply) throw new Error(`Reply ${req.reply.reply} not found in the exported capture.`);
-      const byIndex = new Map(conn.events.map((e) => [e.index, e]));
-      // Each event as its wire text, laid out but token for token (a parse and stringify rounded integers beyond 2^53:
-      // the fixture then differed from what arrived); a frame that is not JSON as its text, a JSON string.
-      const items = reply.eventIndices.map((i) => {
-        const e = byIndex.get(i);
-        if (!e) return 'null';
-        const laid = e.raw !== undefined ? reindentJson(e.rawText) : undefined;
-        return (laid ?? JSON.stringify(e.raw !== undefined ? e.raw : e.rawText, null, 2)).replace(/\n/g, '\n  ');
+      const wanted = req.reply;
+      if (!wanted) throw new Error('Select a reply to export its events.');
+      return exportFile(`reply-${safeName(wanted.reply)}-events.json`, 'application/json', function* (p) {
+        const conn = (yield* pausing(analyze(yield* prepared(p), p))).find((c) => c.record.id === wanted.connection);
+        const reply = conn?.replies.find((r) => r.id === wanted.reply);
+        if (!conn || !reply) throw new Error(`Reply ${wanted.reply} not found in the exported capture.`);
+        p.phase = 'write';
+        const byIndex = new Map(conn.events.map((e) => [e.index, e]));
+        // Each event as its wire text, laid out but token for token (a parse and stringify rounded integers beyond 2^53:
+        // the fixture then differed from what arrived); a frame that is not JSON as its text, a JSON string.
+        const items = reply.eventIndices.map((i) => {
+          const e = byIndex.get(i);
+          if (!e) return 'null';
+          const laid = e.raw !== undefined ? reindentJson(e.rawText) : undefined;
+          return (laid ?? JSON.stringify(e.raw !== undefined ? e.raw : e.rawText, null, 2)).replace(/\n/g, '\n  ');
+        });
+        yield* items.length === 0 ? ['[]\n'] : ['[\n  ', ...items.flatMap((item, i) => (i === 0 ? [item] : [',\n  ', item])), '\n]\n'];
       });
-      const parts = items.length === 0 ? ['[]\n'] : ['[\n  ', ...items.flatMap((item, i) => (i === 0 ? [item] : [',\n  ', item])), '\n]\n'];
-      return exportFile(`reply-${safeName(reply.id)}-events.json`, 'application/json', () => parts);
     }
-    case 'messages': {
-      const out = analyze(capture).flatMap((c) =>
-        c.replies.map((r) => ({
-          connection: c.record.id, url: c.record.url, reply: r.id, dialect: r.dialect,
-          // Listed under both connections of a resumed stream: this one's message is the page's whole (as replay says).
-          ...(r.continuesConnection !== undefined ? { continuesConnection: r.continuesConnection } : {}),
-          message: lastMessage(c, r.id),
-        })),
-      );
-      return exportFile(`replyscope-messages-${stamp()}.json`, 'application/json', json(out));
-    }
-    case 'diagnostics': {
-      const out = analyze(capture).map((c) => ({
-        connection: c.record.id,
-        url: c.record.url,
-        dialect: c.dialect,
-        diagnostics: c.diagnostics.map((d) => ({ ...d, title: diagnosticDoc(d.code)?.title })),
-      }));
-      return exportFile(`replyscope-diagnostics-${stamp()}.json`, 'application/json', json(out));
-    }
+    case 'messages':
+      return exportFile(`replyscope-messages-${stamp()}.json`, 'application/json', function* (p) {
+        const conns = yield* pausing(analyze(yield* prepared(p), p));
+        p.phase = 'write';
+        yield* json(conns.flatMap((c) =>
+          c.replies.map((r) => ({
+            connection: c.record.id, url: c.record.url, reply: r.id, dialect: r.dialect,
+            // Listed under both connections of a resumed stream: this one's message is the page's whole (as replay says).
+            ...(r.continuesConnection !== undefined ? { continuesConnection: r.continuesConnection } : {}),
+            message: lastMessage(c, r.id),
+          })),
+        ));
+      });
+    case 'diagnostics':
+      return exportFile(`replyscope-diagnostics-${stamp()}.json`, 'application/json', function* (p) {
+        const conns = yield* pausing(analyze(yield* prepared(p), p));
+        p.phase = 'write';
+        yield* json(conns.map((c) => ({
+          connection: c.record.id,
+          url: c.record.url,
+          dialect: c.dialect,
+          diagnostics: c.diagnostics.map((d) => ({ ...d, title: diagnosticDoc(d.code)?.title })),
+        })));
+      });
   }
 }
 
@@ -135,56 +180,17 @@ function safeName(s: string): string {
   return s.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 60) || 'reply';
 }
 
-/** Text gathered into one Blob at a time: the Blob holds it outside the JavaScript heap, where the strings go free. */
-const BLOB_PIECE = 64 << 20;
-
-/** The file as Blobs of its parts, never one string: together they may be larger than any string (a HAR of 1 GB). */
-function exportPieces(file: ExportFile): Blob[] {
-  const blobs: Blob[] = [];
-  let pending: string[] = [];
-  let length = 0;
-  for (const piece of joinParts(file.parts())) {
-    pending.push(piece);
-    length += piece.length;
-    if (length >= BLOB_PIECE) {
-      blobs.push(new Blob(pending));
-      pending = [];
-      length = 0;
-    }
-  }
-  blobs.push(new Blob(pending));
-  return blobs;
-}
-
-export function exportBlob(file: ExportFile): Blob {
-  return new Blob(exportPieces(file), { type: file.mime });
-}
-
 /**
- * The file's Blob, each piece read back one byte: a browser that cannot keep it (Chromium keeps ~500 MB of a page's
- * Blobs in memory, and pages more to disk only in a profile on disk — not in a private window) makes a Blob that
- * cannot be read, and its download was cancelled while the dialog closed as if it had been saved.
+ * Bytes a HAR of the capture has at the least: each chunk's bytes and each message's text are in it twice (in the
+ * entry's body or message list, and in its raw records), never shorter than they were — what else the HAR holds
+ * (indentation, the records' fields, an SSE body's messages) makes it ~3.5× the capture log. A floor, not a guess:
+ * past an import's limit on it, the file certainly cannot be imported back.
  */
-export async function readableBlob(file: ExportFile): Promise<Blob> {
-  const pieces = exportPieces(file);
-  const blob = new Blob(pieces, { type: file.mime });
-  try {
-    for (const piece of pieces) if (piece.size > 0) await piece.slice(piece.size - 1).arrayBuffer();
-  } catch {
-    throw new Error(`The browser could not keep the ${(blob.size / 1e6).toFixed(0)} MB file to save (past ~500 MB it needs a profile ` +
-      'on disk, not a private window): export the capture log (a HAR is ~3.5× larger), or the selected connection only.');
+export function harBytesAtLeast(capture: Capture): number {
+  let n = 0;
+  for (const r of capture.records) {
+    if (r.kind === 'chunk') n += r.bytes;
+    else if (r.kind === 'message') n += r.data.length;
   }
-  return blob;
-}
-
-/** Save a file the browser way (a Blob URL we created, on an anchor we created; nothing captured becomes a URL). */
-export async function download(file: ExportFile): Promise<void> {
-  const url = URL.createObjectURL(await readableBlob(file));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = file.name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  return 2 * n;
 }

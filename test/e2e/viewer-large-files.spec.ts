@@ -50,7 +50,7 @@ test('an export the browser cannot keep says so in the dialog — it was a cance
   await page.close();
 });
 
-test('while an export is made the dialog says so, and a second click starts no second one', async () => {
+test('while an export is made the dialog says how far it has come, and a second click starts no second one', async () => {
   const page = await viewer.open();
   await page.getByTestId('import-input').setInputFiles({ name: 'sample.replyscope.ndjson', mimeType: 'application/octet-stream', buffer: Buffer.from(writeCaptureLog(sampleCapture())) });
   await expect(page.getByTestId('status')).toContainText('Imported sample.replyscope.ndjson');
@@ -70,7 +70,8 @@ test('while an export is made the dialog says so, and a second click starts no s
   const dialog = page.getByRole('dialog', { name: 'Export' });
   const go = dialog.getByRole('button', { name: 'Export', exact: true });
   await go.click();
-  await expect(dialog.getByRole('status')).toHaveText(/^Exporting… a large capture takes a while/);
+  await expect(dialog.getByRole('status')).toHaveText(/^(Preparing|Writing the capture log)…/);
+  await expect(dialog.getByRole('button', { name: 'Cancel export' })).toBeVisible();
   await expect(go).toHaveAttribute('aria-disabled', 'true');
   await expect(go).toBeFocused();
   await page.keyboard.press('Enter'); // pressed again while busy (a click would wait for it to be enabled)

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { Capture, CaptureHeader, CaptureRecord, NoticeRecord } from './model.ts';
 import { LogConsistency, LogContradiction } from './log-consistency.ts';
 import { parseHeader, parseRecord } from './schemas.ts';
+import type { WorkProgress } from './json-parts.ts';
 
 export const CAPTURE_FORMAT = 'replyscope-capture';
 export const CAPTURE_LOG_EXTENSION = '.replyscope.ndjson';
@@ -42,9 +43,14 @@ export function writeCaptureLog(capture: Capture): string {
  * text: several large captures imported side by side) is written as a Blob of these (joined, it failed with
  * "Invalid string length").
  */
-export function* captureLogParts(capture: Capture): Generator<string> {
+export function* captureLogParts(capture: Capture, progress: WorkProgress = { done: 0, total: 0 }): Generator<string> {
+  progress.total = capture.records.length + 1;
+  progress.done = 1;
   yield JSON.stringify(capture.header) + '\n';
-  for (const rec of capture.records) yield JSON.stringify(rec) + '\n';
+  for (const rec of capture.records) {
+    progress.done++;
+    yield JSON.stringify(rec) + '\n';
+  }
 }
 
 /** One-line description of the first zod issue: `chunk.bytes: Too small: expected number to be >=0`. */

@@ -1,7 +1,8 @@
 // Exports larger than one JavaScript string (V8: 2^29 − 24 UTF-16 units, ~512 MiB): the HAR of a capture of ~150 MB
 // and more. Written as one string they failed with "Invalid string length"; now they are parts, saved as a Blob.
 import { describe, expect, it } from 'vitest';
-import { buildExport, exportBlob } from '../../../panel/store/export.ts';
+import { buildExport } from '../../../panel/store/export.ts';
+import { writeExportBlob } from '../../../panel/store/export-writer.ts';
 import { sampleCapture } from '../../../panel/dev/sample-capture.ts';
 import { makeHeader } from '../../../src/core/capture/capture-log.ts';
 import type { Capture } from '../../../src/core/capture/model.ts';
@@ -42,7 +43,7 @@ describe('exports larger than a string', () => {
     const sample = sampleCapture();
     for (const kind of ['capture-log', 'har', 'messages', 'diagnostics'] as const) {
       const file = buildExport(sample, { kind, redaction: none });
-      const blob = exportBlob(file);
+      const blob = await writeExportBlob(file);
       expect(blob.type).toBe(file.mime);
       expect(await blob.text()).toBe(file.text);
     }
