@@ -113,38 +113,89 @@ export interface ReadCaptureLogOptions {
  * together is checked by LogConsistency (which notes what is odd but keeps it).
  */
 export function readCaptureLog(text: string, options: ReadCaptureLogOptions = {}): Capture {
-  const recordLines = options.lines;
-  const lines = text.split('\n');
-  while (lines.length > 0 && lines[lines.length - 1].trim() === '') lines.pop();
-  if (lines.length === 0) throw new CaptureLogError(1, 'the file is empty (expected a header line)');
-  const header = readHeader(lines[0]);
-  const records: CaptureRecord[] = [];
-  const connections = new Set<string>();
-  const consistency = new LogConsistency();
-  const unknownKinds = new Map<string, number>();
-  const pageNotes: NoticeRecord[] = [];
-  for (let i = 1; i < lines.length; i++) {
-    const lineNo = i + 1;
-    const raw = lines[i].endsWith('\r') ? lines[i].slice(0, -1) : lines[i];
-    if (raw.trim() === '') continue;
+  const reader = new CaptureLogReader(options);
+  for (const line of text.split('\n')) reader.line(line);
+  return reader.finish(text.slice(-16));
+}
+
+/**
+ * readCaptureLog a line at a time, for a file read in slices (capture-log-stream.ts): a log larger than one string
+ * holds is never one string. `line` takes each line without its "\n", in order; `finish` the end of the text.
+ */
+export class CaptureLogReader {
+  private lineNo = 0;
+  /** The number of the last line that is not blank (the file's length, trailing blank lines left out). */
+  private lastLine = 0;
+  private firstLine: string | undefined;
+  private header: CaptureHeader | undefined;
+  private readonly records: CaptureRecord[] = [];
+  private readonly connections = new Set<string>();
+  private readonly consistency = new LogConsistency();
+  private readonly unknownKinds = new Map<string, number>();
+  private readonly pageNotes: NoticeRecord[] = [];
+  /** A line that is not JSON: an error, unless no other line follows it — then the file was cut short there. */
+  private notJson: { lineNo: number; raw: string; error: unknown } | undefined;
+
+  constructor(private readonly options: ReadCaptureLogOptions = {}) {}
+
+  line(line: string): void {
+    const lineNo = ++this.lineNo;
+    if (lineNo === 1) this.firstLine = line;
+    if (line.trim() === '') return;
+    this.lastLine = lineNo;
+    // The header line is read once a line that is not blank shows the file is not empty (it may be blank itself).
+    this.header ??= readHeader(this.firstLine as string);
+    if (lineNo === 1) return;
+    if (this.notJson) throw new CaptureLogError(this.notJson.lineNo, `not JSON (${message(this.notJson.error)})`);
+    const raw = line.endsWith('\r') ? line.slice(0, -1) : line;
+    if (raw.trim() === '') return;
     let value: unknown;
     try {
       value = JSON.parse(raw);
     } catch (e) {
-      if (i === lines.length - 1 && !/\n\s*$/.test(text.slice(-16))) {
-        if (!options.unended) pageNotes.push(...cutNotices(lineNo, raw.length, consistency.unended()));
-        break;
-      }
-      throw new CaptureLogError(lineNo, `not JSON (${e instanceof Error ? e.message : String(e)})`);
+      this.notJson = { lineNo, raw, error: e };
+      return;
     }
+    this.record(value, raw, lineNo);
+  }
+
+  /** The end of the file; `end`: its last characters (16 are enough), which say whether its last line was ended. */
+  finish(end: string): Capture {
+    if (!this.header) throw new CaptureLogError(1, 'the file is empty (expected a header line)');
+    const cut = this.notJson;
+    if (cut) {
+      if (/\n\s*$/.test(end.slice(-16))) throw new CaptureLogError(cut.lineNo, `not JSON (${message(cut.error)})`);
+      if (!this.options.unended) this.pageNotes.push(...cutNotices(cut.lineNo, cut.raw.length, this.consistency.unended()));
+    }
+    for (const [kind, n] of this.unknownKinds) {
+      this.pageNotes.push(pageNotice(`${n} record${n === 1 ? '' : 's'} of a kind this version does not know ("${kind}") skipped — a log from a newer Replyscope? This one reads version 1 records (${KNOWN_KINDS.join(', ')}).`));
+    }
+    let notes: NoticeRecord[];
+    try {
+      notes = this.consistency.finish();
+    } catch (e) {
+      if (e instanceof LogContradiction) throw new CaptureLogError(e.line ?? this.lastLine, e.message);
+      throw e;
+    }
+    const records = this.records;
+    const said = new Set(records.map((r) => (r.kind === 'notice' ? `${r.conn}\u0000${r.text}` : '')));
+    for (const n of [...notes, ...this.pageNotes]) {
+      if (said.has(`${n.conn}\u0000${n.text}`)) continue;
+      records.push(n);
+      this.options.lines?.push(0);
+    }
+    return { header: this.header, records };
+  }
+
+  private record(value: unknown, raw: string, lineNo: number): void {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
       throw new CaptureLogError(lineNo, `not a JSON object (found ${JSON.stringify(raw.slice(0, 40))}): every line after the header is one record`);
     }
     const kind = (value as { kind?: unknown }).kind;
     if (kind === 'header') throw new CaptureLogError(lineNo, 'a second header line: two capture logs joined into one file? Import each on its own');
     if (typeof kind === 'string' && kind !== '' && !KNOWN_KINDS.includes(kind)) {
-      unknownKinds.set(kind, (unknownKinds.get(kind) ?? 0) + 1);
-      continue;
+      this.unknownKinds.set(kind, (this.unknownKinds.get(kind) ?? 0) + 1);
+      return;
     }
     let rec: CaptureRecord;
     try {
@@ -153,40 +204,27 @@ export function readCaptureLog(text: string, options: ReadCaptureLogOptions = {}
       throw new CaptureLogError(lineNo, describeZodError(e, String(kind)) + newerWriterHint(e));
     }
     if (rec.kind === 'connection') {
-      if (connections.has(rec.id)) throw new CaptureLogError(lineNo, `connection id ${JSON.stringify(rec.id)} appears twice`);
-      connections.add(rec.id);
+      if (this.connections.has(rec.id)) throw new CaptureLogError(lineNo, `connection id ${JSON.stringify(rec.id)} appears twice`);
+      this.connections.add(rec.id);
     } else if (rec.kind !== 'navigation' && (rec.kind !== 'notice' || rec.conn !== undefined)) {
       const conn = rec.conn as string;
-      if (!connections.has(conn)) {
+      if (!this.connections.has(conn)) {
         throw new CaptureLogError(lineNo, `${rec.kind} record for connection ${JSON.stringify(conn)}, which no earlier line declares`);
       }
     }
     try {
-      consistency.check(rec, lineNo);
+      this.consistency.check(rec, lineNo);
     } catch (e) {
       if (e instanceof LogContradiction) throw new CaptureLogError(lineNo, e.message);
       throw e;
     }
-    records.push(rec);
-    recordLines?.push(lineNo);
+    this.records.push(rec);
+    this.options.lines?.push(lineNo);
   }
-  for (const [kind, n] of unknownKinds) {
-    pageNotes.push(pageNotice(`${n} record${n === 1 ? '' : 's'} of a kind this version does not know ("${kind}") skipped — a log from a newer Replyscope? This one reads version 1 records (${KNOWN_KINDS.join(', ')}).`));
-  }
-  let notes: NoticeRecord[];
-  try {
-    notes = consistency.finish();
-  } catch (e) {
-    if (e instanceof LogContradiction) throw new CaptureLogError(e.line ?? lines.length, e.message);
-    throw e;
-  }
-  const said = new Set(records.map((r) => (r.kind === 'notice' ? `${r.conn}\u0000${r.text}` : '')));
-  for (const n of [...notes, ...pageNotes]) {
-    if (said.has(`${n.conn}\u0000${n.text}`)) continue;
-    records.push(n);
-    recordLines?.push(0);
-  }
-  return { header, records };
+}
+
+function message(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
 }
 
 function readHeader(line: string): CaptureHeader {

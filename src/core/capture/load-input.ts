@@ -172,6 +172,12 @@ function container(b: Uint8Array): string | undefined {
   return undefined;
 }
 
+/** True for bytes loadInput does not read as UTF-8 text: UTF-16 (its byte order mark), or a compressed or archived file. */
+export function isOtherEncodingOrContainer(b: Uint8Array): boolean {
+  const utf16 = b.length >= 2 && ((b[0] === 0xff && b[1] === 0xfe) || (b[0] === 0xfe && b[1] === 0xff));
+  return utf16 || container(b) !== undefined;
+}
+
 /**
  * Input that is no text, told as such: its decoded preview was a run of U+FFFD and escapes ("(\uFFFD/\uFFFD\u0002…"
  * for a .zst) that said nothing. Undefined for text. Asked only of input no reader recognised — a stream body that
@@ -194,13 +200,14 @@ function binaryHead(b: Uint8Array): string | undefined {
 export const MAX_INPUT_BYTES = 512 * 2 ** 20 - 24;
 
 /**
- * A file too large to read, said before it is read. Past the limit Chromium's TextDecoder returns an empty string
- * rather than throwing: a 1 GB HAR was refused as "the input is empty".
+ * A file too large to read whole, said before it is read. Past the limit Chromium's TextDecoder returns an empty
+ * string rather than throwing: a 1 GB HAR was refused as "the input is empty". (A capture log is not read whole in
+ * the panel: capture-log-stream.ts reads it at any size.)
  */
 export function inputTooLarge(size: number, fileName?: string): InputError {
   return new InputError(`${where(fileName)}the file is ${(size / 2 ** 20).toFixed(0)} MiB: more than an import can read ` +
-    `(${Math.round(MAX_INPUT_BYTES / 2 ** 20)} MiB, the longest string JavaScript makes); split it — a capture log at any ` +
-    'line after its header, an SSE body at a blank line (a HAR is ~3.5× the capture log of the same capture: export that instead)');
+    `(${Math.round(MAX_INPUT_BYTES / 2 ** 20)} MiB, the longest string JavaScript makes) of anything but a capture log, which is read ` +
+    'at any size — a HAR is ~3.5× the capture log of the same capture: export that instead; split an SSE body at a blank line');
 }
 
 /**
