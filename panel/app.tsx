@@ -17,13 +17,14 @@ import { TabList, TabPanel } from './components/TabList.tsx';
 import { StepDetail } from './components/StepDetail.tsx';
 import { Timeline } from './components/Timeline.tsx';
 import { Toolbar } from './components/Toolbar.tsx';
-import { inputTooLarge, loadInput, MAX_INPUT_BYTES } from './core-bridge.ts';
 import type { PanelSource } from './sources/source.ts';
+import { readImportFile } from './store/import-file.ts';
 import { createPanelStore, type MainView, type PanelStore } from './store/store.ts';
 
 /**
- * Read files, sniff their format in the core, add them to the store. The records are analysed in slices between
- * frames (the toolbar shows the progress), so a big file does not freeze the page. Errors become the status line;
+ * Read files, sniff their format in the core, add them to the store. A capture log is read in slices, of any size
+ * (import-file.ts); the records are analysed in slices between frames (the toolbar shows the progress), so a big
+ * file does not freeze the page. Errors become the status line;
  * of several files, the line names each one's outcome (a failure is not hidden by the next file's success).
  */
 export async function importFiles(store: PanelStore, files: Iterable<File>): Promise<void> {
@@ -31,18 +32,18 @@ export async function importFiles(store: PanelStore, files: Iterable<File>): Pro
   const outcomes: { name: string; detail: string; failed: boolean; skipped?: boolean }[] = [];
   for (const file of list) {
     try {
-      if (file.size > MAX_INPUT_BYTES) throw inputTooLarge(file.size, file.name); // not read: it cannot be used
       store.status.value = { text: `Reading ${file.name}…`, level: 'info' };
-      const bytes = new Uint8Array(await file.arrayBuffer());
-      const fingerprint = fileFingerprint(bytes);
+      const read = await readImportFile(file, file.name, (fingerprint) => store.importedFiles.has(fingerprint), (share) => {
+        store.status.value = { text: `Reading ${file.name}… ${Math.floor(100 * share)}%`, level: 'info' };
+      });
+      const { fingerprint } = read;
       const earlier = store.importedFiles.get(fingerprint);
-      if (earlier !== undefined) {
+      if ('alreadyShown' in read || earlier !== undefined) {
         const as = earlier === file.name ? '' : ` (as ${earlier})`;
         outcomes.push({ name: file.name, detail: `already shown${as}, not imported again — Clear first to reload it`, failed: false, skipped: true });
         continue;
       }
-      await nextFrame(); // let the status paint before parsing
-      const capture = loadInput(bytes, file.name);
+      const { capture } = read;
       const before = new Set(store.connections.value.map((c) => c.record.id));
       store.status.value = { text: `Importing ${file.name}…`, level: 'info' };
       store.importCapture(capture);
@@ -68,25 +69,11 @@ export async function importFiles(store: PanelStore, files: Iterable<File>): Pro
   store.status.value = { text, level: failed ? 'error' : 'info' };
 }
 
-/** Size and an FNV-1a hash of the bytes: the same file chosen again, under any name (100 MB hash in ~0.1 s). */
-export function fileFingerprint(bytes: Uint8Array): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
-  return `${bytes.length}:${(h >>> 0).toString(16)}`;
-}
-
 /** "3", or "1 of 3" while the filter hides some. */
 function shownCount(store: PanelStore): string {
   const all = store.connections.value;
   const shown = store.shownConnections.value.length;
   return shown === all.length ? String(all.length) : `${shown} of ${all.length}`;
-}
-
-function nextFrame(): Promise<void> {
-  return new Promise((resolve) => {
-    if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => setTimeout(resolve, 0));
-    else setTimeout(resolve, 0);
-  });
 }
 
 /** Height of the connections pane showing `rows` rows (connections and "Navigated to" rows alike): pane title + table header + rows + a little air. */

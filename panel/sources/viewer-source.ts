@@ -2,7 +2,7 @@
 // app for both modes) and, optionally, from `?load=<url>` (same-origin or http(s)) fetched once at start — the way
 // `npm run viewer` preloads a sample capture.
 import type { PanelSource, SourceSink } from './source.ts';
-import { loadInput } from '../core-bridge.ts';
+import { readImportFile } from '../store/import-file.ts';
 import { safeRemoteUrl } from '../lib/safe-url.ts';
 
 export function createViewerSource(location: Location): PanelSource {
@@ -25,7 +25,10 @@ export function createViewerSource(location: Location): PanelSource {
       fetch(url, { signal: aborted.signal })
         .then(async (res) => {
           if (!res.ok) throw new Error(`HTTP ${res.status} ${res.statusText}`);
-          const capture = loadInput(new Uint8Array(await res.arrayBuffer()), name);
+          // As a file the user imports: a capture log of any size, read in slices; anything else whole.
+          const read = await readImportFile(await res.blob(), name, () => false, (share) => sink.status(`Loading ${name}… ${Math.floor(100 * share)}%`));
+          if (!('capture' in read)) return;
+          const { capture } = read;
           sink.reset(capture.header, capture.records);
           // "Loaded" once it is analysed (a large capture takes seconds, in slices): said at once, it stood beside
           // connections still reading "live" and counting up, as if the file were a live capture.

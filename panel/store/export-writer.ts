@@ -3,6 +3,7 @@
 // 300 MB capture held the page for ~13 s (redacted: ~19 s) — the export dialog, the panel, and a live capture's
 // updates all stood still.
 import type { ExportFile, ExportProgress } from './export.ts';
+import { giveBackThread } from '../lib/give-back-thread.ts';
 
 /** An export stopped by the user (the dialog's Cancel): no file is made. */
 export class ExportCancelled extends Error {
@@ -72,23 +73,6 @@ export async function writeExportBlob(file: ExportFile, options: WriteOptions = 
   onProgress?.({ ...progress, bytes });
   await checkReadable(blobs, bytes, signal);
   return new Blob(blobs, { type: file.mime });
-}
-
-/**
- * Let the page paint, handle input and run what else waits, then go on. A message to ourselves is a task queued
- * behind those (a timer would be clamped to 4 ms when nested). Not `scheduler.yield()`: its continuation goes ahead
- * of the tasks already waiting, and over seconds of export they waited to the end (DevTools' own calls into the page
- * did: a test's look at the dialog saw nothing until the file was made).
- */
-function giveBackThread(): Promise<void> {
-  return new Promise((resolve) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => {
-      channel.port1.close();
-      resolve();
-    };
-    channel.port2.postMessage(undefined);
-  });
 }
 
 /**
