@@ -39,6 +39,38 @@ describe('exports larger than a string', () => {
     expect(tail).toMatch(/\n {2}\}\n\}$/);
   });
 
+  it('a HAR of a connection whose body is longer than a string: the body is written in pieces, never one string', () => {
+    // 540 chunks of 1 Mi characters (one string, shared: little memory). Made at once, the body was decoded into one
+    // string: Node throws, and Chromium's TextDecoder returns "" past its longest string — the HAR said the body's
+    // size and held an empty text.
+    const mi = 'a'.repeat(2 ** 20);
+    const n = 540;
+    const capture: Capture = {
+      header: makeHeader('t', { created: '2026-12-01T00:00:00.000Z' }),
+      records: [
+        { kind: 'connection', id: 'c', transport: 'fetch', frameUrl: '', method: 'GET', url: 'http://x/s', requestHeaders: [], status: 200, responseHeaders: [['content-type', 'text/plain']], startTime: 1, responseTime: 2 },
+        ...Array.from({ length: n }, (_, i) => ({ kind: 'chunk' as const, conn: 'c', t: 3 + i, bytes: mi.length, text: mi })),
+        { kind: 'end', conn: 'c', t: 4 + n, state: 'complete' },
+      ],
+    };
+    const file = buildExport(capture, { kind: 'har', redaction: none });
+    // The body's text: the parts between the opening quote that follows the content's "text" key and the closing one.
+    let state: 'before' | 'key' | 'text' | 'after' = 'before';
+    let textChars = 0;
+    let longest = 0;
+    for (const part of file.parts()) {
+      longest = Math.max(longest, part.length);
+      if (state === 'before' && part.endsWith('"text": ')) state = 'key';
+      else if (state === 'key') state = part === '"' ? 'text' : 'before';
+      else if (state === 'text' && part === '"') state = 'after';
+      else if (state === 'text') textChars += part.length;
+    }
+    expect(state).toBe('after');
+    expect(textChars).toBe(n * 2 ** 20);
+    expect(textChars).toBeGreaterThan(MAX_STRING);
+    expect(longest).toBeLessThan(8 << 20);
+  });
+
   it('the Blob of a file is its text, byte for byte, in every format', async () => {
     const sample = sampleCapture();
     for (const kind of ['capture-log', 'har', 'messages', 'diagnostics'] as const) {
