@@ -2,8 +2,8 @@
 // messages, diagnostics report — each optionally redacted (headers, request bodies, text content).
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { MAX_INPUT_BYTES } from '../core-bridge.ts';
-import { buildExport, harBytesAtLeast, selectConnections, type ExportKind } from '../store/export.ts';
-import { download, ExportCancelled, type ExportStatus } from '../store/export-writer.ts';
+import { buildExport, exportBytesAbout, harBytesAtLeast, selectConnections, type ExportKind } from '../store/export.ts';
+import { download, ExportCancelled, saveFilePicker, saveToFile, type ExportStatus } from '../store/export-writer.ts';
 import type { PanelStore } from '../store/store.ts';
 import { Modal } from './Modal.tsx';
 
@@ -32,8 +32,14 @@ export function ExportDialog({ store, onClose }: { store: PanelStore; onClose: (
   const connections = scope === 'selected' && conn ? [conn] : undefined;
   // A HAR past what an import reads is said before it is made (from a floor of its size), and while it is made
   // (from what was written): it was written, saved, and then refused by the import it came from.
-  const harFloor = useMemo(() => (kind === 'har' ? harBytesAtLeast(selectConnections(store.capture(), connections)) : 0), [kind, scope, conn]);
+  const selected = useMemo(() => selectConnections(store.capture(), connections), [scope, conn]);
+  const harFloor = useMemo(() => (kind === 'har' ? harBytesAtLeast(selected) : 0), [kind, selected]);
   const harTooLarge = kind === 'har' && (harFloor > MAX_INPUT_BYTES || pastImportLimit);
+  // A file likely too large to keep as a download (the browser holds it in memory until it is saved) is written
+  // straight to a file the user chooses, where the browser lets a page do that.
+  const about = useMemo(() => exportBytesAbout(selected, kind) ?? 0, [kind, selected]);
+  const large = about > LARGE_FILE_BYTES;
+  const picker = large ? saveFilePicker() : undefined;
 
   // Closing the dialog (Escape, the backdrop) stops an export under way: nothing is saved after the dialog is gone.
   useEffect(() => () => running.current?.abort(), []);
@@ -66,17 +72,22 @@ export function ExportDialog({ store, onClose }: { store: PanelStore; onClose: (
         reply: conn && reply ? { connection: conn, reply } : undefined,
         redaction,
       });
-      await download(file, {
+      const options = {
         signal: abort.signal,
         // Shown a few times a second: often enough to be seen moving, not so often that a screen reader is flooded.
-        onProgress: (s) => {
+        onProgress: (s: ExportStatus) => {
           if (kind === 'har' && !past && s.bytes > MAX_INPUT_BYTES) setPastImportLimit((past = true));
           const now = performance.now();
           if (now - shown < 200) return;
           shown = now;
           setStatus(s);
         },
+      };
+      const handle = picker && await picker({ suggestedName: file.name }).catch((err: Error) => {
+        if (err.name === 'AbortError') throw new ExportCancelled(); // the user closed the picker: nothing to save
+        return undefined; // not allowed here after all: a download
       });
+      await (handle ? saveToFile(file, handle, options) : download(file, options));
       running.current = undefined;
       onClose();
     } catch (err) {
@@ -127,6 +138,13 @@ export function ExportDialog({ store, onClose }: { store: PanelStore; onClose: (
       ) : null}
       {/* The phase is announced (a live region); how far it has come is the progress bar's value, not read out at
           every step. */}
+      {large ? (
+        <div class="info-box" data-testid="export-large">
+          {picker
+            ? `A large file (about ${mb(about)}): Export asks where to save it and writes it there as it is made.`
+            : `A large file (about ${mb(about)}): more than the browser may keep to save (~500 MB) — if it cannot, the dialog says so.`}
+        </div>
+      ) : null}
       <div class="export-busy" data-testid="export-busy">
         {status ? <progress max={status.total || undefined} value={status.total ? status.done : undefined} aria-label="Export progress" aria-valuetext={amountText(status).trim() || undefined} /> : null}
         <span>
@@ -143,6 +161,9 @@ export function ExportDialog({ store, onClose }: { store: PanelStore; onClose: (
     </Modal>
   );
 }
+
+/** Past this, a file is written to one the user chooses, where that can be: the browser keeps ~500 MB of downloads. */
+const LARGE_FILE_BYTES = 300e6;
 
 const PHASES: Record<ExportStatus['phase'], string> = {
   prepare: 'Preparing',

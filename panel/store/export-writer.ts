@@ -2,6 +2,8 @@
 // given back between slices so the panel keeps painting and the dialog's Cancel is heard. Made at once, the HAR of a
 // 300 MB capture held the page for ~13 s (redacted: ~19 s) — the export dialog, the panel, and a live capture's
 // updates all stood still.
+// The text goes to a Blob that is then downloaded, or, for a file larger than the browser keeps as a Blob, straight
+// to a file the user chose (the File System Access API, where there is one): see saveToFile.
 import type { ExportFile, ExportProgress } from './export.ts';
 import { giveBackThread } from '../lib/give-back-thread.ts';
 
@@ -26,29 +28,28 @@ export interface WriteOptions {
   sliceMs?: number;
 }
 
-/** Text gathered into one Blob at a time (UTF-16 units): the Blob holds it outside the JavaScript heap. */
-const BLOB_PIECE = 4 << 20;
+/** Text handed on at a time (UTF-16 units): a Blob piece, or one write to the file. */
+const PIECE = 4 << 20;
 
-/**
- * The file as a Blob of pieces, written in slices, each piece checked readable. The Blob is never one string: a HAR
- * may be more than a string holds. The pieces are small (making a Blob encodes its text at once: a task as long as
- * the piece).
- */
-export async function writeExportBlob(file: ExportFile, options: WriteOptions = {}): Promise<Blob> {
-  const { signal, onProgress, sliceMs = 12 } = options;
+/** Where the text goes, a piece at a time (each piece is encoded at once: a task as long as the piece). */
+interface Sink {
+  put(text: string): void | Promise<void>;
+  /** Bytes put so far. */
+  readonly bytes: number;
+}
+
+/** Drains the file's parts into `sink` in slices, giving the thread back between them; pieces of about PIECE. */
+async function drain(file: ExportFile, sink: Sink, { signal, onProgress, sliceMs = 12 }: WriteOptions): Promise<void> {
   const progress: ExportProgress = { phase: 'prepare', done: 0, total: 0 };
   const parts = file.parts(progress)[Symbol.iterator]();
-  const blobs: Blob[] = [];
   let pending: string[] = [];
   let length = 0;
-  let bytes = 0;
-  const flush = () => {
+  const flush = async () => {
     if (pending.length === 0) return;
-    const blob = new Blob(pending);
-    blobs.push(blob);
-    bytes += blob.size;
+    const text = pending.join('');
     pending = [];
     length = 0;
+    await sink.put(text);
   };
   for (;;) {
     if (signal?.aborted) throw new ExportCancelled();
@@ -63,22 +64,42 @@ export async function writeExportBlob(file: ExportFile, options: WriteOptions = 
       if (next.value === '') continue; // a pause: time to look at the clock
       pending.push(next.value);
       length += next.value.length;
-      if (length >= BLOB_PIECE) flush();
+      if (length >= PIECE) await flush();
     } while (performance.now() < until);
     if (finished) break;
-    onProgress?.({ ...progress, bytes: bytes + length });
+    onProgress?.({ ...progress, bytes: sink.bytes + length });
     await giveBackThread();
   }
-  flush();
-  onProgress?.({ ...progress, bytes });
-  await checkReadable(blobs, bytes, signal);
-  return new Blob(blobs, { type: file.mime });
+  await flush();
+  onProgress?.({ ...progress, bytes: sink.bytes });
 }
 
 /**
- * Each piece read back one byte: a browser that cannot keep the file (Chromium keeps ~500 MB of a page's Blobs in
- * memory, and pages more to disk only in a profile on disk — not in a private window) makes Blobs that cannot be
- * read, and its download was cancelled while the dialog closed as if it had been saved.
+ * The file as a Blob of pieces, written in slices, each piece checked readable. The Blob is never one string: a HAR
+ * may be more than a string holds.
+ */
+export async function writeExportBlob(file: ExportFile, options: WriteOptions = {}): Promise<Blob> {
+  const pieces: Blob[] = [];
+  let bytes = 0;
+  await drain(file, {
+    put(text) {
+      const blob = new Blob([text]);
+      pieces.push(blob);
+      bytes += blob.size;
+    },
+    get bytes() {
+      return bytes;
+    },
+  }, options);
+  await checkReadable(pieces, bytes, options.signal);
+  return new Blob(pieces, { type: file.mime });
+}
+
+/**
+ * Each piece read back one byte: a browser that cannot keep the file makes Blobs that cannot be read, and its
+ * download was cancelled while the dialog closed as if it had been saved. (Chromium 156 headless kept no more than
+ * ~500 MB of a page's Blobs, in a private window and with a profile on disk alike: a 400 MiB Blob could not be read
+ * beside one of 256 MiB.)
  */
 async function checkReadable(pieces: Blob[], bytes: number, signal?: AbortSignal): Promise<void> {
   try {
@@ -88,8 +109,9 @@ async function checkReadable(pieces: Blob[], bytes: number, signal?: AbortSignal
     }
   } catch (err) {
     if (err instanceof ExportCancelled) throw err;
-    throw new Error(`The browser could not keep the ${(bytes / 1e6).toFixed(0)} MB file to save (past ~500 MB it needs a profile ` +
-      'on disk, not a private window): export the capture log (a HAR is ~3.5× larger), or the selected connection only.');
+    throw new Error(`The browser could not keep the ${(bytes / 1e6).toFixed(0)} MB file to save (past ~500 MB of files it may not): ` +
+      'export the capture log (a HAR is ~3.5× larger), or the selected connection only — or open the viewer in Chrome or Edge, ' +
+      'which writes a large file straight to disk.');
   }
 }
 
@@ -105,9 +127,51 @@ export function saveBlob(blob: Blob, name: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-/** Write the file in slices and save it. Rejects with ExportCancelled when `signal` aborts: nothing is saved then. */
+/** Write the file in slices and save it as a download. Rejects with ExportCancelled when `signal` aborts. */
 export async function download(file: ExportFile, options: WriteOptions = {}): Promise<void> {
   const blob = await writeExportBlob(file, options);
   if (options.signal?.aborted) throw new ExportCancelled();
   saveBlob(blob, file.name);
+}
+
+/** The File System Access API's file picker (Chromium, in a page that is no cross-origin frame): not in lib.dom. */
+type SaveFilePicker = (options: { suggestedName?: string }) => Promise<FileSystemFileHandle>;
+
+/** The save-file picker, where a page may open one: Chromium, not inside DevTools (a cross-origin frame); no Firefox. */
+export function saveFilePicker(): SaveFilePicker | undefined {
+  const picker = (globalThis as { showSaveFilePicker?: SaveFilePicker }).showSaveFilePicker;
+  let framed = true;
+  try {
+    framed = window.top !== window;
+  } catch {
+    // a cross-origin parent: framed
+  }
+  return typeof picker === 'function' && !framed ? picker.bind(globalThis) : undefined;
+}
+
+/**
+ * Write the file in slices straight to `handle` (chosen with the save-file picker): nothing of it is kept in memory,
+ * so there is no limit but the disk's. Cancelled, the file is left as it was (the browser writes to a temporary file
+ * and moves it into place only on close).
+ */
+export async function saveToFile(file: ExportFile, handle: FileSystemFileHandle, options: WriteOptions = {}): Promise<void> {
+  const writable = await handle.createWritable();
+  const encoder = new TextEncoder();
+  let bytes = 0;
+  try {
+    await drain(file, {
+      async put(text) {
+        const chunk = encoder.encode(text);
+        bytes += chunk.length;
+        await writable.write(chunk);
+      },
+      get bytes() {
+        return bytes;
+      },
+    }, options);
+  } catch (err) {
+    await writable.abort().catch(() => {});
+    throw err;
+  }
+  await writable.close();
 }

@@ -194,3 +194,20 @@ export function harBytesAtLeast(capture: Capture): number {
   }
   return 2 * n;
 }
+
+/**
+ * About how large a capture log or HAR of the capture will be (bytes), to choose how to save it before it is made:
+ * from the records' payload and count, fitted to generated sessions (a capture log ~1.3× its payload, a HAR of SSE
+ * ~4–5×: the body, its messages and the raw records). A body of comments only makes a HAR of ~2×: over, not under.
+ * Undefined for the derived files, which are small.
+ */
+export function exportBytesAbout(capture: Capture, kind: ExportKind): number | undefined {
+  if (kind !== 'capture-log' && kind !== 'har') return undefined;
+  let payload = 0;
+  for (const r of capture.records) {
+    if (r.kind === 'chunk') payload += r.bytes;
+    else if (r.kind === 'message') payload += r.data.length;
+  }
+  const records = capture.records.length;
+  return kind === 'har' ? 4 * payload + 300 * records : 1.3 * payload + 100 * records;
+}

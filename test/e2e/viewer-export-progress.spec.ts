@@ -61,6 +61,30 @@ async function watchExport(page: Page): Promise<void> {
 
 const seen = (page: Page) => page.evaluate(() => (window as unknown as { seen: string[] }).seen);
 
+/**
+ * The save-file picker answered as a user choosing a file would: with a file of the origin's private file system (a
+ * real file on disk, written through the browser's own FileSystemWritableFileStream). Playwright intercepts the real
+ * picker (it rejects with AbortError).
+ */
+async function chooseFilesInOriginStorage(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    (window as unknown as { showSaveFilePicker: unknown }).showSaveFilePicker = async ({ suggestedName }: { suggestedName: string }) => {
+      const dir = await navigator.storage.getDirectory();
+      (window as unknown as { chosen: string }).chosen = suggestedName;
+      return dir.getFileHandle(suggestedName, { create: true });
+    };
+  });
+}
+
+/** The file the export was written to: its size, first and last characters. */
+function chosenFile(page: Page): Promise<{ name: string; size: number; head: string; tail: string }> {
+  return page.evaluate(async () => {
+    const name = (window as unknown as { chosen: string }).chosen;
+    const file = await (await (await navigator.storage.getDirectory()).getFileHandle(name)).getFile();
+    return { name, size: file.size, head: await file.slice(0, 40).text(), tail: await file.slice(Math.max(0, file.size - 40)).text() };
+  });
+}
+
 test('a capture of ~110 MB exports as a capture log while the page keeps rendering, the dialog showing how far it has come', async () => {
   test.setTimeout(180_000);
   const page = await viewer.open();
@@ -93,6 +117,7 @@ test('Cancel stops a HAR export mid-way: nothing is saved, the dialog says so an
   const page = await viewer.open();
   await loadLargeCapture(page, CHUNKS);
   await watchExport(page);
+  await chooseFilesInOriginStorage(page);
   let downloads = 0;
   page.on('download', () => downloads++);
   await page.getByRole('button', { name: 'Export…' }).click();
@@ -117,9 +142,10 @@ test('Cancel stops a HAR export mid-way: nothing is saved, the dialog says so an
   const cancelledAt = await page.evaluate(() => (window as unknown as { cancelledAt: string }).cancelledAt);
   expect(cancelledAt).toMatch(/^Writing the HAR… \d+% · [\d.]+ [kM]B$/);
   expect(Number(/(\d+)%/.exec(cancelledAt)![1])).toBeLessThan(100);
-  // Cancelled before its end: no file was made, none offered for download.
+  // Cancelled before its end: no file was made, none offered for download; the file chosen was left as it was (empty).
   expect(await page.evaluate(() => (window as unknown as { urls: number }).urls)).toBe(0);
   expect(downloads).toBe(0);
+  expect(await chosenFile(page)).toMatchObject({ size: 0 });
   await expect(dialog.getByRole('button', { name: 'Cancel', exact: true })).toBeVisible();
   // The dialog is as before the export: its choices enabled, and Export makes a file.
   await expect(dialog.getByLabel('Capture log (.replyscope.ndjson)')).toBeEnabled();
@@ -128,5 +154,31 @@ test('Cancel stops a HAR export mid-way: nothing is saved, the dialog says so an
   await dialog.getByRole('button', { name: 'Export', exact: true }).click();
   expect((await download).suggestedFilename()).toMatch(/\.replyscope\.ndjson$/);
   expect(downloads).toBe(1);
+  await page.close();
+});
+
+test('a HAR larger than the browser keeps as a download (~570 MB) is written straight to the file chosen, as it is made', async () => {
+  test.setTimeout(300_000);
+  const page = await viewer.open();
+  await loadLargeCapture(page, CHUNKS);
+  await watchExport(page);
+  await chooseFilesInOriginStorage(page);
+  let downloads = 0;
+  page.on('download', () => downloads++);
+  await page.getByRole('button', { name: 'Export…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Export' });
+  await dialog.getByLabel('HAR 1.2').check();
+  // Said before: the file is large, and where it will go.
+  await expect(dialog.getByTestId('export-large')).toHaveText(/^A large file \(about \d+ MB\): Export asks where to save it and writes it there as it is made\.$/);
+  await dialog.getByRole('button', { name: 'Export', exact: true }).click();
+  await expect(dialog).toHaveCount(0, { timeout: 240_000 });
+  const file = await chosenFile(page);
+  expect(file.name).toMatch(/^replyscope-.*\.har$/);
+  expect(file.size).toBeGreaterThan(520e6); // more than the Blob of a download could hold here (~500 MB)
+  expect(file.head).toMatch(/^\{\n {2}"log": \{\n {4}"version": "1\.2"/);
+  expect(file.tail).toMatch(/\n {4}\}\n {2}\}\n\}$/);
+  expect(downloads).toBe(0);
+  const last = (await seen(page)).filter((t) => /^Writing the HAR…/.test(t)).at(-1);
+  expect(last).toMatch(/ · \d+ MB$/);
   await page.close();
 });

@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import { buildExport, selectConnections, withOpenEnds, type ExportKind } from '../../../panel/store/export.ts';
-import { ExportCancelled, writeExportBlob, type ExportStatus } from '../../../panel/store/export-writer.ts';
+import { ExportCancelled, saveToFile, writeExportBlob, type ExportStatus } from '../../../panel/store/export-writer.ts';
 import { makeHeader, writeCaptureLog } from '../../../src/core/capture/capture-log.ts';
 import { writeHar } from '../../../src/core/capture/har.ts';
 import { redactCapture, type RedactOptions } from '../../../src/core/capture/redact.ts';
@@ -96,5 +96,31 @@ describe('an export written in slices', () => {
     });
     await expect(writing).rejects.toBeInstanceOf(ExportCancelled);
     expect(slices).toBe(3);
+  });
+
+  it('written straight to a chosen file: the same bytes; cancelled, the file is aborted, never closed', async () => {
+    const g = generateCapture({ events: 20_000, seed: 9 });
+    const capture: Capture = { header: makeHeader('bench', { created: '2026-03-01T00:00:00.000Z' }), records: g.records };
+    const chosen = () => {
+      const chunks: Uint8Array[] = [];
+      const file = { chunks, closed: false, aborted: false };
+      const handle = {
+        createWritable: async () => ({
+          write: async (chunk: Uint8Array) => void chunks.push(chunk),
+          close: async () => void (file.closed = true),
+          abort: async () => void (file.aborted = true),
+        }),
+      } as unknown as FileSystemFileHandle;
+      return { file, handle };
+    };
+    const done = chosen();
+    await saveToFile(buildExport(capture, { kind: 'har', redaction: {} }), done.handle, { sliceMs: 1 });
+    expect(done.file).toMatchObject({ closed: true, aborted: false });
+    expect(Buffer.concat(done.file.chunks).toString('utf8')).toBe(madeAtOnce(capture, 'har', {}));
+    const stopped = chosen();
+    const abort = new AbortController();
+    await expect(saveToFile(buildExport(capture, { kind: 'har', redaction: {} }), stopped.handle, { sliceMs: 1, signal: abort.signal, onProgress: () => abort.abort() }))
+      .rejects.toBeInstanceOf(ExportCancelled);
+    expect(stopped.file).toMatchObject({ closed: false, aborted: true });
   });
 });
