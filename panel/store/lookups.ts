@@ -3,16 +3,11 @@
 import type { ConnectionView, EventView, FrameView, ReplyView } from '../../src/core/analysis/types.ts';
 import type { Diagnostic } from '../../src/core/diagnostics/types.ts';
 import type { FrameList } from '../../src/core/frames/frame-list.ts';
+import { partitionPoint } from '../../src/core/partition-point.ts';
 
 /** Position of `value` in an ascending list, or -1. */
 export function indexInSorted(sorted: readonly number[], value: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (sorted[mid] < value) lo = mid + 1;
-    else hi = mid;
-  }
+  const lo = partitionPoint(sorted.length, (i) => sorted[i] < value);
   return sorted[lo] === value ? lo : -1;
 }
 

@@ -11,6 +11,7 @@ import type { CaptureAnalyzer } from '../core/analysis/analyze.ts';
 import type { ConnectionView } from '../core/analysis/types.ts';
 import type { CaptureRecord } from '../core/capture/model.ts';
 import type { Diagnostic } from '../core/diagnostics/types.ts';
+import { partitionPoint } from '../core/partition-point.ts';
 
 /** Where one connection's records lie. */
 interface ConnectionLines {
@@ -138,13 +139,6 @@ export class DiagnosticLines {
     }
     const breaks = body.breaks;
     if (at >= body.text.length && breaks.at(-1) === body.text.length - 1) at = body.text.length - 1; // on the last line, not the empty one after it
-    let lo = 0;
-    let hi = breaks.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (breaks[mid] < at) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo + 1; // line breaks before `at`, plus one
+    return partitionPoint(breaks.length, (i) => breaks[i] < at) + 1; // line breaks before `at`, plus one
   }
 }

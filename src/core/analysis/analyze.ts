@@ -14,6 +14,7 @@ import { previewOf, typeOf, viewType, type EventFacts, type StreamProcessor } fr
 import { clipped, headOf } from '../diagnostics/shown.ts';
 import { continuedElsewhere, findResume, resumeDiagnostics, resumeMessage, type EarlierStream, type ResumeLink } from './stream-resume.ts';
 import type { ConnectionState, ConnectionView, Dialect, EventView, ResumedByView } from './types.ts';
+import { partitionPoint } from '../partition-point.ts';
 
 /** Notices kept per connection and per capture (the tap bounds its own; an imported file may hold any number). */
 const MAX_CONNECTION_NOTICES = 20;
@@ -465,14 +466,7 @@ class ConnectionAnalysis implements EarlierStream {
  * where every frame has one (a stream whose frames all carry `event:` names: 100,000 frames took 19 s).
  */
 export function eventIndexOfFrame(events: readonly { frameIndex: number }[], frameIndex: number): number {
-  let lo = 0;
-  let hi = events.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    const f = events[mid].frameIndex;
-    if (f !== -1 && f < frameIndex) lo = mid + 1;
-    else hi = mid;
-  }
+  const lo = partitionPoint(events.length, (i) => events[i].frameIndex !== -1 && events[i].frameIndex < frameIndex);
   // Past the mapped events (only incomplete frames' events, or none, follow): as before, the last event.
   return lo < events.length && events[lo].frameIndex !== -1 ? lo : Math.max(0, events.length - 1);
 }

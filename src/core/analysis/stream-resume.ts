@@ -15,6 +15,7 @@ import type { FrameList } from '../frames/frame-list.ts';
 import { header, type BodyKind } from './body-reader.ts';
 import { parseTime } from './stream-processor.ts';
 import type { EventView, ResumeView } from './types.ts';
+import { partitionPoint } from '../partition-point.ts';
 
 /**
  * The Last-Event-ID a request sent, when it resumes a stream. An EventSource's own reconnections are one connection
@@ -75,27 +76,12 @@ export function resumePoint(frames: FrameList, pendingId: string | undefined, id
 
 /** How many of the first events were read from frames up to `lastFrame` (events come in frame order; -1: not yet). */
 export function eventsThrough(events: readonly { frameIndex: number }[], lastFrame: number): number {
-  let lo = 0;
-  let hi = events.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    const f = events[mid].frameIndex;
-    if (f !== -1 && f <= lastFrame) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  return partitionPoint(events.length, (i) => events[i].frameIndex !== -1 && events[i].frameIndex <= lastFrame);
 }
 
 /** How many of a reply's steps (ascending connection event indices) come before event `count`. */
 export function stepsBefore(steps: readonly number[], count: number): number {
-  let lo = 0;
-  let hi = steps.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (steps[mid] < count) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  return partitionPoint(steps.length, (i) => steps[i] < count);
 }
 
 /**
