@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { expect, test, type Page } from '@playwright/test';
 import { sampleCapture } from '../../panel/dev/sample-capture.ts';
 import { writeCaptureLog } from '../../panel/core-bridge.ts';
-import { useViewer } from './support/viewer.ts';
+import { holdExportReadBack, useViewer } from './support/viewer.ts';
 
 function axePath(): string | undefined {
   if (process.env.AXE_CORE) return existsSync(process.env.AXE_CORE) ? process.env.AXE_CORE : undefined;
@@ -92,20 +92,13 @@ for (const theme of ['light', 'dark']) {
     await page.getByRole('button', { name: 'Export…' }).click();
     await check('export dialog');
     // An export under way (its last step, the file read back, held until the test lets it go), then cancelled.
-    await page.evaluate(() => {
-      const real = Blob.prototype.arrayBuffer;
-      const w = window as unknown as { release: () => void };
-      const gate = new Promise<void>((resolve) => (w.release = resolve));
-      Blob.prototype.arrayBuffer = function (this: Blob) {
-        return gate.then(() => real.call(this));
-      };
-    });
+    const release = await holdExportReadBack(page);
     const exportDialog = page.getByRole('dialog', { name: 'Export' });
     await exportDialog.getByRole('button', { name: 'Export', exact: true }).click();
     await expect(exportDialog.getByRole('progressbar', { name: 'Export progress' })).toBeVisible();
     await check('export under way');
     await exportDialog.getByRole('button', { name: 'Cancel export' }).click();
-    await page.evaluate(() => (window as unknown as { release: () => void }).release());
+    await release();
     await expect(exportDialog.getByRole('status')).toHaveText('Export cancelled — nothing was saved.');
     await check('export cancelled');
     await page.keyboard.press('Escape');

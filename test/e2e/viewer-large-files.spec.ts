@@ -6,7 +6,7 @@ import { mkdtemp, open, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { useViewer } from './support/viewer.ts';
+import { holdExportReadBack, useViewer } from './support/viewer.ts';
 import { sampleCapture } from '../../panel/dev/sample-capture.ts';
 import { writeCaptureLog } from '../../panel/core-bridge.ts';
 
@@ -109,16 +109,7 @@ test('while an export is made the dialog says how far it has come, and a second 
   const page = await viewer.open();
   await page.getByTestId('import-input').setInputFiles({ name: 'sample.replyscope.ndjson', mimeType: 'application/octet-stream', buffer: Buffer.from(writeCaptureLog(sampleCapture())) });
   await expect(page.getByTestId('status')).toContainText('Imported sample.replyscope.ndjson');
-  // The file's last step (the Blob read back) is held until the test lets it go: the export is "in progress" for as
-  // long as the test looks, as a big one is for seconds.
-  await page.evaluate(() => {
-    const real = Blob.prototype.arrayBuffer;
-    const w = window as unknown as { release: () => void };
-    const gate = new Promise<void>((resolve) => (w.release = resolve));
-    Blob.prototype.arrayBuffer = function (this: Blob) {
-      return gate.then(() => real.call(this));
-    };
-  });
+  const release = await holdExportReadBack(page);
   let downloads = 0;
   page.on('download', () => downloads++);
   await page.getByRole('button', { name: 'Export…' }).click();
@@ -131,7 +122,7 @@ test('while an export is made the dialog says how far it has come, and a second 
   await expect(go).toBeFocused();
   await page.keyboard.press('Enter'); // pressed again while busy (a click would wait for it to be enabled)
   const download = page.waitForEvent('download');
-  await page.evaluate(() => (window as unknown as { release: () => void }).release());
+  await release();
   expect((await download).suggestedFilename()).toMatch(/\.replyscope\.ndjson$/);
   await expect(dialog).toHaveCount(0);
   expect(downloads).toBe(1);

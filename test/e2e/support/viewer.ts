@@ -52,3 +52,19 @@ export function useViewer(name: string): ViewerEnv {
   };
   return env;
 }
+
+/**
+ * Holds an export's last step — the file's Blob read back — until the returned function lets it go: the export is
+ * "in progress" for as long as the test looks, as a big one is for seconds.
+ */
+export async function holdExportReadBack(page: Page): Promise<() => Promise<void>> {
+  await page.evaluate(() => {
+    const real = Blob.prototype.arrayBuffer;
+    const w = window as unknown as { release: () => void };
+    const gate = new Promise<void>((resolve) => (w.release = resolve));
+    Blob.prototype.arrayBuffer = function (this: Blob) {
+      return gate.then(() => real.call(this));
+    };
+  });
+  return () => page.evaluate(() => (window as unknown as { release: () => void }).release());
+}
