@@ -144,7 +144,10 @@ test('an endless stream past the memory cap: the page is unaffected; the documen
   expect(ev.count).toBeGreaterThan(0);
   expect(ev.bytes + cap.bytes.length).toBe(got.len);
   expect(cap.bytes.equals(all.subarray(ev.bytes, got.len))).toBe(true);
-  expect(cap.bytes.length).toBeLessThanOrEqual(1024 * 1024);
+  // Within the cap — or, when the last read alone passes it (Chromium hands a slow reader 2 MiB chunks), that read
+  // alone: the newest chunk is not evicted (relay/capture-store.ts, NEWEST_KEPT_MAX).
+  const chunks = cap.records.flatMap((r) => (r.kind === 'chunk' ? [r] : []));
+  expect(cap.bytes.length).toBeLessThanOrEqual(Math.max(1024 * 1024, chunks.at(-1)?.bytes ?? 0));
   expect(cap.end?.state).toBe('aborted');
   console.log(`limits: endless stream, ${got.len} B read by the page; snapshot: ${ev.count} eviction records, ${ev.bytes} B evicted, ${cap.bytes.length} B kept`);
   await resetLimit();
