@@ -28,8 +28,11 @@ export interface WriteOptions {
   sliceMs?: number;
 }
 
-/** Text handed on at a time (UTF-16 units): a Blob piece, or one write to the file. */
-const PIECE = 4 << 20;
+/**
+ * Text handed on at a time (UTF-16 units): a Blob piece, or one write to the file. Each is encoded to UTF-8 at once,
+ * in the slice that fills it: at 4 Mi characters that took up to ~130 ms (a HAR of multi-byte text written to a file).
+ */
+const PIECE = 1 << 20;
 
 /** Where the text goes, a piece at a time (each piece is encoded at once: a task as long as the piece). */
 interface Sink {
@@ -156,14 +159,20 @@ export function saveFilePicker(): SaveFilePicker | undefined {
  */
 export async function saveToFile(file: ExportFile, handle: FileSystemFileHandle, options: WriteOptions = {}): Promise<void> {
   const writable = await handle.createWritable();
+  // Encoded into one buffer (encodeInto: ~2.5× faster than encode on multi-byte text, ~5 ms a piece), then copied.
   const encoder = new TextEncoder();
+  const buffer = new Uint8Array(3 * PIECE); // a UTF-16 unit is at most 3 bytes of UTF-8
   let bytes = 0;
   try {
     await drain(file, {
       async put(text) {
-        const chunk = encoder.encode(text);
-        bytes += chunk.length;
-        await writable.write(chunk);
+        // A piece may be longer than PIECE (the part that filled it): what does not fit goes in the next round.
+        for (let rest = text; rest !== '';) {
+          const { read, written } = encoder.encodeInto(rest, buffer);
+          bytes += written;
+          await writable.write(buffer.slice(0, written));
+          rest = rest.slice(read);
+        }
       },
       get bytes() {
         return bytes;

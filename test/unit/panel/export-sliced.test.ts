@@ -117,6 +117,15 @@ describe('an export written in slices', () => {
     await saveToFile(buildExport(capture, { kind: 'har', redaction: {} }), done.handle, { sliceMs: 1 });
     expect(done.file).toMatchObject({ closed: true, aborted: false });
     expect(Buffer.concat(done.file.chunks).toString('utf8')).toBe(madeAtOnce(capture, 'har', {}));
+    // Pieces whose UTF-8 is longer than the writer's buffer (a 3 Mi character body of 3-byte characters).
+    const wide = chosen();
+    const text = '数'.repeat(3 << 20);
+    const big: Capture = { header: capture.header, records: [
+      { kind: 'connection', id: 'w', transport: 'fetch', frameUrl: '', method: 'GET', url: 'https://x.example/w', requestHeaders: [], status: 200, responseHeaders: [['content-type', 'text/plain']], startTime: 1 },
+      { kind: 'chunk', conn: 'w', t: 2, bytes: 3 * text.length, text },
+    ] };
+    await saveToFile(buildExport(big, { kind: 'capture-log', redaction: {} }), wide.handle, {});
+    expect(Buffer.concat(wide.file.chunks).toString('utf8')).toBe(madeAtOnce(big, 'capture-log', {}));
     const stopped = chosen();
     const abort = new AbortController();
     await expect(saveToFile(buildExport(capture, { kind: 'har', redaction: {} }), stopped.handle, { sliceMs: 1, signal: abort.signal, onProgress: () => abort.abort() }))
