@@ -136,8 +136,6 @@ export function ExportDialog({ store, onClose }: { store: PanelStore; onClose: (
           {busy ? null : <> <button class="link" onClick={() => setKind('capture-log')}>Choose the capture log</button></>}
         </div>
       ) : null}
-      {/* The phase is announced (a live region); how far it has come is the progress bar's value, not read out at
-          every step. */}
       {large ? (
         <div class="info-box" data-testid="export-large">
           {picker
@@ -145,6 +143,8 @@ export function ExportDialog({ store, onClose }: { store: PanelStore; onClose: (
             : `A large file (about ${mb(about)}): more than the browser may keep to save (~500 MB) — if it cannot, the dialog says so.`}
         </div>
       ) : null}
+      {/* The phase is announced (a live region); how far it has come is the progress bar's value, not read out at
+          every step. */}
       <div class="export-busy" data-testid="export-busy">
         {status ? <progress max={status.total || undefined} value={status.total ? status.done : undefined} aria-label="Export progress" aria-valuetext={amountText(status).trim() || undefined} /> : null}
         <span>

@@ -74,10 +74,3 @@ export class CaptureLogStream {
     }
   }
 }
-
-/** A capture log read from its bytes in slices (whatever their sizes): the capture, or loadInput's InputError. */
-export async function readCaptureLogSlices(slices: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, fileName?: string): Promise<Capture> {
-  const stream = new CaptureLogStream(fileName);
-  for await (const bytes of slices) stream.push(bytes);
-  return stream.end();
-}
