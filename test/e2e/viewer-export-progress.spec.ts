@@ -2,7 +2,7 @@
 // them, and Cancel stops it with nothing saved. Asserted structurally (no timings): the progress text is sampled on
 // every animation frame, so each distinct value seen is a frame the page rendered while the export was under way.
 import { readFile } from 'node:fs/promises';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { useViewer } from './support/viewer.ts';
 
 const viewer = useViewer('viewer-export');
@@ -112,17 +112,23 @@ test('a capture of ~110 MB exports as a capture log while the page keeps renderi
   await page.close();
 });
 
-test('Cancel stops a HAR export mid-way: nothing is saved, the dialog says so and can export again', async () => {
-  test.setTimeout(180_000);
+/** The viewer with the large capture loaded, exports watched and saved into origin storage, the dialog open on HAR. */
+async function harExportOfLargeCapture(): Promise<{ page: Page; dialog: Locator; downloads: () => number }> {
   const page = await viewer.open();
   await loadLargeCapture(page, CHUNKS);
   await watchExport(page);
   await chooseFilesInOriginStorage(page);
-  let downloads = 0;
-  page.on('download', () => downloads++);
+  let count = 0;
+  page.on('download', () => count++);
   await page.getByRole('button', { name: 'Export…' }).click();
   const dialog = page.getByRole('dialog', { name: 'Export' });
   await dialog.getByLabel('HAR 1.2').check();
+  return { page, dialog, downloads: () => count };
+}
+
+test('Cancel stops a HAR export mid-way: nothing is saved, the dialog says so and can export again', async () => {
+  test.setTimeout(180_000);
+  const { page, dialog, downloads } = await harExportOfLargeCapture();
   // Cancel is pressed as soon as the dialog shows the HAR's writing under way — from the page, at that moment: a
   // click from the test could come after the last slice on a fast machine, and the test would not know which.
   await page.evaluate(() => {
@@ -144,7 +150,7 @@ test('Cancel stops a HAR export mid-way: nothing is saved, the dialog says so an
   expect(Number(/(\d+)%/.exec(cancelledAt)![1])).toBeLessThan(100);
   // Cancelled before its end: no file was made, none offered for download; the file chosen was left as it was (empty).
   expect(await page.evaluate(() => (window as unknown as { urls: number }).urls)).toBe(0);
-  expect(downloads).toBe(0);
+  expect(downloads()).toBe(0);
   expect(await chosenFile(page)).toMatchObject({ size: 0 });
   await expect(dialog.getByRole('button', { name: 'Cancel', exact: true })).toBeVisible();
   // The dialog is as before the export: its choices enabled, and Export makes a file.
@@ -153,21 +159,13 @@ test('Cancel stops a HAR export mid-way: nothing is saved, the dialog says so an
   const download = page.waitForEvent('download', { timeout: 120_000 });
   await dialog.getByRole('button', { name: 'Export', exact: true }).click();
   expect((await download).suggestedFilename()).toMatch(/\.replyscope\.ndjson$/);
-  expect(downloads).toBe(1);
+  expect(downloads()).toBe(1);
   await page.close();
 });
 
 test('a HAR larger than the browser keeps as a download (~570 MB) is written straight to the file chosen, as it is made', async () => {
   test.setTimeout(300_000);
-  const page = await viewer.open();
-  await loadLargeCapture(page, CHUNKS);
-  await watchExport(page);
-  await chooseFilesInOriginStorage(page);
-  let downloads = 0;
-  page.on('download', () => downloads++);
-  await page.getByRole('button', { name: 'Export…' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Export' });
-  await dialog.getByLabel('HAR 1.2').check();
+  const { page, dialog, downloads } = await harExportOfLargeCapture();
   // Said before: the file is large, and where it will go.
   await expect(dialog.getByTestId('export-large')).toHaveText(/^A large file \(about \d+ MB\): Export asks where to save it and writes it there as it is made\.$/);
   await dialog.getByRole('button', { name: 'Export', exact: true }).click();
@@ -177,7 +175,7 @@ test('a HAR larger than the browser keeps as a download (~570 MB) is written str
   expect(file.size).toBeGreaterThan(520e6); // more than the Blob of a download could hold here (~500 MB)
   expect(file.head).toMatch(/^\{\n {2}"log": \{\n {4}"version": "1\.2"/);
   expect(file.tail).toMatch(/\n {4}\}\n {2}\}\n\}$/);
-  expect(downloads).toBe(0);
+  expect(downloads()).toBe(0);
   const last = (await seen(page)).filter((t) => /^Writing the HAR…/.test(t)).at(-1);
   expect(last).toMatch(/ · \d+ MB$/);
   await page.close();
