@@ -6,7 +6,7 @@
 // Also checks the per-document memory cap: a small limit forces eviction, and kept + evicted bytes add up exactly.
 import { expect, test, type Page } from '@playwright/test';
 import { startAgentServer, type AgentServer } from './support/agent-server.ts';
-import { launchWithExtension, type ExtensionBrowser } from './support/extension.ts';
+import { launchWithExtension, setCaptureLimit, type ExtensionBrowser } from './support/extension.ts';
 
 let ext: ExtensionBrowser;
 let server: AgentServer;
@@ -19,9 +19,7 @@ test.beforeAll(async () => {
   ext = await launchWithExtension();
   server = await startAgentServer();
   // A small capture cap (the default is 64 MB), set the way the panel does: storage.local.
-  await ext.debug(async (_d, limit: number) => {
-    await chrome.storage.local.set({ 'replyscope.captureLimitBytes': limit });
-  }, LIMIT);
+  await setCaptureLimit(ext, LIMIT);
   page = await ext.context.newPage();
   await page.goto(`${server.url}/app`);
 });

@@ -4,7 +4,7 @@
 // over a WebSocket, with the app's own messages and a sent one among the events: they are not counted as events.
 import { bubbleTextBlocks, expectedShown } from './support/bubble.ts';
 import { expect, test, type Page } from '@playwright/test';
-import { launchWithExtension, type ExtensionBrowser } from './support/extension.ts';
+import { launchWithExtension, setCaptureLimit, type ExtensionBrowser } from './support/extension.ts';
 import { startServer, writeAndWait, type TestServer } from './support/server.ts';
 import type { AddressInfo } from 'node:net';
 import { MAX_DERIVED_CHARS } from '../../src/core/analysis/eviction-digest.ts';
@@ -55,9 +55,7 @@ function runWs(url) {
 
 test.beforeAll(async () => {
   ext = await launchWithExtension();
-  await ext.debug(async (_d, limit: number) => {
-    await chrome.storage.local.set({ 'replyscope.captureLimitBytes': limit });
-  }, LIMIT);
+  await setCaptureLimit(ext, LIMIT);
   server = await startServer(async (req, res) => {
     if (req.url === '/app') {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(APP);

@@ -3,7 +3,7 @@
 // bodies go first (src/extension/retirement.ts): a panel opened after the session, and one watching all along, show
 // the newest turns' replies, and an old turn says its body was not kept, and why.
 import { expect, test, type Page } from '@playwright/test';
-import { launchWithExtension, type ExtensionBrowser } from './support/extension.ts';
+import { launchWithExtension, setCaptureLimit, type ExtensionBrowser } from './support/extension.ts';
 import { startServer, type TestServer } from './support/server.ts';
 import { COMPACT_FACTOR } from '../../src/extension/panel-compaction.ts';
 
@@ -39,9 +39,7 @@ function replyFrames(turn: number): string {
 
 test.beforeAll(async () => {
   ext = await launchWithExtension();
-  await ext.debug(async (_d, limit: number) => {
-    await chrome.storage.local.set({ 'replyscope.captureLimitBytes': limit });
-  }, LIMIT);
+  await setCaptureLimit(ext, LIMIT);
   server = await startServer(async (req, res) => {
     if (req.url === '/app') {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(APP);

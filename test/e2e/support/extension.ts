@@ -165,3 +165,11 @@ export async function launchWithExtension(options: LaunchOptions = {}): Promise<
   };
   return ext;
 }
+
+/** Sets the user's capture cap the way the panel's setting does (storage.local); `null` goes back to the default. */
+export async function setCaptureLimit(ext: ExtensionBrowser, bytes: number | null): Promise<void> {
+  await ext.debug(async (_d, limit: number | null) => {
+    if (limit === null) await chrome.storage.local.remove('replyscope.captureLimitBytes');
+    else await chrome.storage.local.set({ 'replyscope.captureLimitBytes': limit });
+  }, bytes);
+}
