@@ -84,10 +84,7 @@ export class TapEmitter {
       this.flush();
       return;
     }
-    const message: TapToRelay = { type: 'records', records: this.pending, seq: this.seq++ };
-    this.pending = [];
-    this.transfer = [];
-    this.pendingBytes = 0;
+    const { message } = this.takeBatch();
     // `detail` is cloned into the relay's world when it reads it (no transfer: the page's buffers stay as they are).
     const event = new natives.CustomEvent(LEAVE_BATCH_EVENT, { detail: message });
     natives.apply(natives.dispatchEvent, this.leaveNode, [event]);
@@ -151,12 +148,18 @@ export class TapEmitter {
     if (!this.port || this.pending.length === 0) return;
     // A batch timer still running is left to fire (it finds the next batch, or nothing): on a fast stream, batches
     // fill up before it fires, and clearing and setting a timer per batch was a measurable share of the tap's work.
+    const { message, transfer } = this.takeBatch();
+    postOn(this.port, message, transfer);
+  }
+
+  /** The waiting records as the next numbered batch, and their payload buffers; the tap waits for none after. */
+  private takeBatch(): { message: TapToRelay; transfer: ArrayBuffer[] } {
     const message: TapToRelay = { type: 'records', records: this.pending, seq: this.seq++ };
     const transfer = this.transfer;
     this.pending = [];
     this.transfer = [];
     this.pendingBytes = 0;
-    postOn(this.port, message, transfer);
+    return { message, transfer };
   }
 
   private wakeChannel(): MessageChannel {
