@@ -7,10 +7,14 @@ import { deriveTimeline, waitText, type Timeline as TL, type TimelineLane } from
 import { Icon } from './Icon.tsx';
 import { TABLE_ID, TimelineTable } from './TimelineTable.tsx';
 import { formatMs, truncate } from '../lib/format.ts';
+import { labelColumn } from '../lib/text-fit.ts';
 import { eventByIndex } from '../store/lookups.ts';
 import type { PanelStore } from '../store/store.ts';
 
-const LABEL_W = 170;
+/** The label column's least width (it grows to the longest label, up to a third of the chart: lib/text-fit.ts). */
+const LABEL_MIN_W = 170;
+/** The lane labels' font: .lane-label's size (styles.css) in the panel's family. */
+const labelFont = (): string => `11px ${typeof document === 'undefined' ? 'sans-serif' : getComputedStyle(document.body).fontFamily}`;
 const LANE_H = 18;
 const AXIS_H = 22;
 
@@ -109,6 +113,8 @@ export function Timeline({ store }: { store: PanelStore }) {
     const replyText = (id: string) => replyName.get(id) ?? id;
     return { replyNumber, replyName, laneName, replyText };
   }, [replies]);
+  // Measured once per lanes, names and width (a hover re-renders).
+  const column = useMemo(() => (tl ? labelColumn(tl.lanes.map(laneName), width, labelFont(), LABEL_MIN_W) : undefined), [tl, laneName, width]);
   // Zoomed in, the view follows the selected step: moved with the keys (End, [ ]) the cursor left the view and
   // only a mouse could pan back to it.
   const selectedEvent = store.selectedEvent.value;
@@ -127,9 +133,10 @@ export function Timeline({ store }: { store: PanelStore }) {
 
   const full: [number, number] = [tl.start, tl.end > tl.start ? tl.end : tl.start + 1];
   const [v0, v1] = view ?? full;
-  const plotW = Math.max(50, width - LABEL_W - 8);
-  const x = (t: number) => LABEL_W + ((t - v0) / (v1 - v0)) * plotW;
-  const tAt = (px: number) => v0 + ((px - LABEL_W) / plotW) * (v1 - v0);
+  const labelW = column?.width ?? LABEL_MIN_W;
+  const plotW = Math.max(50, width - labelW - 8);
+  const x = (t: number) => labelW + ((t - v0) / (v1 - v0)) * plotW;
+  const tAt = (px: number) => v0 + ((px - labelW) / plotW) * (v1 - v0);
   const origin = tl.axis === 'arrival' ? conn.record.startTime : tl.start;
   const height = AXIS_H + tl.lanes.length * LANE_H + 6;
   const selected = store.selectedEvent.value;
@@ -153,7 +160,7 @@ export function Timeline({ store }: { store: PanelStore }) {
   // event. Without a limit, a click on empty space zoomed in far from any event seeked minutes away, off-screen.
   const nearest = (px: number, py: number) => {
     const lane = laneAt(py);
-    if (!lane || px < LABEL_W) return undefined;
+    if (!lane || px < labelW) return undefined;
     const t = tAt(px);
     const inBar = lane.spans.some((s) => x(s.start) <= px && px <= Math.max(x(s.start) + 3, x(s.end))); // as drawn
     let best: { t: number; event: number } | undefined;
@@ -200,7 +207,7 @@ export function Timeline({ store }: { store: PanelStore }) {
     e.preventDefault();
     const [px] = local(e);
     if (e.shiftKey || Math.abs(e.deltaX) > Math.abs(e.deltaY)) pan(((e.deltaX || e.deltaY) / plotW) * (v1 - v0));
-    else zoom(e.deltaY > 0 ? 1.25 : 0.8, px >= LABEL_W ? tAt(px) : undefined);
+    else zoom(e.deltaY > 0 ? 1.25 : 0.8, px >= labelW ? tAt(px) : undefined);
   };
 
   const step = niceStep(v1 - v0, plotW);
@@ -240,14 +247,14 @@ export function Timeline({ store }: { store: PanelStore }) {
           {/* 4 px past the axis's end: a point there (the last event — a CUSTOM after the reply ended) is a 3 px bar
               drawn from it, which a clip at the end cut away whole. */}
           <clipPath id="plot">
-            <rect x={LABEL_W} y={0} width={plotW + 4} height={height} />
+            <rect x={labelW} y={0} width={plotW + 4} height={height} />
           </clipPath>
-          {/* Labels stop short of the bars (a 28-character label ran ~200 px, under the bars drawn from LABEL_W). */}
+          {/* Labels stop short of the bars (the clip holds whatever the font measured differently). */}
           <clipPath id="labels">
-            <rect x={0} y={0} width={LABEL_W - 6} height={height} />
+            <rect x={0} y={0} width={labelW - 6} height={height} />
           </clipPath>
         </defs>
-        {ticks.filter((t) => x(t) < LABEL_W + plotW - 30).map((t) => (
+        {ticks.filter((t) => x(t) < labelW + plotW - 30).map((t) => (
           <g key={t}>
             <line class="axis" x1={x(t)} x2={x(t)} y1={AXIS_H - 4} y2={height} opacity="0.5" />
             <text class="axis-text" x={x(t) + 2} y={12}>
@@ -284,7 +291,7 @@ export function Timeline({ store }: { store: PanelStore }) {
             <g key={lane.id} class={`kind-${lane.kind}`} data-lane={lane.id}>
               <text class="lane-label" x={4} y={y + 13} clip-path="url(#labels)">
                 <title>{n !== undefined ? `${label}\nreply ${replyName.get(lane.replyId!) ?? lane.replyId}` : label}</title>
-                {truncate(label, 25) /* with its "…", within LABEL_W (28 ran into the clip) */}
+                {column?.texts[li] ?? label}
               </text>
               <g clip-path="url(#plot)">
                 {lane.spans.map((sp, si) => {
@@ -309,7 +316,7 @@ export function Timeline({ store }: { store: PanelStore }) {
                       ) : null}
                       {sp.ticks.map((tk) => {
                         const px = Math.round(x(tk.t));
-                        if (px < LABEL_W || px > LABEL_W + plotW) return null;
+                        if (px < labelW || px > labelW + plotW) return null;
                         // A reply's marks (interrupt, iteration limit, confirm…) stand out from delta ticks; one per pixel
                         // too (a stream could send thousands).
                         if (tk.mark) {

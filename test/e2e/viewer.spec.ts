@@ -882,6 +882,19 @@ test('the timeline of several replies says whose each lane is; labels stop befor
   expect(texts.some((t) => t.startsWith('R1 · '))).toBe(true);
   expect(texts.some((t) => t.startsWith('R2 · '))).toBe(true);
   for (const label of await labels.all()) await expect(label).toHaveAttribute('clip-path', 'url(#labels)');
+  // The column grows to the longest label (measured, lib/text-fit.ts): on this panel none is cut, and each one ends
+  // before its clip, so before the bars (a fixed 25-character cut showed "R1 · text a-very-long-block-i…").
+  expect(texts.some((t) => t.endsWith('R1 · text a-very-long-block-identifier-r1'))).toBe(true); // (after its <title>)
+  expect(texts.some((t) => t.endsWith('…'))).toBe(false);
+  const fit = await page.getByTestId('timeline').evaluate((el) => {
+    const clipWidth = Number(el.querySelector('#labels rect')!.getAttribute('width'));
+    return [...el.querySelectorAll<SVGTextElement>('text.lane-label')].map((t) => t.getBBox().x + t.getBBox().width <= clipWidth);
+  });
+  expect(fit.length).toBe(texts.length);
+  expect(fit.every(Boolean)).toBe(true);
+  // A narrow panel keeps the plot: the column stops at its least width, and a label cut there ends in "…".
+  await page.setViewportSize({ width: 760, height: 700 });
+  await expect.poll(async () => (await labels.allTextContents()).some((t) => t.endsWith('…'))).toBe(true);
   await page.close();
 });
 
