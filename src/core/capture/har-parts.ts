@@ -27,21 +27,22 @@ export function harParts(capture: Capture, progress: WorkProgress = { done: 0, t
       progress.done = Math.min(progress.done + 4096, capture.records.length);
       yield PAUSE;
     }
-    const { connections, loose } = step.value;
+    const groups = step.value;
+    const { connections } = groups;
     progress.done = capture.records.length;
     progress.total = capture.records.length;
     for (const { own } of connections) progress.total += 4 * own.length;
     const entries = new LazyArray(function* () {
-      for (const { conn, own } of connections) {
+      for (const c of connections) {
         const done = progress.done;
         yield new LazyValue(function* () {
-          const entry = yield* entrySteps(conn, own, capture.header.created, asWritten(progress));
+          const entry = yield* entrySteps(c, capture.header.created, asWritten(progress));
           return entry;
         });
-        progress.done = done + 4 * own.length; // the entry is written: what its parts did not count
+        progress.done = done + 4 * c.own.length; // the entry is written: what its parts did not count
       }
     });
-    return harDocument(capture, entries, loose);
+    return harDocument(capture, entries, groups);
   }), 2);
 }
 

@@ -4,8 +4,10 @@
 // EventSource connections from their dispatched messages, SSE bodies from the spec reading of the bytes.
 // For a lossless round trip each entry also carries its raw records under `_replyscope` (with their position in
 // the capture), and the log carries the header and the connection-less records; importHar (har-import.ts) prefers those.
-import type { Entry, Har, Header } from 'har-format';
-import type { BodyRecord, Capture, CaptureRecord, ChunkRecord, ConnectionRecord, EndRecord, MessageRecord } from './model.ts';
+// The tab's pages (Preserve log: `navigation` records) are HAR's own `log.pages` and each entry's `pageref` (harPages),
+// so that a HAR reader without our fields still sees where each page began.
+import type { Entry, Har, Header, Page } from 'har-format';
+import type { BodyRecord, Capture, CaptureRecord, ChunkRecord, ConnectionRecord, EndRecord, MessageRecord, NavigationRecord } from './model.ts';
 import { readSse, chunkTexts } from '../frames/read-body.ts';
 import { recordsToBytes, bytesToBase64 } from '../frames/utf8-chunks.ts';
 import { jsonParts, PAUSE, runSteps, type Pause } from './json-parts.ts';
@@ -117,7 +119,7 @@ const PAUSE_EVERY = 4096;
  * One connection's entry. A generator that pauses (yields PAUSE) in its loops over the records, which are as many as
  * a day-long stream has chunks; exportHar runs it through.
  */
-export function* entrySteps(conn: ConnectionRecord, own: [number, CaptureRecord][], created: string, bodies: EntryBodies): Generator<Pause, Entry> {
+export function* entrySteps({ conn, own, pageref }: HarGroups['connections'][number], created: string, bodies: EntryBodies): Generator<Pause, Entry> {
   const chunks: ChunkRecord[] = [];
   const messages: MessageRecord[] = [];
   let end: EndRecord | undefined;
@@ -169,6 +171,7 @@ export function* entrySteps(conn: ConnectionRecord, own: [number, CaptureRecord]
   }
   // (Typed as the HAR's entry although its large parts may be LazyJson values: they are written the same.)
   const entry = {
+    ...(pageref !== undefined ? { pageref } : {}),
     startedDateTime: isoTime(conn.startTime, created),
     time: wait + receive,
     request: {
@@ -213,18 +216,27 @@ export function* entrySteps(conn: ConnectionRecord, own: [number, CaptureRecord]
 
 /** A capture's records by connection, in the order connections first appear, and those of no connection. */
 export interface HarGroups {
-  connections: { conn: ConnectionRecord; own: [number, CaptureRecord][] }[];
+  /** `pageref`: the id of the page the connection was declared on (none when the HAR has no pages). */
+  connections: { conn: ConnectionRecord; own: [number, CaptureRecord][]; pageref?: string }[];
   loose: [number, CaptureRecord][];
+  /** `log.pages`: see harPages. */
+  pages: Page[];
 }
 
 /** The records grouped for the entries (pausing, see entrySteps); a connection never declared is an error. */
 export function* groupSteps(capture: Capture): Generator<Pause, HarGroups> {
   const byConn = new Map<string, [number, CaptureRecord][]>();
   const loose: [number, CaptureRecord][] = [];
+  // The page visit each connection was declared in: 0 the first page, k the page the k-th navigation record began
+  // (a navigation's connections are those declared after it, model.ts).
+  const navigations: NavigationRecord[] = [];
+  const visitOf = new Map<string, number>();
   const records = capture.records;
   for (let i = 0; i < records.length; i++) {
     const rec = records[i];
     const conn = rec.kind === 'connection' ? rec.id : rec.kind === 'navigation' ? undefined : rec.conn;
+    if (rec.kind === 'navigation') navigations.push(rec);
+    else if (rec.kind === 'connection' && !visitOf.has(rec.id)) visitOf.set(rec.id, navigations.length);
     if (conn === undefined) loose.push([i, rec]);
     else {
       const list = byConn.get(conn);
@@ -233,23 +245,62 @@ export function* groupSteps(capture: Capture): Generator<Pause, HarGroups> {
     }
     if (i % PAUSE_EVERY === PAUSE_EVERY - 1) yield PAUSE;
   }
-  const connections: HarGroups['connections'] = [];
+  const connections: { conn: ConnectionRecord; own: [number, CaptureRecord][]; visit: number }[] = [];
   for (const [id, own] of byConn) {
     const conn = own.find(([, r]) => r.kind === 'connection')?.[1] as ConnectionRecord | undefined;
     if (!conn) throw new Error(`records refer to connection ${JSON.stringify(id)}, which the capture never declares`);
-    connections.push({ conn, own });
+    connections.push({ conn, own, visit: visitOf.get(id) ?? 0 });
   }
-  return { connections, loose };
+  const { pages, idOf } = harPages(capture, navigations, connections);
+  return { connections: connections.map(({ conn, own, visit }) => ({ conn, own, ...(idOf[visit] !== undefined ? { pageref: idOf[visit] } : {}) })), loose, pages };
+}
+
+/**
+ * `log.pages`, one per page visit the capture holds, and each visit's page id (undefined: no page written for it).
+ * A HAR reader tells a capture's pages apart by the entries' `pageref` (ours draws a boundary where it changes between
+ * two streams: har-import.ts), and names a page by its `title` — Chrome's is the page's URL, as here: the capture
+ * records no document titles. A visit after the first is a `navigation` record: its URL, its time. The first page has
+ * no record of its own: its URL is the header's `pageUrl` when the capture has one page (the panel writes the tab's
+ * page as it exports: with several, the last one), else the frame URL of its first top-frame connection.
+ *
+ * HAR 1.2 makes pages optional (an entry's `pageref` is left out "if the application does not support grouping by
+ * pages"). One page is written when its URL is known — a HAR viewer heads the entries with it, and an import without
+ * our records reads the capture's page URL back from it — and none when it is not (an imported body, a log without
+ * page URLs): a page of no URL would tell a reader nothing. With navigations, the first page is written whenever a
+ * connection was declared on it, titled '' if its URL is not known: a reader draws a boundary only between the
+ * entries of two pages, so without it the first navigation's boundary would be lost.
+ */
+function harPages(capture: Capture, navigations: readonly NavigationRecord[], connections: readonly { conn: ConnectionRecord; visit: number }[]): { pages: Page[]; idOf: (string | undefined)[] } {
+  const visits = [{ url: undefined as string | undefined, t: Number.NaN, conns: [] as ConnectionRecord[] }, ...navigations.map((n) => ({ url: n.url, t: n.t, conns: [] as ConnectionRecord[] }))];
+  for (const { conn, visit } of connections) visits[visit].conns.push(conn);
+  const first = visits[0];
+  first.url = (navigations.length === 0 ? capture.header.pageUrl : undefined) || first.conns.find((c) => !c.isSubframe && c.frameUrl !== '')?.frameUrl || undefined;
+  const pages: Page[] = [];
+  const idOf = visits.map((v, k) => {
+    if (k === 0 && v.url === undefined && (navigations.length === 0 || v.conns.length === 0)) return undefined;
+    // When the page began: its navigation's time, else the earliest start of its connections (the first page's load
+    // is not recorded), else when the capture was made.
+    let t = v.t;
+    if (!Number.isFinite(t)) {
+      t = Infinity;
+      for (const c of v.conns) if (c.startTime < t) t = c.startTime; // (NaN is never less)
+    }
+    const id = `page_${pages.length + 1}`;
+    pages.push({ startedDateTime: isoTime(t, capture.header.created), id, title: v.url ?? '', pageTimings: {} });
+    return id;
+  });
+  return { pages, idOf };
 }
 
 /** The HAR around its entries (an array, or a LazyArray for harParts). */
-export function harDocument(capture: Capture, entries: unknown, loose: [number, CaptureRecord][]): Har {
+export function harDocument(capture: Capture, entries: unknown, { loose, pages }: Pick<HarGroups, 'loose' | 'pages'>): Har {
   const browser = capture.header.browser;
   return {
     log: {
       version: '1.2',
       creator: { name: 'Replyscope', version: capture.header.tool },
       ...(browser ? { browser: { name: browser, version: '' } } : {}),
+      ...(pages.length > 0 ? { pages } : {}),
       entries,
       _replyscope: {
         header: capture.header,
@@ -262,9 +313,9 @@ export function harDocument(capture: Capture, entries: unknown, loose: [number, 
 
 /** The HAR as an object, made at once (its body texts whole: see harParts for a file of any size). */
 export function exportHar(capture: Capture): Har {
-  const { connections, loose } = runSteps(groupSteps(capture));
-  const entries = connections.map(({ conn, own }) => runSteps(entrySteps(conn, own, capture.header.created, atOnce)));
-  return harDocument(capture, entries, loose);
+  const groups = runSteps(groupSteps(capture));
+  const entries = groups.connections.map((c) => runSteps(entrySteps(c, capture.header.created, atOnce)));
+  return harDocument(capture, entries, groups);
 }
 
 /** The HAR's text made from exportHar's object: as long as one string can be (tests, and the reference harParts is held to). */

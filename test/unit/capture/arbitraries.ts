@@ -72,3 +72,50 @@ export const captureArb: fc.Arbitrary<Capture> = fc
     if (navigatedAt !== undefined) records.splice(navigatedAt % (records.length + 1), 0, { kind: 'navigation', t: 1.75e12 + 5, url: 'https://app.example/next?q=secret#frag' });
     return { header: makeHeader('replyscope 0.1.0', { created: '2026-11-29T21:00:00.000Z', pageUrl: 'https://app.example/chat', browser: 'Chromium 156' }), records };
   });
+
+const PAGE_URLS = ['https://app.example/chat', 'https://app.example/settings', 'https://app.example/chat?again'];
+
+/**
+ * A capture of one to three page visits as the panel writes it with Preserve log: a `navigation` record before each
+ * later page's connections (and after at least one of the page before), fetch and EventSource connections of the top
+ * frame or of a subframe, some of whose data and end arrive after the next page began, and the header's `pageUrl` the
+ * tab's page as the panel exports (the last one), or none (an older or imported log). Every page has a stream.
+ */
+export const pagedCaptureArb: fc.Arbitrary<Capture> = fc
+  .tuple(
+    fc.array(fc.record({
+      url: fc.constantFrom(...PAGE_URLS),
+      t: fc.integer({ min: 0, max: 1e9 }),
+      conns: fc.array(fc.record({ transport: fc.constantFrom('fetch' as const, 'eventsource' as const), subframe: fc.boolean(), late: fc.boolean() }), { minLength: 1, maxLength: 3 }),
+    }), { minLength: 1, maxLength: 3 }),
+    fc.boolean(),
+  )
+  .map(([pages, withPageUrl]) => {
+    const records: CaptureRecord[] = [];
+    let held: CaptureRecord[] = []; // the data of a page's streams that arrives once the next page has begun
+    let t = 1.75e12;
+    pages.forEach((page, k) => {
+      if (k > 0) {
+        t += 1000 + page.t;
+        records.push({ kind: 'navigation', t, url: page.url }, ...held);
+        held = [];
+      }
+      page.conns.forEach(({ transport, subframe, late }, j) => {
+        const id = `p${k}:${j}`;
+        const start = (t += 10);
+        records.push({
+          kind: 'connection', id, transport, frameUrl: subframe ? 'https://widget.example/frame' : page.url, ...(subframe ? { isSubframe: true } : {}),
+          method: 'GET', url: `https://api.example/stream?c=${id}`, requestHeaders: [['accept', 'text/event-stream']], status: 200,
+          responseHeaders: [['content-type', 'text/event-stream']], startTime: start, responseTime: start + 2,
+        });
+        const data: CaptureRecord[] = transport === 'fetch'
+          ? toRecords([utf8(`data: {"type":"TEXT_BLOCK_DELTA","delta":"${id}"}\n\n`)], id, start + 3)
+          : [{ kind: 'message', conn: id, t: start + 3, type: 'message', data: `{"delta":"${id}"}`, lastEventId: '' }];
+        data.push({ kind: 'end', conn: id, t: start + 5, state: 'complete' });
+        if (late && k < pages.length - 1) held.push(...data);
+        else records.push(...data);
+      });
+    });
+    records.push(...held);
+    return { header: makeHeader('replyscope 0.1.0', { created: '2026-11-29T21:00:00.000Z', ...(withPageUrl ? { pageUrl: pages.at(-1)!.url } : {}) }), records };
+  });

@@ -1,7 +1,7 @@
 // harParts writes the HAR as it is made (bodies never whole, pausing in its loops); its text must be exactly what
 // writeHar makes from exportHar's object, the reference — on random captures (multi-byte text, bytes that are not
-// UTF-8, bodies from another writer's base64, evictions, navigations, EventSource and WebSocket connections) and on a
-// generated session.
+// UTF-8, bodies from another writer's base64, evictions, navigations, EventSource and WebSocket connections), on
+// captures of several pages, and on a generated session.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { harParts } from '../../../src/core/capture/har-parts.ts';
@@ -10,7 +10,7 @@ import { makeHeader } from '../../../src/core/capture/capture-log.ts';
 import type { Capture, ChunkRecord, ConnectionRecord } from '../../../src/core/capture/model.ts';
 import { bytesToBase64 } from '../../../src/core/frames/utf8-chunks.ts';
 import { generateCapture } from '../../../bench/capture-gen.ts';
-import { captureArb } from './arbitraries.ts';
+import { captureArb, pagedCaptureArb } from './arbitraries.ts';
 import { cut, utf8 } from '../frames/helpers.ts';
 
 const written = (capture: Capture) => [...harParts(capture)].join('');
@@ -30,6 +30,12 @@ describe('harParts', () => {
     fc.assert(fc.property(captureArb, (capture) => {
       expect(written(capture)).toBe(writeHar(capture));
     }), { numRuns: 400 });
+  });
+
+  it('property: a capture of several pages (log.pages, each entry\'s pageref) is written as writeHar writes it', () => {
+    fc.assert(fc.property(pagedCaptureArb, (capture) => {
+      expect(written(capture)).toBe(writeHar(capture));
+    }), { numRuns: 200 });
   });
 
   it('property: a body stored as base64 cut anywhere (UTF-8 or not, a character cut in two) is written as writeHar writes it', () => {

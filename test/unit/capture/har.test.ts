@@ -6,9 +6,10 @@ import { makeHeader, readCaptureLog, writeCaptureLog } from '../../../src/core/c
 import type { Capture, ChunkRecord, ConnectionRecord, MessageRecord } from '../../../src/core/capture/model.ts';
 import { recordsToBytes } from '../../../src/core/frames/utf8-chunks.ts';
 import { chunkTexts, readSse } from '../../../src/core/frames/read-body.ts';
-import { captureArb } from './arbitraries.ts';
+import { captureArb, pagedCaptureArb } from './arbitraries.ts';
+import { harParts } from '../../../src/core/capture/har-parts.ts';
 import { loadInput } from '../../../src/core/capture/load-input.ts';
-import { analyzeCapture } from '../../../src/core/analysis/analyze.ts';
+import { analyzeCapture, CaptureAnalyzer } from '../../../src/core/analysis/analyze.ts';
 import { bodyKindOf } from '../../../src/core/analysis/body-reader.ts';
 import { toRecords, utf8 } from '../frames/helpers.ts';
 
@@ -515,6 +516,133 @@ describe('HAR export: page boundaries and older readers', () => {
     const back = importHar(har);
     expect(back.records.map((r) => (r.kind === 'connection' ? r.id : r.kind))).toEqual(['notice', 'c1', 'end', 'navigation', 'c2', 'end']);
     expect(back.records.find((r) => r.kind === 'navigation')).toEqual({ kind: 'navigation', t: 1_500, url: 'http://127.0.0.1/b' });
+  });
+});
+
+/** A HAR as a reader without our `_replyscope` fields sees it (another HAR viewer, or ours given a browser's HAR). */
+function withoutOurRecords(harText: string) {
+  const har = JSON.parse(harText);
+  delete har.log._replyscope;
+  for (const e of har.log.entries) delete e._replyscope;
+  return har;
+}
+
+/** The pages the panel and the CLI draw: the boundary above each (none above the first), and its streams in order. */
+function pagesDrawn(capture: Capture): { boundary?: { url: string; ms: number }; streams: string[] }[] {
+  const a = new CaptureAnalyzer();
+  a.push(capture.records);
+  const navs = a.navigations();
+  const pages: { boundary?: { url: string; ms: number }; streams: string[] }[] = [{ streams: [] }, ...navs.map((n) => ({ boundary: { url: n.url, ms: Math.trunc(n.t) }, streams: [] }))];
+  a.connections().forEach((c, i) => pages[navs.filter((n) => n.before <= i).length].streams.push(c.record.url));
+  return pages;
+}
+
+describe('HAR export: pages', () => {
+  const header = makeHeader('t', { created: '2026-12-01T09:00:00.000Z', pageUrl: 'https://app.example/c' });
+  const stream = (id: string, startTime: number, frameUrl: string, sub = false): Capture['records'] => [
+    { kind: 'connection', id, transport: 'fetch', frameUrl, ...(sub ? { isSubframe: true } : {}), method: 'GET', url: `https://api.example/s?id=${id}`, requestHeaders: [],
+      status: 200, responseHeaders: [['content-type', 'text/event-stream']], startTime },
+    { kind: 'chunk', conn: id, t: startTime + 5, bytes: 15, text: 'data: {"a":1}\n\n' },
+    { kind: 'end', conn: id, t: startTime + 9, state: 'complete' },
+  ];
+  const T = Date.parse('2026-12-01T08:00:00.000Z');
+  // Three visits of the tab, as the panel writes them with Preserve log: the header names the tab's page as exported.
+  const threePages: Capture = {
+    header,
+    records: [
+      ...stream('a', T + 100, 'https://app.example/a'), ...stream('w', T + 200, 'https://widget.example/', true),
+      { kind: 'navigation', t: T + 60_000, url: 'https://app.example/b' },
+      ...stream('b', T + 61_000, 'https://app.example/b'),
+      { kind: 'navigation', t: T + 120_000, url: 'https://app.example/c' },
+      ...stream('c', T + 121_000, 'https://app.example/c'),
+    ],
+  };
+
+  it('writes log.pages (one per page visit) and each entry\'s pageref, in both writers alike', () => {
+    const text = writeHar(threePages);
+    expect([...harParts(threePages)].join('')).toBe(text);
+    const har = JSON.parse(text);
+    expect(har.log.pages).toEqual([
+      // The first page: its top frame's URL (the header's is the last page's), when its first stream began.
+      { startedDateTime: new Date(T + 100).toISOString(), id: 'page_1', title: 'https://app.example/a', pageTimings: {} },
+      { startedDateTime: new Date(T + 60_000).toISOString(), id: 'page_2', title: 'https://app.example/b', pageTimings: {} },
+      { startedDateTime: new Date(T + 120_000).toISOString(), id: 'page_3', title: 'https://app.example/c', pageTimings: {} },
+    ]);
+    expect(har.log.entries.map((e: Entry) => [new URL(e.request.url).searchParams.get('id'), e.pageref])).toEqual([['a', 'page_1'], ['w', 'page_1'], ['b', 'page_2'], ['c', 'page_3']]);
+    // The spec's order: pages before entries, pageref first in an entry.
+    expect(Object.keys(har.log)).toEqual(['version', 'creator', 'pages', 'entries', '_replyscope']);
+    expect(Object.keys(har.log.entries[0])[0]).toBe('pageref');
+  });
+
+  it('a HAR import without our records draws the boundaries the capture log does: same URLs, times, and streams on each page', () => {
+    // Without log.pages, the HAR read as a browser's (another viewer's, or ours stripped) was one page of four streams.
+    const expected = pagesDrawn(readCaptureLog(writeCaptureLog(threePages)));
+    const ids = (urls: string[]) => urls.map((u) => new URL(u).searchParams.get('id'));
+    expect(expected.map((p) => [p.boundary?.url, ids(p.streams)])).toEqual([[undefined, ['a', 'w']], ['https://app.example/b', ['b']], ['https://app.example/c', ['c']]]);
+    expect(pagesDrawn(importHar(withoutOurRecords(writeHar(threePages))))).toEqual(expected);
+  });
+
+  it('property: capture → HAR (as the panel writes it, in slices) → import without our records: the pages the capture log shows', () => {
+    fc.assert(fc.property(pagedCaptureArb, (capture) => {
+      const text = [...harParts(capture)].join('');
+      const har = JSON.parse(text);
+      // Valid HAR 1.2 pages: each with its required fields, ids unique, and every entry's pageref one of them.
+      const ids = (har.log.pages ?? []).map((p: { id: string }) => p.id);
+      expect(new Set(ids).size).toBe(ids.length);
+      for (const p of har.log.pages ?? []) {
+        expect(Object.keys(p)).toEqual(['startedDateTime', 'id', 'title', 'pageTimings']);
+        expect(new Date(p.startedDateTime).toISOString()).toBe(p.startedDateTime);
+      }
+      for (const e of har.log.entries) if (e.pageref !== undefined) expect(ids).toContain(e.pageref);
+      const expected = pagesDrawn(readCaptureLog(writeCaptureLog(capture)));
+      expect(expected.length).toBe(capture.records.filter((r) => r.kind === 'navigation').length + 1);
+      expect(expected.every((p) => p.streams.length > 0)).toBe(true); // (the generator's: a boundary between streams)
+      expect(pagesDrawn(importHar(withoutOurRecords(text)))).toEqual(expected);
+      // Ours, with its records: exact, as before.
+      expect(importHar(har)).toEqual(capture);
+    }), { numRuns: 200 });
+  });
+
+  it('one page: written when its URL is known (the header\'s), its entries referring to it; a HAR import reads the URL back', () => {
+    const one: Capture = { header, records: [...stream('a', T + 100, 'https://app.example/c'), ...stream('b', T + 200, 'https://app.example/c')] };
+    const har = exportHar(one);
+    expect(har.log.pages).toEqual([{ startedDateTime: new Date(T + 100).toISOString(), id: 'page_1', title: 'https://app.example/c', pageTimings: {} }]);
+    expect(har.log.entries.map((e) => e.pageref)).toEqual(['page_1', 'page_1']);
+    const back = importHar(withoutOurRecords(writeHar(one)));
+    expect(back.header.pageUrl).toBe('https://app.example/c');
+    expect(back.records.some((r) => r.kind === 'navigation')).toBe(false);
+    // No header URL (an older log): its top frame's URL; a page with no stream at all still has its URL and a time.
+    expect(exportHar({ header: makeHeader('t'), records: one.records }).log.pages?.map((p) => p.title)).toEqual(['https://app.example/c']);
+    expect(exportHar({ header, records: [] }).log.pages).toEqual([{ startedDateTime: header.created, id: 'page_1', title: 'https://app.example/c', pageTimings: {} }]);
+  });
+
+  it('no page known (an imported body, a log without page URLs): no pages and no pageref — both optional in HAR 1.2', () => {
+    for (const cap of [loadInput('data: {"type":"REPLY_START"}\n\n', 'reply.sse'), { header: makeHeader('t'), records: stream('a', T, 'https://widget.example/', true) }]) {
+      const text = writeHar(cap);
+      expect([...harParts(cap)].join('')).toBe(text);
+      const har = JSON.parse(text);
+      expect(har.log).not.toHaveProperty('pages');
+      expect(har.log.entries[0]).not.toHaveProperty('pageref');
+      expect(importHar(withoutOurRecords(text)).records.filter((r) => r.kind === 'connection')).toHaveLength(1);
+    }
+  });
+
+  it('a first page of subframe streams only has no URL known (title ""), yet its page keeps the boundary; a navigation of unknown time starts with its first stream', () => {
+    const cap: Capture = {
+      header,
+      records: [
+        ...stream('w', T + 100, 'https://widget.example/', true),
+        { kind: 'navigation', t: Number.NaN, url: 'https://app.example/c' },
+        ...stream('c', T + 121_000, 'https://app.example/c'),
+      ],
+    };
+    const har = exportHar(cap);
+    expect(har.log.pages?.map((p) => [p.id, p.title, p.startedDateTime])).toEqual([
+      ['page_1', '', new Date(T + 100).toISOString()],
+      ['page_2', 'https://app.example/c', new Date(T + 121_000).toISOString()],
+    ]);
+    const back = importHar(withoutOurRecords(writeHar(cap)));
+    expect(back.records.filter((r) => r.kind === 'connection' || r.kind === 'navigation').map((r) => r.kind)).toEqual(['connection', 'navigation', 'connection']);
   });
 });
 
