@@ -1,5 +1,6 @@
 // Preserve log across a navigation, in the real panel: a "Navigated to …" row stands between the old page's
-// connections and the new page's, arrow keys step over it, and it survives Export → Import in the standalone viewer.
+// connections and the new page's, arrow keys step over it, and it survives Export → Import in the standalone viewer
+// (and a HAR export names the same pages).
 // One Chromium: the viewer is served on 127.0.0.1 and opened in the extension's browser.
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -105,6 +106,14 @@ test('with preserve log, a "Navigated to" row separates the pages, is no connect
   const exported = await readDownload(download);
   const kinds = exported.trim().split('\n').map((l) => JSON.parse(l) as { kind: string; url?: string }).filter((r) => r.kind === 'connection' || r.kind === 'navigation');
   expect(kinds.map((r) => (r.kind === 'navigation' ? `navigation ${r.url}` : new URL(r.url!).searchParams.get('id')))).toEqual(['pb-first', `navigation ${next}`, 'pb-second']);
+
+  // Export a HAR: the same two pages as HAR's own (log.pages, each entry's pageref), for a HAR viewer without our fields.
+  await panel.getByRole('button', { name: 'Export…' }).click();
+  await panel.getByRole('dialog', { name: 'Export' }).getByLabel('HAR 1.2').check();
+  const [harDownload] = await Promise.all([panel.waitForEvent('download'), panel.getByTestId('export-go').click()]);
+  const har = JSON.parse(await readDownload(harDownload)) as { log: { pages: { id: string; title: string }[]; entries: { pageref?: string; request: { url: string } }[] } };
+  expect(har.log.pages.map((p) => p.title)).toEqual([`${server.url}/app?page=first`, next]);
+  expect(har.log.entries.map((e) => [new URL(e.request.url).searchParams.get('id'), e.pageref])).toEqual([['pb-first', har.log.pages[0].id], ['pb-second', har.log.pages[1].id]]);
 
   // Re-opened in the standalone viewer: the same rows.
   const view = await ext.context.newPage();
