@@ -123,3 +123,21 @@ describe('exports of a stream resumed on a new request (Last-Event-ID)', () => {
     expect(analyzeCapture(loadInput(har.text, har.name))[1].resumes).toMatchObject({ conn: 'd:1', eventId: '1', continuing: ['r1'] });
   });
 });
+
+describe('a HAR export of several pages', () => {
+  const conn = (id: string, t: number, frameUrl: string) => ({ kind: 'connection' as const, id, transport: 'fetch' as const, frameUrl, method: 'GET',
+    url: `https://api.example/stream?id=${id}`, requestHeaders: [], status: 200, responseHeaders: [['content-type', 'text/event-stream']] as [string, string][], startTime: t });
+  const capture = { header: { ...sample.header, pageUrl: 'https://app.example/next?q=secret#frag' }, records: [
+    conn('a', 1000, 'https://app.example/chat?session=secret'), { kind: 'end' as const, conn: 'a', t: 1001, state: 'complete' as const },
+    { kind: 'navigation' as const, t: 2000, url: 'https://app.example/next?q=secret#frag' },
+    conn('b', 2001, 'https://app.example/next?q=secret#frag'), { kind: 'end' as const, conn: 'b', t: 2002, state: 'complete' as const },
+  ] };
+
+  it('names its pages by their URLs, masked as every URL is when headers are redacted', () => {
+    const titles = (text: string) => (JSON.parse(text).log.pages as { title: string }[]).map((p) => p.title);
+    expect(titles(buildExport(capture, { kind: 'har', redaction: none }).text)).toEqual(['https://app.example/chat?session=secret', 'https://app.example/next?q=secret#frag']);
+    const red = buildExport(capture, { kind: 'har', redaction: { headers: true } }).text;
+    expect(titles(red)).toEqual(['https://app.example/chat?session=%E2%80%A2%E2%80%A2%E2%80%A2', 'https://app.example/next?q=%E2%80%A2%E2%80%A2%E2%80%A2#%E2%80%A2%E2%80%A2%E2%80%A2']);
+    expect(red).not.toContain('secret');
+  });
+});
