@@ -17,13 +17,14 @@ const cut = deferred();
 
 const REPLY = 'reply-resumed';
 const DELTAS = ['The answer ', 'comes in ', 'two halves: ', 'this one ', 'after the cut.'];
+// Made 1 ms apart (made seconds apart and served in a moment, they would be a held-back stream: stream.held-back).
 const EVENTS = [
   { type: 'REPLY_START', session_id: 's', name: 'Friday', role: 'assistant' },
   { type: 'TEXT_BLOCK_START', block_id: 't1' },
   ...DELTAS.map((delta) => ({ type: 'TEXT_BLOCK_DELTA', block_id: 't1', delta })),
   { type: 'TEXT_BLOCK_END', block_id: 't1' },
   { type: 'REPLY_END', session_id: 's' },
-].map((e, k) => ({ ...e, id: `evt-${k}`, reply_id: REPLY, created_at: `2026-03-01T09:00:${String(k).padStart(2, '0')}.000000` }));
+].map((e, k) => ({ ...e, id: `evt-${k}`, reply_id: REPLY, created_at: `2026-03-01T09:00:00.${String(k).padStart(3, '0')}000` }));
 const frame = (k: number) => `id: e${k}\ndata: ${JSON.stringify(EVENTS[k])}\n\n`;
 /** The first response sends events 0–3 whole, then frame 4 without its blank line, and breaks off. */
 const CUT = 4;

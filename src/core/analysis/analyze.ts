@@ -12,6 +12,7 @@ import { analysedEvent, EventTimes } from './event-view.ts';
 import { PiStream } from './pi-stream.ts';
 import { previewOf, typeOf, viewType, type EventFacts, type StreamProcessor } from './stream-processor.ts';
 import { clipped, headOf } from '../diagnostics/shown.ts';
+import { HeldBackWatch } from './held-back.ts';
 import { continuedElsewhere, findResume, resumeDiagnostics, resumeMessage, type EarlierStream, type ResumeLink } from './stream-resume.ts';
 import type { ConnectionState, ConnectionView, Dialect, EventView, ResumedByView } from './types.ts';
 import { partitionPoint } from '../partition-point.ts';
@@ -47,6 +48,8 @@ class ConnectionAnalysis implements EarlierStream {
   readonly events: EventView[] = [];
   /** The events' times, unboxed (see EventTimes). */
   private readonly times = new EventTimes();
+  /** Whether some events waited on their way far longer than others (see held-back.ts). */
+  private readonly heldBack = new HeldBackWatch();
   private pending: [RawEvent, number][] = [];
   private endDiagnostics: Diagnostic[] = [];
   evictedEvents = 0;
@@ -413,6 +416,10 @@ class ConnectionAnalysis implements EarlierStream {
       out.push({ code: 'stream.eventsource-partial-view', severity: 'info', index: 0, message: this.notes[0] });
     }
     if (this.resume) for (const d of resumeDiagnostics(this.resume, this.reader.frames)) out.push(d);
+    // (Once a dialect is known: the events analysed before it have their created_at read only then.)
+    if (this.processor) this.heldBack.update(this.times.t, this.times.createdAt, this.events.length);
+    const held = this.heldBack.diagnostic();
+    if (held) out.push(held);
     for (const n of this.notices) out.push(n);
     if (this.ended && this.dialect === 'unknown' && this.events.length > 0) {
       out.push({ code: 'stream.unknown-dialect', severity: 'warning', index: 0, message: this.foreign ?? `none of the ${this.events.length} events looks like AgentScope or pi` });

@@ -43,6 +43,22 @@ export const ANALYSIS_DIAGNOSTIC_DOCS: DiagnosticDoc[] = [
       'pi\'s client is JavaScript: it rounds the same way as the panel.',
   },
   {
+    code: 'stream.held-back',
+    severity: 'warning',
+    title: 'The stream was held back on its way',
+    explanation:
+      'Some events reached the page seconds later, counted from their own created_at, than others did: something ' +
+      'between the agent and the page held the stream and let it go at once, so the UI showed nothing, then ' +
+      'everything. The usual cause is a proxy that buffers responses (nginx: `proxy_buffering off;` for the route, or ' +
+      'the `X-Accel-Buffering: no` response header; a load balancer or CDN doing the same), a middleware compressing ' +
+      'the response (gzip waits for enough bytes), or a server framework that flushes its output late. It also shows ' +
+      'when the page itself read late (its main thread busy for seconds). The clocks of the server and the browser ' +
+      'need not agree: what is compared is how long each event took, against the others. Told once per connection, ' +
+      'at the event that waited longest (its related event is the one that waited least), when one event waited at ' +
+      'least 1 s longer than another (2 s for a created_at in whole seconds) and the events were created over at ' +
+      'least that long.',
+  },
+  {
     code: 'stream.unknown-dialect',
     severity: 'warning',
     title: 'No known protocol recognised',

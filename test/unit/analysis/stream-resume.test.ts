@@ -31,7 +31,8 @@ const EVENTS = (() => {
     e('TOOL_RESULT_END', { tool_call_id: 'c1', state: 'success' }),
     e('REPLY_END', { session_id: 's' }),
   ];
-  return list.map((ev, k) => ({ ...ev, created_at: `2026-03-01T09:00:${String(k).padStart(2, '0')}.000000` }));
+  // Made 1 ms apart, as the chunks below arrive (made seconds apart and read in a moment, they were a held-back stream).
+  return list.map((ev, k) => ({ ...ev, created_at: `2026-03-01T09:00:00.${String(k).padStart(3, '0')}000` }));
 })();
 
 const frame = (k: number, withId = true) => `${withId ? `id: e${k}\n` : ''}data: ${JSON.stringify(EVENTS[k])}\n\n`;

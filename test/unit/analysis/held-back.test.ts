@@ -1,0 +1,91 @@
+// stream.held-back (src/core/analysis/held-back.ts): events that reached the page seconds later, counted from their
+// created_at, than others — a buffering proxy — are told; a stream that arrived as it was made is not, whatever the
+// offset between the server's and the browser's clocks, nor one whose server stamps every event with one time.
+import { describe, expect, it } from 'vitest';
+import { CaptureAnalyzer } from '../../../src/core/analysis/analyze.ts';
+import { loadInput } from '../../../src/core/capture/load-input.ts';
+import type { CaptureRecord, ConnectionRecord } from '../../../src/core/capture/model.ts';
+import { Utf8ChunkEncoder } from '../../../src/core/frames/utf8-chunks.ts';
+
+const T0 = Date.UTC(2026, 11, 1, 10, 0, 0);
+const iso = (ms: number) => new Date(ms).toISOString(); // 2026-12-01T10:00:01.234Z
+
+/** A reply of `n` deltas made `step` ms apart from T0 (created_at `stamp(i)`), the i-th event read at `arrival(i)`. */
+function capture(n: number, step: number, arrival: (i: number, created: number) => number, stamp: (created: number) => string = iso): CaptureRecord[] {
+  const made = (i: number) => T0 + i * step;
+  const events = [
+    { type: 'REPLY_START', session_id: 's', name: 'Friday' },
+    { type: 'TEXT_BLOCK_START', block_id: 'b' },
+    ...Array.from({ length: n }, () => ({ type: 'TEXT_BLOCK_DELTA', block_id: 'b', delta: 'tok ' })),
+    { type: 'TEXT_BLOCK_END', block_id: 'b' },
+    { type: 'REPLY_END', session_id: 's' },
+  ].map((e, i) => ({ id: `e${i}`, created_at: stamp(made(i)), reply_id: 'r1', ...e }));
+  const conn: ConnectionRecord = {
+    kind: 'connection', id: 'c1', transport: 'fetch', frameUrl: 'http://127.0.0.1/app', method: 'GET', url: 'http://127.0.0.1/stream',
+    requestHeaders: [], status: 200, responseHeaders: [['content-type', 'text/event-stream']], startTime: arrival(0, made(0)) - 50,
+  };
+  const enc = new Utf8ChunkEncoder();
+  const records: CaptureRecord[] = [conn];
+  events.forEach((e, i) => records.push({ kind: 'chunk', conn: 'c1', t: arrival(i, made(i)), ...enc.push(new TextEncoder().encode(`data: ${JSON.stringify(e)}\n\n`)) }));
+  records.push({ kind: 'end', conn: 'c1', t: arrival(events.length - 1, made(events.length - 1)) + 1, state: 'complete' });
+  return records;
+}
+
+function heldBack(records: CaptureRecord[]) {
+  const a = new CaptureAnalyzer();
+  a.push(records);
+  return a.connections()[0].diagnostics.filter((d) => d.code === 'stream.held-back');
+}
+
+describe('stream.held-back', () => {
+  it('tells a reply made over 4 s that reached the page in one read at its end, at the event that waited longest', () => {
+    const end = T0 + 44 * 100 + 30;
+    const found = heldBack(capture(40, 100, () => end));
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({ severity: 'warning', index: 0, related: [43] });
+    expect(found[0].message).toMatch(/^event #0 reached the page 4\.3 s later, counted from its created_at, than event #43 did/);
+  });
+
+  it('tells a stream let go in bursts (a proxy buffer filling), not only one held to its end', () => {
+    // Every 10th event flushes what waited: the first of each burst waited ~1.5 s longer than its last.
+    const found = heldBack(capture(60, 150, (i) => T0 + (Math.floor(i / 10) + 1) * 10 * 150 + 20));
+    expect(found).toHaveLength(1);
+  });
+
+  it('says nothing of a stream read as it was made, with the browser\'s clock 3 h and 17 s off the server\'s', () => {
+    const offset = 3 * 3600_000 + 17_000;
+    const jitter = (i: number) => ((i * 7919) % 400); // up to 0.4 s of network jitter
+    expect(heldBack(capture(80, 100, (i, made) => made + offset + jitter(i)))).toEqual([]);
+  });
+
+  it('allows a created_at in whole seconds its second (it may be up to 1 s early), and still tells 2 s and more', () => {
+    const whole = (ms: number) => iso(Math.floor(ms / 1000) * 1000).replace('.000Z', 'Z');
+    expect(heldBack(capture(50, 100, (_i, made) => made + 40, whole))).toEqual([]);
+    expect(heldBack(capture(50, 100, () => T0 + 54 * 100, whole))).toHaveLength(1);
+  });
+
+  it('says nothing when the server stamps every event with one time (its delays grow with arrival, it held nothing)', () => {
+    expect(heldBack(capture(50, 200, (_i, made) => made + 30, () => iso(T0)))).toEqual([]);
+  });
+
+  it('says nothing without arrival times (a raw SSE body from a file)', () => {
+    const body = capture(40, 100, () => 0).filter((r) => r.kind === 'chunk').map((r) => (r as { text: string }).text).join('');
+    const loaded = loadInput(body, 'reply.sse');
+    const a = new CaptureAnalyzer();
+    a.push(loaded.records);
+    expect(a.connections()[0].diagnostics.map((d) => d.code)).not.toContain('stream.held-back');
+    expect(a.connections()[0].events.length).toBe(44);
+  });
+
+  it('a live connection read chunk by chunk tells it as the whole capture does (the watch is incremental)', () => {
+    const records = capture(30, 120, (i, made) => (i < 20 ? T0 + 20 * 120 + 10 : made + 10));
+    const live = new CaptureAnalyzer();
+    let seen: unknown[] = [];
+    for (const r of records) {
+      live.push([r]);
+      seen = live.connections()[0]?.diagnostics.filter((d) => d.code === 'stream.held-back') ?? [];
+    }
+    expect(seen).toEqual(heldBack(records));
+    expect(seen).toHaveLength(1);
+  });
+});
