@@ -48,8 +48,8 @@ export function DiagnosticsView({ store, scope }: { store: PanelStore; scope: 'c
               {doc ? <span>{doc.title}</span> : null}
               <span class="dim">× {g.items.length}</span>
             </h3>
-            {doc ? <p>{doc.explanation}</p> : <p class="faint">No catalogue entry for this code.</p>}
-            {doc?.reference ? <p class="ref">Reference behaviour: {doc.reference}</p> : null}
+            {doc ? <p>{withCode(doc.explanation)}</p> : <p class="faint">No catalogue entry for this code.</p>}
+            {doc?.reference ? <p class="ref">Reference behaviour: {withCode(doc.reference)}</p> : null}
             {g.items.slice(0, 200).map(({ conn, d }, i) => {
               const ev = eventByIndex(conn, d.index);
               return (
@@ -77,4 +77,12 @@ export function DiagnosticsView({ store, scope }: { store: PanelStore; scope: 'c
       })}
     </div>
   );
+}
+
+/** A catalogue text with its `backticked` names (a field, a header, a setting) set as code, as the README shows them. */
+function withCode(text: string) {
+  const parts = text.split('`');
+  // An odd number of backticks leaves the text as it is: better a stray ` than half a sentence in code.
+  if (parts.length % 2 === 0) return text;
+  return parts.map((p, i) => (i % 2 === 1 ? <code key={i}>{p}</code> : p));
 }
