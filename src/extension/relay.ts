@@ -1,13 +1,13 @@
 // Isolated-world relay (document_start, every frame, declared before the tap so it listens first).
-// Receives the tap's private port, validates every batch (zod; fetch chunks by hand, see relay/tap-batch.ts), keeps
-// this document's capture in a CaptureStore, applies the user's settings, and talks to the background only when there
-// is something to say. The store's limit is the user's cap, or lower when the tab's documents together hold more
-// (background/tab-budget.ts).
+// Receives the tap's private port, validates every batch (zod; fetch chunks by hand, see relay/tap-batch.ts) and takes
+// it in the tap's order (relay/tap-intake.ts), keeps this document's capture in a CaptureStore, applies the user's
+// settings, and talks to the background only when there is something to say. The store's limit is the user's cap, or
+// lower when the tab's documents together hold more (background/tab-budget.ts).
 import { DropCounter, type RelayToTap, type WireRecord } from './messages.ts';
 import { BackgroundLink } from './relay/background-link.ts';
 import { CaptureStore } from './relay/capture-store.ts';
 import { idleScheduler } from './relay/idle-outbox.ts';
-import { acceptTapBatch } from './relay/tap-batch.ts';
+import { TapIntake } from './relay/tap-intake.ts';
 import { LEAVE_BATCH_EVENT, LEAVE_NODE_EVENT, PORT_EVENT, RELAY_READY_EVENT } from './tap/handshake.ts';
 import { DEFAULT_CAPTURE_LIMIT_BYTES, parseSettings, readSettings, SETTINGS_KEYS, usageReportStep, type CaptureSettings } from './settings.ts';
 
@@ -15,6 +15,7 @@ const isTop = window === window.top;
 const siteOrigin = topOrigin();
 const drops = new DropCounter();
 const store = new CaptureStore(DEFAULT_CAPTURE_LIMIT_BYTES);
+const intake = new TapIntake(store, drops);
 let settings: CaptureSettings | undefined;
 let tapPort: MessagePort | undefined;
 /** This document's share of the tab's cap, when the background set one (null: none). */
@@ -89,28 +90,9 @@ function onTapMessage(event: MessageEvent): void {
   takeTapBatch(event.data, false);
 }
 
-/** The tap's next batch number (TapToRelay `seq`). */
-let nextSeq = 0;
-
 function takeTapBatch(data: unknown, leaving: boolean): void {
-  const msg = acceptTapBatch(data, drops);
-  if (!msg) return;
-  if (msg.seq !== undefined) {
-    // The leave hand-off overtook batches still on the port: those never come while the page leaves, and if it comes
-    // back from the back/forward cache they come after what followed them — dropped then, not appended out of order.
-    if (msg.seq < nextSeq) {
-      drops.note('tap→relay', `batch ${msg.seq} came after the leave hand-off`);
-      return;
-    }
-    if (leaving && msg.seq > nextSeq) {
-      const { forward } = store.add([{ kind: 'notice', t: nowMs(), level: 'warning', text: `The page left while ${msg.seq - nextSeq === 1 ? 'a batch' : `${msg.seq - nextSeq} batches`} of records was on its way to the capture: the streams open then may miss reads before their last ones` }], nowMs());
-      if (forward.length) link.records(forward);
-    }
-    nextSeq = msg.seq + 1;
-  }
-  // Records that arrive before the settings are read are kept; they are dropped below if the site is off.
-  if (settings && !siteEnabled()) return;
-  const { forward } = store.add(msg.records, nowMs());
+  const forward = intake.take(data, leaving, nowMs());
+  if (!forward) return;
   if (forward.length) link.records(forward);
   reportUsage(false);
   scheduleDigest();
@@ -150,10 +132,7 @@ function sendConfig(): void {
 function applySettings(next: CaptureSettings): void {
   const wasEnabled = settings ? siteEnabled() : true;
   settings = next;
-  if (!siteEnabled() && store.size > 0) {
-    store.clear(nowMs(), false);
-    if (wasEnabled) link.resnapshot();
-  }
+  if (intake.setSite(siteEnabled(), nowMs()) && wasEnabled) link.resnapshot();
   applyLimit();
   sendConfig();
   link.siteChanged();
