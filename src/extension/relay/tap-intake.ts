@@ -5,11 +5,21 @@
 // Order: the leave hand-off (tap/handshake.ts) may overtake batches still on the port. Those never come while the page
 // leaves, and if it comes back from the back/forward cache they come after what followed them — dropped then, not
 // appended out of order.
-// The site switch: records that arrive before the settings are read are kept; they are dropped with the rest if the
-// site turns out to be off (`setSite`).
+// The site switch: nothing is recorded for a site switched off, the notice that the page left while batches were on
+// their way included. Records that arrive before the settings are read are kept — that notice too — and dropped with
+// the rest if the site turns out to be off (`setSite`).
+import type { NoticeRecord } from '../../core/capture/model.ts';
 import type { DropCounter, RelayRecord } from '../messages.ts';
 import type { CaptureStore } from './capture-store.ts';
 import { acceptTapBatch } from './tap-batch.ts';
+
+/** Said before the batch that overtook `missed` others as the page left. */
+function leftNotice(missed: number, t: number): NoticeRecord {
+  return {
+    kind: 'notice', t, level: 'warning',
+    text: `The page left while ${missed === 1 ? 'a batch' : `${missed} batches`} of records was on its way to the capture: the streams open then may miss reads before their last ones`,
+  };
+}
 
 export class TapIntake {
   /** The tap's next batch number (TapToRelay `seq`). */
@@ -26,20 +36,19 @@ export class TapIntake {
   take(data: unknown, leaving: boolean, now: number): RelayRecord[] | undefined {
     const msg = acceptTapBatch(data, this.drops);
     if (!msg) return undefined;
-    const forward: RelayRecord[] = [];
+    let missed = 0;
     if (msg.seq !== undefined) {
       if (msg.seq < this.nextSeq) {
         this.drops.note('tap→relay', `batch ${msg.seq} came after the leave hand-off`);
         return undefined;
       }
-      if (leaving && msg.seq > this.nextSeq) {
-        forward.push(...this.store.add([{ kind: 'notice', t: now, level: 'warning', text: `The page left while ${msg.seq - this.nextSeq === 1 ? 'a batch' : `${msg.seq - this.nextSeq} batches`} of records was on its way to the capture: the streams open then may miss reads before their last ones` }], now).forward);
-      }
-      this.nextSeq = msg.seq + 1;
+      if (leaving) missed = msg.seq - this.nextSeq;
+      this.nextSeq = msg.seq + 1; // counted on a site switched off too: the tap's numbers go on
     }
-    if (this.siteOn === false) return forward.length ? forward : undefined;
-    forward.push(...this.store.add(msg.records, now).forward);
-    return forward;
+    // Nothing is recorded for a site switched off — the notice below neither (it is a record like the others).
+    if (this.siteOn === false) return undefined;
+    const records = missed > 0 ? [leftNotice(missed, now), ...msg.records] : msg.records;
+    return this.store.add(records, now).forward;
   }
 
   /**
