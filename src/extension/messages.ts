@@ -122,7 +122,9 @@ const documentInfo = {
 export const relayToBackgroundSchema = z.discriminatedUnion('type', [
   /** First message on a new port: who I am. The background answers 'attach' or 'detach'. */
   z.strictObject({ type: z.literal('hello'), ...documentInfo }),
-  /** Everything this document captured so far (sent when a panel attaches or after clear). */
+  /** Everything this document captured so far (sent when a panel attaches or after clear). `dropped`: the invalid
+   *  messages its relay refused (DropCounter) and the records its store refused (of no connection it knows, after
+   *  their connection's end, a repeated connection). */
   z.strictObject({ type: z.literal('snapshot'), ...documentInfo, records: z.array(wireRecordSchema), dropped: z.number().int() }),
   /** Live records, only while attached. */
   z.strictObject({ type: z.literal('records'), docId: z.string(), records: z.array(relayRecordSchema) }),
@@ -173,7 +175,11 @@ export const backgroundToPanelSchema = z.discriminatedUnion('type', [
 ]);
 export type BackgroundToPanel = z.infer<typeof backgroundToPanelSchema>;
 
-/** Counts messages a receiver refused, per hop, so a flood of junk is visible instead of silent. */
+/**
+ * Counts messages a receiver refused because they failed its check, per hop, so a flood of junk is visible instead of
+ * silent. Only those: what a receiver drops by design (a tap batch that came after the leave hand-off, see
+ * relay/tap-intake.ts) is not invalid and is not counted here — the panel shows this count as "invalid".
+ */
 export class DropCounter {
   readonly byHop = new Map<string, number>();
   lastError = '';

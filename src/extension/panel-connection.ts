@@ -26,7 +26,8 @@ export interface ConnectionStatus {
   siteOrigin?: string;
   siteEnabled: boolean;
   preserveLog: boolean;
-  /** Messages refused by a hop (relay or this client) because they failed validation. */
+  /** Messages refused by a hop (relay or this client) because they failed validation, and records a relay's store
+   *  refused as inconsistent (see the relay's snapshot, messages.ts). */
   invalidMessages: number;
   /** false: the inspected page runs no relay (loaded before the extension, or a page extensions cannot read). */
   pageReachable?: boolean;
@@ -94,7 +95,7 @@ export function connectToTab(tabId: number, handlers: TabConnectionHandlers): Ta
         : top
           ? `Capturing ${top.siteOrigin}`
           : 'Connected — waiting for agent streams';
-    if (invalid) text += ` · ${invalid} invalid message(s) dropped`;
+    if (invalid) text += ` · ${invalid} invalid ${invalid === 1 ? 'message or record' : 'messages or records'} dropped`;
     return {
       text, connected, siteOrigin: top?.siteOrigin, siteEnabled, preserveLog: capture.preserveLog, invalidMessages: invalid,
       ...(pageReachable !== undefined ? { pageReachable } : {}),

@@ -52,7 +52,7 @@ export class TabCapture {
   private generation = 0;
   private currentTop: string | undefined;
   preserveLog = false;
-  /** Invalid messages the relays reported (sum over the documents' last snapshots). */
+  /** Invalid messages and records the relays reported (sum over the documents' last snapshots). */
   private droppedByDoc = new Map<string, number>();
   /** Documents preserve-log kept that were let go for memory (see dropOldestGone), and when the last one was. */
   private goneDropped = { count: 0, t: 0 };

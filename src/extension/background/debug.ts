@@ -6,6 +6,8 @@
 //   replyscopeDebug.documents(tabId) per-document view (frame URL, top/subframe, site on/off)
 //   replyscopeDebug.tabIdOf(url)     the tab whose top document has this URL (asks the relays; no "tabs" permission)
 //   replyscopeDebug.setPreserveLog(tabId, on) / clear(tabId)   what the panel's buttons do
+//   replyscopeDebug.dropped(tabId)   invalid messages and records the tab's relays refused (as of their last snapshots)
+//   replyscopeDebug.invalidMessages() invalid messages the background refused
 //   replyscopeDebug.routes()         who is connected right now
 //   replyscopeDebug.budget(tabId)    the per-tab cap's view of the tab's documents (bytes held, limit told)
 import type { CaptureRecord } from '../../core/capture/model.ts';

@@ -4,7 +4,8 @@
 //
 // Order: the leave hand-off (tap/handshake.ts) may overtake batches still on the port. Those never come while the page
 // leaves, and if it comes back from the back/forward cache they come after what followed them — dropped then, not
-// appended out of order.
+// appended out of order, with a note in the capture (not counted among the invalid messages: nothing is wrong with
+// them).
 // The site switch: nothing is recorded for a site switched off, the notice that the page left while batches were on
 // their way included. Records that arrive before the settings are read are kept — that notice too — and dropped with
 // the rest if the site turns out to be off (`setSite`).
@@ -18,6 +19,14 @@ function leftNotice(missed: number, t: number): NoticeRecord {
   return {
     kind: 'notice', t, level: 'warning',
     text: `The page left while ${missed === 1 ? 'a batch' : `${missed} batches`} of records was on its way to the capture: the streams open then may miss reads before their last ones`,
+  };
+}
+
+/** Said when a batch the leave hand-off overtook comes after all, once the page is back: it is dropped. */
+function lateNotice(t: number): NoticeRecord {
+  return {
+    kind: 'notice', t, level: 'info',
+    text: 'A batch of records sent before the page left came only after it was back from the back/forward cache, behind what followed it: it was dropped rather than put out of order, so the streams open when the page left miss those reads',
   };
 }
 
@@ -37,16 +46,16 @@ export class TapIntake {
     const msg = acceptTapBatch(data, this.drops);
     if (!msg) return undefined;
     let missed = 0;
-    if (msg.seq !== undefined) {
-      if (msg.seq < this.nextSeq) {
-        this.drops.note('tap→relay', `batch ${msg.seq} came after the leave hand-off`);
-        return undefined;
-      }
+    const late = msg.seq !== undefined && msg.seq < this.nextSeq;
+    if (msg.seq !== undefined && !late) {
       if (leaving) missed = msg.seq - this.nextSeq;
       this.nextSeq = msg.seq + 1; // counted on a site switched off too: the tap's numbers go on
     }
-    // Nothing is recorded for a site switched off — the notice below neither (it is a record like the others).
+    // Nothing is recorded for a site switched off — the notices below neither (they are records like the others).
     if (this.siteOn === false) return undefined;
+    // A late batch is well-formed, and dropped by design: not one of the invalid messages `drops` counts (the panel
+    // shows that count as such) — the capture says what became of it instead.
+    if (late) return this.store.add([lateNotice(now)], now).forward;
     const records = missed > 0 ? [leftNotice(missed, now), ...msg.records] : msg.records;
     return this.store.add(records, now).forward;
   }

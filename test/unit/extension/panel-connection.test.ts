@@ -137,7 +137,7 @@ describe('connectToTab', () => {
     expect(calls.snapshots.at(-1)).toEqual([notice('a')]);
     expect(calls.headers.at(-1)).toMatchObject({ kind: 'header', format: 'replyscope-capture', version: 1, pageUrl: 'https://chat.test/app' });
     expect(calls.appended).toEqual([[notice('b')]]);
-    expect(calls.status.at(-1)).toMatch(/1 invalid message/);
+    expect(calls.status.at(-1)).toMatch(/· 1 invalid message or record dropped$/);
   });
 
   it('reconnects after the service worker goes away and takes the fresh snapshot', () => {

@@ -58,3 +58,36 @@ describe('TapIntake: the site switch', () => {
     expect(records[1]).toMatchObject({ level: 'warning', text: expect.stringMatching(/^The page left while 2 batches of records/) });
   });
 });
+
+describe('TapIntake: a batch the leave hand-off overtook, coming after all (the page back from the back/forward cache)', () => {
+  it('is dropped by design: not counted as an invalid message, and the capture says what became of it', () => {
+    const { store, drops, intake } = setup();
+    intake.setSite(true, 0);
+    intake.take(batch(0, [conn('a'), chunk('a', 'one ')]), false, 1);
+    intake.take(batch(2, [chunk('a', 'three '), { kind: 'end', conn: 'a', t: 3, state: 'aborted' }]), true, 3); // the page left; batch 1 was on its way
+    expect(intake.take(batch(1, [chunk('a', 'two ')]), false, 4)).toEqual([expect.objectContaining({ kind: 'notice', level: 'info' })]);
+    expect(drops.total()).toBe(0); // the count the panel shows as "invalid … dropped"
+    expect(store.rejected).toBe(0);
+    const records = store.snapshot();
+    expect(records.map((r) => r.kind)).toEqual(['connection', 'chunk', 'notice', 'chunk', 'end', 'notice']);
+    expect(records.at(-1)).toMatchObject({ text: expect.stringMatching(/^A batch of records sent before the page left came only after it was back/) });
+    // What the page streams after its return is taken as before.
+    expect(intake.take(batch(3, [conn('b')]), false, 5)?.map((r) => r.kind)).toEqual(['connection']);
+  });
+
+  it('on a site switched off: nothing recorded, nothing counted', () => {
+    const { store, drops, intake } = setup();
+    intake.setSite(false, 0);
+    intake.take(batch(0, []), false, 1);
+    intake.take(batch(2, []), true, 2);
+    expect(intake.take(batch(1, [conn('a')]), false, 3)).toBeUndefined();
+    expect(drops.total()).toBe(0);
+    expect(store.snapshot()).toEqual([]);
+  });
+
+  it('a malformed batch is still counted as invalid', () => {
+    const { drops, intake } = setup();
+    expect(intake.take({ type: 'records', seq: -1, records: [] }, false, 1)).toBeUndefined();
+    expect(drops.total()).toBe(1);
+  });
+});
