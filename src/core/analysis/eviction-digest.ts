@@ -121,6 +121,7 @@ export class EvictionDigest {
     if (rec.kind === 'message') {
       if (this.kind !== 'eventsource') throw new Error(`EvictionDigest: EventSource message on a ${this.kind} connection`);
       if (rec.data !== '' && !messageNonEvent(rec, this.conn.transport)) this.event(rec.data, rec.t);
+      this.bound(); // as after a chunk: a socket's endless reply is bounded too
       return;
     }
     if (this.kind === 'eventsource') throw new Error('EvictionDigest: body chunk on an EventSource connection');

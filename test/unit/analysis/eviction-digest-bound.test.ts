@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EvictionDigest, MAX_DERIVED_CHARS } from '../../../src/core/analysis/eviction-digest.ts';
 import { analyzeCapture } from '../../../src/core/analysis/analyze.ts';
-import type { ChunkRecord, ConnectionRecord, EvictionRecord } from '../../../src/core/capture/model.ts';
+import type { ChunkRecord, ConnectionRecord, EvictionRecord, MessageRecord } from '../../../src/core/capture/model.ts';
 import { captureOf } from './support.ts';
 
 // One endless reply must not make the derived state grow without limit: it serves a memory cap.
@@ -28,6 +28,21 @@ describe('EvictionDigest stays bounded on one endless reply', () => {
     const marker = `[… ${full.length - MAX_DERIVED_CHARS} older characters evicted …]`;
     expect(text).toBe(marker + full.slice(full.length - MAX_DERIVED_CHARS));
     expect(JSON.stringify(derived).length).toBeLessThan(2 * MAX_DERIVED_CHARS);
+  });
+
+  it.each(['eventsource', 'websocket'] as const)('as messages (%s): the same bound', (transport) => {
+    // One record per event, without a line to read: such records were applied and never capped — an endless reply on
+    // a socket grew the digest (and every snapshot carrying it) by all it evicted.
+    const conn: ConnectionRecord = { kind: 'connection', id: 'c', transport, frameUrl: 'https://a.test/', method: 'GET', url: 'wss://a.test/s', requestHeaders: [], startTime: 1 };
+    const digest = new EvictionDigest(conn);
+    const ev = (o: object): MessageRecord => ({ kind: 'message', conn: 'c', t: 2, type: 'message', data: JSON.stringify({ id: 'e', created_at: '2026-01-01T00:00:00', reply_id: 'r', ...o }), lastEventId: '' });
+    digest.push(ev({ type: 'REPLY_START', session_id: 's', name: 'n' }));
+    digest.push(ev({ type: 'TEXT_BLOCK_START', block_id: 'b' }));
+    const piece = 'x'.repeat(4096);
+    for (let i = 0; i < (3 * MAX_DERIVED_CHARS) / piece.length; i++) digest.push(ev({ type: 'TEXT_BLOCK_DELTA', block_id: 'b', delta: piece }));
+    const text = (digest.derived().replies[0].message as { content: { text: string }[] }).content[0].text;
+    expect(text.length).toBeLessThan(MAX_DERIVED_CHARS + 100);
+    expect(text).toMatch(/^\[… \d+ older characters evicted …\]x+$/);
   });
 });
 
