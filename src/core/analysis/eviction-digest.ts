@@ -9,7 +9,7 @@
 // exactly as AgentScopeStream does (same validation, same deterministic clock from `contextFor` with the connection
 // event index), and starts replies as AgentScopeReplies does.
 import type {
-  ChunkRecord, ConnectionRecord, EvictedPiState, EvictedReply, EvictionDerived, MessageRecord,
+  ChunkRecord, ConnectionRecord, EvictedPiState, EvictedReply, EvictionDerived, MessageRecord, Transport,
 } from '../capture/model.ts';
 import { applyEvent } from '../agentscope/append-event.ts';
 import type { Msg } from '../agentscope/blocks.ts';
@@ -84,6 +84,17 @@ interface DigestReply {
 }
 
 export class EvictionDigest {
+  // What the digest reads of its connection — not the record itself, which holds the request body (up to 1 MiB, a
+  // chat's whole conversation): the relay's store may let that go (retirement.ts), and the digest kept it alive.
+  private readonly connId: string;
+  private readonly transport: Transport;
+  private readonly response: { status?: number; statusText?: string };
+  /**
+   * The request body's text, until the stream's dialect is known: pi's proxy client is told by its request
+   * (clientDialect). Then only what that client reads of it is kept (`piRequest`: the model), and only for it.
+   */
+  private requestText: string | undefined;
+  private piRequest?: { model: { api: unknown; provider: unknown; id: unknown } };
   private readonly kind: BodyKind;
   private readonly text = new PageTextDecoder();
   private readonly detector = new DialectDetector();
@@ -106,7 +117,12 @@ export class EvictionDigest {
   /** The latest created_at of a valid event, as the lifecycle's clock check keeps it (string and parsed). */
   private clock?: { text: string; t: number };
 
-  constructor(private readonly conn: ConnectionRecord) {
+  constructor(conn: ConnectionRecord) {
+    this.connId = conn.id;
+    this.transport = conn.transport;
+    this.response = { status: conn.status, statusText: conn.statusText };
+    const text = conn.requestBody?.text;
+    this.requestText = text?.includes('"context"') ? text : undefined; // no pi proxy request without it (isPiProxyRequestText)
     this.kind = bodyKindOf(conn);
   }
 
@@ -117,10 +133,10 @@ export class EvictionDigest {
 
   /** Feed the next evicted record of this connection (all of them, in order). */
   push(rec: ChunkRecord | MessageRecord): void {
-    if (rec.conn !== this.conn.id) throw new Error(`EvictionDigest of ${this.conn.id} fed a record of ${rec.conn}`);
+    if (rec.conn !== this.connId) throw new Error(`EvictionDigest of ${this.connId} fed a record of ${rec.conn}`);
     if (rec.kind === 'message') {
       if (this.kind !== 'eventsource') throw new Error(`EvictionDigest: EventSource message on a ${this.kind} connection`);
-      if (rec.data !== '' && !messageNonEvent(rec, this.conn.transport)) this.event(rec.data, rec.t);
+      if (rec.data !== '' && !messageNonEvent(rec, this.transport)) this.event(rec.data, rec.t);
       this.bound(); // as after a chunk: a socket's endless reply is bounded too
       return;
     }
@@ -151,7 +167,17 @@ export class EvictionDigest {
   /** The JSON-serialisable digest (a fresh object; the digest keeps going). */
   /** The dialect the page's client reads (see clientDialect): a proxy client's state is derived for it. */
   private get dialect(): Dialect {
-    return clientDialect(this.detector.dialect, this.conn.requestBody?.text);
+    const stream = this.detector.dialect;
+    if (stream === 'unknown') return stream;
+    if (this.requestText !== undefined) {
+      // Known now, and for good (DialectDetector never turns to or from pi's forms once it has decided).
+      if (clientDialect(stream, this.requestText) === 'pi-proxy') {
+        const model = (JSON.parse(this.requestText) as { model: Record<string, unknown> }).model;
+        this.piRequest = { model: { api: model.api, provider: model.provider, id: model.id } }; // all initialPiState reads
+      }
+      this.requestText = undefined;
+    }
+    return stream === 'pi-assistant' && this.piRequest ? 'pi-proxy' : stream;
   }
 
   derived(): EvictionDerived {
@@ -292,15 +318,9 @@ export class EvictionDigest {
   /** As PiStream.push for the proxy form: the client state comes out of the same lifecycle steps. */
   private applyPi(index: number, text: string, json: { raw: unknown } | undefined): void {
     if (!this.pi) {
-      let body: unknown;
-      try {
-        body = this.conn.requestBody?.text !== undefined ? JSON.parse(this.conn.requestBody.text) : undefined;
-      } catch {
-        body = undefined;
-      }
-      this.pi = initialPiLifecycle(body, 'proxy');
-      if (this.conn.status !== undefined) {
-        this.pi = stepPiLifecycle(this.pi, { kind: 'response', status: this.conn.status, statusText: this.conn.statusText }).state;
+      this.pi = initialPiLifecycle(this.piRequest, 'proxy');
+      if (this.response.status !== undefined) {
+        this.pi = stepPiLifecycle(this.pi, { kind: 'response', status: this.response.status, statusText: this.response.statusText }).state;
       }
     }
     this.pi = json

@@ -1,0 +1,83 @@
+// What the relay's store holds on to after the panel's Clear (CaptureStore.clear with keepOpen): only what the open
+// connections need to continue — measured by walking what the store can still reach (its records, its connections'
+// digests), since the store's own accounting counts records, not digests.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { EvictionDigest, MAX_DERIVED_CHARS } from '../../../src/core/analysis/eviction-digest.ts';
+import type { ConnectionRecord } from '../../../src/core/capture/model.ts';
+import type { PageRecord } from '../../../src/extension/messages.ts';
+import { CaptureStore } from '../../../src/extension/relay/capture-store.ts';
+
+/** Characters of every string (and bytes of every byte array) reachable from `root`, each object counted once. */
+function retainedChars(root: unknown): number {
+  let n = 0;
+  walk(root, (v) => {
+    if (typeof v === 'string') n += v.length;
+    else if (ArrayBuffer.isView(v)) n += v.byteLength;
+  });
+  return n;
+}
+
+/** Whether a string equal to `s` is reachable from `root`. */
+function reaches(root: unknown, s: string): boolean {
+  let found = false;
+  walk(root, (v) => {
+    if (v === s) found = true;
+  });
+  return found;
+}
+
+function walk(root: unknown, visit: (v: unknown) => void): void {
+  const seen = new Set<unknown>();
+  const stack = [root];
+  while (stack.length) {
+    const v = stack.pop();
+    visit(v);
+    if (v === null || typeof v !== 'object' || seen.has(v) || ArrayBuffer.isView(v)) continue;
+    seen.add(v);
+    if (v instanceof Map) for (const [k, x] of v) stack.push(k, x);
+    else if (v instanceof Set) for (const x of v) stack.push(x);
+    else for (const k of Object.keys(v)) stack.push((v as Record<string, unknown>)[k]);
+  }
+}
+
+const sse = (e: unknown) => `data: ${JSON.stringify(e)}\n\n`;
+
+/** A reply of `chars` characters of text, in deltas of 1,000; `open`: without its ends. */
+function reply(r: number, chars: number, open = false): unknown[] {
+  const out: unknown[] = [{ type: 'REPLY_START', reply_id: `r${r}`, session_id: 's', name: 'F', role: 'assistant' }, { type: 'TEXT_BLOCK_START', reply_id: `r${r}`, block_id: `b${r}` }];
+  for (let i = 0; i < chars / 1000; i++) out.push({ type: 'TEXT_BLOCK_DELTA', reply_id: `r${r}`, block_id: `b${r}`, delta: `${r}`.padEnd(1000, '.') });
+  if (!open) out.push({ type: 'TEXT_BLOCK_END', reply_id: `r${r}`, block_id: `b${r}` }, { type: 'REPLY_END', reply_id: `r${r}`, session_id: 's' });
+  return out;
+}
+
+type Transport = 'fetch' | 'websocket';
+const connection = (id: string, transport: Transport, body?: string): ConnectionRecord => ({
+  kind: 'connection', id, transport, frameUrl: 'https://chat.test/', method: transport === 'fetch' ? 'POST' : 'GET', url: 'https://chat.test/s', requestHeaders: [],
+  ...(body !== undefined ? { requestBody: { text: body, size: body.length } } : {}),
+  status: 200, responseHeaders: [['content-type', 'text/event-stream']], startTime: 1,
+});
+/** One event as its transport's tap records it (a fetch: a chunk of the body; a socket: a message). */
+const record = (conn: string, transport: Transport, e: unknown, t: number): PageRecord =>
+  transport === 'fetch'
+    ? { kind: 'chunk', conn, t, bytes: sse(e).length, text: sse(e) }
+    : { kind: 'message', conn, t, type: 'message', data: JSON.stringify(e), lastEventId: '' };
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('CaptureStore.clear (the panel\'s Clear) keeps only what open connections need to continue', () => {
+  it('the request body of an open connection is not held by its digest once the store lets it go', () => {
+    const body = JSON.stringify({ messages: [{ role: 'user', content: 'q'.repeat(900_000) }] });
+    const store = new CaptureStore(2 << 20); // the body is under half the limit: it stays until data must go
+    store.add([connection('c', 'fetch', body)], 1);
+    let t = 2;
+    for (const e of reply(0, 20_000)) store.add([record('c', 'fetch', e, t++)], t);
+    store.clear(t); // what Clear drops is digested: the digest begins here, from the record as it is (body and all)
+    for (const e of reply(1, 3_000_000, true)) store.add([record('c', 'fetch', e, t++)], t);
+    store.digestPending(() => true, t);
+    // The store evicted, the request body first: its record is a stub now.
+    const snapshot = store.snapshot();
+    expect(snapshot[0]).toMatchObject({ kind: 'connection', requestBody: { abridged: true, size: body.length } });
+    expect(snapshot[1]).toMatchObject({ kind: 'evicted', derived: { replies: expect.arrayContaining([expect.objectContaining({ id: 'r1' })]) } });
+    expect(reaches(store, body)).toBe(false);
+  });
+});
