@@ -14,6 +14,9 @@ const CAP_MARKER = /^\[… (\d+) older characters evicted …\]/;
  * on (the new marker counts the original text's characters, not the old marker's).
  */
 export function capText(v: string): string {
+  // Within the bound, marker or not: returned as it is, without reading it (the marker's regex copied a long text
+  // being appended to — per record it was called for, per message on a socket).
+  if (v.length <= MAX_DERIVED_CHARS) return v;
   const earlier = CAP_MARKER.exec(v);
   const body = earlier ? v.slice(earlier[0].length) : v;
   if (body.length <= MAX_DERIVED_CHARS) return v;
