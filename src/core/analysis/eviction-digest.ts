@@ -164,7 +164,16 @@ export class EvictionDigest {
     }
   }
 
-  /** The JSON-serialisable digest (a fresh object; the digest keeps going). */
+  /**
+   * Forgets the replies that ended (the panel's Clear: the capture goes on from here, and in a stream that keeps to the
+   * protocol nothing follows a reply's end). An event that names one after all then starts a reply of its own, an
+   * orphan. The events read stay counted, so those that follow keep their numbers.
+   */
+  forgetEnded(): void {
+    for (const [id, r] of this.replies) if (r.ended) this.replies.delete(id);
+    this.touched.clear();
+  }
+
   /** The dialect the page's client reads (see clientDialect): a proxy client's state is derived for it. */
   private get dialect(): Dialect {
     const stream = this.detector.dialect;
@@ -180,6 +189,7 @@ export class EvictionDigest {
     return stream === 'pi-assistant' && this.piRequest ? 'pi-proxy' : stream;
   }
 
+  /** The JSON-serialisable digest (a fresh object; the digest keeps going). */
   derived(): EvictionDerived {
     const dialect = this.dialect;
     // A line given up and still open at the eviction point is an event the client will read: counted already, so the

@@ -336,9 +336,19 @@ export class CaptureStore {
    * Forgets everything. With `keepOpen` (the panel's Clear), connections still open keep their connection record
    * (their next chunks need it), and what they lost is reported as evicted so a reader knows the stream does not
    * start at the beginning. Without it (the site was switched off) nothing is kept.
+   * What stays is what an open connection needs to go on: its record and its digest, which forgets the replies that
+   * ended (EvictionDigest.forgetEnded). An ended connection keeps nothing, and what it had waiting for its digest is
+   * dropped undigested.
    */
   clear(now: number, keepOpen = true): void {
-    this.digestPending(() => true, now); // in order: what was evicted before what Clear drops
+    // In order: what was evicted before what Clear drops — of the connections that go on.
+    for (let i = this.pendingHead; i < this.pending.length; i++) {
+      const { conn, rec } = this.pending[i];
+      if (keepOpen && !conn.ended && this.conns.get(conn.record.id) === conn) digestInto(conn, rec);
+    }
+    this.pending = [];
+    this.pendingHead = 0;
+    this.pendingCost = 0;
     const kept: CaptureRecord[] = [];
     const keptConns = new Map<string, ConnState>();
     for (const rec of this.records) {
@@ -354,6 +364,7 @@ export class CaptureStore {
         lost.bytes += d.kind === 'message' ? d.data.length : d.bytes;
       }
       lost.t = now;
+      conn.digest?.forgetEnded();
       keptConns.set(rec.id, { record: rec, at: kept.length, order: keptConns.size, ended: false, data: [], dataHead: 0, undigested: 0, evicted: lost, digest: conn.digest });
       kept.push(rec);
     }

@@ -72,12 +72,62 @@ describe('CaptureStore.clear (the panel\'s Clear) keeps only what open connectio
     let t = 2;
     for (const e of reply(0, 20_000)) store.add([record('c', 'fetch', e, t++)], t);
     store.clear(t); // what Clear drops is digested: the digest begins here, from the record as it is (body and all)
-    for (const e of reply(1, 3_000_000, true)) store.add([record('c', 'fetch', e, t++)], t);
+    for (const e of reply(1, 2_000_000, true)) store.add([record('c', 'fetch', e, t++)], t);
     store.digestPending(() => true, t);
     // The store evicted, the request body first: its record is a stub now.
     const snapshot = store.snapshot();
     expect(snapshot[0]).toMatchObject({ kind: 'connection', requestBody: { abridged: true, size: body.length } });
     expect(snapshot[1]).toMatchObject({ kind: 'evicted', derived: { replies: expect.arrayContaining([expect.objectContaining({ id: 'r1' })]) } });
     expect(reaches(store, body)).toBe(false);
+  });
+
+  it.each(['fetch', 'websocket'] as const)('a long %s session: its digest keeps the reply still open, not the ones that ended; an ended connection keeps nothing', (transport) => {
+    const body = transport === 'fetch' ? JSON.stringify({ messages: [{ role: 'user', content: 'q'.repeat(600_000) }] }) : undefined;
+    const store = new CaptureStore(64 << 20);
+    store.add([connection('open', transport, body), connection('done', transport, body)], 1);
+    let t = 2;
+    // Twenty turns of 100,000 characters on both, then a reply of 1.2 M characters still streaming on one (past what
+    // a digest keeps of a text: the digest of a long reply is bounded, see eviction-digest.ts).
+    for (let r = 0; r < 20; r++) for (const e of reply(r, 100_000)) store.add([record('open', transport, e, t), record('done', transport, e, t++)], t);
+    for (const e of reply(20, 1_200_000, true)) store.add([record('open', transport, e, t++)], t);
+    store.add([{ kind: 'end', conn: 'done', t, state: 'complete' }], t);
+    const before = retainedChars(store);
+    expect(before).toBeGreaterThan(5_000_000); // what both connections read: 2 M characters each, and the open reply
+
+    store.clear(t);
+    // What the store counts: the open connection's record (its request body with it, which the user still sees).
+    expect(store.size).toBeLessThan((body?.length ?? 0) + 1024);
+    // What it holds: that, and the digest of the open reply — its text capped at the digest's bound.
+    const after = retainedChars(store);
+    expect(after).toBeLessThan(store.size + MAX_DERIVED_CHARS + 64 * 1024);
+    const [conn, evicted, ...rest] = store.snapshot();
+    expect(rest).toEqual([]);
+    expect(conn).toMatchObject({ kind: 'connection', id: 'open' });
+    expect(evicted).toMatchObject({ kind: 'evicted', conn: 'open' });
+    const derived = evicted.kind === 'evicted' ? evicted.derived : undefined;
+    expect(derived?.replies.map((r) => r.id)).toEqual(['r20']);
+    expect(derived?.events).toBe(20 * 104 + 1202); // every event read is still counted: the ones that follow keep their numbers
+    expect(reaches(store, 'done')).toBe(false);
+
+    // The open reply goes on from its digest.
+    store.add([record('open', transport, { type: 'TEXT_BLOCK_DELTA', reply_id: 'r20', block_id: 'b20', delta: 'THE END' }, t++)], t);
+    store.clear(t);
+    const text = (store.snapshot()[1] as unknown as { derived: { replies: { message: { content: { text: string }[] } }[] } }).derived.replies[0].message.content[0].text;
+    expect(text).toMatch(/^\[… \d+ older characters evicted …\].*THE END$/s);
+  });
+
+  it('does not digest what an ended connection has waiting for its digest: it is dropped whole', () => {
+    const store = new CaptureStore(1 << 20);
+    store.add([connection('done', 'fetch')], 1);
+    let t = 2;
+    for (const e of reply(0, 1_200_000)) store.add([record('done', 'fetch', e, t++)], t);
+    store.add([{ kind: 'end', conn: 'done', t, state: 'complete' }], t);
+    expect(store.digestBacklog).toBeGreaterThan(0);
+    const push = vi.spyOn(EvictionDigest.prototype, 'push');
+    store.clear(t);
+    expect(push).not.toHaveBeenCalled();
+    expect(store.digestBacklog).toBe(0);
+    expect(store.snapshot()).toEqual([]);
+    expect(retainedChars(store)).toBe(0);
   });
 });
