@@ -12,6 +12,7 @@ import { cutLoadError, cutNote, EXIT_TIMEOUT, TIMEOUT_CODE } from './input-cut.t
 import type { InputCut, InputRead } from './read-input.ts';
 import { replayNotes } from './replay-notes.ts';
 import { annotationPath, inputAnnotation } from './github-annotations.ts';
+import { errorEntry, UNREADABLE_CODE } from './run-errors.ts';
 import { USAGE } from './usage.ts';
 import { codes, type InputNote, validate, validateOptions, type ValidateOptions } from './validate.ts';
 
@@ -88,6 +89,22 @@ function parseArgs(args: string[]): Parsed {
   // "validate --fail-on FILE" (the level forgotten) read FILE as the level and then said only "missing FILE".
   if (!file) throw new CliError(`${command}: missing FILE (${took ? `${took}; ` : ''}--help for usage)`);
   return { command, file, flags };
+}
+
+/**
+ * The output a run asked for, read from its arguments as parseArgs reads them (an option's value is no option), for a
+ * failure thrown before or outside the run — a usage or an internal error (see run-errors.ts).
+ */
+export function outputOf(args: readonly string[]): 'json' | 'github' | undefined {
+  if (args[0] !== 'validate') return undefined;
+  let output: 'json' | 'github' | undefined;
+  for (let i = 1; i < args.length && args[i] !== '--'; i++) {
+    const a = args[i];
+    if (a === '--json') output = 'json'; // (with --github too, a usage error: JSON is what a parser reads)
+    else if (a === '--github' && output === undefined) output = 'github';
+    else if (KNOWN_FLAGS[a]?.takesValue) i++;
+  }
+  return output;
 }
 
 function decodeJson(bytes: Uint8Array, path: string): unknown {
@@ -258,10 +275,16 @@ export async function runCli(args: string[], readFile: ReadFile, version = 'unkn
   const timeout = timeoutOf(p.flags.get('--timeout'));
   const file = p.file === '-' ? 'stdin' : (p.file as string); // how messages and imported bodies name it
   // A file that cannot be read is an annotation too in a GitHub workflow (a missing capture said nothing there); so is
-  // input that cannot be read (stdout was empty: nothing in the run's summary said why the step failed). The message
-  // still goes to stderr, the exit code stays.
-  const asAnnotation = (err: unknown): CliResult => {
-    if (err instanceof CliError && checks?.github) return { stdout: inputAnnotation(err, annotated), stderr: err.message, exitCode: err.exitCode };
+  // input that cannot be read (stdout was empty: nothing in the run's summary said why the step failed). With --json it
+  // is an entry of the array (stdout was empty: the step's JSON.parse failed instead), code input.unreadable — or
+  // input.timeout for input cut by --timeout (exit 4). The message still goes to stderr, the exit code stays.
+  const asOutput = (err: unknown): CliResult => {
+    if (!(err instanceof CliError) || !checks) throw err;
+    if (checks.github) return { stdout: inputAnnotation(err, annotated), stderr: err.message, exitCode: err.exitCode };
+    if (checks.json) {
+      const entry = errorEntry(err.exitCode === EXIT_TIMEOUT ? TIMEOUT_CODE : UNREADABLE_CODE, err.message, err.line);
+      return { stdout: JSON.stringify([entry], null, 2), stderr: err.message, exitCode: err.exitCode };
+    }
     throw err;
   };
   let input: InputRead;
@@ -269,7 +292,7 @@ export async function runCli(args: string[], readFile: ReadFile, version = 'unkn
     input = inputOf(await readFile(p.file as string, timeout));
     if (input.bytes.length > MAX_INPUT_BYTES) throw tooLarge(file, input.bytes.length);
   } catch (err) {
-    return asAnnotation(err);
+    return asOutput(err);
   }
   const { bytes, cut } = input;
   switch (p.command) {
@@ -292,7 +315,7 @@ export async function runCli(args: string[], readFile: ReadFile, version = 'unkn
       try {
         analysis = loadAnalysis(bytes, file, cut, 'validate');
       } catch (err) {
-        return asAnnotation(err);
+        return asOutput(err);
       }
       return validate(analysis, checks as ValidateOptions);
     }

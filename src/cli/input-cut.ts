@@ -7,13 +7,17 @@ import type { InputFormat } from '../core/capture/load-input.ts';
 import type { DiagnosticDoc } from '../core/diagnostics/types.ts';
 import { CliError } from './cli-error.ts';
 import type { InputCut } from './read-input.ts';
+import { RUN_ERROR_DOCS } from './run-errors.ts';
 
 /** The exit code of a run whose input --timeout cut (unless validate found what --fail-on names: 1). */
 export const EXIT_TIMEOUT = 4;
 
 export const TIMEOUT_CODE = 'input.timeout';
 
-/** Codes only the CLI tells (the panel reads no input with a timeout); `replyscope codes` lists them with the rest. */
+/**
+ * Codes only the CLI tells (the panel reads no input with a timeout, and has no run to fail); `replyscope codes` lists
+ * them with the rest.
+ */
 export const CLI_DIAGNOSTIC_DOCS: readonly DiagnosticDoc[] = [
   {
     code: TIMEOUT_CODE,
@@ -25,6 +29,7 @@ export const CLI_DIAGNOSTIC_DOCS: readonly DiagnosticDoc[] = [
       'had not ended. The run exits 4 (1 when what arrived fails --fail-on); --ignore input.timeout makes the cut no ' +
       'failure, for a stream that is not meant to end.',
   },
+  ...RUN_ERROR_DOCS,
 ];
 
 const bytesText = (n: number) => `${n.toLocaleString('en-US')} byte${n === 1 ? '' : 's'}`;

@@ -2,8 +2,9 @@
 // Every failure the user can cause ends in one clear line on stderr and a non-zero exit, never a stack trace.
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { runCli, CliError } from './commands.ts';
+import { runCli, CliError, outputOf } from './commands.ts';
 import { readInput } from './read-input.ts';
+import { failureOutput } from './run-errors.ts';
 
 const args = process.argv.slice(2);
 
@@ -48,13 +49,14 @@ try {
   if (stderr) process.stderr.write(stderr.split('\n').map((l) => `replyscope: ${l}\n`).join(''));
   if (usage) process.stderr.write(`${usage}\n`);
 } catch (err) {
-  if (err instanceof CliError) {
-    process.stderr.write(`replyscope: ${err.message}\n`);
-    process.exitCode = err.exitCode;
-  } else {
-    // An internal bug: still one line for the user, the detail behind an env switch.
-    const detail = process.env.REPLYSCOPE_DEBUG ? `\n${(err as Error).stack}` : '';
-    process.stderr.write(`replyscope: internal error: ${(err as Error).message ?? String(err)}${detail}\n`);
-    process.exitCode = 3;
-  }
+  const internal = !(err instanceof CliError);
+  // An internal bug: still one line for the user, the detail behind an env switch.
+  const message = internal ? `internal error: ${(err as Error)?.message ?? String(err)}` : err.message;
+  const detail = internal && process.env.REPLYSCOPE_DEBUG ? `\n${(err as Error)?.stack}` : '';
+  process.stderr.write(`replyscope: ${message}${detail}\n`);
+  process.exitCode = internal ? 3 : err.exitCode;
+  // With --json, stdout is JSON on every run (a step that parses it got a parse error instead of this message); with
+  // --github, an annotation says it in the run's summary.
+  const out = failureOutput(outputOf(args), internal, message);
+  if (out) await write(`${out}\n`);
 }

@@ -12,7 +12,8 @@ commands:
                                  at that severity or above; never: only bad input or a cut fails). --ignore CODE,… (or
                                  PREFIX.*, repeatable) leaves those diagnostics out of the output and the exit code;
                                  --github adds one GitHub Actions annotation per diagnostic, on the input's line
-                                 (its file relative to GITHUB_WORKSPACE); --json: one array of them
+                                 (its file relative to GITHUB_WORKSPACE); --json: one array of them, on every
+                                 run (input it cannot read, a usage error: one entry, code input.unreadable, cli.usage)
   codes                          list every diagnostic code with its severity and title
 
 FILE: a JSON array of events, {"events": [...]}, NDJSON, raw SSE text, a Replyscope capture log, or a HAR file

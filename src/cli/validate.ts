@@ -7,6 +7,7 @@ import { CliError } from './cli-error.ts';
 import { annotate } from './github-annotations.ts';
 import { CLI_DIAGNOSTIC_DOCS, EXIT_TIMEOUT, TIMEOUT_CODE } from './input-cut.ts';
 import { printable } from './printable.ts';
+import { UNIGNORABLE_CODES } from './run-errors.ts';
 
 /** Every code the CLI may tell: the core's, and its own (input.timeout). */
 const ALL_DOCS = [...DIAGNOSTIC_DOCS, ...CLI_DIAGNOSTIC_DOCS];
@@ -83,8 +84,13 @@ function ignoredOf(v: string | true | undefined): (code: string) => boolean {
   for (const entry of entries) {
     if (entry.endsWith('.*')) {
       const prefix = entry.slice(0, -1); // keeps the dot: "sse.*" covers "sse.x", not "sselike.x"
-      if (!ALL_DOCS.some((d) => d.code.startsWith(prefix))) throw new CliError(`--ignore: no diagnostic code starts with "${prefix}" ("replyscope codes" lists them)`);
+      const covers = ALL_DOCS.filter((d) => d.code.startsWith(prefix));
+      if (covers.length === 0) throw new CliError(`--ignore: no diagnostic code starts with "${prefix}" ("replyscope codes" lists them)`);
+      if (covers.every((d) => UNIGNORABLE_CODES.has(d.code))) throw new CliError(`--ignore: the codes that start with "${prefix}" say that the run failed, and cannot be ignored`);
       prefixes.push(prefix);
+    } else if (UNIGNORABLE_CODES.has(entry)) {
+      // Input it could not read, a usage or an internal error: nothing was checked, and ignoring that would pass it.
+      throw new CliError(`--ignore: ${entry} says that the run failed (nothing was checked), and cannot be ignored`);
     } else if (docOf(entry)) exact.add(entry);
     else throw new CliError(`--ignore: unknown diagnostic code "${entry}" ("replyscope codes" lists them)`);
   }

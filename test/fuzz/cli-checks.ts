@@ -1,8 +1,9 @@
 // The same inputs through the CLI commands, in-process (`runCli` with an in-memory file reader): the raw body as
 // a file, the capture as a capture log (and a corrupted copy of it), and — for valid streams — the event array.
 // A command may refuse bad input only with a CliError (one clear line, exit 2); anything else thrown is a crash.
-// `validate --json` must print JSON whose error count agrees with the exit code; a capture log must round-trip:
-// the CLI sees the same diagnostics as direct analysis of the records.
+// `validate --json` must print JSON whose error count agrees with the exit code — input it refuses is one entry,
+// code input.unreadable, exit 2; a capture log must round-trip: the CLI sees the same diagnostics as direct analysis
+// of the records.
 import { CliError, runCli, type CliResult } from '../../src/cli/commands.ts';
 import type { ConnectionView } from '../../src/core/analysis/types.ts';
 import { writeCaptureLog } from '../../src/core/capture/capture-log.ts';
@@ -54,7 +55,14 @@ export async function checkCli(inputs: CliInput[], opts: { steps: boolean }): Pr
   for (const input of inputs) {
     const where = `replyscope … ${input.name}`;
     try {
-      const v = await run(['validate', '--json', input.name], input);
+      const json = await run(['validate', '--json', input.name], input);
+      // Input it refuses: with --json, an entry of its own (stdout was empty) — the refusal, as the text report's.
+      let v = json;
+      if (json.ok && json.exitCode === 2) {
+        const all = JSON.parse(json.stdout) as { code: string; message: string }[];
+        if (all.length !== 1 || all[0].code !== 'input.unreadable' || all[0].message !== json.stderr) problems.push(`${where}: validate --json refused the input as ${json.stdout.slice(0, 200)}`);
+        v = { ok: false, refused: all[0]?.message ?? '' };
+      }
       if (v.ok) {
         const all = JSON.parse(v.stdout) as { severity: string; code: string }[];
         const errors = all.filter((d) => d.severity === 'error').length;
