@@ -11,10 +11,9 @@ import { isDuration, timeoutOf, type Timeout } from './duration.ts';
 import { cutLoadError, cutNote, EXIT_TIMEOUT, TIMEOUT_CODE } from './input-cut.ts';
 import type { InputCut, InputRead } from './read-input.ts';
 import { replayNotes } from './replay-notes.ts';
-import { annotationPath, inputAnnotation } from './github-annotations.ts';
-import { errorEntry, UNREADABLE_CODE } from './run-errors.ts';
 import { USAGE } from './usage.ts';
-import { codes, type InputNote, validate, validateOptions, type ValidateOptions } from './validate.ts';
+import { codes, type InputNote, validate, validateOptions } from './validate.ts';
+import { validateFiles } from './validate-files.ts';
 
 export { CliError, USAGE };
 
@@ -25,7 +24,8 @@ export { MAX_INPUT_BYTES };
 
 interface Parsed {
   command: string;
-  file?: string;
+  /** The FILE arguments, in order: one for conformance and replay, one or more for validate, none for codes. */
+  files: string[];
   flags: Map<string, string | true>;
 }
 
@@ -52,7 +52,7 @@ function parseArgs(args: string[]): Parsed {
     throw new CliError(`unknown command "${command}" (expected codes, conformance, replay or validate; --help for usage)`);
   }
   const flags = new Map<string, string | true>();
-  let file: string | undefined;
+  const files: string[] = [];
   let options = true; // until "--": after it, every argument is a FILE (even one that starts with "-")
   let took: string | undefined; // the last option that took the next argument as its value
   for (let i = 0; i < rest.length; i++) {
@@ -82,13 +82,22 @@ function parseArgs(args: string[]): Parsed {
         flags.set(a, typeof before === 'string' ? `${before},${v}` : v);
       } else flags.set(a, true);
     } else if (command === 'codes') throw new CliError(`codes takes no FILE (got "${a}")`);
-    else if (file === undefined) file = a;
-    else throw new CliError(`unexpected argument "${a}" (one FILE only)`);
+    // Standard input is read to its end: a second "-" would read nothing (and say that it holds no stream).
+    else if (a === '-' && files.includes('-')) throw new CliError('"-" (standard input) is given twice: it can be read once');
+    else files.push(a);
   }
-  if (command === 'codes') return { command, flags };
+  if (command === 'codes') return { command, files, flags };
   // "validate --fail-on FILE" (the level forgotten) read FILE as the level and then said only "missing FILE".
-  if (!file) throw new CliError(`${command}: missing FILE (${took ? `${took}; ` : ''}--help for usage)`);
-  return { command, file, flags };
+  if (files.length === 0) throw new CliError(`${command}: missing FILE (${took ? `${took}; ` : ''}--help for usage)`);
+  // validate checks each FILE on its own (`validate captures/*.ndjson`). replay's output is one capture's connections,
+  // named by their ids in it, and conformance's one case's output object: one file each (a loop in the shell).
+  if (files.length > 1 && command !== 'validate') {
+    const got = `got ${files.length}: ${files.slice(0, 3).map((f) => `"${f}"`).join(', ')}${files.length > 3 ? ', …' : ''}`;
+    throw new CliError(command === 'replay'
+      ? `replay reads one FILE (${got}): its output is one capture's connections, by their ids in it — run it once per file (validate takes several)`
+      : `conformance runs one CASE.json (${got}): its output is that case's object — run it once per case`);
+  }
+  return { command, files, flags };
 }
 
 /**
@@ -247,6 +256,9 @@ export interface CliResult {
   usage?: string;
 }
 
+/** How messages and imported bodies name FILE. */
+const nameOf = (path: string) => (path === '-' ? 'stdin' : path);
+
 /** What a test's reader or main.ts's gives, as one shape (a reader may hand back bytes alone). */
 function inputOf(got: Uint8Array | InputRead): InputRead {
   return 'bytes' in got && !ArrayBuffer.isView(got) ? got : { bytes: got as Uint8Array };
@@ -270,54 +282,33 @@ export async function runCli(args: string[], readFile: ReadFile, version = 'unkn
   const p = parseArgs(args);
   if (p.command === 'codes') return { stdout: codes(), exitCode: 0 };
   // Options are checked before the file is read: a mistyped one fails at once, not after a large file's analysis.
-  const annotated = p.file === '-' ? undefined : env.cwd === undefined ? p.file : annotationPath(p.file as string, env.cwd, env.githubWorkspace);
-  const checks = p.command === 'validate' ? validateOptions(p.flags, annotated) : undefined;
+  const checks = p.command === 'validate' ? validateOptions(p.flags) : undefined;
   const timeout = timeoutOf(p.flags.get('--timeout'));
-  const file = p.file === '-' ? 'stdin' : (p.file as string); // how messages and imported bodies name it
-  // A file that cannot be read is an annotation too in a GitHub workflow (a missing capture said nothing there); so is
-  // input that cannot be read (stdout was empty: nothing in the run's summary said why the step failed). With --json it
-  // is an entry of the array (stdout was empty: the step's JSON.parse failed instead), code input.unreadable — or
-  // input.timeout for input cut by --timeout (exit 4). The message still goes to stderr, the exit code stays.
-  const asOutput = (err: unknown): CliResult => {
-    if (!(err instanceof CliError) || !checks) throw err;
-    if (checks.github) return { stdout: inputAnnotation(err, annotated), stderr: err.message, exitCode: err.exitCode };
-    if (checks.json) {
-      const entry = errorEntry(err.exitCode === EXIT_TIMEOUT ? TIMEOUT_CODE : UNREADABLE_CODE, err.message, err.line);
-      return { stdout: JSON.stringify([entry], null, 2), stderr: err.message, exitCode: err.exitCode };
-    }
-    throw err;
+  /** FILE's bytes, and whether --timeout cut them (each FILE gets the whole --timeout). */
+  const read = async (path: string): Promise<InputRead> => {
+    const input = inputOf(await readFile(path, timeout));
+    if (input.bytes.length > MAX_INPUT_BYTES) throw tooLarge(nameOf(path), input.bytes.length);
+    return input;
   };
-  let input: InputRead;
-  try {
-    input = inputOf(await readFile(p.file as string, timeout));
-    if (input.bytes.length > MAX_INPUT_BYTES) throw tooLarge(file, input.bytes.length);
-  } catch (err) {
-    return asOutput(err);
+  if (checks) {
+    return validateFiles(p.files, checks, env, async (path, opts) => {
+      const { bytes, cut } = await read(path);
+      return validate(loadAnalysis(bytes, nameOf(path), cut, 'validate'), opts);
+    });
   }
-  const { bytes, cut } = input;
-  switch (p.command) {
-    case 'conformance': {
-      const stdout = conformance(bytes, file, cut);
-      // (It parsed: the case was whole, only its end had not come.)
-      return cut ? { stdout, exitCode: EXIT_TIMEOUT, stderr: `note: the input was cut by --timeout ${cut.timeout.text} before it ended; the case was read whole` } : { stdout, exitCode: 0 };
-    }
-    case 'replay': {
-      const reply = p.flags.get('--reply');
-      const { conns, notices } = loadAnalysis(bytes, file, cut, 'replay');
-      const note = replayNotes(conns, notices);
-      const replyId = reply === true ? undefined : reply;
-      checkReply(conns, replyId);
-      const out = p.flags.has('--steps') ? { stdout: '', lines: replaySteps(conns, replyId) } : { stdout: replay(conns, replyId) };
-      return { ...out, exitCode: cut ? EXIT_TIMEOUT : 0, ...(note ? { stderr: note } : {}) };
-    }
-    default: {
-      let analysis: Analysis;
-      try {
-        analysis = loadAnalysis(bytes, file, cut, 'validate');
-      } catch (err) {
-        return asOutput(err);
-      }
-      return validate(analysis, checks as ValidateOptions);
-    }
+  const [path] = p.files;
+  const file = nameOf(path);
+  const { bytes, cut } = await read(path);
+  if (p.command === 'conformance') {
+    const stdout = conformance(bytes, file, cut);
+    // (It parsed: the case was whole, only its end had not come.)
+    return cut ? { stdout, exitCode: EXIT_TIMEOUT, stderr: `note: the input was cut by --timeout ${cut.timeout.text} before it ended; the case was read whole` } : { stdout, exitCode: 0 };
   }
+  const reply = p.flags.get('--reply');
+  const { conns, notices } = loadAnalysis(bytes, file, cut, 'replay');
+  const note = replayNotes(conns, notices);
+  const replyId = reply === true ? undefined : reply;
+  checkReply(conns, replyId);
+  const out = p.flags.has('--steps') ? { stdout: '', lines: replaySteps(conns, replyId) } : { stdout: replay(conns, replyId) };
+  return { ...out, exitCode: cut ? EXIT_TIMEOUT : 0, ...(note ? { stderr: note } : {}) };
 }

@@ -97,12 +97,12 @@ function ignoredOf(v: string | true | undefined): (code: string) => boolean {
   return (code) => exact.has(code) || prefixes.some((p) => code.startsWith(p));
 }
 
-/** The validate options from the parsed flags; throws CliError for a bad value or combination. */
-export function validateOptions(flags: Map<string, string | true>, file: string | undefined): ValidateOptions {
+/** The validate options from the parsed flags (`file` is set for each FILE); throws CliError for a bad value or combination. */
+export function validateOptions(flags: Map<string, string | true>): ValidateOptions {
   const json = flags.has('--json');
   const github = flags.has('--github');
   if (json && github) throw new CliError('--json and --github are two outputs: choose one');
-  return { json, github, ...(file !== undefined ? { file } : {}), failOn: failOnOf(flags.get('--fail-on')), ignored: ignoredOf(flags.get('--ignore')) };
+  return { json, github, failOn: failOnOf(flags.get('--fail-on')), ignored: ignoredOf(flags.get('--ignore')) };
 }
 
 /** One GitHub Actions annotation of a connection's diagnostic, on the line the diagnostic is about when known. */
@@ -155,9 +155,22 @@ function pageLine({ t, url }: { t: number; url: string }): string {
   return `— navigated to ${url}${Number.isFinite(t) ? ` at ${new Date(t).toISOString()}` : ''} —`;
 }
 
+/** One --json entry: a diagnostic of a connection, or a note of none (`"connection": null`). */
+export type Entry = { connection: string | null; url: string | null; code: string; severity: Severity; index: number; message: string; line?: number } & Partial<Diagnostic>;
+
+/** What validate found in one input: the --json entries, the text report (empty with --json) and the exit code. */
+export interface ValidateReport {
+  entries: Entry[];
+  text: string;
+  exitCode: number;
+  counts: Record<Severity, number>;
+  /** How many diagnostics --ignore left out. */
+  ignored: number;
+}
+
 export function validate({ conns: all, notices, lines: where, navigations = [] }: {
   conns: ConnectionView[]; notices: readonly InputNote[]; lines?: Lines; navigations?: readonly { t: number; url: string; before: number }[];
-}, opts: ValidateOptions): { stdout: string; exitCode: number } {
+}, opts: ValidateOptions): ValidateReport {
   let ignoredCount = 0;
   const conns = all.map((c) => {
     const kept = c.diagnostics.filter((d) => !opts.ignored(d.code));
@@ -168,7 +181,7 @@ export function validate({ conns: all, notices, lines: where, navigations = [] }
   const notes = allNotes.filter((n) => !opts.ignored(n.code ?? 'capture.notice')).map((n) => ({ ...n, line: where?.noteLine(n.text) }));
   ignoredCount += allNotes.length - notes.length;
   const lineField = (line: number | undefined) => (line !== undefined ? { line } : {});
-  const found = [
+  const found: Entry[] = [
     ...notes.map((n) => ({ connection: null, url: null, code: n.code ?? 'capture.notice', severity: n.level, index: 0, message: n.text, ...lineField(n.line) })),
     ...conns.flatMap(({ conn: c, diagnostics }) => diagnostics.map(({ d, line }) => ({ connection: c.record.id, url: c.record.url, ...d, ...lineField(line) }))),
   ];
@@ -177,7 +190,9 @@ export function validate({ conns: all, notices, lines: where, navigations = [] }
   // from a stream that broke a rule, and a script can wait again on 4.
   const failed = failOn !== undefined && found.some((d) => d.code !== TIMEOUT_CODE && SEVERITY_RANK[d.severity] >= SEVERITY_RANK[failOn]);
   const exitCode = failed ? 1 : found.some((d) => d.code === TIMEOUT_CODE) ? EXIT_TIMEOUT : 0;
-  if (opts.json) return { stdout: JSON.stringify(found, null, 2), exitCode };
+  const counts = { error: 0, warning: 0, info: 0 };
+  for (const d of found) counts[d.severity]++;
+  if (opts.json) return { entries: found, text: '', exitCode, counts, ignored: ignoredCount };
   const lines: string[] = notes.map((n) => {
     const also = [...(n.level === 'info' ? [] : [n.level]), ...(n.line !== undefined ? [`line ${n.line}`] : [])];
     return `note${also.length ? ` (${also.join(', ')})` : ''}: ${n.text}`; // "note (warning, line 5): …"
@@ -195,8 +210,6 @@ export function validate({ conns: all, notices, lines: where, navigations = [] }
     for (const { d, line } of diagnostics) lines.push(`  ${formatDiagnostic(c, d, line)}`);
   }
   for (; nextPage < navigations.length; nextPage++) lines.push(pageLine(navigations[nextPage])); // a page with no stream yet
-  const counts = { error: 0, warning: 0, info: 0 };
-  for (const d of found) counts[d.severity]++;
   lines.push(`${plural(counts.error, 'error')}, ${plural(counts.warning, 'warning')}, ${counts.info} info${ignoredCount ? ` (${ignoredCount} ignored)` : ''}`);
   const shown = [...new Set(found.filter((d) => d.severity !== 'info').map((d) => d.code))];
   for (const code of shown) {
@@ -208,5 +221,5 @@ export function validate({ conns: all, notices, lines: where, navigations = [] }
     for (const { conn: c, diagnostics } of conns) for (const { d, line } of diagnostics) lines.push(annotation(c, d, opts.file, line));
   }
   // Every line quotes the input somewhere (an event type, a URL, a note): one line each, with no control character.
-  return { stdout: lines.map(printable).join('\n'), exitCode };
+  return { entries: found, text: lines.map(printable).join('\n'), exitCode, counts, ignored: ignoredCount };
 }

@@ -29,7 +29,7 @@ describe('validate: the input\'s notes', () => {
 
   it('--json says there is nothing to check, as the text report does (it printed [] as for a clean file)', async () => {
     const json = JSON.parse((await validate(header, '--json')).stdout) as Entry[];
-    expect(json).toEqual([{ connection: null, url: null, code: 'capture.notice', severity: 'info', index: 0, message: 'the input holds no stream' }]);
+    expect(json).toEqual([{ file: 'capture.replyscope.ndjson', connection: null, url: null, code: 'capture.notice', severity: 'info', index: 0, message: 'the input holds no stream' }]);
     expect((await validate(header)).exitCode).toBe(0);
     expect((await validate(header, '--fail-on', 'info')).exitCode).toBe(1);
   });

@@ -55,7 +55,7 @@ describe('validate --json prints JSON for input it cannot read', () => {
       const out = await cli('validate', '--json', at(name));
       expect(out.code).toBe(2);
       const entries = JSON.parse(out.stdout);
-      expect(entries).toEqual([{ connection: null, url: null, code: 'input.unreadable', severity: 'error', index: 0, message: expect.stringMatching(message),
+      expect(entries).toEqual([{ file: at(name), connection: null, url: null, code: 'input.unreadable', severity: 'error', index: 0, message: expect.stringMatching(message),
         ...(name.startsWith('broken') ? { line: 2 } : {}) }]);
       expect(out.stderr).toBe(`replyscope: ${entries[0].message}\n`);
     });
@@ -82,7 +82,7 @@ describe('validate --json prints JSON for input it cannot read', () => {
     await execFileP('mkfifo', [fifo]);
     const out = await cli('validate', '--json', '--timeout', '0.3', fifo);
     expect(out.code).toBe(4);
-    expect(JSON.parse(out.stdout)).toEqual([{ connection: null, url: null, code: 'input.timeout', severity: 'error', index: 0, message: `nothing arrived on ${fifo} within --timeout 0.3s` }]);
+    expect(JSON.parse(out.stdout)).toEqual([{ file: fifo, connection: null, url: null, code: 'input.timeout', severity: 'error', index: 0, message: `nothing arrived on ${fifo} within --timeout 0.3s` }]);
   });
 
   it('a valid file\'s --json is as it was: the array of its notes and diagnostics', async () => {
@@ -103,7 +103,7 @@ describe('validate --json prints JSON for a usage error too, --github an annotat
       const out = runs[i];
       expect(out.code, args.join(' ')).toBe(2);
       const entries = JSON.parse(out.stdout);
-      expect(entries).toEqual([{ connection: null, url: null, code: 'cli.usage', severity: 'error', index: 0, message: expect.any(String) }]);
+      expect(entries).toEqual([{ file: null, connection: null, url: null, code: 'cli.usage', severity: 'error', index: 0, message: expect.any(String) }]);
       expect(out.stderr).toBe(`replyscope: ${entries[0].message}\n`);
     }
     const github = await cli('validate', '--github', '--fail-on', 'bogus', 'x.sse');
@@ -115,7 +115,7 @@ describe('validate --json prints JSON for a usage error too, --github an annotat
 
   it('an internal error is code cli.internal with --json (main.ts prints what failureOutput makes, exit 3)', () => {
     expect(JSON.parse(failureOutput(outputOf(['validate', '--json', 'x.sse']), true, 'internal error: boom')!)).toEqual([
-      { connection: null, url: null, code: 'cli.internal', severity: 'error', index: 0, message: 'internal error: boom' }]);
+      { file: null, connection: null, url: null, code: 'cli.internal', severity: 'error', index: 0, message: 'internal error: boom' }]);
     expect(failureOutput(outputOf(['validate', '--github', 'x.sse']), true, 'internal error: boom')).toBe('::error title=replyscope internal error::internal error: boom');
     // Only validate has these outputs; after "--", "--json" is a FILE.
     for (const args of [['replay', '--json', 'x'], ['validate', '--', '--json'], ['validate', 'x.sse']]) expect(outputOf(args), args.join(' ')).toBeUndefined();

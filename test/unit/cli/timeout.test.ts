@@ -83,7 +83,7 @@ describe('--timeout on a live stream piped in', () => {
     ]);
     expect([ignored.code, ignored.stdout.split('\n')]).toEqual([0, ['file stdin — pi-proxy, 3 events, 1 reply', '0 errors, 0 warnings, 0 info (1 ignored)', '']]);
     expect(json.code).toBe(4);
-    expect(JSON.parse(json.stdout)).toEqual([{ connection: null, url: null, code: 'input.timeout', severity: 'error', index: 0, message: expect.stringMatching(/^the input was cut by --timeout 1000ms before it ended/) }]);
+    expect(JSON.parse(json.stdout)).toEqual([{ file: '-', connection: null, url: null, code: 'input.timeout', severity: 'error', index: 0, message: expect.stringMatching(/^the input was cut by --timeout 1000ms before it ended/) }]);
     expect(replay.code).toBe(4);
     expect(JSON.parse(replay.stdout)[0].replies[0].final.content).toEqual([{ type: 'text', text: 'Hel' }]);
     expect(replay.stderr).toMatch(/^replyscope: note: the input was cut by --timeout 1s before it ended: .* The replies are printed as they stood then: those of the stream still open had not ended/);
