@@ -10,7 +10,7 @@
 // whole (a note at the top of the capture counts them). The relay tells watchers with a `retired` record
 // (messages.ts); they apply it here to their copy, so an export of it reads like the relay's own snapshot.
 import type { CaptureRecord, ConnectionRecord, NoticeRecord } from '../core/capture/model.ts';
-import { isPiProxyRequestText } from '../core/capture/stream-request.ts';
+import { piProxyRequestModel, type RequestBodyText } from '../core/capture/stream-request.ts';
 import type { RetiredRecord, WireRecord } from './messages.ts';
 
 /** The capture cost of a request body, as the store counts it (its kept text or base64). */
@@ -26,11 +26,11 @@ const MODEL_FIELD_MAX = 1024;
  * the proxy client by it (dialect.ts) and starts the reply's message from the model's api, provider and id
  * (message-state.ts) — without them a pi chat whose bodies the cap let go was read as another client (pi-ai's
  * forwarded events) or lost its model in every reply. The context, the conversation a chat posts anew each turn,
- * is what goes. Undefined for any other body.
+ * is what goes (of a body the tap's cap cut, the model its head shows). Undefined for any other body.
  */
-function piRequestKept(text: string | undefined): string | undefined {
-  if (text === undefined || !isPiProxyRequestText(text)) return undefined;
-  const model = (JSON.parse(text) as { model: Record<string, unknown> }).model;
+function piRequestKept(body: RequestBodyText): string | undefined {
+  const model = piProxyRequestModel(body);
+  if (model === undefined) return undefined;
   const kept: Record<string, unknown> = {};
   for (const k of ['api', 'provider', 'id']) {
     const json = JSON.stringify(model[k]);
@@ -47,7 +47,7 @@ function piRequestKept(text: string | undefined): string | undefined {
 export function withoutRequestBody(rec: ConnectionRecord): ConnectionRecord {
   const body = rec.requestBody;
   if (!body || body.abridged || requestBodyCost(rec) === 0) return rec;
-  const pi = piRequestKept(body.text);
+  const pi = piRequestKept(body);
   if (pi !== undefined && pi.length >= (body.text?.length ?? 0)) return rec;
   return { ...rec, requestBody: { ...(pi !== undefined ? { text: pi } : {}), size: body.size, truncated: true, abridged: true } };
 }

@@ -7,7 +7,7 @@ import type { Diagnostic } from '../diagnostics/types.ts';
 import { AgentScopeStream } from './agentscope-stream.ts';
 import { BodyReader, bodyKindOf, header, type RawEvent } from './body-reader.ts';
 import { clientDialect, DialectDetector, dialectOfEvent, isAgentScope, isPi } from './dialect.ts';
-import { isPiProxyRequestText } from '../capture/stream-request.ts';
+import { isPiProxyRequest } from '../capture/stream-request.ts';
 import { analysedEvent, EventTimes } from './event-view.ts';
 import { PiStream } from './pi-stream.ts';
 import { previewOf, typeOf, viewType, type EventFacts, type StreamProcessor } from './stream-processor.ts';
@@ -103,7 +103,7 @@ class ConnectionAnalysis implements EarlierStream {
 
   get dialect(): Dialect {
     const spoken = this.seededDialect ?? this.detector.dialect;
-    return clientDialect(spoken === 'unknown' ? this.requestDialect ?? spoken : spoken, this.record.requestBody?.text);
+    return clientDialect(spoken === 'unknown' ? this.requestDialect ?? spoken : spoken, this.record.requestBody);
   }
 
   /** Set when the body ended without any event telling its dialect, but the request told the client (see finish). */
@@ -261,7 +261,7 @@ class ConnectionAnalysis implements EarlierStream {
       return;
     }
     this.ingest(this.reader.end());
-    if (!this.processor && isPiProxyRequestText(this.record.requestBody?.text)) {
+    if (!this.processor && isPiProxyRequest(this.record.requestBody)) {
       // streamProxy's request answered with no pi event (a JSON body, an empty 200, events of no protocol): the
       // client read the body all the same, and what it made of it — an HTTP failure, or a result() that never
       // settles — is the finding. Its events are what the proxy client read.

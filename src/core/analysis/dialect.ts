@@ -2,7 +2,7 @@
 // Detection is deliberately structural (type names and key casing), not schema validation: an invalid event of a
 // known protocol must still be recognised so it can be reported against that protocol's schema.
 import { detectPiForm } from '../pi/validate.ts';
-import { isPiProxyRequestText } from '../capture/stream-request.ts';
+import { isPiProxyRequest, type RequestBodyText } from '../capture/stream-request.ts';
 import type { Dialect } from './types.ts';
 
 const LEGACY_TYPES = /^(RUN_STARTED|RUN_FINISHED|RUN_ERROR|BINARY_BLOCK_[A-Z_]+)$/;
@@ -69,6 +69,6 @@ export function isPi(d: Dialect): boolean {
  * and the events' own fields: a server forwarding pi-ai's events unstripped gives its client tool calls without
  * id and name (pi-ai's toolcall_start has neither) and a message without usage. Reconstructed as the client holds it.
  */
-export function clientDialect(streamDialect: Dialect, requestBodyText: string | undefined): Dialect {
-  return streamDialect === 'pi-assistant' && isPiProxyRequestText(requestBodyText) ? 'pi-proxy' : streamDialect;
+export function clientDialect(streamDialect: Dialect, requestBody: RequestBodyText | undefined): Dialect {
+  return streamDialect === 'pi-assistant' && isPiProxyRequest(requestBody) ? 'pi-proxy' : streamDialect;
 }

@@ -27,6 +27,7 @@ import { bodyKindOf, messageNonEvent, type BodyKind } from './body-reader.ts';
 import { clientDialect, DialectDetector, isAgentScope } from './dialect.ts';
 import type { Dialect } from './types.ts';
 import { MAX_DERIVED_CHARS, capText } from '../capture/capped-text.ts';
+import { piProxyRequestModel, type RequestBodyText } from '../capture/stream-request.ts';
 
 /** Events kept (as text) while no event has told the protocol yet; beyond this the replies are not derived. */
 const MAX_PENDING_EVENTS = 256;
@@ -93,7 +94,7 @@ export class EvictionDigest {
    * The request body's text, until the stream's dialect is known: pi's proxy client is told by its request
    * (clientDialect). Then only what that client reads of it is kept (`piRequest`: the model), and only for it.
    */
-  private requestText: string | undefined;
+  private requestBody: RequestBodyText | undefined;
   private piRequest?: { model: { api: unknown; provider: unknown; id: unknown } };
   private readonly kind: BodyKind;
   private readonly text = new PageTextDecoder();
@@ -121,8 +122,9 @@ export class EvictionDigest {
     this.connId = conn.id;
     this.transport = conn.transport;
     this.response = { status: conn.status, statusText: conn.statusText };
-    const text = conn.requestBody?.text;
-    this.requestText = text?.includes('"context"') ? text : undefined; // no pi proxy request without it (isPiProxyRequestText)
+    const body = conn.requestBody;
+    // No pi proxy request without it, whole or cut (piProxyRequestModel): the text of any other body is not kept.
+    this.requestBody = body?.text?.includes('"context"') ? { text: body.text, truncated: body.truncated } : undefined;
     this.kind = bodyKindOf(conn);
   }
 
@@ -178,13 +180,11 @@ export class EvictionDigest {
   private get dialect(): Dialect {
     const stream = this.detector.dialect;
     if (stream === 'unknown') return stream;
-    if (this.requestText !== undefined) {
+    if (this.requestBody !== undefined) {
       // Known now, and for good (DialectDetector never turns to or from pi's forms once it has decided).
-      if (clientDialect(stream, this.requestText) === 'pi-proxy') {
-        const model = (JSON.parse(this.requestText) as { model: Record<string, unknown> }).model;
-        this.piRequest = { model: { api: model.api, provider: model.provider, id: model.id } }; // all initialPiState reads
-      }
-      this.requestText = undefined;
+      const model = clientDialect(stream, this.requestBody) === 'pi-proxy' ? piProxyRequestModel(this.requestBody) : undefined;
+      if (model) this.piRequest = { model: { api: model.api, provider: model.provider, id: model.id } }; // all initialPiState reads
+      this.requestBody = undefined;
     }
     return stream === 'pi-assistant' && this.piRequest ? 'pi-proxy' : stream;
   }

@@ -2,6 +2,7 @@
 // The proxy form is reconstructed as pi-agent-core's streamProxy does (the lifecycle checker runs the same pure
 // client reducer, so each event is reduced once on ingest); the other forms carry their message in every event.
 import type { ConnectionRecord, EndRecord, EvictionDerived } from '../capture/model.ts';
+import { piRequestJson } from '../capture/stream-request.ts';
 import type { Diagnostic } from '../diagnostics/types.ts';
 import { CheckpointedHistory } from '../history/seekable-history.ts';
 import { CarriedMessageHistory } from './carried-history.ts';
@@ -117,12 +118,8 @@ export class PiStream implements StreamProcessor {
   constructor(private readonly conn: ConnectionRecord, private readonly dialect: Dialect, evicted?: EvictionDerived, errorBody?: string, private readonly resumedFrom?: string) {
     this.form = FORM[dialect] ?? 'proxy';
     this.eventBase = evicted?.events ?? 0;
-    let body: unknown;
-    try {
-      body = conn.requestBody?.text !== undefined ? JSON.parse(conn.requestBody.text) : undefined;
-    } catch {
-      body = undefined; // a non-JSON request body: the message starts without model fields
-    }
+    // A non-JSON request body: the message starts without model fields; a cut one, from its head's model.
+    const body = piRequestJson(conn.requestBody);
     this.requestBody = body;
     this.lifecycle = initialPiLifecycle(body, this.form);
     if (conn.status !== undefined) {

@@ -5,7 +5,7 @@
 import type { Capture, CaptureHeader, CaptureRecord, ConnectionRecord, EndRecord, Transport } from './model.ts';
 import { parseHeader, parseRecord } from './schemas.ts';
 import { describeZodError } from './capture-log.ts';
-import { acceptsStreamType, isPiProxyRequestText } from './stream-request.ts';
+import { acceptsStreamType, isPiProxyRequest } from './stream-request.ts';
 import { isNdjsonContentType } from '../frames/ndjson.ts';
 import { SseSpecDecoder } from '../frames/sse-spec.ts';
 import { Utf8ChunkEncoder, base64ToBytes } from '../frames/utf8-chunks.ts';
@@ -171,7 +171,7 @@ function browserEntry(entry: Obj, index: number, opts: ReadOptions, records: Cap
   // So is one that got no answer at all (refused, reset, CORS: Chrome's `_error` with status 0, Playwright's
   // `_failureText` with -1) — it was skipped as "not a stream", and the file held "no stream", 0 errors.
   const postText = isObj(request.postData) ? str(request.postData.text) : undefined;
-  const askedForStream = acceptsStreamType(pairs(request.headers).find(([k]) => k.toLowerCase() === 'accept')?.[1]) || isPiProxyRequestText(postText);
+  const askedForStream = acceptsStreamType(pairs(request.headers).find(([k]) => k.toLowerCase() === 'accept')?.[1]) || isPiProxyRequest(postText === undefined ? undefined : { text: postText });
   const streamAnswer = isSse || isNdjsonContentType(mime) || transport === 'eventsource' || transport === 'websocket' || messages.length > 0;
   const failed = (num(response.status) ?? 0) >= 400 || Boolean(str(response._error) || str(response._failureText));
   if (!streamAnswer && !(askedForStream && failed)) return false;

@@ -2,7 +2,7 @@
 // and the request body (the prompt, pi's `model`) up to a cap. Dependency-free (runs in the page's MAIN world).
 import type { BodyRecord } from '../../core/capture/model.ts';
 import { bytesToBase64 } from '../../core/frames/utf8-chunks.ts';
-import { acceptsStreamType, isPiProxyRequestText } from '../../core/capture/stream-request.ts';
+import { acceptsStreamType, isPiProxyRequest } from '../../core/capture/stream-request.ts';
 import { natives } from './natives.ts';
 
 export const STREAM_CONTENT_TYPES = new Set([
@@ -55,9 +55,12 @@ export function acceptsStream(headers: readonly [string, string][]): boolean {
   return false;
 }
 
-/** A request body pi-agent-core's streamProxy sends: it asks for a stream, without Accept (parsed with the native JSON.parse). */
+/**
+ * A request body pi-agent-core's streamProxy sends: it asks for a stream, without Accept (parsed with the native
+ * JSON.parse). One the cap cut (a long conversation) is told by its head: its model, then the context starting.
+ */
 export function isPiProxyRequestBody(body: BodyRecord | undefined): boolean {
-  return isPiProxyRequestText(body?.text, natives.jsonParse);
+  return isPiProxyRequest(body, natives.jsonParse);
 }
 
 export function isStreamResponse(contentType: string | null, url: string, includeUrls: readonly string[]): boolean {

@@ -1,0 +1,145 @@
+// pi-agent-core's streamProxy asks for its stream by its request body ({model, context, options}, no Accept), so
+// Replyscope tells such a connection by that body. The tap keeps only the first 1 MiB of a body, and a long
+// conversation's context passes it: the cut text no longer parsed, and the request was not recognised — its error
+// answer not recorded, its stream read as no client's. A cut body is told by its head: `model` whole, with a string
+// `api`, then `"context": {`. The bodies here are what the real streamProxy sent to a server on 127.0.0.1.
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { BodyRecord } from '../../../src/core/capture/model.ts';
+import { isPiProxyRequest, PI_PROXY_HEAD_MAX, piProxyRequestModel, piRequestJson } from '../../../src/core/capture/stream-request.ts';
+import { captureBody, deferBody, isPiProxyRequestBody, REQUEST_BODY_CAP } from '../../../src/extension/tap/request-info.ts';
+import { longPiContext, realProxyExchange, type ProxyExchange } from '../pi/real-proxy-request.ts';
+import { piTestModel } from '../pi/support.ts';
+
+const model = piTestModel({ id: 'model-x', provider: 'provider-y', headers: { 'x-team': 'a' }, compat: { supportsStore: false } });
+const denied = { status: 401, contentType: 'application/json', body: JSON.stringify({ error: 'invalid api key' }) };
+const cut = (text: string): BodyRecord => ({ text, size: REQUEST_BODY_CAP * 2, truncated: true });
+
+let real: ProxyExchange;
+/** The body the tap records of it: the first MiB, cut at a character boundary. */
+let recorded: BodyRecord;
+
+beforeAll(async () => {
+  real = await realProxyExchange(model, longPiContext(400), denied, { temperature: 0.5, sessionId: 's-1', maxTokens: 100 });
+  recorded = captureBody(real.sent) as BodyRecord;
+});
+
+describe('the request body the real streamProxy sends', () => {
+  it('is {model, context, options} in that order, with no Accept that asks for a stream, and past the cap', () => {
+    expect(real.headers.accept).toBe('*/*'); // fetch's default: the body is what tells the request
+    expect(real.sent.startsWith('{"model":{"id":"model-x",')).toBe(true);
+    expect(real.sent.indexOf('"context":{')).toBeGreaterThan(real.sent.indexOf('"model":{'));
+    expect(real.sent.indexOf('"options":{')).toBeGreaterThan(real.sent.indexOf('"context":{'));
+    expect(real.sentBytes).toBeGreaterThan(REQUEST_BODY_CAP);
+    expect(recorded).toMatchObject({ size: real.sentBytes, truncated: true });
+    expect(new TextEncoder().encode(recorded.text).length).toBeLessThanOrEqual(REQUEST_BODY_CAP);
+    expect(() => JSON.parse(recorded.text as string)).toThrow(); // the whole-body rule cannot read it
+  });
+
+  it('cut at the cap as the tap cuts it, is still told as streamProxy\'s request, with its model', () => {
+    expect(isPiProxyRequestBody(recorded)).toBe(true); // the tap's rule, with the JSON.parse taken at install
+    expect(isPiProxyRequest(recorded)).toBe(true);
+    expect(piProxyRequestModel(recorded)).toEqual(model);
+    expect(piRequestJson(recorded)).toEqual({ model });
+    // The same body posted as bytes (a Request, an ArrayBuffer): the tap keeps its first MiB of bytes. Cut through
+    // a character they stay bytes (base64, no text): then there is nothing to read, as before.
+    const asBytes = (deferBody(new TextEncoder().encode(real.sent)) as () => BodyRecord)();
+    expect(asBytes.truncated).toBe(true);
+    expect(isPiProxyRequestBody(asBytes)).toBe(asBytes.text !== undefined);
+  });
+
+  it('the whole body is told as before; a whole body that does not parse is not (only a cut one is read by its head)', () => {
+    expect(isPiProxyRequest({ text: real.sent })).toBe(true);
+    expect(piProxyRequestModel({ text: real.sent })).toEqual(model);
+    expect(isPiProxyRequest({ text: recorded.text })).toBe(false);
+  });
+
+  it('is read only up to the context: what is parsed is the model, not the megabyte', () => {
+    let parsed = 0;
+    const parse = (text: string) => {
+      parsed += text.length;
+      return JSON.parse(text) as unknown;
+    };
+    expect(isPiProxyRequest(recorded, parse)).toBe(true);
+    expect(parsed).toBe(JSON.stringify(model).length);
+  });
+
+  it('every cut: recognised exactly when the context has started', () => {
+    const brace = real.sent.indexOf('"context":{') + '"context":'.length;
+    for (let n = 0; n <= brace + 300; n++) {
+      expect(isPiProxyRequest(cut(real.sent.slice(0, n))), `cut after ${n} characters`).toBe(n > brace);
+    }
+  });
+});
+
+describe('a cut body that is not streamProxy\'s request', () => {
+  const head = (s: string) => isPiProxyRequest(cut(s));
+  const m = JSON.stringify(model);
+
+  it('other JSON with a "context" key, or the word in a string', () => {
+    expect(head('{"context":{"messages":[{"role":"user","content":"hi')).toBe(false); // no model
+    expect(head('{"messages":[{"role":"user"}],"context":{"a":')).toBe(false);
+    expect(head('{"model":"gpt-4o","context":{"messages":[')).toBe(false); // OpenAI-style: model a string
+    expect(head('{"model":{"id":"m"},"context":{"messages":[')).toBe(false); // no api
+    expect(head('{"model":{"api":7},"context":{"messages":[')).toBe(false); // api no string
+    expect(head('{"model":null,"context":{"messages":[')).toBe(false);
+    expect(head(`{"prompt":"${JSON.stringify(`{"model":${m},"context":{`).slice(1, -1)}...`)).toBe(false); // inside a string
+    expect(head(`{"note":"the context of it","model":${m},"text":"…`)).toBe(false); // the word, and no context key
+    expect(head(`{"model":${m},"contexts":{"a":`)).toBe(false);
+    expect(head(`{"model":${m},"Context":{"a":`)).toBe(false);
+  });
+
+  it('cut inside the model object, or before the context\'s value', () => {
+    for (let n = 1; n < m.length; n++) expect(head(`{"model":${m.slice(0, n)}`)).toBe(false);
+    expect(head(`{"model":${m}`)).toBe(false);
+    expect(head(`{"model":${m},"context"`)).toBe(false);
+    expect(head(`{"model":${m},"context": `)).toBe(false);
+  });
+
+  it('arrays: a context that is one, a body that is one', () => {
+    expect(head(`{"model":${m},"context":[{"role":"user"`)).toBe(false);
+    expect(head(`{"model":${m},"context":"{`)).toBe(false);
+    expect(head(`[{"model":${m},"context":{"messages":[`)).toBe(false);
+    expect(head(`{"model":[${m}],"context":{"messages":[`)).toBe(false);
+  });
+
+  it('a head that is no JSON: the model, or a member before the context, broken', () => {
+    expect(head(`{"model":{"api":"a",},"context":{"messages":[`)).toBe(false);
+    expect(head(`{"model":{"api":"a"} "context":{"messages":[`)).toBe(false);
+    expect(head(`{"model":${m},"options":{"t":01},"context":{"messages":[`)).toBe(false);
+    expect(head(`{"model":${m}}`)).toBe(false); // a whole object with no context
+    expect(head(`x{"model":${m},"context":{`)).toBe(false);
+    expect(head('<ReadableStream body: not captured>')).toBe(false); // what the tap records of a stream body
+  });
+});
+
+describe('key orders other than streamProxy\'s, in a cut body', () => {
+  const head = (s: string) => isPiProxyRequest(cut(s));
+  const m = JSON.stringify(model);
+
+  it('members before the model or between it and the context are read (and must be whole JSON); whitespace is JSON\'s', () => {
+    expect(head(`{"options":{"temperature":0.5,"headers":{"a":"}"}},"model":${m},"context":{"messages":[`)).toBe(true);
+    expect(head(`{"model":${m},"options":{"temperature":0.5},"context":{"messages":[`)).toBe(true);
+    expect(head(`{"model":${m},"n":-1.5e3,"ok":true,"s":"\\"\\\\","context":{"messages":[`)).toBe(true);
+    expect(head(`\n{ "model" : ${JSON.stringify(model, null, 2)},\r\n\t"context" : {\n  "messages": [`)).toBe(true);
+  });
+
+  it('the context before the model is not: the model lies past the whole context, which is what the cap cut', () => {
+    // Sorted keys (context, model, options) give this order. A whole body in any order is parsed whole.
+    const sorted = JSON.stringify({ context: longPiContext(1), model, options: {} });
+    expect(isPiProxyRequest({ text: sorted })).toBe(true);
+    expect(head(sorted.slice(0, -20))).toBe(false);
+  });
+
+  it('a key written twice: the last before the context counts (JSON.parse keeps the last; streamProxy never writes one twice)', () => {
+    expect(head(`{"model":"gpt-4o","model":${m},"context":{"messages":[`)).toBe(true);
+    expect(head(`{"model":${m},"model":"gpt-4o","context":{"messages":[`)).toBe(false);
+  });
+
+  it('the context must start within the head\'s first 64 KiB', () => {
+    const padded = (n: number) => `{"model":${JSON.stringify({ ...model, pad: 'x'.repeat(n) })},"context":{"messages":[`;
+    const fits = PI_PROXY_HEAD_MAX - 1 - (padded(0).indexOf('"context":{') + '"context":'.length); // its { the last character read
+    expect(head(padded(fits))).toBe(true);
+    expect(head(padded(fits + 1))).toBe(false);
+  });
+});
+
