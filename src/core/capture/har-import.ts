@@ -2,7 +2,7 @@
 // content". Only stream entries are imported (text/event-stream, NDJSON types, EventSource and WebSocket entries); a
 // notice says how many others were skipped. Browser HARs carry no chunk times: the body becomes chunks at the message
 // times when `_eventSourceMessages` line up with the body's frames, else one chunk at the end of the entry.
-import type { Capture, CaptureHeader, CaptureRecord, ConnectionRecord, EndRecord, Transport } from './model.ts';
+import type { BodyRecord, Capture, CaptureHeader, CaptureRecord, ConnectionRecord, EndRecord, Transport } from './model.ts';
 import { parseHeader, parseRecord } from './schemas.ts';
 import { describeZodError } from './capture-log.ts';
 import { acceptsStreamType, isPiProxyRequest } from './stream-request.ts';
@@ -158,6 +158,19 @@ interface ReadOptions {
   exactText: boolean;
 }
 
+/**
+ * The request's postData text as a body record. Its size is the entry's `bodySize` when that says more than the text
+ * holds: the text was cut (a HAR written from a capture whose request body passed the tap's 1 MiB cap, or by a tool
+ * that cuts long bodies) — `truncated`, so that a pi proxy request is still told by its head (stream-request.ts).
+ */
+function requestBodyOf(request: Obj): BodyRecord | undefined {
+  const text = isObj(request.postData) ? str(request.postData.text) : undefined;
+  if (text === undefined) return undefined;
+  const size = new TextEncoder().encode(text).length;
+  const bodySize = num(request.bodySize) ?? -1;
+  return bodySize > size ? { text, size: bodySize, truncated: true } : { text, size };
+}
+
 function browserEntry(entry: Obj, index: number, opts: ReadOptions, records: CaptureRecord[]): boolean {
   const { pageUrls, taken } = opts;
   const request = isObj(entry.request) ? entry.request : {};
@@ -170,8 +183,8 @@ function browserEntry(entry: Obj, index: number, opts: ReadOptions, records: Cap
   // A request that asked for a stream and got something else (a 401 JSON answer) is kept: its failure is the finding.
   // So is one that got no answer at all (refused, reset, CORS: Chrome's `_error` with status 0, Playwright's
   // `_failureText` with -1) — it was skipped as "not a stream", and the file held "no stream", 0 errors.
-  const postText = isObj(request.postData) ? str(request.postData.text) : undefined;
-  const askedForStream = acceptsStreamType(pairs(request.headers).find(([k]) => k.toLowerCase() === 'accept')?.[1]) || isPiProxyRequest(postText === undefined ? undefined : { text: postText });
+  const requestBody = requestBodyOf(request);
+  const askedForStream = acceptsStreamType(pairs(request.headers).find(([k]) => k.toLowerCase() === 'accept')?.[1]) || isPiProxyRequest(requestBody);
   const streamAnswer = isSse || isNdjsonContentType(mime) || transport === 'eventsource' || transport === 'websocket' || messages.length > 0;
   const failed = (num(response.status) ?? 0) >= 400 || Boolean(str(response._error) || str(response._failureText));
   if (!streamAnswer && !(askedForStream && failed)) return false;
@@ -193,7 +206,7 @@ function browserEntry(entry: Obj, index: number, opts: ReadOptions, records: Cap
     method: str(request.method) ?? 'GET',
     url: str(request.url) ?? '',
     requestHeaders: pairs(request.headers),
-    ...(postText !== undefined ? { requestBody: { text: postText, size: new TextEncoder().encode(postText).length } } : {}),
+    ...(requestBody ? { requestBody } : {}),
     ...(status !== undefined ? { status } : {}),
     ...(str(response.statusText) !== undefined ? { statusText: str(response.statusText) } : {}),
     responseHeaders: pairs(response.headers),

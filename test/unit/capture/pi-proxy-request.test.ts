@@ -4,7 +4,10 @@
 // answer not recorded, its stream read as no client's. A cut body is told by its head: `model` whole, with a string
 // `api`, then `"context": {`. The bodies here are what the real streamProxy sent to a server on 127.0.0.1.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { BodyRecord } from '../../../src/core/capture/model.ts';
+import { analyzeCapture } from '../../../src/core/analysis/analyze.ts';
+import { exportHar } from '../../../src/core/capture/har.ts';
+import { importHar } from '../../../src/core/capture/har-import.ts';
+import type { BodyRecord, Capture, ConnectionRecord } from '../../../src/core/capture/model.ts';
 import { isPiProxyRequest, PI_PROXY_HEAD_MAX, piProxyRequestModel, piRequestJson } from '../../../src/core/capture/stream-request.ts';
 import { captureBody, deferBody, isPiProxyRequestBody, REQUEST_BODY_CAP } from '../../../src/extension/tap/request-info.ts';
 import { longPiContext, realProxyExchange, type ProxyExchange } from '../pi/real-proxy-request.ts';
@@ -143,3 +146,34 @@ describe('key orders other than streamProxy\'s, in a cut body', () => {
   });
 });
 
+describe('a HAR whose request text was cut', () => {
+  /** The capture the tap records of the real exchange: the cut body, the 401 answer. */
+  function capture(): Capture {
+    const conn: ConnectionRecord = {
+      kind: 'connection', id: 'c1', transport: 'fetch', frameUrl: 'http://127.0.0.1/app', method: 'POST', url: 'http://127.0.0.1/api/stream',
+      requestHeaders: [['content-type', 'application/json']], requestBody: recorded, status: 401, statusText: 'Unauthorized',
+      responseHeaders: [['content-type', 'application/json']], startTime: 1_000, responseTime: 1_010,
+    };
+    return {
+      header: { kind: 'header', format: 'replyscope-capture', version: 1, tool: 't', created: '' },
+      records: [conn, { kind: 'chunk', conn: 'c1', t: 1_020, bytes: denied.body.length, text: denied.body }, { kind: 'end', conn: 'c1', t: 1_030, state: 'complete' }],
+    };
+  }
+
+  it('is told as streamProxy\'s request by its head when the entry\'s bodySize says the text is cut', () => {
+    // A browser's reader of our HAR (no _replyscope): the entry is read like Chrome's — its 401 JSON answer is kept
+    // only because the request asked for a stream.
+    const har = JSON.parse(JSON.stringify(exportHar(capture()))) as { log: { entries: Record<string, unknown>[]; _replyscope?: unknown } };
+    delete har.log._replyscope;
+    for (const e of har.log.entries) delete e._replyscope;
+    const back = importHar(har);
+    const conn = back.records.find((r): r is ConnectionRecord => r.kind === 'connection');
+    expect(conn?.requestBody).toEqual({ text: recorded.text, size: real.sentBytes, truncated: true });
+    const [view] = analyzeCapture(back);
+    expect(view.dialect).toBe('pi-proxy');
+    expect(view.diagnostics.find((d) => d.code === 'pi.http-error')?.message).toContain(`"${real.message?.errorMessage}"`);
+    // bodySize no larger than the text: nothing says it was cut, and a text that does not parse tells nothing.
+    (har.log.entries[0].request as { bodySize: number }).bodySize = -1;
+    expect(importHar(har).records.filter((r) => r.kind === 'connection')).toHaveLength(0);
+  });
+});
