@@ -129,18 +129,39 @@ function textBody(raw: string): BodyRecord {
   return { text: cut, size, truncated: true };
 }
 
-export function bytesBody(bytes: Uint8Array): BodyRecord {
+/** The text of UTF-8 bytes, or undefined when they are not UTF-8. */
+function utf8Text(bytes: Uint8Array): string | undefined {
+  try {
+    return new natives.TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `bytes` without the character the cap cut through at their end (a lead byte and fewer continuation bytes than it
+ * announces), or as they are. Cut text is kept as text, as a string body is (cut at a character boundary below the
+ * cap): as base64 nothing could be read of it — a pi proxy request posted as a Request or a buffer was no longer
+ * told by its head (core/capture/stream-request.ts).
+ */
+function withoutCutCharacter(bytes: Uint8Array): Uint8Array {
+  let lead = bytes.length - 1;
+  while (lead >= 0 && bytes.length - lead < 4 && (bytes[lead] & 0xc0) === 0x80) lead--;
+  if (lead < 0) return bytes;
+  const b = bytes[lead];
+  const length = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+  return length > bytes.length - lead ? bytes.subarray(0, lead) : bytes;
+}
+
+/** A body record of `bytes` (the first cap of them); `cut`: they are already only the head of a larger body. */
+export function bytesBody(bytes: Uint8Array, cut = false): BodyRecord {
   const size = bytes.length;
   const kept = size > REQUEST_BODY_CAP ? bytes.subarray(0, REQUEST_BODY_CAP) : bytes;
-  let record: BodyRecord;
-  try {
-    const text = maskSecretsInJson(new natives.TextDecoder('utf-8', { fatal: true }).decode(kept));
-    record = { text, size };
-  } catch {
-    // A cut through a multi-byte character at the cap, or genuinely binary: keep the raw bytes.
-    record = { base64: bytesToBase64(kept), size };
-  }
-  if (kept !== bytes) record.truncated = true;
+  const truncated = cut || kept !== bytes;
+  // Genuinely binary, or not UTF-8 before the cut: the raw bytes.
+  const text = utf8Text(kept) ?? (truncated ? utf8Text(withoutCutCharacter(kept)) : undefined);
+  const record: BodyRecord = text !== undefined ? { text: maskSecretsInJson(text), size } : { base64: bytesToBase64(kept), size };
+  if (truncated) record.truncated = true;
   return record;
 }
 
@@ -175,9 +196,8 @@ export function captureBody(body: unknown): BodyRecord | Promise<BodyRecord | un
 
 /** A body record for `kept` bytes out of `size` in total. */
 function withSize(size: number, kept: Uint8Array): BodyRecord {
-  const record = bytesBody(kept);
+  const record = bytesBody(kept, size > kept.length);
   record.size = size;
-  if (size > kept.length) record.truncated = true;
   return record;
 }
 

@@ -43,11 +43,30 @@ describe('the request body the real streamProxy sends', () => {
     expect(isPiProxyRequest(recorded)).toBe(true);
     expect(piProxyRequestModel(recorded)).toEqual(model);
     expect(piRequestJson(recorded)).toEqual({ model });
-    // The same body posted as bytes (a Request, an ArrayBuffer): the tap keeps its first MiB of bytes. Cut through
-    // a character they stay bytes (base64, no text): then there is nothing to read, as before.
-    const asBytes = (deferBody(new TextEncoder().encode(real.sent)) as () => BodyRecord)();
-    expect(asBytes.truncated).toBe(true);
-    expect(isPiProxyRequestBody(asBytes)).toBe(asBytes.text !== undefined);
+  });
+
+  it('posted as bytes (a Request, a buffer) and cut by the cap through a character, is kept as text and told alike', async () => {
+    // A conversation whose body has a character across the cap: the system prompt (before the messages) padded by
+    // as many bytes as the last character's inside byte before the cap lies before it (🙂, ü, —).
+    const bodyOf = (context: unknown) => new TextEncoder().encode(JSON.stringify({ model, context, options: {} }));
+    const plain = longPiContext(400);
+    const before = bodyOf(plain);
+    let inside = REQUEST_BODY_CAP;
+    while ((before[inside] & 0xc0) !== 0x80) inside--;
+    const context = { ...plain, systemPrompt: `${'.'.repeat(REQUEST_BODY_CAP - inside)}${plain.systemPrompt}` };
+    const exchange = await realProxyExchange(model, context, denied);
+    const bytes = new TextEncoder().encode(exchange.sent);
+    expect(Buffer.from(bytes).equals(bodyOf(context))).toBe(true); // what streamProxy sent (options: none given)
+    expect(bytes[REQUEST_BODY_CAP] & 0xc0).toBe(0x80); // a continuation byte: the cap cuts a character
+    for (const asBytes of [(deferBody(bytes) as () => BodyRecord)(), captureBody(bytes.buffer) as BodyRecord, (await captureBody(new Blob([bytes]))) as BodyRecord]) {
+      expect(asBytes).toMatchObject({ size: bytes.length, truncated: true });
+      expect(exchange.sent.startsWith(asBytes.text as string)).toBe(true);
+      expect(REQUEST_BODY_CAP - new TextEncoder().encode(asBytes.text).length).toBeLessThan(4);
+      expect(isPiProxyRequestBody(asBytes)).toBe(true);
+    }
+    // Bytes that are no UTF-8 before the cut stay bytes.
+    const binary = new Uint8Array(REQUEST_BODY_CAP + 10).fill(0xff);
+    expect(captureBody(binary)).toMatchObject({ base64: expect.any(String), truncated: true });
   });
 
   it('the whole body is told as before; a whole body that does not parse is not (only a cut one is read by its head)', () => {
