@@ -248,6 +248,16 @@ test('a request for a stream answered with an HTTP error is captured (its failur
   const pi = JSON.stringify({ model: { id: 'm', api: 'anthropic-messages', provider: 'anthropic' }, context: { messages: [] } });
   expect((await read('/stream?id=pi-429&status=429&type=application/json', { method: 'POST', body: pi, headers: { 'content-type': 'application/json' } })).status).toBe(429);
   expect((await waitForCapture(ext, tabId, 'id=pi-429')).connection).toMatchObject({ status: 429, requestBody: { text: pi } });
+  // A long conversation passes the tap's 1 MiB request body cap: the record keeps the body's head, which still tells
+  // streamProxy's request (its model, then the context starting) — the cut text does not parse, and it was not recorded.
+  const messages = Array.from({ length: 300 }, (_, k) => ({ role: 'user', content: `Grüße ${k} — `.padEnd(4000, '.'), timestamp: k }));
+  const long = JSON.stringify({ model: { id: 'm', api: 'anthropic-messages', provider: 'anthropic' }, context: { messages }, options: {} });
+  expect((await read('/stream?id=pi-long-429&status=429&type=application/json', { method: 'POST', body: long, headers: { 'content-type': 'application/json' } })).status).toBe(429);
+  const longCap = await waitForCapture(ext, tabId, 'id=pi-long-429');
+  expect(longCap.connection).toMatchObject({ status: 429, requestBody: { size: Buffer.byteLength(long), truncated: true } });
+  const kept = longCap.connection.requestBody?.text ?? '';
+  expect(Buffer.byteLength(kept)).toBeLessThanOrEqual(1024 * 1024);
+  expect(long.startsWith(kept)).toBe(true);
   // An error answer to anything else (a JSON API, a form post) is not the tool's business.
   expect((await read('/stream?id=api-500&status=500&type=application/json', { headers: { accept: 'application/json' } })).status).toBe(500);
   expect((await read('/stream?id=form-400&status=400&type=application/json', { method: 'POST', body: '{"q":1}' })).status).toBe(400);
