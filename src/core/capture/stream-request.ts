@@ -1,7 +1,8 @@
 // Whether a request asked for an agent stream, whatever came back: by its Accept header (an SSE or NDJSON type), or —
-// pi-agent-core's streamProxy sends no such header — by its body ({model: {api…}, context}). A failed answer to such
-// a request is what the developer needs to see: the page tap records it live, the HAR import keeps the entry. One
-// rule for both. Dependency-free (the tap bundles it into the page's MAIN world).
+// pi-agent-core's streamProxy sends no such header — by its body ({model: {api…}, context}; one cut at a cap, by its
+// head). A failed answer to such a request is what the developer needs to see: the page tap records it live, the HAR
+// import keeps the entry; analysis reads the same rule for the client that reads the stream. One rule for all.
+// Dependency-free (the tap bundles it into the page's MAIN world).
 
 const STREAM_ACCEPT = /text\/event-stream|application\/(?:x-ndjson|jsonl|stream\+json)/i;
 
