@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { analyzeCapture } from '../../../src/core/analysis/analyze.ts';
 import { EvictionDigest } from '../../../src/core/analysis/eviction-digest.ts';
 import type { BodyRecord, CaptureRecord, ChunkRecord, ConnectionRecord, EvictionRecord } from '../../../src/core/capture/model.ts';
+import { redactCapture } from '../../../src/core/capture/redact.ts';
 import { withoutRequestBody } from '../../../src/extension/retirement.ts';
 import { captureBody, REQUEST_BODY_CAP } from '../../../src/extension/tap/request-info.ts';
 import { longPiContext, realProxyExchange, type ProxyAnswer } from '../pi/real-proxy-request.ts';
@@ -57,6 +58,15 @@ describe('a pi proxy stream whose request body the cap cut', () => {
     expect(real.message).toMatchObject({ stopReason: 'error', errorMessage: 'Proxy error: invalid api key', model: 'model-x' });
     expect(view.dialect).toBe('pi-proxy');
     expect(view.diagnostics.find((d) => d.code === 'pi.http-error')?.message).toContain(`"${real.message?.errorMessage}"`);
+  });
+
+  it('redacted for a bug report (the cut body masked as the start of a JSON text), it still reads as streamProxy\'s', async () => {
+    const { records } = await captured({ status: 401, contentType: 'application/json', body: JSON.stringify({ error: 'invalid api key' }) });
+    const redacted = redactCapture({ header, records }, { requestBodies: true }).records;
+    const body = redacted.find((r): r is ConnectionRecord => r.kind === 'connection')?.requestBody;
+    expect(body).toMatchObject({ truncated: true });
+    expect(body?.text).not.toContain('Frage'); // the conversation masked (the model's id, api and provider are kept: structural)
+    expect(analyzeCapture({ header, records: redacted })[0].dialect).toBe('pi-proxy');
   });
 
   it('pi-ai\'s events forwarded unstripped: read as streamProxy reads them (it ignores `partial`)', async () => {
