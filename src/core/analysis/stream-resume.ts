@@ -52,26 +52,34 @@ export function endpointMatch(a: string, b: string): 'exact' | 'path' | undefine
 
 /** Where on an earlier connection's frames a client that sent Last-Event-ID `id` stood. */
 export interface ResumePoint {
-  /** The frame that carried the id (with `undispatched`: the frame being read when the body broke off = frame count). */
+  /**
+   * The frame that carried the id (with `undispatched`: the frame being read when the body broke off = frame count;
+   * with `idOnly`: the frame after the frame without data that carried it, = frame count when none came after).
+   */
   frame: number;
   /** The last frame the client had dispatched: its events are what the client processed. */
   lastFrame: number;
   undispatched?: true;
+  /** The id came with a frame without data (FrameList.idOnlyFrames): no event, but the client's last event ID. */
+  idOnly?: true;
 }
 
 /**
  * A client's last event ID is the latest `id:` it read, and it stays that id over frames that carry none: the client
  * had processed the frame with the id and those after it up to the next frame with an id of its own (which it did
- * not get to, or it would have sent that one). Only whole frames count — a client dispatches a frame at its blank
+ * not get to, or it would have sent that one). A frame without data sets it too (no event, but the spec's dispatch
+ * sets the last event ID first): the client had the events before it, and those after it up to the next id.
+ * Only whole frames count — a client dispatches a frame at its blank
  * line, so the events of a frame the body broke off inside were never processed. When the id is that frame's own
  * (a client such as @microsoft/fetch-event-source takes the id as its line arrives), the client sent an id whose
  * event it never dispatched: `undispatched`.
  */
 export function resumePoint(frames: FrameList, pendingId: string | undefined, id: string): ResumePoint | undefined {
   if (pendingId === id && frames.lastId() !== id) return { frame: frames.length, lastFrame: frames.length - 1, undispatched: true };
-  const { last, next } = frames.idSpan(id);
+  const { last, next, idOnly } = frames.idSpan(id);
   if (last === -1) return undefined;
-  return { frame: last, lastFrame: next === -1 ? frames.length - 1 : next - 1 };
+  const lastFrame = next === -1 ? frames.length - 1 : next - 1;
+  return idOnly ? { frame: last, lastFrame, idOnly: true } : { frame: last, lastFrame };
 }
 
 /** How many of the first events were read from frames up to `lastFrame` (events come in frame order; -1: not yet). */
@@ -160,6 +168,7 @@ export function findResume<T extends EarlierStream>(rec: ConnectionRecord, page:
   const seed = from.stateAt(events);
   const view: ResumeView = { eventId, conn: from.record.id, frame: point.frame, events, continuing: seed ? continuing(seed, from, events) : [] };
   if (point.undispatched) view.undispatched = true;
+  if (point.idOnly) view.idOnly = true;
   return { view, from, ...(seed ? { seed } : {}) };
 }
 
@@ -189,7 +198,9 @@ export function resumeMessage(link: ResumeLink<unknown>): string {
         (m.evicted ? ', or not in what the memory cap left of it' : '');
     return `resumes a stream from id ${quoted(v.eventId)} that was not captured: its replies start mid-way (${why})`;
   }
-  const where = v.undispatched ? `the frame it broke off inside (frame ${v.frame})` : `its frame ${v.frame}`;
+  const where = v.undispatched ? `the frame it broke off inside (frame ${v.frame})`
+    : v.idOnly ? (v.frame === 0 ? 'a frame without data at its start' : `a frame without data after its frame ${(v.frame as number) - 1}`)
+    : `its frame ${v.frame}`;
   return `resumes the stream of connection ${v.conn} from id ${quoted(v.eventId)} (${where}, after ${v.events} events): ${repliesPhrase(v.continuing ?? [])}`;
 }
 

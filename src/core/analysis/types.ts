@@ -127,8 +127,16 @@ export interface ResumeView {
   eventId: string;
   /** The earlier connection whose frames carried that id; absent when no captured connection did. */
   conn?: string;
-  /** That connection's frame that carried the id (with `undispatched`: the frame it broke off inside, = its frame count). */
+  /**
+   * That connection's frame that carried the id (with `undispatched`: the frame it broke off inside, = its frame count;
+   * with `idOnly`: the frame after the frame without data that carried it, = its frame count when none came after).
+   */
   frame?: number;
+  /**
+   * The id came with a frame without data (`id: 42` and a blank line): no event and no frame of the list
+   * (FrameList.idOnlyFrames), but the client's last event ID from then on.
+   */
+  idOnly?: true;
   /** That connection's events the page had processed by then: this connection starts from its state after them. */
   events?: number;
   /** The replies under way there (started, not ended): they continue here. */

@@ -34,6 +34,23 @@ function integer(i: number): number {
   return Math.trunc(i) || 0;
 }
 
+/**
+ * An `id:` field of an SSE frame without data lines. The spec dispatches no event for it, so it is no frame of the list
+ * (the frames, the events and every check read as before), but its dispatch sets the client's last event ID all the
+ * same — the spec's "dispatch the event" step 1 comes before the empty data buffer returns, and Chromium's
+ * EventSourceParser sets `last_event_id_` at every blank line — so a later Last-Event-ID can name it.
+ */
+export interface IdOnlyFrame {
+  id: string;
+  /** The frames before it: it came between frame `before - 1` and frame `before`. */
+  before: number;
+  /** Body offsets of its text, as a frame's (`start`: its first line; `end`: after its blank line). */
+  start: number;
+  end: number;
+  /** Arrival time of its blank line. */
+  t: number;
+}
+
 /** The fields few frames have: an SSE `event:` / `id:`, a client note. */
 interface Rare {
   event?: string;
@@ -56,6 +73,7 @@ export class FrameList implements Iterable<FrameView> {
   private flags = new Uint8Array(16);
   private readonly datas: string[] = [];
   private rare: Map<number, Rare> | undefined;
+  private idOnly: IdOnlyFrame[] | undefined;
 
   get length(): number {
     return this.datas.length;
@@ -131,20 +149,50 @@ export class FrameList implements Iterable<FrameView> {
     return this.rare?.get(i)?.id;
   }
 
-  /**
-   * The last frame whose own `id:` is `id`, and the first frame after it that has an `id:` of its own (-1: none) —
-   * where a client that sent `id` as Last-Event-ID stood (see analysis/stream-resume.ts). Walks the few frames with
-   * rare fields, not every frame: asked once per resumed request.
-   */
-  idSpan(id: string): { last: number; next: number } {
-    let last = -1;
-    for (const [i, r] of this.rare ?? []) if (r.id === id && i > last) last = i;
-    let next = -1;
-    if (last !== -1) for (const [i, r] of this.rare ?? []) if (r.id !== undefined && i > last && (next === -1 || i < next)) next = i;
-    return { last, next };
+  /** An SSE frame without data lines carried `id:` (see IdOnlyFrame): kept beside the frames, at the place it came. */
+  addIdOnly(id: string, start: number, end: number, t: number): void {
+    (this.idOnly ??= []).push({ id, before: this.length, start, end, t });
   }
 
-  /** The id of the last frame that has an `id:` of its own (undefined: none has). */
+  /** The `id:` fields of frames without data, in the order they came (see IdOnlyFrame). */
+  idOnlyFrames(): readonly IdOnlyFrame[] {
+    return this.idOnly ?? NONE;
+  }
+
+  /**
+   * Where a client that sent `id` as Last-Event-ID stood (see analysis/stream-resume.ts): the last change of the last
+   * event ID to `id` — a frame's own `id:` (`last`: that frame), or a frame without data (`idOnly`; `last`: the frame
+   * after it = its `before`) — and the first frame from which the id had changed again (`next`; -1: it never did):
+   * the next frame with an `id:` of its own, or the frame after the next id-only frame. Walks the few frames with
+   * rare fields and the id-only ones, not every frame: asked once per resumed request.
+   */
+  idSpan(id: string): { last: number; next: number; idOnly?: IdOnlyFrame } {
+    let last = -1;
+    for (const [i, r] of this.rare ?? []) if (r.id === id && i > last) last = i;
+    // An id-only frame with `before` b came after frames 0..b-1: later than frame `last` when b > last.
+    let only = -1;
+    const list = this.idOnly ?? NONE;
+    for (let k = list.length - 1; k >= 0; k--) {
+      if (list[k].id === id) {
+        if (list[k].before > last) only = k;
+        break;
+      }
+    }
+    if (last === -1 && only === -1) return { last, next: -1 };
+    // The id changed again at the first frame with an id of its own from `from` on, or at the next id-only frame.
+    const from = only === -1 ? last + 1 : list[only].before;
+    let next = -1;
+    for (const [i, r] of this.rare ?? []) if (r.id !== undefined && i >= from && (next === -1 || i < next)) next = i;
+    for (let k = only + 1; k < list.length; k++) {
+      if (list[k].before >= from) {
+        if (next === -1 || list[k].before < next) next = list[k].before;
+        break; // (in order: the first one is the earliest)
+      }
+    }
+    return only === -1 ? { last, next } : { last: from, next, idOnly: list[only] };
+  }
+
+  /** The client's last event ID after the frames read so far: the id of the last frame or id-only frame that set one. */
   lastId(): string | undefined {
     let at = -1;
     let id: string | undefined;
@@ -154,7 +202,8 @@ export class FrameList implements Iterable<FrameView> {
         id = r.id;
       }
     }
-    return id;
+    const only = this.idOnly?.at(-1);
+    return only !== undefined && only.before > at ? only.id : id;
   }
 
   setClientNote(i: number, note: string): void {
@@ -229,6 +278,8 @@ export class FrameList implements Iterable<FrameView> {
     for (let i = 0; i < this.length; i++) yield this.at(i) as PlacedFrame;
   }
 }
+
+const NONE: readonly IdOnlyFrame[] = [];
 
 /** `a` copied into a new typed array of `n` slots (n ≥ a.length): how a typed column grows. */
 export function grown<T extends Float64Array | Uint8Array>(a: T, n: number): T {

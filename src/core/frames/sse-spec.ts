@@ -235,10 +235,16 @@ export class SseSpecDecoder {
     this.frames.pushSpec(this.now, 'comment', text, true, this.curLineStart, this.curLineEnd);
   }
 
-  /** Blank line: dispatch the pending event (if it has data lines) and reset the field state. */
+  /**
+   * Blank line: dispatch the pending event (if it has data lines) and reset the field state. A frame without data
+   * dispatches no event, but its `id:` still sets the client's last event ID (the spec's "dispatch the event", step 1):
+   * kept beside the frames (FrameList.addIdOnly), never as one. Rare: the branch costs the data path nothing.
+   */
   private dispatch(): void {
     if (this.dataLines > 0) {
       this.frames.pushSpec(this.now, 'data', this.data, this.data === '', this.frameStart, this.curLineEnd, this.eventType, this.id);
+    } else if (this.id !== undefined) {
+      this.frames.addIdOnly(this.id, this.frameStart, this.curLineEnd, this.now);
     }
     this.data = '';
     this.dataLines = 0;

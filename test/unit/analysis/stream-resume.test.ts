@@ -240,6 +240,53 @@ describe('a connection that resumes an earlier stream', () => {
   });
 });
 
+describe('a Last-Event-ID that names an id sent on a frame without data', () => {
+  // `id: c4` and a blank line: no event, but the spec's dispatch sets the client's last event ID (Chromium's EventSource
+  // too), so a client reconnecting after it sends that id — a server that marks what it has sent so far this way.
+  const checkpoint = (id: string) => `id: ${id}\n\n`;
+
+  it('links to the earlier connection: the page stood after the events before that frame', () => {
+    const a = connection({ id: 'tab:1', body: [...frames(0, 4, false), checkpoint('c4'), frame(4, false).slice(0, -1)], t: 1000, end: 'error' });
+    const b = connection({ id: 'tab:2', body: frames(4, EVENTS.length, false), t: 2000, lastEventId: 'c4' });
+    const conns = analyse([...a, ...b]);
+    const [first, second] = [byId(conns, 'tab:1'), byId(conns, 'tab:2')];
+    expect(second.resumes).toEqual({ eventId: 'c4', conn: 'tab:1', frame: 4, idOnly: true, events: 4, continuing: ['r1'] });
+    expect(first.resumedBy).toEqual([{ conn: 'tab:2', eventId: 'c4', events: 4, continuing: ['r1'] }]);
+    expect(codes(second)).toEqual(['info stream.resumed']);
+    expect(second.diagnostics[0].message)
+      .toBe('resumes the stream of connection tab:1 from id "c4" (a frame without data after its frame 3, after 4 events): reply r1 continues here from where the page had it');
+    expect(second.replies[0].continuesConnection).toBe('tab:1');
+    expect(finalOf(second)).toEqual(finalOf(oneConnection([{ body: frames(0, 4, false), t: 1000 }, { body: frames(4, EVENTS.length, false), t: 2000 }])));
+    // The earlier connection reads as it did: the id is no frame, no event, no diagnostic of its own.
+    const plain = analyse(connection({ id: 'tab:1', body: [...frames(0, 4, false), frame(4, false).slice(0, -1)], t: 1000, end: 'error' }))[0];
+    expect(first.frames.length).toBe(plain.frames.length);
+    expect(first.events.map((e) => e.type)).toEqual(plain.events.map((e) => e.type));
+    expect(first.frames.idOnlyFrames()).toMatchObject([{ id: 'c4', before: 4 }]);
+  });
+
+  it('the id holds until the next one: a frame id before it stops there, and it carries the frames without one after it', () => {
+    // e0 · (no id) · id-only "c" · (no id) · e3 …: a client that sent e0 had not got past the id-only frame.
+    const body = [frame(0), frame(1, false), checkpoint('c'), frame(2, false), ...frames(3, 6)];
+    const a = connection({ id: 'tab:1', body, t: 1000, end: 'error' });
+    const fromE0 = byId(analyse([...a, ...connection({ id: 'tab:2', body: frames(2, EVENTS.length), t: 2000, lastEventId: 'e0' })]), 'tab:2');
+    expect(fromE0.resumes).toMatchObject({ conn: 'tab:1', frame: 0, events: 2 });
+    expect(fromE0.resumes?.idOnly).toBeUndefined();
+    const fromC = byId(analyse([...a, ...connection({ id: 'tab:2', body: frames(3, EVENTS.length), t: 2000, lastEventId: 'c' })]), 'tab:2');
+    expect(fromC.resumes).toMatchObject({ conn: 'tab:1', frame: 2, idOnly: true, events: 3 });
+    expect(codes(fromC)).toEqual(['info stream.resumed']);
+    expect((fromC.replies[0].history.initial as { content: { text: string }[] }).content[0].text).toBe('Hel');
+  });
+
+  it('at the very start of the body (a server that opens with its cursor)', () => {
+    const a = connection({ id: 'tab:1', body: [checkpoint('start'), ...frames(0, 3, false)], t: 1000, end: 'error' });
+    const b = connection({ id: 'tab:2', body: frames(0, EVENTS.length, false), t: 2000, lastEventId: 'start' });
+    const second = byId(analyse([...a, ...b]), 'tab:2');
+    // The client read three events after it, with "start" still its last event ID; the server sends them again.
+    expect(second.resumes).toMatchObject({ conn: 'tab:1', frame: 0, idOnly: true, events: 3 });
+    expect(second.diagnostics[0].message).toMatch(/from id "start" \(a frame without data at its start, after 3 events\)/);
+  });
+});
+
 describe('a pi proxy stream resumed', () => {
   it('continues the client state the page had: one message, its text whole, no missing start', () => {
     const request = { model: { id: 'm', api: 'openai-completions', provider: 'p' }, context: { messages: [] } };

@@ -41,6 +41,71 @@ describe('SSE spec reading', () => {
     expect(dec.frames.t(0)).toBe(10);
   });
 
+  it('an id on a frame without data moves the last event ID: kept beside the frames, never as one', () => {
+    // The spec's "dispatch the event" sets the last event ID before it returns on an empty data buffer (Chromium's
+    // EventSourceParser likewise, at every blank line); eventsource-parser 3.1 drops such a frame whole.
+    const body = 'id: a\ndata: 1\n\n: ping\n\nid: b\n\ndata: 2\n\nid: c\nevent: x\n: inside\n\nid:\n\nid: d\n';
+    const dec = new SseSpecDecoder();
+    dec.push(body.slice(0, 20), 1);
+    dec.push(body.slice(20), 2);
+    // The frames are what they were without those ids: two events and the comments.
+    expect(dec.frames.toArray().map((f) => [f.kind, f.data, f.id])).toEqual([
+      ['data', '1', 'a'], ['comment', 'ping', undefined], ['data', '2', undefined], ['comment', 'inside', undefined],
+    ]);
+    const at = (s: string) => body.indexOf(s);
+    expect(dec.frames.idOnlyFrames()).toEqual([
+      { id: 'b', before: 2, start: at('id: b'), end: at('data: 2'), t: 2 },
+      { id: 'c', before: 4, start: at('id: c'), end: at('id:\n'), t: 2 },
+      { id: '', before: 4, start: at('id:\n'), end: at('id: d'), t: 2 }, // an empty id resets it (still a change)
+    ]);
+    expect(dec.frames.lastId()).toBe(''); // "id: d" has no blank line yet: not dispatched
+    expect(dec.pendingId).toBe('d');
+  });
+
+  it('property: the last event ID changes as the spec sets it, frame ids and id-only frames in order, however chunked', () => {
+    // The spec's reading of the last event ID, line by line: each dispatched frame that had an `id:` field sets it.
+    const specIds = (text: string) => {
+      const out: string[] = [];
+      let id: string | undefined;
+      for (const line of text.split(/\r\n|\r|\n/).slice(0, -1)) {
+        if (line === '') {
+          if (id !== undefined) out.push(id);
+          id = undefined;
+        } else if (!line.startsWith(':')) {
+          const colon = line.indexOf(':');
+          const value = colon === -1 ? '' : line.slice(colon + (line[colon + 1] === ' ' ? 2 : 1));
+          if ((colon === -1 ? line : line.slice(0, colon)) === 'id' && !value.includes('\0')) id = value;
+        }
+      }
+      return out;
+    };
+    const readerIds = (dec: SseSpecDecoder) => {
+      const only = dec.frames.idOnlyFrames();
+      const out: string[] = [];
+      let k = 0;
+      for (let i = 0; i <= dec.frames.length; i++) {
+        while (k < only.length && only[k].before <= i) out.push(only[k++].id);
+        const id = i < dec.frames.length ? dec.frames.id(i) : undefined;
+        if (id !== undefined) out.push(id);
+      }
+      return out;
+    };
+    fc.assert(
+      fc.property(
+        body.chain((b) => fc.tuple(fc.constant(b), cutsFor(utf8(b).length))),
+        ([text, cuts]) => {
+          const whole = new SseSpecDecoder();
+          whole.push(text, 1);
+          expect(readerIds(whole)).toEqual(specIds(text));
+          const split = new SseSpecDecoder();
+          for (const c of chunkTexts(toRecords(cut(utf8(text), cuts)))) split.push(c.text, 1);
+          expect(split.frames.idOnlyFrames()).toEqual(whole.frames.idOnlyFrames());
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   // Random SSE bodies: field lines of every kind, any line ending, unicode values.
   const value = fc.string({ unit: 'grapheme', maxLength: 10 }).map((s) => s.replace(/[\r\n]/g, ''));
   const line = fc.oneof(
