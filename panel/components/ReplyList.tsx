@@ -42,8 +42,8 @@ const replyRowId = (id: string) => `reply-row-${id}`;
 /** Why a reply's times may differ from what the page saw: the input had no arrival times (the timeline says the same). */
 const BY_CREATED_AT = "By the events' created_at (the server's clock): the input has no arrival times";
 
-/** The reply began on the connection this one resumes (a Last-Event-ID request): what its times leave out. */
-const CONTINUED = 'The reply began on the connection this one resumes (Last-Event-ID)';
+/** The reply began on the connection this one resumes (a Last-Event-ID request, or its query's): what its times leave out. */
+const CONTINUED = 'The reply began on the connection this one resumes (from its last event ID)';
 
 const ReplyRow = memo(function ReplyRow({ r, index, ended, continuedOn, narrow, selected, onSelect }: RowProps) {
   const errors = r.diagnostics.some((d) => d.severity === 'error');

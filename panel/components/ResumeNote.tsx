@@ -1,9 +1,9 @@
-// What the panel says of a stream resumed on a new connection (a Last-Event-ID request, core stream-resume.ts): the
-// resuming connection names the one it continues ("resumes #1 from id 42"), the earlier one who resumed it ("resumed
-// by #2"). Connections are named by their position in the list, 1-based — the list shows URLs, and two requests of a
+// What the panel says of a stream resumed on a new connection (a Last-Event-ID request, or one with the id in its URL's
+// query, core stream-resume.ts): the resuming connection names the one it continues ("resumes #1 from id 42", "… from
+// id 42 in the query"), the earlier one who resumed it ("resumed by #2"). Connections are named by their position in the list, 1-based — the list shows URLs, and two requests of a
 // resumed stream share theirs — and each "#N" selects that connection.
-import type { ConnectionView, ResumedByView } from '../../src/core/analysis/types.ts';
-import { connectionName, shownId, type ConnectionNumbers } from '../lib/resume-words.ts';
+import type { ConnectionView, ResumedByView, ResumeView } from '../../src/core/analysis/types.ts';
+import { connectionName, shownId, viaTitle, viaWords, type ConnectionNumbers } from '../lib/resume-words.ts';
 import type { PanelStore } from '../store/store.ts';
 import { Icon } from './Icon.tsx';
 
@@ -26,7 +26,7 @@ export function ContinuedNote({ by, store, numbers }: { by: ResumedByView; store
   );
 }
 
-/** The link in a connection row, after its URL: "↻ resumes #1 from id "42"", "↻ resumed by #2". */
+/** The link in a connection row, after its URL: "↻ resumes #1 from id "42"" (" in the query"), "↻ resumed by #2". */
 export function ResumeBadge({ c, store, numbers }: { c: ConnectionView; store: PanelStore; numbers: ConnectionNumbers }) {
   const r = c.resumes;
   const by = c.resumedBy ?? [];
@@ -35,13 +35,16 @@ export function ResumeBadge({ c, store, numbers }: { c: ConnectionView; store: P
     <span class="resume-note dim" data-testid="resume-note">
       {' '}<Icon name="resume" />{' '}
       {r ? (r.conn !== undefined
-        ? <>resumes <GoTo store={store} numbers={numbers} id={r.conn} /> from id {shownId(r.eventId)}</>
-        : <span title="No captured connection carried this id: the replies start mid-way">resumes id {shownId(r.eventId)}, not captured</span>) : null}
+        ? <>resumes <GoTo store={store} numbers={numbers} id={r.conn} /> from id {shownId(r.eventId)}{r.query !== undefined ? <span title={viaTitle(r)}>{viaWords(r)}</span> : null}</>
+        : <span title={`No captured connection carried this id: the replies start mid-way${r.query !== undefined ? `\n${viaTitle(r)}` : ''}`}>resumes id {shownId(r.eventId)}{viaWords(r)}, not captured</span>) : null}
       {r && by.length ? ' · ' : null}
       {by.length ? <>resumed by {by.map((b, i) => <span key={b.conn}>{i ? ', ' : ''}<GoTo store={store} numbers={numbers} id={b.conn} /></span>)}</> : null}
     </span>
   );
 }
+
+/** Where the request sent the id: "Last-Event-ID" (its header), or "query lastEventId" (its URL's query parameter). */
+const source = (r: ResumeView) => (r.query === undefined ? 'Last-Event-ID' : `query ${r.query}`);
 
 /** The connection details' rows: what the request continues, with how much of it, and who continued this stream. */
 export function ResumeDetails({ c, store, numbers }: { c: ConnectionView; store: PanelStore; numbers: ConnectionNumbers }) {
@@ -57,12 +60,12 @@ export function ResumeDetails({ c, store, numbers }: { c: ConnectionView; store:
           <span data-testid="resumes">
             {r.conn !== undefined ? (
               <>
-                <GoTo store={store} numbers={numbers} id={r.conn} /> from id {shownId(r.eventId)} (Last-Event-ID) — the page had {r.events} of its events
+                <GoTo store={store} numbers={numbers} id={r.conn} /> from id {shownId(r.eventId)} ({source(r)}) — the page had {r.events} of its events
                 {continuing.length ? `; ${continuing.length === 1 ? 'reply' : 'replies'} ${continuing.join(', ')} ${continuing.length === 1 ? 'continues' : 'continue'} here` : '; no reply was under way'}
                 {r.undispatched ? <span class="warn"> · that id's frame was never dispatched: its event is lost to the page</span> : null}
               </>
             ) : (
-              <span class="warn">a stream from id {shownId(r.eventId)} (Last-Event-ID) that was not captured: its replies start mid-way</span>
+              <span class="warn">a stream from id {shownId(r.eventId)} ({source(r)}) that was not captured: its replies start mid-way</span>
             )}
           </span>
         </>

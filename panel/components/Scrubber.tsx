@@ -158,7 +158,7 @@ export function Scrubber({ store }: { store: PanelStore }) {
           </span>
         ) : null}
         {reply.continuesConnection !== undefined ? (
-          <span class="dim" data-testid="step-continues" title="This request resumed the stream of an earlier connection (Last-Event-ID): step 1 applies its first event here to the message as the page had it there">
+          <span class="dim" data-testid="step-continues" title={`This request resumed the stream of an earlier connection (${conn.resumes?.query === undefined ? 'Last-Event-ID' : `the id in its query's ${conn.resumes.query}`}): step 1 applies its first event here to the message as the page had it there`}>
             {' '}(continues {connectionName(connectionNumbers(store.connections.value), reply.continuesConnection)}
             {conn.resumes?.eventId !== undefined ? ` from id ${shownId(conn.resumes.eventId)}` : ''})
           </span>

@@ -193,8 +193,9 @@ function replay(all: ConnectionView[], replyId: string | undefined): string {
     connection: c.record.id,
     url: c.record.url,
     dialect: c.dialect,
-    // A request that resumed an earlier stream (Last-Event-ID): the connection it continues and from which id.
-    resumes: c.resumes?.conn !== undefined ? { connection: c.resumes.conn, lastEventId: c.resumes.eventId } : undefined,
+    // A request that resumed an earlier stream (Last-Event-ID): the connection it continues and from which id; `query`:
+    // the URL's query parameter that sent the id (no such header).
+    resumes: c.resumes?.conn !== undefined ? { connection: c.resumes.conn, lastEventId: c.resumes.eventId, query: c.resumes.query } : undefined,
     replies: c.replies
       .filter((r) => replyId === undefined || r.id === replyId)
       .map((r) => ({

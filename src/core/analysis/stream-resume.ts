@@ -8,6 +8,12 @@
 //
 // The link: the same document (a tap's connection ids share their frame token; no navigation between), the same
 // endpoint (below), and the earlier connection's frames carried that id. The latest such connection wins.
+//
+// Clients that cannot send the header pass the id in the URL's query instead (`?lastEventId=42`: a page's own new
+// EventSource, the event-source-polyfill package): read when the request sent no Last-Event-ID, and only as a link to
+// an earlier connection of the document to the same origin and path — a query parameter alone is no evidence of a
+// resumed stream, so one to another endpoint says nothing (a header with no stream to link says it was not captured).
+import { isLastEventIdParam, MAY_HAVE_LAST_EVENT_ID_PARAM } from '../capture/stream-request.ts';
 import type { ConnectionRecord, EvictionDerived } from '../capture/model.ts';
 import type { Diagnostic } from '../diagnostics/types.ts';
 import { clipped } from '../diagnostics/shown.ts';
@@ -27,6 +33,38 @@ export function lastEventIdOf(rec: ConnectionRecord): string | undefined {
   return id === undefined || id === '' ? undefined : id; // an empty id resumes nothing (the spec's reset)
 }
 
+/** The id a request resumes from, and where it sent it: `query` names the URL's query parameter (else the header). */
+export interface ResumeCursor {
+  eventId: string;
+  query?: string;
+}
+
+/**
+ * The id a request resumes from: its Last-Event-ID, else a last-event-id parameter of its URL's query (see
+ * isLastEventIdParam) — the first one with a value — as servers read them (Mercure: the header, then the query). An
+ * EventSource's header is its own reconnection's, but a new EventSource the page made with a cursor in its URL is a
+ * new request (its own reconnections reuse that URL: they are one connection, read once). A socket resumes nothing.
+ */
+export function resumeCursorOf(rec: ConnectionRecord): ResumeCursor | undefined {
+  if (rec.transport === 'websocket') return undefined;
+  const eventId = lastEventIdOf(rec);
+  if (eventId !== undefined) return { eventId };
+  return queryCursorOf(rec.url);
+}
+
+/** A last-event-id parameter of a URL's query, the first with a value (undefined: none, or not an absolute URL). */
+export function queryCursorOf(url: string): ResumeCursor | undefined {
+  if (!MAY_HAVE_LAST_EVENT_ID_PARAM.test(url)) return undefined;
+  let params: URLSearchParams;
+  try {
+    params = new URL(url).searchParams;
+  } catch {
+    return undefined;
+  }
+  for (const [name, value] of params) if (value !== '' && isLastEventIdParam(name)) return { eventId: value, query: name };
+  return undefined;
+}
+
 /** The document a connection id belongs to: the tap's ids are `<frame token>:<counter>`, one token per document. */
 export function documentOf(connId: string): string {
   const colon = connId.lastIndexOf(':');
@@ -37,17 +75,26 @@ export function documentOf(connId: string): string {
  * Whether two request URLs name one stream: 'exact', or 'path' — the same origin and path, another query or fragment.
  * Reconnecting clients change the query (a cache-buster, a retry counter, the cursor itself); the id found among the
  * earlier connection's frames is the real evidence, the endpoint only keeps apart two streams of one page whose ids
- * both count from 1. An exact match is preferred where both kinds carry the id.
+ * both count from 1. An exact match is preferred where both kinds carry the id. A last-event-id query parameter is
+ * no part of which stream a URL names: URLs that differ only by it match 'exact'.
  */
 export function endpointMatch(a: string, b: string): 'exact' | 'path' | undefined {
   if (a === b) return 'exact';
   try {
     const x = new URL(a);
     const y = new URL(b);
-    return x.origin === y.origin && x.pathname === y.pathname ? 'path' : undefined;
+    if (x.origin !== y.origin || x.pathname !== y.pathname) return undefined;
+    return x.hash === y.hash && withoutCursor(x.searchParams) === withoutCursor(y.searchParams) ? 'exact' : 'path';
   } catch {
     return undefined; // not absolute URLs (a file imported on its own): only an exact match links
   }
+}
+
+/** A query without its last-event-id parameters, serialized. */
+function withoutCursor(params: URLSearchParams): string {
+  const kept = new URLSearchParams();
+  for (const [name, value] of params) if (!isLastEventIdParam(name)) kept.append(name, value);
+  return kept.toString();
 }
 
 /** Where on an earlier connection's frames a client that sent Last-Event-ID `id` stood. */
@@ -72,14 +119,18 @@ export interface ResumePoint {
  * Only whole frames count — a client dispatches a frame at its blank
  * line, so the events of a frame the body broke off inside were never processed. When the id is that frame's own
  * (a client such as @microsoft/fetch-event-source takes the id as its line arrives), the client sent an id whose
- * event it never dispatched: `undispatched`.
+ * event it never dispatched: `undispatched`. An EventSource's messages each carry the last event ID they were
+ * dispatched with: the id came with the first of the run that has it.
  */
 export function resumePoint(frames: FrameList, pendingId: string | undefined, id: string): ResumePoint | undefined {
   if (pendingId === id && frames.lastId() !== id) return { frame: frames.length, lastFrame: frames.length - 1, undispatched: true };
   const { last, next, idOnly } = frames.idSpan(id);
   if (last === -1) return undefined;
   const lastFrame = next === -1 ? frames.length - 1 : next - 1;
-  return idOnly ? { frame: last, lastFrame, idOnly: true } : { frame: last, lastFrame };
+  if (idOnly) return { frame: last, lastFrame, idOnly: true };
+  let frame = last;
+  if (frames.kind(last) === 'message') while (frame > 0 && frames.id(frame - 1) === id) frame--;
+  return { frame, lastFrame };
 }
 
 /** How many of the first events were read from frames up to `lastFrame` (events come in frame order; -1: not yet). */
@@ -140,18 +191,21 @@ export interface ResumeLink<T> {
 }
 
 /**
- * The link of a request that sent a Last-Event-ID (undefined: it sent none). `earlier`: the connections declared
- * before it, latest first; `page`: the request's page of the capture.
+ * The link of a request that sent a Last-Event-ID, or one in its query (undefined: it sent none, or only in a query
+ * and no earlier connection went to its endpoint). `earlier`: the connections declared before it, latest first;
+ * `page`: the request's page of the capture.
  */
 export function findResume<T extends EarlierStream>(rec: ConnectionRecord, page: number, earlier: Iterable<T>): ResumeLink<T> | undefined {
-  const eventId = lastEventIdOf(rec);
-  if (eventId === undefined) return undefined;
+  const cursor = resumeCursorOf(rec);
+  if (cursor === undefined) return undefined;
+  const { eventId, query } = cursor;
   const doc = documentOf(rec.id);
   let found: { from: T; point: ResumePoint } | undefined;
   let sameEndpoint = 0;
   let evicted = false;
   for (const e of earlier) {
-    if (e.page !== page || documentOf(e.record.id) !== doc || e.bodyKind !== 'sse') continue;
+    // An SSE body, or an EventSource's messages (their last event IDs: a page that made a new one with the cursor).
+    if (e.page !== page || documentOf(e.record.id) !== doc || !(e.bodyKind === 'sse' || e.record.transport === 'eventsource')) continue;
     const match = endpointMatch(e.record.url, rec.url);
     if (match === undefined) continue;
     sameEndpoint++;
@@ -162,11 +216,12 @@ export function findResume<T extends EarlierStream>(rec: ConnectionRecord, page:
     found = { from: e, point };
     if (match === 'exact') break;
   }
-  if (!found) return { view: { eventId }, missed: { sameEndpoint, evicted } };
+  const via = query === undefined ? {} : { query };
+  if (!found) return query !== undefined && sameEndpoint === 0 ? undefined : { view: { eventId, ...via }, missed: { sameEndpoint, evicted } };
   const { from, point } = found;
   const events = eventsThrough(from.events, point.lastFrame);
   const seed = from.stateAt(events);
-  const view: ResumeView = { eventId, conn: from.record.id, frame: point.frame, events, continuing: seed ? continuing(seed, from, events) : [] };
+  const view: ResumeView = { eventId, ...via, conn: from.record.id, frame: point.frame, events, continuing: seed ? continuing(seed, from, events) : [] };
   if (point.undispatched) view.undispatched = true;
   if (point.idOnly) view.idOnly = true;
   return { view, from, ...(seed ? { seed } : {}) };
@@ -196,12 +251,17 @@ export function resumeMessage(link: ResumeLink<unknown>): string {
     const why = !m || m.sameEndpoint === 0 ? 'no earlier connection to this URL was captured'
       : `${m.sameEndpoint === 1 ? 'the earlier connection to this URL did not carry' : `none of the ${m.sameEndpoint} earlier connections to this URL carried`} that id` +
         (m.evicted ? ', or not in what the memory cap left of it' : '');
-    return `resumes a stream from id ${quoted(v.eventId)} that was not captured: its replies start mid-way (${why})`;
+    return `resumes a stream from ${idPhrase(v)} that was not captured: its replies start mid-way (${why})`;
   }
   const where = v.undispatched ? `the frame it broke off inside (frame ${v.frame})`
     : v.idOnly ? (v.frame === 0 ? 'a frame without data at its start' : `a frame without data after its frame ${(v.frame as number) - 1}`)
     : `its frame ${v.frame}`;
-  return `resumes the stream of connection ${v.conn} from id ${quoted(v.eventId)} (${where}, after ${v.events} events): ${repliesPhrase(v.continuing ?? [])}`;
+  return `resumes the stream of connection ${v.conn} from ${idPhrase(v)} (${where}, after ${v.events} events): ${repliesPhrase(v.continuing ?? [])}`;
+}
+
+/** `id "42"`, or where the request sent it when not in a Last-Event-ID header: `the query's lastEventId "42"`. */
+function idPhrase(v: ResumeView): string {
+  return v.query === undefined ? `id ${quoted(v.eventId)}` : `the query's ${clipped(v.query, 40)} ${quoted(v.eventId)}`;
 }
 
 /**

@@ -119,12 +119,14 @@ export interface ReplyView {
 
 /**
  * A request that resumed an earlier stream: it sent a Last-Event-ID header (what @microsoft/fetch-event-source and
- * hand-written readers do when they reconnect), and the server continues the events after that id. Derived from the
- * records (see stream-resume.ts), never stored.
+ * hand-written readers do when they reconnect), or the id in its URL's query (`?lastEventId=42`, to the same endpoint),
+ * and the server continues the events after that id. Derived from the records (see stream-resume.ts), never stored.
  */
 export interface ResumeView {
   /** The Last-Event-ID the request sent. */
   eventId: string;
+  /** The request sent the id in its URL's query, in the parameter of this name (absent: in a Last-Event-ID header). */
+  query?: string;
   /** The earlier connection whose frames carried that id; absent when no captured connection did. */
   conn?: string;
   /**

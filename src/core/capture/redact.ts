@@ -1,6 +1,7 @@
 // Redaction of a capture before it is shared. The result stays a valid capture whose streams still parse:
 // - `headers`: header values become "•••" (except a few that say how to read the body, e.g. content-type), and so do
-//   URL query values;
+//   URL query values (except a last-event-id parameter's, like the Last-Event-ID header: an event id, which the
+//   stream's `id:` lines keep too, links a resumed request to the stream it continues);
 // - `requestBodies`: string values inside JSON request bodies are masked (structural keys such as `model`, `api`,
 //   `provider`, `type`, `role`, ids are kept: analysis needs them); non-JSON text is masked; binary bodies are dropped;
 // - `textContent`: every `data:` line (SSE), every other body line (NDJSON) and every EventSource message has its
@@ -14,6 +15,7 @@ import type { BodyRecord, Capture, CaptureRecord, ChunkRecord, ConnectionRecord,
 import { bytesToBase64, PageTextDecoder, utf8Length } from '../frames/utf8-chunks.ts';
 import { maskJsonText, maskText, ToolArgsMaskers } from './redact-json-text.ts';
 import { PAUSE, runSteps, type Pause, type WorkProgress } from './json-parts.ts';
+import { isLastEventIdParam } from './stream-request.ts';
 
 export { maskText };
 
@@ -185,12 +187,15 @@ function redactBody(body: BodyRecord): BodyRecord {
   return { size: body.size, ...flags };
 }
 
-/** A URL with its query values, userinfo and fragment masked (an OAuth redirect carries a token in `#access_token=`). */
+/**
+ * A URL with its query values, userinfo and fragment masked (an OAuth redirect carries a token in `#access_token=`);
+ * a last-event-id parameter keeps its value (an event id, as the Last-Event-ID header keeps its own).
+ */
 function redactUrl(url: string): string {
   try {
     const u = new URL(url);
     if (!u.search && !u.hash && !u.username && !u.password) return url;
-    for (const k of [...u.searchParams.keys()]) u.searchParams.set(k, MASK);
+    for (const k of [...u.searchParams.keys()]) if (!isLastEventIdParam(k)) u.searchParams.set(k, MASK);
     if (u.username || u.password) {
       u.username = MASK;
       u.password = '';

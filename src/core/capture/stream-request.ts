@@ -164,3 +164,18 @@ function valueEnd(s: string, i: number): number {
   }
   return -1;
 }
+
+/**
+ * A URL query parameter that carries a client's last event ID: clients that cannot send a Last-Event-ID header (a
+ * page's own `new EventSource(url + '?lastEventId=…')`, the event-source-polyfill package, which sends none to spare a
+ * CORS preflight) pass it in the URL instead. Any spelling of "last event id" counts — `lastEventId` (that package's
+ * default, and what servers that accept one read), `lastEventID` (Mercure), `Last-Event-ID` / `Last-Event-Id`
+ * (Mercure's older name, what users set the package's `lastEventIdQueryParameterName` to), `last_event_id`,
+ * `last-event-id` — and nothing vaguer (`since`, `cursor`, `after`, `offset` name other things too).
+ */
+export function isLastEventIdParam(name: string): boolean {
+  return name.length >= 11 && name.length <= 13 && name.replace(/[-_]/g, '').toLowerCase() === 'lasteventid';
+}
+
+/** Whether a URL may carry a last-event-id query parameter (a quick test before parsing it). */
+export const MAY_HAVE_LAST_EVENT_ID_PARAM = /last[-_]?event[-_]?id/i;

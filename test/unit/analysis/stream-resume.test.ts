@@ -287,6 +287,99 @@ describe('a Last-Event-ID that names an id sent on a frame without data', () => 
   });
 });
 
+describe('a request that sends the id in its URL\'s query', () => {
+  // Clients that cannot send a Last-Event-ID header (a page's own new EventSource, event-source-polyfill) put the id in
+  // the query: `?lastEventId=e3` (Mercure reads `lastEventID`, and `Last-Event-ID` of old).
+  it('continues the reply begun on the earlier connection to the same path, and says the id came from the query', () => {
+    const a = connection({ id: 'tab:1', body: frames(0, 4), t: 1000, end: 'error' });
+    const b = connection({ id: 'tab:2', body: frames(4, EVENTS.length), t: 2000, url: `${URL_}?lastEventId=e3` });
+    const conns = analyse([...a, ...b]);
+    const [first, second] = [byId(conns, 'tab:1'), byId(conns, 'tab:2')];
+    expect(second.resumes).toEqual({ eventId: 'e3', query: 'lastEventId', conn: 'tab:1', frame: 3, events: 4, continuing: ['r1'] });
+    expect(first.resumedBy).toEqual([{ conn: 'tab:2', eventId: 'e3', events: 4, continuing: ['r1'] }]);
+    expect(codes(second)).toEqual(['info stream.resumed']);
+    expect(second.diagnostics[0].message)
+      .toBe('resumes the stream of connection tab:1 from the query\'s lastEventId "e3" (its frame 3, after 4 events): reply r1 continues here from where the page had it');
+    expect(second.replies[0].continuesConnection).toBe('tab:1');
+    expect(finalOf(second)).toEqual(finalOf(oneConnection([{ body: frames(0, 4), t: 1000 }, { body: frames(4, EVENTS.length), t: 2000 }])));
+  });
+
+  it('reads the spellings clients and servers use, and no vaguer name', () => {
+    const a = connection({ id: 'tab:1', body: frames(0, 4), t: 1000, end: 'error' });
+    const resumes = (query: string) => byId(analyse([...a, ...connection({ id: 'tab:2', body: frames(4, EVENTS.length), t: 2000, url: `${URL_}?${query}` })]), 'tab:2').resumes;
+    for (const name of ['lastEventID', 'Last-Event-ID', 'Last-Event-Id', 'last_event_id', 'last-event-id']) {
+      expect(resumes(`topic=t&${name}=e3`)).toMatchObject({ eventId: 'e3', query: name, conn: 'tab:1', events: 4 });
+    }
+    expect(resumes('since=e3')).toBeUndefined();
+    expect(resumes('cursor=e3')).toBeUndefined();
+    expect(resumes('lastEventId=')).toBeUndefined(); // empty: no id
+    expect(resumes('lastEventId=&last_event_id=e3')).toMatchObject({ eventId: 'e3', query: 'last_event_id' }); // the first with a value
+  });
+
+  it('a request to another path with the same query parameter is no resume: nothing linked, nothing said', () => {
+    const a = connection({ id: 'tab:1', body: frames(0, 4), t: 1000, end: 'error' });
+    for (const url of ['http://127.0.0.1:8000/other/stream?lastEventId=e3', 'http://127.0.0.1:9000/chat/stream?lastEventId=e3']) {
+      const conns = analyse([...a, ...connection({ id: 'tab:2', body: frames(4, EVENTS.length), t: 2000, url })]);
+      const second = byId(conns, 'tab:2');
+      expect(second.resumes).toBeUndefined();
+      expect(byId(conns, 'tab:1').resumedBy).toBeUndefined();
+      expect(second.notes).toEqual([]);
+      expect(codes(second).filter((c) => c.includes('stream.resume'))).toEqual([]);
+      expect(second.replies[0].orphan).toBe(true); // read on its own, as any request to another endpoint
+    }
+    // Nor is one with no earlier connection at all (a header would say its stream was not captured; a query alone is
+    // no evidence of a resumed stream).
+    expect(analyse(connection({ id: 'tab:2', body: frames(4, EVENTS.length), t: 2000, url: `${URL_}?lastEventId=e3` }))[0].resumes).toBeUndefined();
+  });
+
+  it('to the same path, an id no earlier connection carried reads as not captured, naming the query', () => {
+    const a = connection({ id: 'tab:1', body: frames(0, 4), t: 1000, end: 'error' });
+    const second = byId(analyse([...a, ...connection({ id: 'tab:2', body: frames(4, EVENTS.length), t: 2000, url: `${URL_}?lastEventId=e99` })]), 'tab:2');
+    expect(second.resumes).toEqual({ eventId: 'e99', query: 'lastEventId' });
+    expect(second.notes).toEqual(['This request resumes a stream from the query\'s lastEventId "e99" that was not captured: its replies start mid-way (the earlier connection to this URL did not carry that id).']);
+  });
+
+  it('a Last-Event-ID header wins over the query', () => {
+    const a = connection({ id: 'tab:1', body: frames(0, 4), t: 1000, end: 'error' });
+    const b = connection({ id: 'tab:2', body: frames(3, EVENTS.length), t: 2000, lastEventId: 'e2', url: `${URL_}?lastEventId=e3` });
+    expect(byId(analyse([...a, ...b]), 'tab:2').resumes).toEqual({ eventId: 'e2', conn: 'tab:1', frame: 2, events: 3, continuing: ['r1'] });
+  });
+
+  it('of two streams on the path, the one whose query is the same but for the id: the cursor is no part of which stream', () => {
+    // Two topics of one endpoint whose ids both count alike; the later one carried e3 too.
+    const a = connection({ id: 'tab:1', body: frames(0, 4), t: 1000, end: 'error', url: `${URL_}?topic=a` });
+    const other = connection({ id: 'tab:2', body: frames(0, 6), t: 1500, url: `${URL_}?topic=b` });
+    const b = connection({ id: 'tab:3', body: frames(4, EVENTS.length), t: 2000, url: `${URL_}?topic=a&lastEventId=e3` });
+    expect(byId(analyse([...a, ...other, ...b]), 'tab:3').resumes).toMatchObject({ conn: 'tab:1', events: 4 });
+  });
+
+  it('a page\'s new EventSource with the id in its URL continues the EventSource it replaced', () => {
+    // The messages carry the last event ID each was dispatched with: "e2" from the frame that had it on.
+    const es = (id: string, t: number, url: string, msgs: [number, string][]): CaptureRecord[] => [
+      { kind: 'connection', id, transport: 'eventsource', frameUrl: '', method: 'GET', url, requestHeaders: [], startTime: t },
+      ...msgs.map(([k, lastEventId], i): CaptureRecord => ({ kind: 'message', conn: id, t: t + 1 + i, type: 'message', data: JSON.stringify(EVENTS[k]), lastEventId })),
+      { kind: 'end', conn: id, t: t + 100, state: 'cancelled' },
+    ];
+    const a = es('tab:1', 1000, URL_, [[0, 'e0'], [1, 'e0'], [2, 'e2'], [3, 'e2']]);
+    const b = es('tab:2', 2000, `${URL_}?lastEventId=e2`, Array.from({ length: EVENTS.length - 4 }, (_, i): [number, string] => [i + 4, `e${i + 4}`]));
+    const conns = analyse([...a, ...b]);
+    const second = byId(conns, 'tab:2');
+    expect(second.resumes).toEqual({ eventId: 'e2', query: 'lastEventId', conn: 'tab:1', frame: 2, events: 4, continuing: ['r1'] });
+    expect(codes(second)).toContain('info stream.resumed');
+    expect(codes(second).filter((c) => !c.startsWith('info '))).toEqual([]); // no orphan, no unknown block
+    expect((finalOf(second) as { content: { type: string }[] }).content.map((x) => x.type)).toEqual(['text', 'tool_call', 'tool_result']);
+    expect(second.replies[0].orphan).toBeUndefined();
+  });
+
+  it('a redacted export links the same: the query\'s id is kept like the header, the other query values masked', () => {
+    const a = connection({ id: 'tab:1', body: frames(0, 4), t: 1000, end: 'error', url: `${URL_}?session=abc` });
+    const b = connection({ id: 'tab:2', body: frames(4, EVENTS.length), t: 2000, url: `${URL_}?session=abc&lastEventId=e3` });
+    const redacted = redactCapture({ header: HEADER, records: [...a, ...b] }, { headers: true, requestBodies: true, textContent: true });
+    expect(redacted.records.find((r) => r.kind === 'connection' && r.id === 'tab:2')).toMatchObject({ url: `${URL_}?session=%E2%80%A2%E2%80%A2%E2%80%A2&lastEventId=e3` });
+    expect(byId(analyzeCapture(redacted), 'tab:2').resumes).toMatchObject({ conn: 'tab:1', eventId: 'e3', query: 'lastEventId', events: 4 });
+  });
+});
+
 describe('a pi proxy stream resumed', () => {
   it('continues the client state the page had: one message, its text whole, no missing start', () => {
     const request = { model: { id: 'm', api: 'openai-completions', provider: 'p' }, context: { messages: [] } };

@@ -19,9 +19,10 @@ const FRAMES = [
   event(5, { type: 'REPLY_END', session_id: 's' }),
 ];
 
-function records(lastEventId: string): CaptureRecord[] {
-  const conn = (id: string, t: number, headers: [string, string][]): CaptureRecord => ({
-    kind: 'connection', id, transport: 'fetch', frameUrl: 'https://agent.test/', method: 'GET', url: URL_, requestHeaders: headers,
+/** `inQuery`: the second request sends the id as `?lastEventId=` (event-source-polyfill's way), no header. */
+function records(lastEventId: string, inQuery = false): CaptureRecord[] {
+  const conn = (id: string, t: number, headers: [string, string][], url = URL_): CaptureRecord => ({
+    kind: 'connection', id, transport: 'fetch', frameUrl: 'https://agent.test/', method: 'GET', url, requestHeaders: headers,
     status: 200, responseHeaders: [['content-type', 'text/event-stream']], startTime: t,
   });
   const chunk = (id: string, t: number, text: string): CaptureRecord => ({ kind: 'chunk', conn: id, t, bytes: text.length, text });
@@ -29,7 +30,8 @@ function records(lastEventId: string): CaptureRecord[] {
     conn('d:1', 1000, [['accept', 'text/event-stream']]),
     ...FRAMES.slice(0, 3).map((f, i) => chunk('d:1', 1001 + i, f)),
     { kind: 'end', conn: 'd:1', t: 1010, state: 'error', error: 'TypeError: network error' },
-    conn('d:2', 2000, [['accept', 'text/event-stream'], ['last-event-id', lastEventId]]),
+    inQuery ? conn('d:2', 2000, [['accept', 'text/event-stream']], `${URL_}?lastEventId=${lastEventId}`)
+      : conn('d:2', 2000, [['accept', 'text/event-stream'], ['last-event-id', lastEventId]]),
     ...FRAMES.slice(3).map((f, i) => chunk('d:2', 2001 + i, f)),
     { kind: 'end', conn: 'd:2', t: 2010, state: 'complete' },
   ];
@@ -68,5 +70,13 @@ describe('the CLI on a resumed stream', () => {
     const reply = analyzer.connections()[1].replies[0];
     expect(conns[1].replies[0].final).toEqual(JSON.parse(JSON.stringify(reply.history.at(reply.history.length - 1))));
     expect(out.stderr).toMatch(/^note: 1 reply went on on a connection that resumed the stream \(Last-Event-ID, "continuesConnection"\)/);
+  });
+
+  it('replay and validate: a request that sent the id in its query says so', async () => {
+    const text = writeCaptureLog({ header: makeHeader('test'), records: records('2', true) });
+    const conns = JSON.parse((await cli(['replay'], text)).stdout);
+    expect(conns[1].resumes).toEqual({ connection: 'd:1', lastEventId: '2', query: 'lastEventId' });
+    expect(conns[1].replies[0].final.content[0].text).toBe('Half and half.');
+    expect((await cli(['validate'], text)).stdout).toContain('resumes the stream of connection d:1 from the query\'s lastEventId "2" (its frame 2, after 3 events)');
   });
 });

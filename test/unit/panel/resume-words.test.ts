@@ -30,5 +30,9 @@ describe('resume words', () => {
     expect(resumeText(first, numbers)).toBe('resumed by #2, #3');
     expect(resumeText(conn('x', { resumes: { eventId: 'a-very-long-cursor-0123456789abcdef' } }), numbers)).toBe('resumes id "a-very-long-cursor-0123…", not captured');
     expect(continuedBy(first)).toEqual(new Map([['r1', first.resumedBy![0]]]));
+    // An id the request sent in its URL's query, not a Last-Event-ID header: said so.
+    const viaQuery = conn('5f3a9c:2', { resumes: { eventId: '42', query: 'lastEventId', conn: '5f3a9c:1', frame: 3, events: 4, continuing: ['r1'] } });
+    expect(resumeText(viaQuery, numbers)).toBe('resumes #1 from id "42" in the query');
+    expect(resumeText(conn('x', { resumes: { eventId: '42', query: 'lastEventID' } }), numbers)).toBe('resumes id "42" in the query, not captured');
   });
 });
