@@ -3,6 +3,8 @@
 // cuts the response mid-reply, reconnects with the last id it dispatched as Last-Event-ID; the server resumes after it.
 // The capture holds two connections; the panel shows the second as the continuation of the first — the reply whole,
 // the scrubber from where the page stood, no orphan — and the core reads the extension's capture the same way.
+// A second page sends the id in the URL's query instead (`?lastEventId=`, as event-source-polyfill does), an id the
+// server sent on a frame without data (`id: c4` and a blank line): the spec's reader takes it as its last event ID.
 import { expect, test, type Page } from '@playwright/test';
 import { CaptureAnalyzer } from '../../panel/core-bridge.ts';
 import { launchWithExtension, type ExtensionBrowser } from './support/extension.ts';
@@ -72,9 +74,43 @@ async function run() {
 }
 </script>`;
 
+// The query page: the same reader, but it takes the id of every frame it dispatches, one without data too (the spec's
+// EventSource does), and resumes with it in the query — no header.
+const APP_Q = APP.replace("const headers = { accept: 'text/event-stream' };\n    if (lastId) headers['Last-Event-ID'] = lastId;",
+  "const headers = { accept: 'text/event-stream' };")
+  .replace("await fetch('/stream', { headers })", "await fetch('/q/stream' + (lastId ? '?lastEventId=' + encodeURIComponent(lastId) : ''), { headers })")
+  .replace("if (id !== undefined) lastId = id;\n              document", "document")
+  .replace("            id = undefined;", "            if (id !== undefined) lastId = id;\n            id = undefined;");
+/** The query page's stream: events 0–3 without ids, then the server's mark of how far it got, a frame without data. */
+const CHECKPOINT = 'c4';
+const sentQ: (string | null)[] = [];
+const cutQ = deferred();
+const plain = (k: number) => `data: ${JSON.stringify(EVENTS[k])}\n\n`;
+
 test.beforeAll(async () => {
   ext = await launchWithExtension();
   server = await startServer(async (req, res) => {
+    if (req.url === '/q/app') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(APP_Q);
+      return;
+    }
+    if (req.url?.startsWith('/q/stream')) {
+      const lastId = new URL(req.url, 'http://x').searchParams.get('lastEventId');
+      sentQ.push(req.headers['last-event-id'] === undefined ? lastId : 'a header was sent');
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
+      if (lastId === null) {
+        for (let k = 0; k < CUT; k++) await writeAndWait(res, plain(k));
+        await writeAndWait(res, `id: ${CHECKPOINT}\n\n`);
+        await writeAndWait(res, plain(CUT).slice(0, -1));
+        await cutQ.promise;
+        res.socket?.end();
+        return;
+      }
+      for (let k = CUT; k < EVENTS.length; k++) await writeAndWait(res, plain(k));
+      res.end();
+      return;
+    }
     if (req.url === '/app') {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(APP);
@@ -104,6 +140,7 @@ test.beforeAll(async () => {
 });
 test.afterAll(async () => {
   cut.resolve();
+  cutQ.resolve();
   await server?.close();
   await ext?.close();
 });
@@ -187,4 +224,40 @@ test('a fetch reader that reconnects with Last-Event-ID: the panel continues its
   await expect(notEnded.locator('.badge')).toHaveText('info');
   await expect(notEnded).toContainText(`The page's stream goes on: connection #2 resumed it from id "e${CUT - 1}".`);
   await panel.screenshot({ path: test.info().outputPath('resumed-by-diagnostics.png') });
+});
+
+test('a fetch reader that resumes with the id in the query, an id sent without data: the panel links it and says so', async () => {
+  expect(APP_Q).toContain("'/q/stream' + (lastId ?");
+  expect(APP_Q).not.toContain('Last-Event-ID');
+  const app = await ext.context.newPage();
+  await app.goto(`${server.url}/q/app`);
+  const tabId = await ext.tabIdFor(app);
+  await ext.watch(tabId);
+  const panel = await ext.panelPage(tabId);
+  await app.click('#go');
+  await expect(app.locator('#out')).toHaveText(DELTAS.slice(0, CUT - 2).join(''));
+  cutQ.resolve();
+  await expect(app).toHaveTitle('done');
+  expect(sentQ).toEqual([null, CHECKPOINT]);
+  await expect(app.locator('#out')).toHaveText(DELTAS.join(''));
+
+  await expect.poll(async () => (await ext.records(tabId)).filter((r) => r.kind === 'end').length).toBe(2);
+  const analyzer = new CaptureAnalyzer();
+  analyzer.push(await ext.records(tabId));
+  const [first, second] = analyzer.connections();
+  expect(second.record.url).toBe(`${server.url}/q/stream?lastEventId=${CHECKPOINT}`);
+  expect(second.resumes).toMatchObject({ conn: first.record.id, eventId: CHECKPOINT, query: 'lastEventId', idOnly: true, frame: CUT, events: CUT, continuing: [REPLY] });
+  expect(first.frames.idOnlyFrames()).toMatchObject([{ id: CHECKPOINT, before: CUT }]);
+  expect(second.diagnostics.map((d) => `${d.severity} ${d.code}`)).toEqual(['info stream.resumed']);
+  const reply = second.replies[0];
+  expect((reply.history.at(reply.history.length - 1) as { content: { text: string }[] }).content[0].text).toBe(DELTAS.join(''));
+
+  const rows = panel.locator('[data-conn]');
+  await expect(rows).toHaveCount(2);
+  await expect(rows.nth(0)).toContainText('resumed by #2');
+  await expect(rows.nth(1)).toContainText(`resumes #1 from id "${CHECKPOINT}" in the query`);
+  await rows.nth(1).click();
+  await expect(panel.getByTestId('resumes')).toContainText(`#1 from id "${CHECKPOINT}" (query lastEventId) — the page had ${CUT} of its events; reply ${REPLY} continues here`);
+  await expect.poll(() => bubbleText(panel)).toBe(DELTAS.join(''));
+  await panel.screenshot({ path: test.info().outputPath('resumed-from-query.png') });
 });
