@@ -2,7 +2,7 @@
 // arrive and only the connections they touch are recomputed — and deterministic: the same records always give the
 // same views, so an exported capture log replays identically anywhere.
 import { ERROR_BODY_RECORDED_BYTES, type Capture, type CaptureRecord, type ChunkRecord, type ConnectionRecord, type EndRecord, type EvictionDerived, type EvictionRecord, type NavigationRecord, type NoticeRecord } from '../capture/model.ts';
-import { blindSpotNotice, EVENTSOURCE_PARTIAL_NOTICE } from '../capture/notices.ts';
+import { blindSpotNotice, EVENTSOURCE_PARTIAL_NOTICE, EVENTSOURCE_RECONNECT_NOTICE } from '../capture/notices.ts';
 import type { Diagnostic } from '../diagnostics/types.ts';
 import { AgentScopeStream } from './agentscope-stream.ts';
 import { BodyReader, bodyKindOf, header, type RawEvent } from './body-reader.ts';
@@ -50,6 +50,8 @@ class ConnectionAnalysis implements EarlierStream {
   private readonly times = new EventTimes();
   /** Whether some events waited on their way far longer than others (see held-back.ts). */
   private readonly heldBack = new HeldBackWatch();
+  /** When the requests that brought its events began: the connection's, then an EventSource's reconnections (noted). */
+  private readonly requestStarts: number[];
   private pending: [RawEvent, number][] = [];
   private endDiagnostics: Diagnostic[] = [];
   evictedEvents = 0;
@@ -91,6 +93,7 @@ class ConnectionAnalysis implements EarlierStream {
   constructor(record: ConnectionRecord, page = 0) {
     this.record = record;
     this.page = page;
+    this.requestStarts = [record.startTime];
     this.reader = new BodyReader(bodyKindOf(record), { transport: record.transport });
     if (header(record.responseHeaders, 'x-vercel-ai-ui-message-stream') !== undefined) {
       this.foreign = 'an AI SDK UI message stream (its x-vercel-ai-ui-message-stream header), a protocol Replyscope does not read';
@@ -357,6 +360,7 @@ class ConnectionAnalysis implements EarlierStream {
    */
   addNotice(r: NoticeRecord): void {
     if (r.text === EVENTSOURCE_PARTIAL_NOTICE && this.record.transport === 'eventsource') return;
+    if (r.text.startsWith(EVENTSOURCE_RECONNECT_NOTICE) && this.record.transport === 'eventsource' && r.t >= (this.requestStarts.at(-1) ?? -Infinity)) this.requestStarts.push(r.t);
     if (this.notices.length >= MAX_CONNECTION_NOTICES) return;
     this.notes.push(r.text);
     this.notices.push({ code: 'capture.notice', severity: r.level, index: Math.max(0, this.events.length - 1), message: r.text });
@@ -417,8 +421,8 @@ class ConnectionAnalysis implements EarlierStream {
     }
     if (this.resume) for (const d of resumeDiagnostics(this.resume, this.reader.frames)) out.push(d);
     // (Once a dialect is known: the events analysed before it have their created_at read only then.)
-    if (this.processor) this.heldBack.update(this.times.t, this.times.createdAt, this.events.length);
-    const held = this.heldBack.diagnostic();
+    if (this.processor) this.heldBack.update(this.times, this.events.length);
+    const held = this.heldBack.diagnostic(this.times, this.requestStarts);
     if (held) out.push(held);
     for (const n of this.notices) out.push(n);
     if (this.ended && this.dialect === 'unknown' && this.events.length > 0) {

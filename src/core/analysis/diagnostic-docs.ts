@@ -56,7 +56,8 @@ export const ANALYSIS_DIAGNOSTIC_DOCS: DiagnosticDoc[] = [
       'need not agree: what is compared is how long each event took, against the others. Told once per connection, ' +
       'at the event that waited longest (its related event is the one that waited least), when one event waited at ' +
       'least 1 s longer than another (2 s for a created_at in whole seconds) and the events were created over at ' +
-      'least that long.',
+      'least that long. Events made before the request that brought them are left out (history a server replays, ' +
+      'what was made while the client was away and sent when it came back).',
   },
   {
     code: 'stream.unknown-dialect',

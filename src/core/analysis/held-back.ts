@@ -10,58 +10,95 @@
 // Guards against other causes of a spread:
 // - a created_at in whole seconds can be up to 1 s early, so the bar rises by that much for such a stream;
 // - a server that stamps every event with one time (its reply's, say) gives delays that grow with arrival: the
-//   events' created_at must span at least as much as the bar, as buffering events that were made over time does.
+//   events' created_at must span at least as much as the bar, as buffering events that were made over time does;
+// - an event made before the request that brought it waited for no proxy: a server replaying a session's history, the
+//   events made while a client was away and sent when it came back (a resumed stream, an EventSource reconnecting).
+//   Its making, in the page's clock, is at most its created_at plus the least delay of any event (that event's own
+//   latency is ≥ 0); if that is before the request began, the event is left out.
 import type { Diagnostic } from '../diagnostics/types.ts';
 
 /** How much longer one event may wait on its way than another before the stream counts as held back. */
 export const HELD_BACK_MS = 1000;
 
-/** Incremental over a connection's events (a live connection's view is rebuilt many times a second). */
+/** What the watch reads: the connection's events' times by index (epoch ms; NaN when unknown). */
+export interface EventClock {
+  t: Float64Array;
+  createdAt: Float64Array;
+}
+
+/**
+ * Incremental over a connection's events (a live connection's view is rebuilt many times a second): a spread over all
+ * events is kept as they come — an upper bound of the told one — and only when it passes the bar are the events
+ * read again with the guards above (rarely: a held-back stream, or history replayed).
+ */
 export class HeldBackWatch {
   private upTo = 0;
   private minDelay = Infinity;
-  private minAt = -1;
   private maxDelay = -Infinity;
-  private maxAt = -1;
-  private firstCreated = Infinity;
-  private lastCreated = -Infinity;
-  private wholeSeconds = true;
+  private cached?: { count: number; starts: number; found: Diagnostic | undefined };
 
-  /** Takes in the times of events [taken so far, count): `t` arrival, `createdAt` epoch ms (NaN when unknown). */
-  update(t: Float64Array, createdAt: Float64Array, count: number): void {
+  update(clock: EventClock, count: number): void {
     for (let i = this.upTo; i < count; i++) {
-      const c = createdAt[i];
-      const delay = t[i] - c;
+      const delay = clock.t[i] - clock.createdAt[i];
       if (Number.isNaN(delay)) continue;
-      if (delay < this.minDelay) {
-        this.minDelay = delay;
-        this.minAt = i;
-      }
-      if (delay > this.maxDelay) {
-        this.maxDelay = delay;
-        this.maxAt = i;
-      }
-      if (c < this.firstCreated) this.firstCreated = c;
-      if (c > this.lastCreated) this.lastCreated = c;
-      if (this.wholeSeconds && c % 1000 !== 0) this.wholeSeconds = false;
+      if (delay < this.minDelay) this.minDelay = delay;
+      if (delay > this.maxDelay) this.maxDelay = delay;
     }
     this.upTo = Math.max(this.upTo, count);
   }
 
-  /** The warning, at the event that waited longest, or undefined while no event waited `HELD_BACK_MS` more than another. */
-  diagnostic(): Diagnostic | undefined {
-    const bar = HELD_BACK_MS + (this.wholeSeconds ? 1000 : 0);
-    const held = this.maxDelay - this.minDelay;
-    if (!(held >= bar) || this.lastCreated - this.firstCreated < bar) return undefined;
-    return {
-      code: 'stream.held-back',
-      severity: 'warning',
-      index: this.maxAt,
-      related: [this.minAt],
-      message: `event #${this.maxAt} reached the page ${seconds(held)} later, counted from its created_at, than event #${this.minAt} did from its own: ` +
-        'the stream was held back between the agent and the page (a buffering proxy, compression, a late flush) or the page read it late — meanwhile the UI showed nothing',
-    };
+  /**
+   * The warning, at the event that waited longest, or undefined. `starts`: when the requests that brought the events
+   * began (page clock, ascending): the connection's, then each reconnection's.
+   */
+  diagnostic(clock: EventClock, starts: readonly number[]): Diagnostic | undefined {
+    if (!(this.maxDelay - this.minDelay >= HELD_BACK_MS)) return undefined;
+    const c = this.cached;
+    if (c && c.count === this.upTo && c.starts === starts.length) return c.found;
+    const found = told(clock, this.upTo, this.minDelay, starts);
+    this.cached = { count: this.upTo, starts: starts.length, found };
+    return found;
   }
+}
+
+function told({ t, createdAt }: EventClock, count: number, leastDelay: number, starts: readonly number[]): Diagnostic | undefined {
+  let wholeSeconds = true;
+  for (let i = 0; i < count && wholeSeconds; i++) if (Number.isFinite(createdAt[i]) && createdAt[i] % 1000 !== 0) wholeSeconds = false;
+  const early = wholeSeconds ? 1000 : 0; // how early a created_at may read
+  let minDelay = Infinity;
+  let minAt = -1;
+  let maxDelay = -Infinity;
+  let maxAt = -1;
+  let first = Infinity;
+  let last = -Infinity;
+  let s = 0;
+  for (let i = 0; i < count; i++) {
+    const delay = t[i] - createdAt[i];
+    if (Number.isNaN(delay)) continue;
+    while (s + 1 < starts.length && starts[s + 1] <= t[i]) s++;
+    if (starts.length && createdAt[i] + early + leastDelay < starts[s]) continue; // made before its request
+    if (delay < minDelay) {
+      minDelay = delay;
+      minAt = i;
+    }
+    if (delay > maxDelay) {
+      maxDelay = delay;
+      maxAt = i;
+    }
+    if (createdAt[i] < first) first = createdAt[i];
+    if (createdAt[i] > last) last = createdAt[i];
+  }
+  const bar = HELD_BACK_MS + early;
+  const held = maxDelay - minDelay;
+  if (!(held >= bar) || last - first < bar) return undefined;
+  return {
+    code: 'stream.held-back',
+    severity: 'warning',
+    index: maxAt,
+    related: [minAt],
+    message: `event #${maxAt} reached the page ${seconds(held)} later, counted from its created_at, than event #${minAt} did from its own: ` +
+      'the stream was held back between the agent and the page (a buffering proxy, compression, a late flush) or the page read it late — meanwhile the UI showed nothing',
+  };
 }
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;

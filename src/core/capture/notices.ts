@@ -7,6 +7,9 @@ export const EVENTSOURCE_PARTIAL_NOTICE =
   'EventSource: only events dispatched to the page are captured — comments/heartbeats, retry: fields and events ' +
   'without a listener are invisible (use fetch for a byte-exact capture).';
 
+/** How the tap's note on an EventSource reconnecting begins (one EventSource is one connection across them). */
+export const EVENTSOURCE_RECONNECT_NOTICE = 'EventSource: the response ended and the browser reconnects';
+
 /**
  * The tap's note on a recorded WebSocket: what it holds. `skipped`: text messages received or sent before the first
  * agent event and not kept (the tap keeps a few before it); `fromStart`: recorded from the start (include list).

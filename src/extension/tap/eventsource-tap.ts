@@ -6,7 +6,7 @@
 // reply it was sending. Split into one record per HTTP response, such a reply read as cut off ("never got a
 // REPLY_END") on the first and as an orphan on the next, though the page got all of it. A note marks each reconnection.
 import type { ConnectionRecord } from '../../core/capture/model.ts';
-import { EVENTSOURCE_PARTIAL_NOTICE } from '../../core/capture/notices.ts';
+import { EVENTSOURCE_PARTIAL_NOTICE, EVENTSOURCE_RECONNECT_NOTICE } from '../../core/capture/notices.ts';
 import type { TapEmitter } from './emitter.ts';
 import { mimic, natives, now } from './natives.ts';
 
@@ -119,7 +119,7 @@ export function installEventSourceTap(emitter: TapEmitter): void {
         return;
       }
       const lastId = s.lastEventId ? `the last event the page got had the id ${JSON.stringify(s.lastEventId)}` : 'the page got no event with an id';
-      emitter.emit({ kind: 'notice', t: now(), conn: s.conn, level: 'info', text: `EventSource: the response ended and the browser reconnects (${lastId}); the events after this note come on a new response.` });
+      emitter.emit({ kind: 'notice', t: now(), conn: s.conn, level: 'info', text: `${EVENTSOURCE_RECONNECT_NOTICE} (${lastId}); the events after this note come on a new response.` });
     }
   };
 

@@ -5,14 +5,15 @@ import { describe, expect, it } from 'vitest';
 import { CaptureAnalyzer } from '../../../src/core/analysis/analyze.ts';
 import { loadInput } from '../../../src/core/capture/load-input.ts';
 import type { CaptureRecord, ConnectionRecord } from '../../../src/core/capture/model.ts';
+import { EVENTSOURCE_RECONNECT_NOTICE } from '../../../src/core/capture/notices.ts';
 import { Utf8ChunkEncoder } from '../../../src/core/frames/utf8-chunks.ts';
 
 const T0 = Date.UTC(2026, 11, 1, 10, 0, 0);
 const iso = (ms: number) => new Date(ms).toISOString(); // 2026-12-01T10:00:01.234Z
 
 /** A reply of `n` deltas made `step` ms apart from T0 (created_at `stamp(i)`), the i-th event read at `arrival(i)`. */
-function capture(n: number, step: number, arrival: (i: number, created: number) => number, stamp: (created: number) => string = iso): CaptureRecord[] {
-  const made = (i: number) => T0 + i * step;
+function capture(n: number, step: number, arrival: (i: number, created: number) => number, stamp: (created: number) => string = iso, opts: { startTime?: number; transport?: 'fetch' | 'eventsource'; made?: (i: number) => number } = {}): CaptureRecord[] {
+  const made = opts.made ?? ((i: number) => T0 + i * step);
   const events = [
     { type: 'REPLY_START', session_id: 's', name: 'Friday' },
     { type: 'TEXT_BLOCK_START', block_id: 'b' },
@@ -21,12 +22,14 @@ function capture(n: number, step: number, arrival: (i: number, created: number) 
     { type: 'REPLY_END', session_id: 's' },
   ].map((e, i) => ({ id: `e${i}`, created_at: stamp(made(i)), reply_id: 'r1', ...e }));
   const conn: ConnectionRecord = {
-    kind: 'connection', id: 'c1', transport: 'fetch', frameUrl: 'http://127.0.0.1/app', method: 'GET', url: 'http://127.0.0.1/stream',
-    requestHeaders: [], status: 200, responseHeaders: [['content-type', 'text/event-stream']], startTime: arrival(0, made(0)) - 50,
+    kind: 'connection', id: 'c1', transport: opts.transport ?? 'fetch', frameUrl: 'http://127.0.0.1/app', method: 'GET', url: 'http://127.0.0.1/stream',
+    requestHeaders: [], status: 200, responseHeaders: [['content-type', 'text/event-stream']], startTime: opts.startTime ?? T0 - 50, // (asked before the reply was made)
   };
   const enc = new Utf8ChunkEncoder();
   const records: CaptureRecord[] = [conn];
-  events.forEach((e, i) => records.push({ kind: 'chunk', conn: 'c1', t: arrival(i, made(i)), ...enc.push(new TextEncoder().encode(`data: ${JSON.stringify(e)}\n\n`)) }));
+  events.forEach((e, i) => records.push(opts.transport === 'eventsource'
+    ? { kind: 'message', conn: 'c1', t: arrival(i, made(i)), type: 'message', data: JSON.stringify(e), lastEventId: e.id }
+    : { kind: 'chunk', conn: 'c1', t: arrival(i, made(i)), ...enc.push(new TextEncoder().encode(`data: ${JSON.stringify(e)}\n\n`)) }));
   records.push({ kind: 'end', conn: 'c1', t: arrival(events.length - 1, made(events.length - 1)) + 1, state: 'complete' });
   return records;
 }
@@ -55,7 +58,9 @@ describe('stream.held-back', () => {
   it('says nothing of a stream read as it was made, with the browser\'s clock 3 h and 17 s off the server\'s', () => {
     const offset = 3 * 3600_000 + 17_000;
     const jitter = (i: number) => ((i * 7919) % 400); // up to 0.4 s of network jitter
-    expect(heldBack(capture(80, 100, (i, made) => made + offset + jitter(i)))).toEqual([]);
+    expect(heldBack(capture(80, 100, (i, made) => made + offset + jitter(i), iso, { startTime: T0 + offset - 50 }))).toEqual([]);
+    // …and tells the same stream buffered, the clocks as far apart
+    expect(heldBack(capture(80, 100, () => T0 + offset + 84 * 100, iso, { startTime: T0 + offset - 50 }))).toHaveLength(1);
   });
 
   it('allows a created_at in whole seconds its second (it may be up to 1 s early), and still tells 2 s and more', () => {
@@ -66,6 +71,32 @@ describe('stream.held-back', () => {
 
   it('says nothing when the server stamps every event with one time (its delays grow with arrival, it held nothing)', () => {
     expect(heldBack(capture(50, 200, (_i, made) => made + 30, () => iso(T0)))).toEqual([]);
+  });
+
+  it('says nothing of events made before the request that brought them: history a server replays first, then streams', () => {
+    // 30 events of an earlier turn made an hour before the page asked, sent at once; then the new turn as it is made.
+    const asked = T0 + 3600_000;
+    const made = (i: number) => (i < 30 ? T0 + i * 100 : asked + (i - 30) * 100 + 200);
+    const records = capture(60, 100, (i) => (i < 30 ? asked + 40 : made(i) + 30), iso, { startTime: asked, made });
+    expect(heldBack(records)).toEqual([]);
+    // The same history streamed after a buffering proxy: the new turn's events are told (the history is left out).
+    const held = heldBack(capture(60, 100, () => made(63) + 30, iso, { startTime: asked, made }));
+    expect(held).toHaveLength(1);
+    expect(held[0].index).toBe(30); // the new turn's first event, not the hour-old history
+  });
+
+  it('an EventSource that reconnected: what was made while it was away is not held back; a buffered response still is', () => {
+    // Events 0–19 as made; the response ends and the browser reconnects 3 s later; the server sends the 10 events made
+    // meanwhile at once, then the rest as made.
+    const made = (i: number) => T0 + i * 100;
+    const back = T0 + 20 * 100 + 3000;
+    const arrival = (i: number) => (i < 20 ? made(i) + 20 : i < 50 ? Math.max(back + 30, made(i) + 20) : made(i) + 20);
+    const records = capture(60, 100, arrival, iso, { transport: 'eventsource', made });
+    const at = records.findIndex((r) => r.kind === 'message' && r.t >= back);
+    records.splice(at, 0, { kind: 'notice', conn: 'c1', t: back, level: 'info', text: `${EVENTSOURCE_RECONNECT_NOTICE} (the last event the page got had the id "e19"); the events after this note come on a new response.` });
+    expect(heldBack(records)).toEqual([]);
+    // Without the note (an older log, or past the tenth reconnection), the gap reads as held back.
+    expect(heldBack(records.filter((r) => r.kind !== 'notice'))).toHaveLength(1);
   });
 
   it('says nothing without arrival times (a raw SSE body from a file)', () => {
