@@ -60,10 +60,18 @@ export class PanelCompaction {
     this.nextLook = Math.max(this.held, this.threshold);
   }
 
+  /**
+   * The capture last handed over has an eviction without its digest (bounded memory won, see the top): its stream
+   * reads from the cut with no state — replies as orphans — and a live panel ignores the digest that comes later
+   * (it read those events itself). So it is handed the capture again once the digest is there.
+   */
+  private undigested = false;
+
   /** The panel was handed `records` as its whole capture. */
   snapshotSent(records: readonly CaptureRecord[]): void {
     this.held = dataBytes(records);
     this.nextLook = Math.max(this.threshold, this.held + this.step());
+    this.undigested = !digestsCurrent(records);
   }
 
   /**
@@ -72,6 +80,7 @@ export class PanelCompaction {
    */
   appended(records: readonly CaptureRecord[], capture: () => readonly CaptureRecord[]): boolean {
     this.held += dataBytes(records);
+    if (this.undigested && records.some((r) => r.kind === 'evicted' && r.derived !== undefined) && digestsCurrent(capture())) return true;
     if (this.held < this.nextLook) return false;
     const kept = capture();
     if (dataBytes(kept) * 2 <= this.held && (digestsCurrent(kept) || this.held >= 2 * this.threshold)) return true;

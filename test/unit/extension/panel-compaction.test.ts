@@ -45,6 +45,18 @@ describe('PanelCompaction', () => {
     expect(c.appended([chunk(64 * 1024)], stale)).toBe(true); // the next look, past it
   });
 
+  it('hands the capture again once the digest an eviction lacked when it was handed over comes', () => {
+    const c = new PanelCompaction(MB);
+    c.snapshotSent([conn, evicted(false), chunk(MB)]); // forced past twice the threshold: no digest yet
+    let kept = [conn, evicted(false), chunk(2 * MB)];
+    expect(c.appended([chunk(MB)], () => kept)).toBe(false);
+    // The relay's digest catches up: a zero-count eviction record carrying it, which the capture kept here takes in.
+    kept = [conn, evicted(true), chunk(2 * MB)];
+    expect(c.appended([{ ...evicted(true), chunks: 0, bytes: 0 }], () => kept)).toBe(true);
+    c.snapshotSent(kept);
+    expect(c.appended([{ ...evicted(true), chunks: 0, bytes: 0 }], () => kept)).toBe(false); // once
+  });
+
   it('follows the cap', () => {
     const c = new PanelCompaction(MB);
     c.snapshotSent([conn]);
