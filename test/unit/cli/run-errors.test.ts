@@ -1,24 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { outputOf, runCli } from '../../../src/cli/commands.ts';
 import { failureOutput } from '../../../src/cli/run-errors.ts';
+import { cli, mkfifo } from './run-cli-process.ts';
 
 // A CI step that parses `validate --json`'s stdout got an empty stdout for input the CLI could not read, and failed
 // with a parse error of its own instead of the reason. Real processes, real files.
-const execFileP = promisify(execFile);
-const BIN = path.resolve(import.meta.dirname, '../../../bin/replyscope.js');
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-const cli = (...args: string[]): Promise<Run> =>
-  execFileP(process.execPath, [BIN, ...args]).then(({ stdout, stderr }) => ({ code: 0, stdout, stderr }), (e) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }));
 
 let dir: string;
 const at = (name: string) => path.join(dir, name);
@@ -79,7 +68,7 @@ describe('validate --json prints JSON for input it cannot read', () => {
 
   it('input cut by --timeout before anything arrived is code input.timeout, exit 4', async () => {
     const fifo = at('nobody.fifo');
-    await execFileP('mkfifo', [fifo]);
+    await mkfifo(fifo);
     const out = await cli('validate', '--json', '--timeout', '0.3', fifo);
     expect(out.code).toBe(4);
     expect(JSON.parse(out.stdout)).toEqual([{ file: fifo, connection: null, url: null, code: 'input.timeout', severity: 'error', index: 0, message: `nothing arrived on ${fifo} within --timeout 0.3s` }]);

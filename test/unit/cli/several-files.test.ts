@@ -1,24 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { worstExit } from '../../../src/cli/validate-files.ts';
+import { BIN, cli, mkfifo, type Run } from './run-cli-process.ts';
 
 // `replyscope validate captures/*.replyscope.ndjson` in CI: validate took one FILE ('unexpected argument … (one FILE
 // only)'). Real processes on real files: a clean capture log, one with error diagnostics, a broken one, a missing path.
-const execFileP = promisify(execFile);
-const BIN = path.resolve(import.meta.dirname, '../../../bin/replyscope.js');
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-const cli = (...args: string[]): Promise<Run> =>
-  execFileP(process.execPath, [BIN, ...args], { maxBuffer: 1 << 26 }).then(({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-    (e) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }));
 
 /** The CLI with `input` on its standard input. */
 function piped(input: string, ...args: string[]): Promise<Run> {
@@ -76,7 +65,7 @@ describe('validate FILE…', () => {
 
   it('the exit code is the worst file\'s: 2 (unreadable) over 1 (failed --fail-on) over 4 (cut) over 0', async () => {
     const fifo = path.join(dir, 'nobody.fifo');
-    await execFileP('mkfifo', [fifo]);
+    await mkfifo(fifo);
     const runs = await Promise.all([
       cli('validate', clean, clean),
       cli('validate', clean, failing),
@@ -131,7 +120,7 @@ describe('validate FILE…', () => {
 
   it('--timeout bounds each file\'s read on its own', async () => {
     const fifos = [path.join(dir, 'quiet-1.fifo'), path.join(dir, 'quiet-2.fifo')];
-    for (const f of fifos) await execFileP('mkfifo', [f]);
+    for (const f of fifos) await mkfifo(f);
     const started = performance.now();
     const out = await cli('validate', '--json', '--timeout', '600ms', ...fifos);
     expect(performance.now() - started).toBeGreaterThanOrEqual(1200); // each waited its 600 ms
