@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { analyzeCapture } from '../../../src/core/analysis/analyze.ts';
 import { exportHar } from '../../../src/core/capture/har.ts';
 import { importHar } from '../../../src/core/capture/har-import.ts';
+import { redactCapture } from '../../../src/core/capture/redact.ts';
 import type { BodyRecord, Capture, ConnectionRecord } from '../../../src/core/capture/model.ts';
 import { isPiProxyRequest, PI_PROXY_HEAD_MAX, piProxyRequestModel, piRequestJson } from '../../../src/core/capture/stream-request.ts';
 import { captureBody, deferBody, isPiProxyRequestBody, REQUEST_BODY_CAP } from '../../../src/extension/tap/request-info.ts';
@@ -195,4 +196,16 @@ describe('a HAR whose request text was cut', () => {
     (har.log.entries[0].request as { bodySize: number }).bodySize = -1;
     expect(importHar(har).records.filter((r) => r.kind === 'connection')).toHaveLength(0);
   });
+
+  it('redacted first (Export with Redact), it is still told so: the record keeps the whole body\'s size, not its masked head\'s', () => {
+    const redacted = redactCapture(capture(), { requestBodies: true });
+    const body = redacted.records.find((r): r is ConnectionRecord => r.kind === 'connection')?.requestBody;
+    expect(body).toMatchObject({ truncated: true, size: real.sentBytes }); // "Size in bytes of the whole body, even when truncated"
+    const har = JSON.parse(JSON.stringify(exportHar(redacted))) as { log: { entries: Record<string, unknown>[]; _replyscope?: unknown } };
+    delete har.log._replyscope;
+    for (const e of har.log.entries) delete e._replyscope;
+    const [view] = analyzeCapture(importHar(har));
+    expect(view?.dialect).toBe('pi-proxy');
+  });
 });
+
