@@ -50,8 +50,13 @@ class ConnectionAnalysis implements EarlierStream {
   private readonly times = new EventTimes();
   /** Whether some events waited on their way far longer than others (see held-back.ts). */
   private readonly heldBack = new HeldBackWatch();
-  /** When the requests that brought its events began: the connection's, then an EventSource's reconnections (noted). */
+  /**
+   * When the requests that brought its events began: the connection's, then an EventSource's reconnections (noted),
+   * a WebSocket's messages the page sent (see held-back.ts).
+   */
   private readonly requestStarts: number[];
+  /** An EventSource reconnection was noted: the next event's arrival starts its request. */
+  private reconnected = false;
   private pending: [RawEvent, number][] = [];
   private endDiagnostics: Diagnostic[] = [];
   evictedEvents = 0;
@@ -85,7 +90,7 @@ class ConnectionAnalysis implements EarlierStream {
   private eventDiags: Diagnostic[] = [];
   private eventDiagsUpTo = 0;
 
-  /** The earlier stream this request resumed (it sent a Last-Event-ID), and what it starts from (see stream-resume.ts). */
+  /** The earlier stream this request resumed (it sent a last event id: a header, or its query), and what it starts from (see stream-resume.ts). */
   private resume?: ResumeLink<ConnectionAnalysis>;
   /** Later connections that resumed this one (with the replies each continued). */
   private readonly resumers: ResumedByView[] = [];
@@ -215,6 +220,7 @@ class ConnectionAnalysis implements EarlierStream {
 
   ingest(events: RawEvent[]): void {
     for (const ev of events) {
+      if (this.reconnected) this.requestSent(ev.t);
       const index = this.events.length;
       if (this.processor) {
         this.events.push(analysedEvent(ev, index, this.process(ev, index), this.times));
@@ -354,13 +360,20 @@ class ConnectionAnalysis implements EarlierStream {
     this.view = undefined;
   }
 
+  /** A request for the events that follow began at `t` (page clock): see requestStarts. */
+  requestSent(t: number): void {
+    this.reconnected = false;
+    if (t >= (this.requestStarts.at(-1) ?? -Infinity)) this.requestStarts.push(t);
+  }
+
   /**
    * A notice the capture left on this connection: shown with the connection's notes and as a diagnostic at the event
    * it came after. The tap's EventSource note is what the transport already says (`notes`), so it is not repeated.
    */
   addNotice(r: NoticeRecord): void {
     if (r.text === EVENTSOURCE_PARTIAL_NOTICE && this.record.transport === 'eventsource') return;
-    if (r.text.startsWith(EVENTSOURCE_RECONNECT_NOTICE) && this.record.transport === 'eventsource' && r.t >= (this.requestStarts.at(-1) ?? -Infinity)) this.requestStarts.push(r.t);
+    // The note comes when the response ended; the request that brings the next events began by the first of them.
+    if (r.text.startsWith(EVENTSOURCE_RECONNECT_NOTICE) && this.record.transport === 'eventsource') this.reconnected = true;
     if (this.notices.length >= MAX_CONNECTION_NOTICES) return;
     this.notes.push(r.text);
     this.notices.push({ code: 'capture.notice', severity: r.level, index: Math.max(0, this.events.length - 1), message: r.text });
@@ -546,6 +559,7 @@ export class CaptureAnalyzer {
           break;
         case 'message':
           c.beforeData();
+          if (r.type === 'send') c.requestSent(r.t); // (a WebSocket's: what the page asked for comes after it)
           c.ingest(c.reader.pushMessage(r));
           break;
         case 'end':

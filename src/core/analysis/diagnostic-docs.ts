@@ -48,16 +48,18 @@ export const ANALYSIS_DIAGNOSTIC_DOCS: DiagnosticDoc[] = [
     title: 'The stream was held back on its way',
     explanation:
       'Some events reached the page seconds later, counted from their own created_at, than others did: something ' +
-      'between the agent and the page held the stream and let it go at once, so the UI showed nothing, then ' +
+      'between the agent and the page held the stream and let it go at once, so the UI could show nothing, then ' +
       'everything. The usual cause is a proxy that buffers responses (nginx: `proxy_buffering off;` for the route, or ' +
       'the `X-Accel-Buffering: no` response header; a load balancer or CDN doing the same), a middleware compressing ' +
       'the response (gzip waits for enough bytes), or a server framework that flushes its output late. It also shows ' +
-      'when the page itself read late (its main thread busy for seconds). The clocks of the server and the browser ' +
-      'need not agree: what is compared is how long each event took, against the others. Told once per connection, ' +
+      'when the page itself read late (its main thread busy for seconds, paused in the debugger). The clocks of the ' +
+      'server and the browser need not agree: what is compared is how long each event took, against the others (one ' +
+      'clock is assumed to stamp the connection: agents on hosts whose clocks disagree, merged by a gateway, read ' +
+      'as a spread too). Told once per connection, ' +
       'at the event that waited longest (its related event is the one that waited least), when one event waited at ' +
       'least 1 s longer than another (2 s for a created_at in whole seconds) and the events were created over at ' +
       'least that long. Events made before the request that brought them are left out (history a server replays, ' +
-      'what was made while the client was away and sent when it came back).',
+      'what was made while the client was away and sent when it came back, a reply a WebSocket page asked for again).',
   },
   {
     code: 'stream.unknown-dialect',

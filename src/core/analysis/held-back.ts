@@ -12,9 +12,13 @@
 // - a server that stamps every event with one time (its reply's, say) gives delays that grow with arrival: the
 //   events' created_at must span at least as much as the bar, as buffering events that were made over time does;
 // - an event made before the request that brought it waited for no proxy: a server replaying a session's history, the
-//   events made while a client was away and sent when it came back (a resumed stream, an EventSource reconnecting).
-//   Its making, in the page's clock, is at most its created_at plus the least delay of any event (that event's own
-//   latency is ≥ 0); if that is before the request began, the event is left out.
+//   events made while a client was away and sent when it came back (a resumed stream, an EventSource reconnecting),
+//   a reply a WebSocket page asked for again. Its making, in the page's clock, is at most its created_at plus the
+//   least delay of any event (that event's own latency is ≥ 0); if that is before the request began — the
+//   connection's, an EventSource's reconnection (by its first event after the note), the socket's last message the
+//   page sent — the event is left out.
+// One clock is assumed to stamp the connection's events: a gateway merging agents on hosts whose clocks disagree by a
+// second or more reads as a spread too.
 import type { Diagnostic } from '../diagnostics/types.ts';
 
 /** How much longer one event may wait on its way than another before the stream counts as held back. */
@@ -97,7 +101,7 @@ function told({ t, createdAt }: EventClock, count: number, leastDelay: number, s
     index: maxAt,
     related: [minAt],
     message: `event #${maxAt} reached the page ${seconds(held)} later, counted from its created_at, than event #${minAt} did from its own: ` +
-      'the stream was held back between the agent and the page (a buffering proxy, compression, a late flush) or the page read it late — meanwhile the UI showed nothing',
+      'the stream was held back between the agent and the page (a buffering proxy, compression, a late flush) — the UI could show none of it meanwhile — or the page read it late (its thread busy, paused in the debugger)',
   };
 }
 

@@ -123,7 +123,7 @@ export interface ReplyView {
  * and the server continues the events after that id. Derived from the records (see stream-resume.ts), never stored.
  */
 export interface ResumeView {
-  /** The Last-Event-ID the request sent. */
+  /** The last event id the request sent (its Last-Event-ID header, or the query parameter `query` names). */
   eventId: string;
   /** The request sent the id in its URL's query, in the parameter of this name (absent: in a Last-Event-ID header). */
   query?: string;

@@ -243,9 +243,11 @@ function browserEntry(entry: Obj, index: number, opts: ReadOptions, records: Cap
     for (const f of spec.frames) {
       if (f.kind !== 'data') continue;
       if (f.id !== undefined) lastEventId = f.id;
-      records.push({ kind: 'message', conn: id, t: endT, type: f.event ?? 'message', data: f.data, lastEventId });
+      // When each came is not known (NaN), as for a body's chunks (bodyChunks): the entry's end read as if every
+      // event had waited for it — a stream held back (stream.held-back), a reply that took no time.
+      records.push({ kind: 'message', conn: id, t: Number.NaN, type: f.event ?? 'message', data: f.data, lastEventId });
     }
-    records.push({ kind: 'notice', t: endT, conn: id, level: 'info', text: 'This EventSource entry was saved without its dispatched messages: they are read from its body, all at the entry\'s end.' });
+    records.push({ kind: 'notice', t: endT, conn: id, level: 'info', text: 'This EventSource entry was saved without its dispatched messages: they are read from its body, when each came not known.' });
   } else if (text === '') {
     records.push({ kind: 'notice', t: endT, conn: id, level: 'warning', text: 'This HAR entry\'s response body is empty: nothing to read.' });
   } else if (text !== undefined) {

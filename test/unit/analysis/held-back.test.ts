@@ -3,6 +3,7 @@
 // offset between the server's and the browser's clocks, nor one whose server stamps every event with one time.
 import { describe, expect, it } from 'vitest';
 import { CaptureAnalyzer } from '../../../src/core/analysis/analyze.ts';
+import { importHar } from '../../../src/core/capture/har-import.ts';
 import { loadInput } from '../../../src/core/capture/load-input.ts';
 import type { CaptureRecord, ConnectionRecord } from '../../../src/core/capture/model.ts';
 import { EVENTSOURCE_RECONNECT_NOTICE } from '../../../src/core/capture/notices.ts';
@@ -97,6 +98,28 @@ describe('stream.held-back', () => {
     expect(heldBack(records)).toEqual([]);
     // Without the note (an older log, or past the tenth reconnection), the gap reads as held back.
     expect(heldBack(records.filter((r) => r.kind !== 'notice'))).toHaveLength(1);
+  });
+
+  it('a WebSocket: a reply the page asks for again (a send) and gets at once was made before it asked', () => {
+    const events = capture(20, 100, () => 0).filter((r) => r.kind === 'chunk').map((r) => (r as { text: string }).text.slice(6, -2));
+    const conn: ConnectionRecord = { kind: 'connection', id: 'w1', transport: 'websocket', frameUrl: 'http://127.0.0.1/app', method: 'GET', url: 'ws://127.0.0.1/ws', requestHeaders: [], responseHeaders: [], startTime: T0 - 1000 };
+    const msg = (t: number, data: string, type = 'message'): CaptureRecord => ({ kind: 'message', conn: 'w1', t, type, data, lastEventId: '' });
+    const records: CaptureRecord[] = [conn, ...events.map((d, i) => msg(T0 + i * 100 + 20, d))];
+    const asked = [msg(T0 + 60_000, '{"load":"r1"}', 'send'), ...events.map((d) => msg(T0 + 60_030, d))];
+    expect(heldBack([...records, ...asked])).toEqual([]);
+    // Without the page's send, the same replay reads as a minute held back.
+    expect(heldBack([...records, ...asked.slice(1)])).toHaveLength(1);
+  });
+
+  it('a HAR EventSource entry saved without its dispatched messages: read from its body, its arrival times unknown', () => {
+    const body = capture(40, 100, () => 0).filter((r) => r.kind === 'chunk').map((r) => (r as { text: string }).text).join('');
+    const har = { log: { version: '1.2', creator: { name: 'Chromium', version: '156' }, entries: [{
+      startedDateTime: iso(T0 - 50), time: 4500, _resourceType: 'eventsource', request: { method: 'GET', url: 'http://127.0.0.1/s', headers: [] },
+      response: { status: 200, headers: [{ name: 'content-type', value: 'text/event-stream' }], content: { mimeType: 'text/event-stream', text: body } }, timings: {},
+    }] } };
+    const { records } = importHar(har);
+    expect(records.filter((r) => r.kind === 'message')).toHaveLength(44);
+    expect(heldBack(records)).toEqual([]);
   });
 
   it('says nothing without arrival times (a raw SSE body from a file)', () => {
