@@ -127,7 +127,7 @@ function skipWs(s: string, i: number): number {
 }
 
 /** Just past the JSON string opening at `i` (its closing quote), or -1 when the text ends first. */
-function stringEnd(s: string, i: number): number {
+export function stringEnd(s: string, i: number): number {
   for (let from = i + 1; ; ) {
     const q = s.indexOf('"', from);
     if (q < 0) return -1;

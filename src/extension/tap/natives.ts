@@ -28,6 +28,7 @@ export const natives = {
   Response: globalThis.Response,
   Request: globalThis.Request,
   Headers: globalThis.Headers,
+  Map: globalThis.Map,
   btoa: globalThis.btoa.bind(globalThis),
   getRandomValues: globalThis.crypto.getRandomValues.bind(globalThis.crypto),
   apply: Reflect.apply,

@@ -2,7 +2,7 @@
 // and the request body (the prompt, pi's `model`) up to a cap. Dependency-free (runs in the page's MAIN world).
 import type { BodyRecord } from '../../core/capture/model.ts';
 import { bytesToBase64 } from '../../core/frames/utf8-chunks.ts';
-import { acceptsStreamType, isPiProxyRequest } from '../../core/capture/stream-request.ts';
+import { acceptsStreamType, isPiProxyRequest, stringEnd } from '../../core/capture/stream-request.ts';
 import { natives } from './natives.ts';
 
 export const STREAM_CONTENT_TYPES = new Set([
@@ -119,6 +119,108 @@ function maskSecretsInJson(text: string): string {
   return masked ? (natives.jsonStringify(result) as string) : text;
 }
 
+/**
+ * The head of a JSON body the cap cut, with credentials masked as maskSecretsInJson masks them in the whole body. That
+ * one parses, and a cut text does not parse: a body read as bytes (a Request, a buffer or typed array, a Blob) is cut
+ * first — only its head is read, or copied: the whole text is never there to mask — and its api_key, token,
+ * password… were kept, and exported, in clear. This reads the head as the start of a JSON text, in one pass, by
+ * its strings and brackets: a string that is a member's value in an object, under a key isSecretKey names (read as
+ * JSON.parse reads it, escapes and all), becomes MASK — one the cut ends too (`"apiKey":"sk-12` → `"apiKey":"•••`, no
+ * closing quote) — and an empty one stays, as the whole-body masking has it (and so does a `"` the cut ends with: the
+ * head masked is the start of the body masked, however it is cut). A string in an array under such a key, a
+ * number, an object (its own members are read) stay, as there. A key written twice is masked each time (JSON.parse
+ * keeps the last, which may lie past the cut). Everything else is kept as written — whitespace, key order (a whole
+ * body is written anew by JSON.stringify when it had a credential) — and a text that is no JSON is not checked: at
+ * worst a quoted string after a credential's name in it is masked. O(head): strings are passed with indexOf.
+ */
+export function maskSecretsInJsonHead(text: string): string {
+  return maskJsonHead(text)[0];
+}
+
+/** maskSecretsInJsonHead, and how many UTF-8 bytes longer its masks made the text (MASK for a shorter secret). */
+function maskJsonHead(text: string): [masked: string, grownBytes: number] {
+  let out = '';
+  let grown = 0;
+  let from = 0; // text before `from` is in `out`
+  const secretKeys = new natives.Map<string, boolean>(); // isSecretKey of the keys seen: a body repeats a few keys many times
+  const inObject: boolean[] = [];
+  let depth = 0;
+  let expectKey = false; // in an object, after `{` or `,`: the next string is a key
+  let key: string | undefined; // the key just read, until its `:`
+  let secretValue = false; // after a credential key's `:`: the next string is masked
+  let i = 0;
+  while (isJsonSpace(text.charCodeAt(i))) i++;
+  if (text[i] !== '{' && text[i] !== '[') return [text, 0]; // no JSON object or array: as it is (maskSecretsInJson too)
+  for (; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (isJsonSpace(c)) continue;
+    if (c === 0x22 /* " */) {
+      const end = stringEnd(text, i);
+      if (expectKey) {
+        if (end < 0) break; // the cut is in a key
+        key = keyOf(text.slice(i, end));
+        expectKey = false;
+        i = end - 1;
+        continue;
+      }
+      if (secretValue && (end < 0 ? text.length > i + 1 : end > i + 2)) {
+        out += text.slice(from, i + 1) + MASK;
+        from = end < 0 ? text.length : end - 1; // the closing quote stays
+        grown += MASK_BYTES - utf8Length(text, i + 1, from);
+      }
+      secretValue = false;
+      key = undefined;
+      if (end < 0) break;
+      i = end - 1;
+      continue;
+    }
+    if (c === 0x3a /* : */) {
+      if (key !== undefined) {
+        let secret = secretKeys.get(key);
+        if (secret === undefined) secretKeys.set(key, (secret = isSecretKey(key)));
+        secretValue = secret;
+      }
+      key = undefined;
+      continue;
+    }
+    secretValue = false;
+    key = undefined;
+    if (c === 0x7b || c === 0x5b) {
+      inObject[depth++] = c === 0x7b;
+      expectKey = c === 0x7b;
+    } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
+      if (depth > 0) depth--;
+      expectKey = false;
+    } else if (c === 0x2c /* , */) expectKey = depth > 0 && inObject[depth - 1];
+    // Anything else (numbers, literals): passed over.
+  }
+  return [from === 0 ? text : out + text.slice(from), grown];
+}
+
+const MASK_BYTES = 9; // '•••' in UTF-8
+
+/** The UTF-8 length of text[from, to) (a surrogate pair: 4 bytes, 2 for each half). */
+function utf8Length(text: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    n += c < 0x80 ? 1 : c < 0x800 || (c >= 0xd800 && c <= 0xdfff) ? 2 : 3;
+  }
+  return n;
+}
+
+const isJsonSpace = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+
+/** A key as JSON.parse reads it (`"api\u005fkey"` is api_key); as written when it is no JSON string. */
+function keyOf(quoted: string): string {
+  if (quoted.indexOf('\\') < 0) return quoted.slice(1, -1);
+  try {
+    return natives.jsonParse(quoted) as string;
+  } catch {
+    return quoted.slice(1, -1);
+  }
+}
+
 function textBody(raw: string): BodyRecord {
   const size = new natives.TextEncoder().encode(raw).length;
   const text = maskSecretsInJson(raw);
@@ -153,14 +255,36 @@ function withoutCutCharacter(bytes: Uint8Array): Uint8Array {
   return length > bytes.length - lead ? bytes.subarray(0, lead) : bytes;
 }
 
+/**
+ * The text of a cut body's head (`bytes` long in UTF-8) with its credentials masked (maskSecretsInJsonHead), within
+ * the cap: MASK is longer than a short secret (9 bytes), so a head that grew past it loses as many characters at its
+ * end (the start of the masked text, at a character boundary below the cap; nothing is encoded again).
+ */
+function maskedHead(text: string, bytes: number): string {
+  const [masked, grown] = maskJsonHead(text);
+  let over = bytes + grown - REQUEST_BODY_CAP;
+  let end = masked.length;
+  while (over > 0 && end > 0) {
+    const c = masked.charCodeAt(end - 1);
+    const pair = c >= 0xdc00 && c <= 0xdfff && end > 1 && masked.charCodeAt(end - 2) >= 0xd800 && masked.charCodeAt(end - 2) <= 0xdbff;
+    over -= pair ? 4 : c < 0x80 ? 1 : c < 0x800 ? 2 : 3;
+    end -= pair ? 2 : 1;
+  }
+  return end === masked.length ? masked : masked.slice(0, end);
+}
+
 /** A body record of `bytes` (the first cap of them); `cut`: they are already only the head of a larger body. */
 export function bytesBody(bytes: Uint8Array, cut = false): BodyRecord {
   const size = bytes.length;
   const kept = size > REQUEST_BODY_CAP ? bytes.subarray(0, REQUEST_BODY_CAP) : bytes;
   const truncated = cut || kept !== bytes;
   // Genuinely binary, or not UTF-8 before the cut: the raw bytes.
-  const text = utf8Text(kept) ?? (truncated ? utf8Text(withoutCutCharacter(kept)) : undefined);
-  const record: BodyRecord = text !== undefined ? { text: maskSecretsInJson(text), size } : { base64: bytesToBase64(kept), size };
+  let textBytes = kept;
+  let text = utf8Text(kept);
+  if (text === undefined && truncated) text = utf8Text((textBytes = withoutCutCharacter(kept)));
+  // A cut body is masked by its head: the whole text is not there (see maskSecretsInJsonHead).
+  const record: BodyRecord = text === undefined ? { base64: bytesToBase64(kept), size }
+    : { text: truncated ? maskedHead(text, textBytes.length) : maskSecretsInJson(text), size };
   if (truncated) record.truncated = true;
   return record;
 }
