@@ -84,11 +84,14 @@ test('a page\'s own dispatchEvent() on an EventSource records nothing: only what
   expect(connectionsMatching(records, 'id=forged')).toHaveLength(1);
 });
 
-test('credentials a request carries are masked in the capture: headers and JSON body keys named for keys and tokens, a URL\'s userinfo, padding bounded', async () => {
+test('credentials a request carries are masked in the capture: headers and JSON body keys named for keys and tokens (a body past the cap too), a URL\'s userinfo, padding bounded', async () => {
   await page.evaluate(async (port) => {
     await (await fetch('/stream?id=secret-headers', { headers: { 'x-goog-api-key': 'AIzaSECRET1', 'x-auth-token': 'SECRET2', 'anthropic-api-key': 'sk-ant-SECRET3', 'x-request-id': 'req-1' } })).text();
     await (await fetch('/stream?id=secret-body', { method: 'POST', headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ model: { id: 'm', api: 'openai-completions', provider: 'p' }, context: { messages: [] }, options: { apiKey: 'sk-SECRET6', temperature: 0.5 } }) })).text();
+    // Past the 1 MiB cap and read as bytes (a Blob): cut before it is masked, its head is masked as the start of JSON.
+    await (await fetch('/stream?id=secret-cut-body', { method: 'POST', headers: { 'content-type': 'application/json' },
+      body: new Blob([JSON.stringify({ options: { apiKey: 'sk-SECRET7', temperature: 0.5 }, prompt: 'x'.repeat(1 << 20) })]) })).text();
     const x = new XMLHttpRequest();
     x.open('GET', `http://alice:SECRET4@127.0.0.1:${port}/stream?id=userinfo`);
     await new Promise((r) => { x.onloadend = r; x.send(); });
@@ -100,6 +103,9 @@ test('credentials a request carries are masked in the capture: headers and JSON 
   const body = JSON.parse((await waitForCapture(ext, tabId, 'id=secret-body')).connection.requestBody?.text ?? '{}');
   expect(body.options).toEqual({ apiKey: '•••', temperature: 0.5 }); // pi's proxy request can carry the key
   expect(body.model).toEqual({ id: 'm', api: 'openai-completions', provider: 'p' });
+  const cutBody = (await waitForCapture(ext, tabId, 'id=secret-cut-body')).connection.requestBody;
+  expect(cutBody).toMatchObject({ truncated: true, size: (1 << 20) + 65 });
+  expect(cutBody?.text?.startsWith('{"options":{"apiKey":"•••","temperature":0.5},"prompt":"xxx')).toBe(true);
   expect((await waitForCapture(ext, tabId, 'id=userinfo')).connection.url).toMatch(/^http:\/\/•••@127\.0\.0\.1:\d+\/stream\?id=userinfo$/);
   expect((await waitForCapture(ext, tabId, 'id=padded')).connection.frameUrl.length).toBeLessThan(9 * 1024);
   expect(JSON.stringify(await ext.records(tabId))).not.toMatch(/SECRET/);
