@@ -363,7 +363,8 @@ class ConnectionAnalysis implements EarlierStream {
   /** A request for the events that follow began at `t` (page clock): see requestStarts. */
   requestSent(t: number): void {
     this.reconnected = false;
-    if (t >= (this.requestStarts.at(-1) ?? -Infinity)) this.requestStarts.push(t);
+    const last = this.requestStarts[this.requestStarts.length - 1];
+    if (Number.isFinite(t) && !(t < last)) this.requestStarts.push(t); // (after a start of no known time too)
   }
 
   /**

@@ -109,6 +109,8 @@ describe('stream.held-back', () => {
     expect(heldBack([...records, ...asked])).toEqual([]);
     // Without the page's send, the same replay reads as a minute held back.
     expect(heldBack([...records, ...asked.slice(1)])).toHaveLength(1);
+    // A socket whose opening time is not known (an import): the send still starts the request.
+    expect(heldBack([{ ...conn, startTime: Number.NaN }, ...records.slice(1), ...asked])).toEqual([]);
   });
 
   it('a HAR EventSource entry saved without its dispatched messages: read from its body, its arrival times unknown', () => {
