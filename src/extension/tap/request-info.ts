@@ -91,7 +91,10 @@ const isSecretKey = (key: string): boolean => SECRET_KEY.test(key.replace(/([a-z
 
 /**
  * A JSON request body with the string values of credential keys masked (pi's proxy request can carry
- * `options.apiKey`; it was stored and exported in clear). Other text, and JSON without such keys, as it is.
+ * `options.apiKey`; it was stored and exported in clear) — strings in an array under such a key too
+ * (`"credentials": ["sk-…"]`). Other text, and JSON without such keys, as it is — but for a credential key written
+ * twice: JSON.parse keeps the last value, so the text would keep the first in clear (`{"token":"sk-…","token":null}`):
+ * such a body is written anew from what JSON.parse read.
  */
 function maskSecretsInJson(text: string): string {
   const head = text.trimStart()[0];
@@ -103,20 +106,37 @@ function maskSecretsInJson(text: string): string {
     return text;
   }
   let masked = false;
+  const secretKeysSeen: string[] = [];
+  const maskStrings = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(maskStrings);
+    if (typeof v !== 'string' || v === '') return walk(v);
+    masked = true;
+    return MASK;
+  };
   const walk = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(walk);
     if (v === null || typeof v !== 'object') return v;
-    const out: Record<string, unknown> = {};
+    // No prototype: a `__proto__` member is a member like any other (on a plain object it set the prototype, and
+    // the member was lost from the text written).
+    const out: Record<string, unknown> = { __proto__: null } as unknown as Record<string, unknown>;
     for (const [k, x] of Object.entries(v)) {
-      if (typeof x === 'string' && x !== '' && isSecretKey(k)) {
-        out[k] = MASK;
-        masked = true;
-      } else out[k] = walk(x);
+      if (!isSecretKey(k)) out[k] = walk(x);
+      else {
+        secretKeysSeen.push(k);
+        out[k] = typeof x === 'string' || Array.isArray(x) ? maskStrings(x) : walk(x);
+      }
     }
     return out;
   };
   const result = walk(value);
-  return masked ? (natives.jsonStringify(result) as string) : text;
+  return masked || secretKeysSeen.some((k) => writtenTwice(text, k)) ? (natives.jsonStringify(result) as string) : text;
+}
+
+/** Whether `key`, quoted as JSON writes it, occurs more than once in `text` (a member written twice, or nested). */
+function writtenTwice(text: string, key: string): boolean {
+  const quoted = natives.jsonStringify(key) as string;
+  const at = text.indexOf(quoted);
+  return at !== -1 && text.indexOf(quoted, at + quoted.length) !== -1;
 }
 
 /**
@@ -148,6 +168,8 @@ function maskJsonHead(text: string): [masked: string, grownBytes: number] {
   let expectKey = false; // in an object, after `{` or `,`: the next string is a key
   let key: string | undefined; // the key just read, until its `:`
   let secretValue = false; // after a credential key's `:`: the next string is masked
+  const secretArray: boolean[] = []; // by depth: an array under a credential key (or in one): its strings are masked
+  const inSecretArray = (): boolean => depth > 0 && !inObject[depth - 1] && secretArray[depth - 1];
   let i = 0;
   while (isJsonSpace(text.charCodeAt(i))) i++;
   if (text[i] !== '{' && text[i] !== '[') return [text, 0]; // no JSON object or array: as it is (maskSecretsInJson too)
@@ -163,7 +185,7 @@ function maskJsonHead(text: string): [masked: string, grownBytes: number] {
         i = end - 1;
         continue;
       }
-      if (secretValue && (end < 0 ? text.length > i + 1 : end > i + 2)) {
+      if ((secretValue || inSecretArray()) && (end < 0 ? text.length > i + 1 : end > i + 2)) {
         out += text.slice(from, i + 1) + MASK;
         from = end < 0 ? text.length : end - 1; // the closing quote stays
         grown += MASK_BYTES - utf8Length(text, i + 1, from);
@@ -183,9 +205,11 @@ function maskJsonHead(text: string): [masked: string, grownBytes: number] {
       key = undefined;
       continue;
     }
+    const secretArrayOpens = c === 0x5b && (secretValue || inSecretArray());
     secretValue = false;
     key = undefined;
     if (c === 0x7b || c === 0x5b) {
+      secretArray[depth] = secretArrayOpens;
       inObject[depth++] = c === 0x7b;
       expectKey = c === 0x7b;
     } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {

@@ -97,10 +97,26 @@ describe('the head of a JSON body masked as the whole body would be', () => {
     expect(m('[{"token":"s1"},"token",{"a":"token","b":"apiKey:\\"s\\""}')).toBe('[{"token":"•••"},"token",{"a":"token","b":"apiKey:\\"s\\""}');
   });
 
-  it('what the whole-body masking leaves, it leaves: numbers, literals, strings in an array, other keys', () => {
-    const head = '{"token":123,"apiKey":null,"password":true,"credentials":["a","b"],"keys":"k","tokens":"t","monkey":"m","x":';
+  it('what the whole-body masking leaves, it leaves: numbers, literals, other keys', () => {
+    const head = '{"token":123,"apiKey":null,"password":true,"keys":"k","tokens":"t","monkey":"m","x":';
     expect(m(head)).toBe(head);
     expect(maskedWhole(`${head}1}`)).toBe(`${head}1}`);
+  });
+
+  it('strings in an array under a credential key are masked (nested arrays too; an object in it by its own keys)', () => {
+    const whole = '{"credentials":["sk-a",["sk-b",""],{"name":"n","token":"sk-c"},7],"list":["kept"]}';
+    const masked = '{"credentials":["•••",["•••",""],{"name":"n","token":"•••"},7],"list":["kept"]}';
+    expect(maskedWhole(whole)).toBe(masked);
+    for (let cut = 1; cut <= whole.length; cut++) {
+      const head = m(whole.slice(0, cut));
+      expect(masked.startsWith(head) || masked.startsWith(head.replace(/"?$/, ''))).toBe(true);
+      for (const secret of ['sk-a', 'sk-b', 'sk-c']) expect(head).not.toContain(secret);
+    }
+  });
+
+  it('the whole-body masking: a credential written twice leaves neither value in clear; a __proto__ member is kept', () => {
+    expect(maskedWhole('{"token":"sk-first","token":null}')).toBe('{"token":null}');
+    expect(maskedWhole('{"__proto__":{"a":1},"apiKey":"sk"}')).toBe('{"__proto__":{"a":1},"apiKey":"•••"}');
   });
 
   it('a key written twice is masked each time (JSON.parse keeps the last, which the cut may hide)', () => {
