@@ -192,8 +192,11 @@ test('a socket the server closes with an error code ends in error (code and reas
 
 test('what the page sends on a recorded socket is recorded as sent, before the reply it asked for', async () => {
   const CHAT = '{"type":"chat","text":"héllo"}';
+  // What the page sends is masked as a request body is: its credentials never reach the capture.
+  const AUTH = '{"type":"auth","token":"sk-live-SECRET"}';
+  const AUTH_KEPT = '{"type":"auth","token":"•••"}';
   const got = await page.evaluate(
-    ({ url, chat }) =>
+    ({ url, chat, auth }) =>
       new Promise<{ texts: string[]; connecting: string }>((resolve) => {
         const ws = new WebSocket(url);
         const texts: string[] = [];
@@ -206,6 +209,7 @@ test('what the page sends on a recorded socket is recorded as sent, before the r
         ws.onopen = () => {
           ws.send(new Uint8Array([1, 2]));
           ws.send(chat);
+          ws.send(auth);
         };
         ws.onmessage = (e) => texts.push(e.data as string);
         ws.onclose = () => {
@@ -213,22 +217,25 @@ test('what the page sends on a recorded socket is recorded as sent, before the r
           resolve({ texts, connecting });
         };
       }),
-    { url: `${wsUrl}/chat`, chat: CHAT },
+    { url: `${wsUrl}/chat`, chat: CHAT, auth: AUTH },
   );
   expect(got).toEqual({ texts: [PRESENCE[0], ...AGENTSCOPE_REPLY], connecting: 'InvalidStateError' });
   const cap = await socketCapture('/chat');
   expect(cap.messages.map((m) => [m.type, m.data])).toEqual([
-    ['send', CHAT], ['message', PRESENCE[0]], ...AGENTSCOPE_REPLY.map((m) => ['message', m]), // sent at open, before any message
+    ['send', CHAT], ['send', AUTH_KEPT], ['message', PRESENCE[0]], ...AGENTSCOPE_REPLY.map((m) => ['message', m]), // sent at open, before any message
   ]);
   expect(notes(cap.records)).toEqual([webSocketCaptureNotice(0, false), '1 binary message on this socket not recorded.']);
   const panel = await ext.panelPage(tabId);
   await panel.locator('[data-conn]', { hasText: '/chat' }).click();
-  await expect(panel.locator('.vrow.heartbeat', { hasText: 'sent' })).toContainText(CHAT);
-  await expect(panel.locator('.vrow.heartbeat', { hasText: 'sent' }).locator('span[title]')).toHaveAttribute('title', CHAT);
+  await expect(panel.locator('.vrow.heartbeat', { hasText: 'sent' })).toHaveCount(2);
+  await expect(panel.locator('.vrow.heartbeat', { hasText: 'sent' }).first()).toContainText(CHAT);
+  await expect(panel.locator('.vrow.heartbeat', { hasText: 'sent' }).first().locator('span[title]')).toHaveAttribute('title', CHAT);
+  await expect(panel.locator('.vrow.heartbeat', { hasText: 'sent' }).nth(1)).toContainText(AUTH_KEPT);
+  await expect(panel.getByText('sk-live-SECRET')).toHaveCount(0);
   await expect(panel.locator('[data-conn]', { hasText: '/chat' })).toContainText('agentscope6'); // the presence and the send are no events
   await expect(panel.locator('.vrow.heartbeat', { hasText: 'other message' })).toHaveCount(1);
   // A frame row is selectable: the event pane shows the message, parsed; ↓ walks on to the next row, an event.
-  await panel.locator('.vrow.heartbeat', { hasText: 'sent' }).click();
+  await panel.locator('.vrow.heartbeat', { hasText: 'sent' }).first().click();
   const detail = panel.getByTestId('frame-detail');
   await expect(detail).toContainText('sent by the page');
   await expect(detail.getByTestId('raw-frame')).toHaveText(CHAT);
@@ -236,13 +243,15 @@ test('what the page sends on a recorded socket is recorded as sent, before the r
   await expect(panel.locator('.vrow.heartbeat[aria-selected="true"]')).toContainText('sent');
   await panel.screenshot({ path: test.info().outputPath('websocket-sent-selected.png') });
   await panel.keyboard.press('ArrowDown');
+  await expect(detail.getByTestId('raw-frame')).toHaveText(AUTH_KEPT);
+  await panel.keyboard.press('ArrowDown');
   await expect(detail).toContainText('other message');
   await panel.keyboard.press('ArrowDown');
   await expect(detail).toHaveCount(0);
   await expect(panel.getByTestId('event-detail')).toContainText('REPLY_START');
   await panel.getByLabel('Hide heartbeats').check(); // the presence goes; what the page sent stays
   await expect(panel.locator('.vrow.heartbeat', { hasText: 'other message' })).toHaveCount(0);
-  await expect(panel.locator('.vrow.heartbeat', { hasText: 'sent' })).toContainText(CHAT);
+  await expect(panel.locator('.vrow.heartbeat', { hasText: 'sent' }).first()).toContainText(CHAT);
   await panel.screenshot({ path: test.info().outputPath('websocket-sent.png') });
   await panel.close();
 });

@@ -96,7 +96,7 @@ const isSecretKey = (key: string): boolean => SECRET_KEY.test(key.replace(/([a-z
  * twice: JSON.parse keeps the last value, so the text would keep the first in clear (`{"token":"sk-…","token":null}`):
  * such a body is written anew from what JSON.parse read.
  */
-function maskSecretsInJson(text: string): string {
+export function maskSecretsInJson(text: string): string {
   const head = text.trimStart()[0];
   if (head !== '{' && head !== '[') return text;
   let value: unknown;

@@ -15,7 +15,7 @@ import type { ConnectionRecord } from '../../core/capture/model.ts';
 import { webSocketCaptureNotice } from '../../core/capture/notices.ts';
 import type { TapEmitter } from './emitter.ts';
 import { mimic, natives, now } from './natives.ts';
-import { urlMatches } from './request-info.ts';
+import { maskSecretsInJson, urlMatches } from './request-info.ts';
 
 /**
  * Text messages kept from before the first agent event, received or sent (pi's bare `start`, a session hello, the
@@ -131,8 +131,10 @@ export function watchWebSocket(emitter: TapEmitter, socket: WebSocket): boolean 
       return;
     }
     const t = now();
-    if (conn !== undefined) record(t, data, 'send');
-    else lookBack(t, data, 'send');
+    // What the page sends is its request (an auth message's token, a chat's API key): masked as a request body is.
+    const sent = maskSecretsInJson(data);
+    if (conn !== undefined) record(t, sent, 'send');
+    else lookBack(t, sent, 'send');
   });
   listen('close', (event) => {
     held = [];
