@@ -72,10 +72,7 @@ test.afterAll(async () => {
 });
 
 test('a stream a proxy buffered is told as held back; the same reply streamed is not', async () => {
-  const app = await ext.context.newPage();
-  await app.goto(`${server.url}/app`);
-  const tabId = await ext.tabIdFor(app);
-  await ext.watch(tabId);
+  const { page: app, tabId } = await ext.openWatchedPage(`${server.url}/app`);
   const panel = await ext.panelPage(tabId);
   await app.evaluate(() => (window as unknown as { read(p: string): Promise<void> }).read('/streamed'));
   await app.evaluate(() => (window as unknown as { read(p: string): Promise<void> }).read('/buffered'));

@@ -149,10 +149,7 @@ const bubbleText = async (panel: Page) =>
   (await panel.getByTestId('bubble').locator('[data-block-type="text"] .block-text').allTextContents()).join('');
 
 test('a fetch reader that reconnects with Last-Event-ID: the panel continues its reply on the new connection', async () => {
-  const app = await ext.context.newPage();
-  await app.goto(`${server.url}/app`);
-  const tabId = await ext.tabIdFor(app);
-  await ext.watch(tabId);
+  const { page: app, tabId } = await ext.openWatchedPage(`${server.url}/app`);
   const panel = await ext.panelPage(tabId);
   await app.click('#go');
   // The page has dispatched frames 0–3; then the server breaks the response off.
@@ -229,10 +226,7 @@ test('a fetch reader that reconnects with Last-Event-ID: the panel continues its
 test('a fetch reader that resumes with the id in the query, an id sent without data: the panel links it and says so', async () => {
   expect(APP_Q).toContain("'/q/stream' + (lastId ?");
   expect(APP_Q).not.toContain('Last-Event-ID');
-  const app = await ext.context.newPage();
-  await app.goto(`${server.url}/q/app`);
-  const tabId = await ext.tabIdFor(app);
-  await ext.watch(tabId);
+  const { page: app, tabId } = await ext.openWatchedPage(`${server.url}/q/app`);
   const panel = await ext.panelPage(tabId);
   await app.click('#go');
   await expect(app.locator('#out')).toHaveText(DELTAS.slice(0, CUT - 2).join(''));
