@@ -111,8 +111,14 @@ class ConnectionAnalysis implements EarlierStream {
 
   get dialect(): Dialect {
     const spoken = this.seededDialect ?? this.detector.dialect;
-    return clientDialect(spoken === 'unknown' ? this.requestDialect ?? spoken : spoken, this.record.requestBody);
+    const stream = spoken === 'unknown' ? this.requestDialect ?? spoken : spoken;
+    // clientDialect reads the request body only for a pi-assistant stream; its answer is the body's, which never
+    // changes: read once (a live panel asked on every view build, parsing a body of up to 1 MiB each time).
+    if (stream !== 'pi-assistant') return stream;
+    return (this.proxyClient ??= clientDialect(stream, this.record.requestBody));
   }
+  /** clientDialect of a pi-assistant stream with this connection's request body, once asked. */
+  private proxyClient?: Dialect;
 
   /** Set when the body ended without any event telling its dialect, but the request told the client (see finish). */
   private requestDialect?: Dialect;
