@@ -119,12 +119,12 @@ function piProxyHead(text: string, parse: Parse): Record<string, unknown> | unde
 
 /** Past JSON whitespace (space, tab, LF, CR) from `i`. */
 function skipWs(s: string, i: number): number {
-  for (; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) break;
-  }
+  while (i < s.length && isJsonSpace(s.charCodeAt(i))) i++;
   return i;
 }
+
+/** JSON whitespace: space, tab, LF, CR (the tap's masking of a body's head reads it too). */
+export const isJsonSpace = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
 
 /** Just past the JSON string opening at `i` (its closing quote), or -1 when the text ends first. */
 export function stringEnd(s: string, i: number): number {

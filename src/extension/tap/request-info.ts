@@ -2,7 +2,7 @@
 // and the request body (the prompt, pi's `model`) up to a cap. Dependency-free (runs in the page's MAIN world).
 import type { BodyRecord } from '../../core/capture/model.ts';
 import { bytesToBase64 } from '../../core/frames/utf8-chunks.ts';
-import { acceptsStreamType, isPiProxyRequest, stringEnd } from '../../core/capture/stream-request.ts';
+import { acceptsStreamType, isJsonSpace, isPiProxyRequest, stringEnd } from '../../core/capture/stream-request.ts';
 import { natives } from './natives.ts';
 
 export const STREAM_CONTENT_TYPES = new Set([
@@ -233,7 +233,6 @@ function utf8Length(text: string, from: number, to: number): number {
   return n;
 }
 
-const isJsonSpace = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
 
 /** A key as JSON.parse reads it (`"api\u005fkey"` is api_key); as written when it is no JSON string. */
 function keyOf(quoted: string): string {
