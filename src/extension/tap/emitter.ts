@@ -5,6 +5,7 @@
 // of the tap's own (messages are not throttled); a page turning hidden sends what waits at once.
 // Before the relay's port arrives (only if the relay started after the tap) records wait in a bounded buffer.
 import type { ConnectionRecord } from '../../core/capture/model.ts';
+import { maskUrlUserinfo } from '../../core/capture/credential-mask.ts';
 import type { BytesRecord, PageRecord, RelayToTap, TapToRelay, WireRecord } from '../messages.ts';
 import { LEAVE_BATCH_EVENT } from './handshake.ts';
 import { natives, pageHidden, postOn, randomToken } from './natives.ts';
@@ -190,11 +191,6 @@ const MAX_HEADERS = 200;
 
 const clip = (v: string): string => (v.length <= MAX_FIELD_CHARS ? v : `${v.slice(0, MAX_FIELD_CHARS)}… [${v.length - MAX_FIELD_CHARS} characters not kept]`);
 
-/** `url` without the credentials of its userinfo (`https://user:pass@host/` → `https://•••:•••@host/`). */
-function withoutUserinfo(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i, '$1•••@'); // userinfo: before the first / ? or #
-}
-
 /**
  * What a connection record may carry: credentials in a URL's userinfo masked, and URLs and header values bounded.
  * A page padded its URL (history.replaceState with a 1 MiB fragment) or a server its headers (200 KB each) and every
@@ -204,8 +200,8 @@ function boundConnection(c: ConnectionRecord): ConnectionRecord {
   const headers = (h: [string, string][]): [string, string][] => h.slice(0, MAX_HEADERS).map(([k, v]) => [clip(k), clip(v)]);
   return {
     ...c,
-    url: clip(withoutUserinfo(c.url)),
-    frameUrl: clip(withoutUserinfo(c.frameUrl)),
+    url: clip(maskUrlUserinfo(c.url)),
+    frameUrl: clip(maskUrlUserinfo(c.frameUrl)),
     requestHeaders: headers(c.requestHeaders),
     ...(c.responseHeaders ? { responseHeaders: headers(c.responseHeaders) } : {}),
   };

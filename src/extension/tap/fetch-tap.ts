@@ -2,10 +2,11 @@
 // streaming ones get their body served through `tapBody` and recorded chunk by chunk.
 import type { BodyRecord, ConnectionRecord } from '../../core/capture/model.ts';
 import { ChunkSplitter } from '../../core/frames/byte-chunks.ts';
+import { maskHeaders } from '../../core/capture/credential-mask.ts';
 import { ERROR_BODY_CAP, serveBodyFrom, tapBody, tapErrorBody } from './body-tap.ts';
 import type { TapEmitter } from './emitter.ts';
 import { mimic, natives, now } from './natives.ts';
-import { acceptsStream, deferBody, deferRequestBody, headerPairs, isPiProxyRequestBody, isStreamResponse, maskHeaders } from './request-info.ts';
+import { acceptsStream, deferBody, deferRequestBody, headerPairs, isPiProxyRequestBody, isStreamResponse } from './request-info.ts';
 import type { DeferredBody } from './request-info.ts';
 
 interface RequestFacts {

@@ -39,6 +39,9 @@ export const natives = {
   jsonStringify: JSON.stringify,
 };
 
+/** JSON.parse and JSON.stringify as taken at install, as the core's masking (credential-mask.ts) takes them. */
+export const nativeJson = { parse: natives.jsonParse, stringify: natives.jsonStringify };
+
 const visibilityGetter = typeof Document === 'undefined' ? undefined : Object.getOwnPropertyDescriptor(Document.prototype, 'visibilityState')?.get;
 
 /** `document.visibilityState === 'hidden'`, through the getter as it was at install (a page cannot fake it to the tap). */

@@ -2,8 +2,9 @@
 // and the request body (the prompt, pi's `model`) up to a cap. Dependency-free (runs in the page's MAIN world).
 import type { BodyRecord } from '../../core/capture/model.ts';
 import { bytesToBase64 } from '../../core/frames/utf8-chunks.ts';
-import { acceptsStreamType, isJsonSpace, isPiProxyRequest, stringEnd } from '../../core/capture/stream-request.ts';
-import { natives } from './natives.ts';
+import { maskJsonHead, maskSecretsInJson } from '../../core/capture/credential-mask.ts';
+import { acceptsStreamType, isPiProxyRequest } from '../../core/capture/stream-request.ts';
+import { natives, nativeJson } from './natives.ts';
 
 export const STREAM_CONTENT_TYPES = new Set([
   'text/event-stream',
@@ -13,21 +14,6 @@ export const STREAM_CONTENT_TYPES = new Set([
 ]);
 
 export const REQUEST_BODY_CAP = 1024 * 1024;
-export const MASK = '•••';
-
-/** Headers whose values are credentials: the name is kept (it matters for debugging), the value is not. */
-const SECRET_HEADERS = new Set(['cookie', 'authorization', 'proxy-authorization', 'set-cookie', 'x-api-key', 'api-key']);
-/**
- * Header names that carry credentials by their name: any *-api-key, *-token, *-secret, *-auth*, *-session*,
- * *-password, *-signature, *-credential(s) (x-goog-api-key, anthropic-api-key, x-auth-token, x-csrf-token,
- * x-amz-security-token…): the fixed list above missed them, and they were stored and exported in clear.
- */
-const SECRET_HEADER_NAME = /(^|[-_])(api[-_]?key|key|token|secret|auth\w*|session\w*|password|passwd|signature|credentials?|organization)($|[-_])/i;
-
-export function isSecretHeader(name: string): boolean {
-  const lower = name.toLowerCase();
-  return SECRET_HEADERS.has(lower) || SECRET_HEADER_NAME.test(lower);
-}
 
 /** Media type without parameters, lower-cased ("Text/Event-Stream; charset=utf-8" → "text/event-stream"). */
 export function mediaType(contentType: string | null | undefined): string {
@@ -67,12 +53,6 @@ export function isStreamResponse(contentType: string | null, url: string, includ
   return STREAM_CONTENT_TYPES.has(mediaType(contentType)) || urlMatches(url, includeUrls);
 }
 
-export function maskHeaders(pairs: Iterable<[string, string]>): [string, string][] {
-  const out: [string, string][] = [];
-  for (const [name, value] of pairs) out.push([name, isSecretHeader(name) ? MASK : value]);
-  return out;
-}
-
 /** Header pairs from anything `fetch` accepts as `headers` (Headers, array of pairs, record). */
 export function headerPairs(init: HeadersInit | undefined | null): [string, string][] {
   if (!init) return [];
@@ -85,168 +65,9 @@ export function headerPairs(init: HeadersInit | undefined | null): [string, stri
   }
 }
 
-/** JSON keys that name a credential (camelCase read as words): apiKey, api_key, accessToken, client_secret, password… */
-const SECRET_KEY = /(^|-)(api-?key|key|token|secret|password|passwd|credentials?|authorization)($|-)/;
-const isSecretKey = (key: string): boolean => SECRET_KEY.test(key.replace(/([a-z0-9])([A-Z])/g, '$1-$2').replace(/_/g, '-').toLowerCase());
-
-/**
- * A JSON request body with the string values of credential keys masked (pi's proxy request can carry
- * `options.apiKey`; it was stored and exported in clear) — strings in an array under such a key too
- * (`"credentials": ["sk-…"]`). Other text, and JSON without such keys, as it is — but for a credential key written
- * twice: JSON.parse keeps the last value, so the text would keep the first in clear (`{"token":"sk-…","token":null}`):
- * such a body is written anew from what JSON.parse read.
- */
-export function maskSecretsInJson(text: string): string {
-  const head = text.trimStart()[0];
-  if (head !== '{' && head !== '[') return text;
-  let value: unknown;
-  try {
-    value = natives.jsonParse(text);
-  } catch {
-    return text;
-  }
-  let masked = false;
-  const secretKeysSeen: string[] = [];
-  const maskStrings = (v: unknown): unknown => {
-    if (Array.isArray(v)) return v.map(maskStrings);
-    if (typeof v !== 'string' || v === '') return walk(v);
-    masked = true;
-    return MASK;
-  };
-  const walk = (v: unknown): unknown => {
-    if (Array.isArray(v)) return v.map(walk);
-    if (v === null || typeof v !== 'object') return v;
-    // No prototype: a `__proto__` member is a member like any other (on a plain object it set the prototype, and
-    // the member was lost from the text written).
-    const out: Record<string, unknown> = { __proto__: null } as unknown as Record<string, unknown>;
-    for (const [k, x] of Object.entries(v)) {
-      if (!isSecretKey(k)) out[k] = walk(x);
-      else {
-        secretKeysSeen.push(k);
-        out[k] = typeof x === 'string' || Array.isArray(x) ? maskStrings(x) : walk(x);
-      }
-    }
-    return out;
-  };
-  const result = walk(value);
-  return masked || secretKeysSeen.some((k) => writtenTwice(text, k)) ? (natives.jsonStringify(result) as string) : text;
-}
-
-/** Whether `key`, quoted as JSON writes it, occurs more than once in `text` (a member written twice, or nested). */
-function writtenTwice(text: string, key: string): boolean {
-  const quoted = natives.jsonStringify(key) as string;
-  const at = text.indexOf(quoted);
-  return at !== -1 && text.indexOf(quoted, at + quoted.length) !== -1;
-}
-
-/**
- * The head of a JSON body the cap cut, with credentials masked as maskSecretsInJson masks them in the whole body. That
- * one parses, and a cut text does not parse: a body read as bytes (a Request, a buffer or typed array, a Blob) is cut
- * first — only its head is read, or copied: the whole text is never there to mask — and its api_key, token,
- * password… were kept, and exported, in clear. This reads the head as the start of a JSON text, in one pass, by
- * its strings and brackets: a string that is a member's value in an object, under a key isSecretKey names (read as
- * JSON.parse reads it, escapes and all), becomes MASK — one the cut ends too (`"apiKey":"sk-12` → `"apiKey":"•••`, no
- * closing quote) — and an empty one stays, as the whole-body masking has it (and so does a `"` the cut ends with: the
- * head masked is the start of the body masked, however it is cut). A string in an array under such a key, a
- * number, an object (its own members are read) stay, as there. A key written twice is masked each time (JSON.parse
- * keeps the last, which may lie past the cut). Everything else is kept as written — whitespace, key order (a whole
- * body is written anew by JSON.stringify when it had a credential) — and a text that is no JSON is not checked: at
- * worst a quoted string after a credential's name in it is masked. O(head): strings are passed with indexOf.
- */
-export function maskSecretsInJsonHead(text: string): string {
-  return maskJsonHead(text)[0];
-}
-
-/** maskSecretsInJsonHead, and how many UTF-8 bytes longer its masks made the text (MASK for a shorter secret). */
-function maskJsonHead(text: string): [masked: string, grownBytes: number] {
-  let out = '';
-  let grown = 0;
-  let from = 0; // text before `from` is in `out`
-  const secretKeys = new natives.Map<string, boolean>(); // isSecretKey of the keys seen: a body repeats a few keys many times
-  const inObject: boolean[] = [];
-  let depth = 0;
-  let expectKey = false; // in an object, after `{` or `,`: the next string is a key
-  let key: string | undefined; // the key just read, until its `:`
-  let secretValue = false; // after a credential key's `:`: the next string is masked
-  const secretArray: boolean[] = []; // by depth: an array under a credential key (or in one): its strings are masked
-  const inSecretArray = (): boolean => depth > 0 && !inObject[depth - 1] && secretArray[depth - 1];
-  let i = 0;
-  while (isJsonSpace(text.charCodeAt(i))) i++;
-  if (text[i] !== '{' && text[i] !== '[') return [text, 0]; // no JSON object or array: as it is (maskSecretsInJson too)
-  for (; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (isJsonSpace(c)) continue;
-    if (c === 0x22 /* " */) {
-      const end = stringEnd(text, i);
-      if (expectKey) {
-        if (end < 0) break; // the cut is in a key
-        key = keyOf(text.slice(i, end));
-        expectKey = false;
-        i = end - 1;
-        continue;
-      }
-      if ((secretValue || inSecretArray()) && (end < 0 ? text.length > i + 1 : end > i + 2)) {
-        out += text.slice(from, i + 1) + MASK;
-        from = end < 0 ? text.length : end - 1; // the closing quote stays
-        grown += MASK_BYTES - utf8Length(text, i + 1, from);
-      }
-      secretValue = false;
-      key = undefined;
-      if (end < 0) break;
-      i = end - 1;
-      continue;
-    }
-    if (c === 0x3a /* : */) {
-      if (key !== undefined) {
-        let secret = secretKeys.get(key);
-        if (secret === undefined) secretKeys.set(key, (secret = isSecretKey(key)));
-        secretValue = secret;
-      }
-      key = undefined;
-      continue;
-    }
-    const secretArrayOpens = c === 0x5b && (secretValue || inSecretArray());
-    secretValue = false;
-    key = undefined;
-    if (c === 0x7b || c === 0x5b) {
-      secretArray[depth] = secretArrayOpens;
-      inObject[depth++] = c === 0x7b;
-      expectKey = c === 0x7b;
-    } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
-      if (depth > 0) depth--;
-      expectKey = false;
-    } else if (c === 0x2c /* , */) expectKey = depth > 0 && inObject[depth - 1];
-    // Anything else (numbers, literals): passed over.
-  }
-  return [from === 0 ? text : out + text.slice(from), grown];
-}
-
-const MASK_BYTES = 9; // '•••' in UTF-8
-
-/** The UTF-8 length of text[from, to) (a surrogate pair: 4 bytes, 2 for each half). */
-function utf8Length(text: string, from: number, to: number): number {
-  let n = 0;
-  for (let i = from; i < to; i++) {
-    const c = text.charCodeAt(i);
-    n += c < 0x80 ? 1 : c < 0x800 || (c >= 0xd800 && c <= 0xdfff) ? 2 : 3;
-  }
-  return n;
-}
-
-
-/** A key as JSON.parse reads it (`"api\u005fkey"` is api_key); as written when it is no JSON string. */
-function keyOf(quoted: string): string {
-  if (quoted.indexOf('\\') < 0) return quoted.slice(1, -1);
-  try {
-    return natives.jsonParse(quoted) as string;
-  } catch {
-    return quoted.slice(1, -1);
-  }
-}
-
 function textBody(raw: string): BodyRecord {
   const size = new natives.TextEncoder().encode(raw).length;
-  const text = maskSecretsInJson(raw);
+  const text = maskSecretsInJson(raw, nativeJson);
   if (size <= REQUEST_BODY_CAP) return { text, size };
   // Cut at a character boundary below the cap (UTF-16 index ≈ bytes / 3 is always below it).
   let cut = text.slice(0, REQUEST_BODY_CAP);
@@ -279,12 +100,13 @@ function withoutCutCharacter(bytes: Uint8Array): Uint8Array {
 }
 
 /**
- * The text of a cut body's head (`bytes` long in UTF-8) with its credentials masked (maskSecretsInJsonHead), within
+ * The text of a cut body's head (`bytes` long in UTF-8) with its credentials masked (maskSecretsInJsonHead in
+ * core/capture/credential-mask.ts), within
  * the cap: MASK is longer than a short secret (9 bytes), so a head that grew past it loses as many characters at its
  * end (the start of the masked text, at a character boundary below the cap; nothing is encoded again).
  */
 function maskedHead(text: string, bytes: number): string {
-  const [masked, grown] = maskJsonHead(text);
+  const [masked, grown] = maskJsonHead(text, nativeJson);
   let over = bytes + grown - REQUEST_BODY_CAP;
   let end = masked.length;
   while (over > 0 && end > 0) {
@@ -307,7 +129,7 @@ export function bytesBody(bytes: Uint8Array, cut = false): BodyRecord {
   if (text === undefined && truncated) text = utf8Text((textBytes = withoutCutCharacter(kept)));
   // A cut body is masked by its head: the whole text is not there (see maskSecretsInJsonHead).
   const record: BodyRecord = text === undefined ? { base64: bytesToBase64(kept), size }
-    : { text: truncated ? maskedHead(text, textBytes.length) : maskSecretsInJson(text), size };
+    : { text: truncated ? maskedHead(text, textBytes.length) : maskSecretsInJson(text, nativeJson), size };
   if (truncated) record.truncated = true;
   return record;
 }

@@ -13,9 +13,10 @@
 import { looksLikeAgentEvent } from '../../core/capture/agent-message-sniff.ts';
 import type { ConnectionRecord } from '../../core/capture/model.ts';
 import { webSocketCaptureNotice } from '../../core/capture/notices.ts';
+import { maskSecretsInJson } from '../../core/capture/credential-mask.ts';
 import type { TapEmitter } from './emitter.ts';
-import { mimic, natives, now } from './natives.ts';
-import { maskSecretsInJson, urlMatches } from './request-info.ts';
+import { mimic, nativeJson, natives, now } from './natives.ts';
+import { urlMatches } from './request-info.ts';
 
 /**
  * Text messages kept from before the first agent event, received or sent (pi's bare `start`, a session hello, the
@@ -132,7 +133,7 @@ export function watchWebSocket(emitter: TapEmitter, socket: WebSocket): boolean 
     }
     const t = now();
     // What the page sends is its request (an auth message's token, a chat's API key): masked as a request body is.
-    const sent = maskSecretsInJson(data);
+    const sent = maskSecretsInJson(data, nativeJson);
     if (conn !== undefined) record(t, sent, 'send');
     else lookBack(t, sent, 'send');
   });

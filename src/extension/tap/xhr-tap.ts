@@ -5,9 +5,10 @@
 import type { BodyRecord, ConnectionRecord } from '../../core/capture/model.ts';
 import { ChunkSplitter } from '../../core/frames/byte-chunks.ts';
 import { utf8Length } from '../../core/frames/utf8-chunks.ts';
+import { maskHeaders } from '../../core/capture/credential-mask.ts';
 import type { TapEmitter } from './emitter.ts';
 import { mimic, natives, now } from './natives.ts';
-import { deferBody, isStreamResponse, maskHeaders, type DeferredBody } from './request-info.ts';
+import { deferBody, isStreamResponse, type DeferredBody } from './request-info.ts';
 
 interface XhrState {
   method: string;

@@ -6,7 +6,8 @@ import { firefoxManifest } from '../../../scripts/build-firefox-manifest.ts';
 import { acceptMessage, captureRecordSchema, DropCounter, relayToBackgroundSchema, tapToRelaySchema } from '../../../src/extension/messages.ts';
 import { parseSettings } from '../../../src/extension/settings.ts';
 import { batchRecords } from '../../../src/extension/relay/background-link.ts';
-import { captureBody, isStreamResponse, maskHeaders, mediaType, REQUEST_BODY_CAP, urlMatches } from '../../../src/extension/tap/request-info.ts';
+import { maskHeaders } from '../../../src/core/capture/credential-mask.ts';
+import { captureBody, isStreamResponse, mediaType, REQUEST_BODY_CAP, urlMatches } from '../../../src/extension/tap/request-info.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 

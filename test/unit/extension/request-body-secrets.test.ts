@@ -8,7 +8,8 @@ import { makeHeader, readCaptureLog, writeCaptureLog } from '../../../src/core/c
 import { exportHar } from '../../../src/core/capture/har.ts';
 import { importHar } from '../../../src/core/capture/har-import.ts';
 import type { BodyRecord, Capture, ConnectionRecord } from '../../../src/core/capture/model.ts';
-import { captureBody, deferBody, deferRequestBody, maskSecretsInJsonHead, REQUEST_BODY_CAP } from '../../../src/extension/tap/request-info.ts';
+import { maskSecretsInJsonHead } from '../../../src/core/capture/credential-mask.ts';
+import { captureBody, deferBody, deferRequestBody, REQUEST_BODY_CAP } from '../../../src/extension/tap/request-info.ts';
 
 /** A JSON body past the cap with credentials near its start, at the top and nested. */
 const body = JSON.stringify({
