@@ -1,7 +1,7 @@
 // Credentials masked where they are recorded: header values named for a secret, a URL's userinfo, the string values of
 // credential keys in a JSON request body (whole, or the head of one cut at a cap) or a WebSocket message the page sent.
-// The tap masks them as it captures (extension/tap/request-info.ts, websocket-tap.ts, emitter.ts): a capture log or
-// HAR exported without Redact holds none in clear. In the core, so that what reads a capture from elsewhere masks alike.
+// The tap masks them as it captures (extension/tap/request-info.ts, websocket-tap.ts, emitter.ts), and the HAR import
+// masks a browser's HAR alike (har-import-mask.ts): a capture log or HAR exported without Redact holds none in clear.
 // Dependency-free (the tap bundles it into the page's MAIN world): the tap passes the JSON functions it took at
 // install (a page may replace JSON.parse), and no global the page could replace is looked up here.
 import { isJsonSpace, stringEnd } from './stream-request.ts';
@@ -48,9 +48,10 @@ const isSecretKey = (key: string): boolean => SECRET_KEY.test(key.replace(/([a-z
  * `options.apiKey`; it was stored and exported in clear) — strings in an array under such a key too
  * (`"credentials": ["sk-…"]`). Other text, and JSON without such keys, as it is — but for a credential key written
  * twice: JSON.parse keeps the last value, so the text would keep the first in clear (`{"token":"sk-…","token":null}`):
- * such a body is written anew from what JSON.parse read.
+ * such a body is written anew from what JSON.parse read. `maskedKeys` is given the keys whose values were masked (or
+ * dropped: a key written twice).
  */
-export function maskSecretsInJson(text: string, json: JsonFunctions = JSON): string {
+export function maskSecretsInJson(text: string, json: JsonFunctions = JSON, maskedKeys?: Set<string>): string {
   const head = text.trimStart()[0];
   if (head !== '{' && head !== '[') return text;
   let value: unknown;
@@ -61,10 +62,11 @@ export function maskSecretsInJson(text: string, json: JsonFunctions = JSON): str
   }
   let masked = false;
   const secretKeysSeen: string[] = [];
-  const maskStrings = (v: unknown): unknown => {
-    if (Array.isArray(v)) return v.map(maskStrings);
+  const maskStrings = (v: unknown, key: string): unknown => {
+    if (Array.isArray(v)) return v.map((x) => maskStrings(x, key));
     if (typeof v !== 'string' || v === '') return walk(v);
     masked = true;
+    maskedKeys?.add(key);
     return MASK;
   };
   const walk = (v: unknown): unknown => {
@@ -77,13 +79,15 @@ export function maskSecretsInJson(text: string, json: JsonFunctions = JSON): str
       if (!isSecretKey(k)) out[k] = walk(x);
       else {
         secretKeysSeen.push(k);
-        out[k] = typeof x === 'string' || Array.isArray(x) ? maskStrings(x) : walk(x);
+        out[k] = typeof x === 'string' || Array.isArray(x) ? maskStrings(x, k) : walk(x);
       }
     }
     return out;
   };
   const result = walk(value);
-  return masked || secretKeysSeen.some((k) => writtenTwice(text, k, json)) ? (json.stringify(result) as string) : text;
+  if (!masked && !secretKeysSeen.some((k) => writtenTwice(text, k, json))) return text;
+  if (maskedKeys) for (const k of secretKeysSeen) if (writtenTwice(text, k, json)) maskedKeys.add(k);
+  return json.stringify(result) as string;
 }
 
 /** Whether `key`, quoted as JSON writes it, occurs more than once in `text` (a member written twice, or nested). */
@@ -107,12 +111,12 @@ function writtenTwice(text: string, key: string, json: JsonFunctions): boolean {
  * body is written anew by JSON.stringify when it had a credential) — and a text that is no JSON is not checked: at
  * worst a quoted string after a credential's name in it is masked. O(head): strings are passed with indexOf.
  */
-export function maskSecretsInJsonHead(text: string, json: JsonFunctions = JSON): string {
-  return maskJsonHead(text, json)[0];
+export function maskSecretsInJsonHead(text: string, json: JsonFunctions = JSON, maskedKeys?: Set<string>): string {
+  return maskJsonHead(text, json, maskedKeys)[0];
 }
 
 /** maskSecretsInJsonHead, and how many UTF-8 bytes longer its masks made the text (MASK for a shorter secret). */
-export function maskJsonHead(text: string, json: JsonFunctions = JSON): [masked: string, grownBytes: number] {
+export function maskJsonHead(text: string, json: JsonFunctions = JSON, maskedKeys?: Set<string>): [masked: string, grownBytes: number] {
   let out = '';
   let grown = 0;
   let from = 0; // text before `from` is in `out`
@@ -145,6 +149,7 @@ export function maskJsonHead(text: string, json: JsonFunctions = JSON): [masked:
         out += text.slice(from, i + 1) + MASK;
         from = end < 0 ? text.length : end - 1; // the closing quote stays
         grown += MASK_BYTES - utf8Length(text, i + 1, from);
+        maskedKeys?.add(secretOf);
       }
       secretValueOf = undefined;
       key = undefined;

@@ -1,7 +1,8 @@
 // HAR import: our own exports (exact, from `_replyscope`) and browser HARs such as Chrome's "Save all as HAR with
 // content". Only stream entries are imported (text/event-stream, NDJSON types, EventSource and WebSocket entries); a
 // notice says how many others were skipped. Browser HARs carry no chunk times: the body becomes chunks at the message
-// times when `_eventSourceMessages` line up with the body's frames, else one chunk at the end of the entry.
+// times when `_eventSourceMessages` line up with the body's frames, else one chunk at the end of the entry. A browser's
+// entries have their credentials masked as the tap masks them (har-import-mask.ts); our own records are exact.
 import type { BodyRecord, Capture, CaptureHeader, CaptureRecord, ConnectionRecord, EndRecord, Transport } from './model.ts';
 import { parseHeader, parseRecord } from './schemas.ts';
 import { describeZodError } from './capture-log.ts';
@@ -10,6 +11,7 @@ import { isNdjsonContentType } from '../frames/ndjson.ts';
 import { SseSpecDecoder } from '../frames/sse-spec.ts';
 import { Utf8ChunkEncoder, base64ToBytes } from '../frames/utf8-chunks.ts';
 import { DECODED_AS_1252_NOTE, utf8BytesDecodedAs1252 } from './har-charset.ts';
+import { ImportMasking } from './har-import-mask.ts';
 
 export class HarImportError extends Error {
   constructor(message: string) {
@@ -67,16 +69,21 @@ function transportOf(entry: Obj): Transport {
 /**
  * A WebSocket entry's frames (Chrome's `_webSocketMessages`: type send/receive, opcode 1 text / 2 binary, time in
  * epoch seconds, data): the text messages become message records — received ones `message` (each one event's data,
- * as an EventSource message is), sent ones `send`, as the tap records them; a notice counts the binary frames left out.
+ * as an EventSource message is), sent ones `send`, masked as the tap records them; a notice counts the binary frames
+ * left out.
  */
-function webSocketRecords(id: string, frames: Obj[], start: number, endT: number): CaptureRecord[] {
+function webSocketRecords(id: string, frames: Obj[], start: number, endT: number, masking: ImportMasking): CaptureRecord[] {
   const out: CaptureRecord[] = [];
   const first = num(frames[0]?.time) ?? 0;
   let binary = 0;
   for (const f of frames) {
     if (f.type !== 'send' && f.type !== 'receive') continue;
     if (f.opcode !== undefined && f.opcode !== 1) binary++;
-    else out.push({ kind: 'message', conn: id, t: messageTimeMs(f.time, start, first), type: f.type === 'send' ? 'send' : 'message', data: str(f.data) ?? '', lastEventId: '' });
+    else {
+      const sent = f.type === 'send';
+      const data = sent ? masking.sentMessage(str(f.data) ?? '') : str(f.data) ?? '';
+      out.push({ kind: 'message', conn: id, t: messageTimeMs(f.time, start, first), type: sent ? 'send' : 'message', data, lastEventId: '' });
+    }
   }
   if (binary) {
     out.push({ kind: 'notice', t: endT, conn: id, level: 'info', text: `WebSocket: the text messages were imported (each received one read as one event, the app's own shown as other messages, the sent ones as sent); not shown: ${binary} binary message${binary === 1 ? '' : 's'}.` });
@@ -156,6 +163,8 @@ interface ReadOptions {
   pages?: Map<string, Obj>;
   taken?: ReadonlySet<string>;
   exactText: boolean;
+  /** Masks the credentials of what is read, and counts them for the note. */
+  masking: ImportMasking;
 }
 
 /**
@@ -172,7 +181,7 @@ function requestBodyOf(request: Obj): BodyRecord | undefined {
 }
 
 function browserEntry(entry: Obj, index: number, opts: ReadOptions, records: CaptureRecord[]): boolean {
-  const { pageUrls, taken } = opts;
+  const { pageUrls, taken, masking } = opts;
   const request = isObj(entry.request) ? entry.request : {};
   const response = isObj(entry.response) ? entry.response : {};
   const content = isObj(response.content) ? response.content : {};
@@ -202,14 +211,14 @@ function browserEntry(entry: Obj, index: number, opts: ReadOptions, records: Cap
     kind: 'connection',
     id,
     transport,
-    frameUrl: pageUrls.get(str(entry.pageref) ?? '') ?? '',
+    frameUrl: masking.url(pageUrls.get(str(entry.pageref) ?? '') ?? ''),
     method: str(request.method) ?? 'GET',
-    url: str(request.url) ?? '',
-    requestHeaders: pairs(request.headers),
-    ...(requestBody ? { requestBody } : {}),
+    url: masking.url(str(request.url) ?? ''),
+    requestHeaders: masking.headers(index, pairs(request.headers)),
+    ...(requestBody ? { requestBody: masking.requestBody(requestBody) } : {}),
     ...(status !== undefined ? { status } : {}),
     ...(str(response.statusText) !== undefined ? { statusText: str(response.statusText) } : {}),
-    responseHeaders: pairs(response.headers),
+    responseHeaders: masking.headers(index, pairs(response.headers)),
     startTime: start,
     responseTime: start + before,
   };
@@ -225,7 +234,7 @@ function browserEntry(entry: Obj, index: number, opts: ReadOptions, records: Cap
     // named by content._file; the connection showed 0 events without a word.
     records.push({ kind: 'notice', t: endT, conn: id, level: 'warning', text: missingMessagesNote(content) });
   } else if (transport === 'websocket') {
-    pushAll(records, webSocketRecords(id, (entry._webSocketMessages as unknown[]).filter(isObj), start, endT));
+    pushAll(records, webSocketRecords(id, (entry._webSocketMessages as unknown[]).filter(isObj), start, endT, masking));
   } else if (transport === 'eventsource' && messages.length > 0) {
     messages.forEach((m, k) =>
       records.push({ kind: 'message', conn: id, t: msgTimes[k], type: str(m.eventName) ?? 'message', data: str(m.data) ?? '', lastEventId: str(m.eventId) ?? '' }),
@@ -364,12 +373,13 @@ export function importHar(har: unknown): Capture {
     // ours: ignoring them lost them without a word.
     if (others.length) {
       const taken = new Set(records.flatMap((r) => (r.kind === 'connection' ? [r.id] : [])));
-      pushAll(records, browserEntries(entries, others, { pageUrls: pageUrlsOf(pagesOf(log)), taken, exactText: false }));
+      pushAll(records, browserEntries(entries, others, { pageUrls: pageUrlsOf(pagesOf(log)), taken, exactText: false, masking: new ImportMasking() }));
     }
     return { header, records };
   }
   const pages = pagesOf(log);
   const pageUrls = pageUrlsOf(pages);
+  const masking = new ImportMasking();
   const creator = isObj(log.creator) ? log.creator : {};
   const browser = isObj(log.browser) ? log.browser : undefined;
   const firstStart = entries.map((e) => (isObj(e) ? str(e.startedDateTime) : undefined)).find((s) => s !== undefined);
@@ -379,13 +389,13 @@ export function importHar(har: unknown): Capture {
     version: 1,
     tool: `HAR import (${[str(creator.name), str(creator.version)].filter(Boolean).join(' ') || 'unknown creator'})`,
     created: str(pages[0]?.startedDateTime) ?? firstStart ?? new Date(0).toISOString(),
-    ...(pages[0] && urlLike(pages[0].title) ? { pageUrl: str(pages[0].title) } : {}),
+    ...(pages[0] && urlLike(pages[0].title) ? { pageUrl: masking.url(str(pages[0].title) as string) } : {}),
     ...(browser ? { browser: [str(browser.name), str(browser.version)].filter(Boolean).join(' ') } : {}),
   };
   // Our own export without its `_replyscope` fields (stripped, or written by an older version) has exact text.
   const exactText = str(creator.name) === 'Replyscope';
   const byId = new Map(pages.flatMap((p) => (str(p.id) !== undefined ? [[str(p.id) as string, p] as [string, Obj]] : [])));
-  return { header, records: browserEntries(entries, entries.map((_, i) => i), { pageUrls, pages: byId, exactText }) };
+  return { header, records: browserEntries(entries, entries.map((_, i) => i), { pageUrls, pages: byId, exactText, masking }) };
 }
 
 /**
@@ -400,11 +410,11 @@ function pushAll<T>(target: T[], items: readonly T[]): void {
 /** Skipped entries named in the note, at most. */
 const MAX_NAMED = 5;
 
-/** "GET https://host/path (application/json)", the URL clipped. */
-function skippedName(entry: Obj): string {
+/** "GET https://host/path (application/json)", the URL clipped (its userinfo masked: the note is in the capture). */
+function skippedName(entry: Obj, masking: ImportMasking): string {
   const request = isObj(entry.request) ? entry.request : {};
   const response = isObj(entry.response) ? entry.response : {};
-  const url = str(request.url) ?? '(no URL)';
+  const url = masking.url(str(request.url) ?? '(no URL)');
   const mime = mimeOf(response, isObj(response.content) ? response.content : {}).split(';')[0] || 'no type';
   return `${str(request.method) ?? 'GET'} ${url.length > 100 ? `${url.slice(0, 100)}…` : url} (${mime})`;
 }
@@ -414,10 +424,10 @@ function skippedName(entry: Obj): string {
  * that is missing), and its URL — Chrome writes the URL as the page's title; a title that is none (Playwright writes
  * the document's) is given as it is, the page's id when there is none.
  */
-function pageBoundary(page: Obj, first: CaptureRecord): CaptureRecord {
+function pageBoundary(page: Obj, first: CaptureRecord, masking: ImportMasking): CaptureRecord {
   const started = Date.parse(str(page.startedDateTime) ?? '');
   const t = Number.isFinite(started) ? started : first.kind === 'connection' ? first.startTime : Number.NaN;
-  return { kind: 'navigation', t, url: str(page.title) || str(page.id) || '' };
+  return { kind: 'navigation', t, url: masking.url(str(page.title) || str(page.id) || '') };
 }
 
 function pagesOf(log: Obj): Obj[] {
@@ -431,7 +441,10 @@ function pageUrlsOf(pages: Obj[]): Map<string, string> {
 
 const urlLike = (v: unknown): boolean => typeof v === 'string' && /^[a-z][a-z0-9+.-]*:/i.test(v);
 
-/** The records of the entries at `indices`, read as a browser saved them, and a notice of those that are no stream. */
+/**
+ * The records of the entries at `indices`, read as a browser saved them, a notice of those that are no stream, and one
+ * of the credentials masked in them.
+ */
 function browserEntries(entries: unknown[], indices: number[], opts: ReadOptions): CaptureRecord[] {
   const records: CaptureRecord[] = [];
   const skipped: string[] = [];
@@ -444,17 +457,19 @@ function browserEntries(entries: unknown[], indices: number[], opts: ReadOptions
     if (!isObj(e)) throw new HarImportError(`HAR entry ${i} is not an object`);
     const at = records.length;
     if (!browserEntry(e, i, opts, records)) {
-      skipped.push(skippedName(e));
+      skipped.push(skippedName(e, opts.masking));
       continue;
     }
     const page = str(e.pageref);
     if (page === undefined || !opts.pages?.has(page)) continue;
-    if (lastPage !== undefined && page !== lastPage) records.splice(at, 0, pageBoundary(opts.pages.get(page) as Obj, records[at]));
+    if (lastPage !== undefined && page !== lastPage) records.splice(at, 0, pageBoundary(opts.pages.get(page) as Obj, records[at], opts.masking));
     lastPage = page;
   }
   if (skipped.length > 0) {
     const named = skipped.slice(0, MAX_NAMED).join('; ') + (skipped.length > MAX_NAMED ? `; and ${skipped.length - MAX_NAMED} more` : '');
     records.push({ kind: 'notice', t: Number.NaN, level: 'info', text: `${skipped.length} of ${entries.length} HAR entries are not streams (no text/event-stream, NDJSON, EventSource or WebSocket) and were skipped: ${named}.` });
   }
+  const masked = opts.masking.note();
+  if (masked !== undefined) records.push({ kind: 'notice', t: Number.NaN, level: 'info', text: masked });
   return records;
 }
