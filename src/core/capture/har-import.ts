@@ -373,7 +373,9 @@ export function importHar(har: unknown): Capture {
     // ours: ignoring them lost them without a word.
     if (others.length) {
       const taken = new Set(records.flatMap((r) => (r.kind === 'connection' ? [r.id] : [])));
-      pushAll(records, browserEntries(entries, others, { pageUrls: pageUrlsOf(pagesOf(log)), taken, exactText: false, masking: new ImportMasking() }));
+      const masking = new ImportMasking();
+      pushAll(records, browserEntries(entries, others, { pageUrls: pageUrlsOf(pagesOf(log)), taken, exactText: false, masking }).records);
+      pushMaskingNote(records, masking);
     }
     return { header, records };
   }
@@ -383,19 +385,30 @@ export function importHar(har: unknown): Capture {
   const creator = isObj(log.creator) ? log.creator : {};
   const browser = isObj(log.browser) ? log.browser : undefined;
   const firstStart = entries.map((e) => (isObj(e) ? str(e.startedDateTime) : undefined)).find((s) => s !== undefined);
+  // Our own export without its `_replyscope` fields (stripped, or written by an older version) has exact text.
+  const exactText = str(creator.name) === 'Replyscope';
+  const byId = new Map(pages.flatMap((p) => (str(p.id) !== undefined ? [[str(p.id) as string, p] as [string, Obj]] : [])));
+  const { records, firstPage } = browserEntries(entries, entries.map((_, i) => i), { pageUrls, pages: byId, exactText, masking });
+  // The capture's page is its first stream's: no boundary is drawn before that one, and a first page without any (a
+  // login page before the chat) named the streams of the next.
+  const page = firstPage ?? pages[0];
   const header: CaptureHeader = {
     kind: 'header',
     format: 'replyscope-capture',
     version: 1,
     tool: `HAR import (${[str(creator.name), str(creator.version)].filter(Boolean).join(' ') || 'unknown creator'})`,
     created: str(pages[0]?.startedDateTime) ?? firstStart ?? new Date(0).toISOString(),
-    ...(pages[0] && urlLike(pages[0].title) ? { pageUrl: masking.url(str(pages[0].title) as string) } : {}),
+    ...(page && urlLike(page.title) ? { pageUrl: masking.url(str(page.title) as string) } : {}),
     ...(browser ? { browser: [str(browser.name), str(browser.version)].filter(Boolean).join(' ') } : {}),
   };
-  // Our own export without its `_replyscope` fields (stripped, or written by an older version) has exact text.
-  const exactText = str(creator.name) === 'Replyscope';
-  const byId = new Map(pages.flatMap((p) => (str(p.id) !== undefined ? [[str(p.id) as string, p] as [string, Obj]] : [])));
-  return { header, records: browserEntries(entries, entries.map((_, i) => i), { pageUrls, pages: byId, exactText, masking }) };
+  pushMaskingNote(records, masking);
+  return { header, records };
+}
+
+/** The note of the credentials the import masked, if it masked any (har-import-mask.ts). */
+function pushMaskingNote(records: CaptureRecord[], masking: ImportMasking): void {
+  const text = masking.note();
+  if (text !== undefined) records.push({ kind: 'notice', t: Number.NaN, level: 'info', text });
 }
 
 /**
@@ -442,16 +455,17 @@ function pageUrlsOf(pages: Obj[]): Map<string, string> {
 const urlLike = (v: unknown): boolean => typeof v === 'string' && /^[a-z][a-z0-9+.-]*:/i.test(v);
 
 /**
- * The records of the entries at `indices`, read as a browser saved them, a notice of those that are no stream, and one
- * of the credentials masked in them.
+ * The records of the entries at `indices`, read as a browser saved them, and a notice of those that are no stream;
+ * `firstPage`: the page of the first stream on one of `opts.pages`.
  */
-function browserEntries(entries: unknown[], indices: number[], opts: ReadOptions): CaptureRecord[] {
+function browserEntries(entries: unknown[], indices: number[], opts: ReadOptions): { records: CaptureRecord[]; firstPage?: Obj } {
   const records: CaptureRecord[] = [];
   const skipped: string[] = [];
   // A browser HAR saved with "Preserve log" holds several pages: their streams are told apart as the panel tells them
   // apart live, by a `navigation` record where the page changes (only between streams of two pages: a page whose
   // requests were all skipped draws no boundary).
   let lastPage: string | undefined;
+  let firstPage: string | undefined;
   for (const i of indices) {
     const e = entries[i];
     if (!isObj(e)) throw new HarImportError(`HAR entry ${i} is not an object`);
@@ -464,12 +478,11 @@ function browserEntries(entries: unknown[], indices: number[], opts: ReadOptions
     if (page === undefined || !opts.pages?.has(page)) continue;
     if (lastPage !== undefined && page !== lastPage) records.splice(at, 0, pageBoundary(opts.pages.get(page) as Obj, records[at], opts.masking));
     lastPage = page;
+    firstPage ??= page;
   }
   if (skipped.length > 0) {
     const named = skipped.slice(0, MAX_NAMED).join('; ') + (skipped.length > MAX_NAMED ? `; and ${skipped.length - MAX_NAMED} more` : '');
     records.push({ kind: 'notice', t: Number.NaN, level: 'info', text: `${skipped.length} of ${entries.length} HAR entries are not streams (no text/event-stream, NDJSON, EventSource or WebSocket) and were skipped: ${named}.` });
   }
-  const masked = opts.masking.note();
-  if (masked !== undefined) records.push({ kind: 'notice', t: Number.NaN, level: 'info', text: masked });
-  return records;
+  return { records, firstPage: firstPage === undefined ? undefined : opts.pages?.get(firstPage) };
 }

@@ -671,6 +671,17 @@ describe('HAR import: a browser HAR of several pages ("Preserve log")', () => {
     expect(cap.records.find((r) => r.kind === 'navigation')).toEqual({ kind: 'navigation', t: Date.parse('2026-11-29T21:06:00.000Z'), url: 'https://app.example/chat?again' });
   });
 
+  it('a first page without a stream (a login page) does not name the streams of the next: the capture\'s page is its first stream\'s', () => {
+    const har = { log: { ...chromeHar.log, pages, entries: [{ ...json, pageref: 'page_1' }, entryOn('page_2', '2026-11-29T21:05:01.000Z', 'a'), entryOn('page_2', '2026-11-29T21:05:02.000Z', 'b')] } };
+    const cap = importHar(har);
+    expect(cap.header.pageUrl).toBe('https://app.example/settings');
+    expect(cap.records.some((r) => r.kind === 'navigation')).toBe(false);
+    // Exported, its one page is the streams' (it was titled with the login page's URL).
+    expect(exportHar(cap).log.pages?.map((p) => p.title)).toEqual(['https://app.example/settings']);
+    // With no stream on any page, the HAR's first page is still the capture's.
+    expect(importHar({ log: { ...chromeHar.log, pages, entries: [json] } }).header.pageUrl).toBe('https://app.example/chat');
+  });
+
   it('one page, or entries without pages, draw no boundary', () => {
     const one = importHar({ log: { ...chromeHar.log, pages, entries: [entryOn('page_1', '2026-11-29T21:00:01.000Z', 'a'), entryOn('page_1', '2026-11-29T21:00:02.000Z', 'b')] } });
     expect(one.records.some((r) => r.kind === 'navigation')).toBe(false);
