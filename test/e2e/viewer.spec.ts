@@ -260,6 +260,28 @@ test('the import\'s notes are shown: skipped HAR entries above the connections, 
   await page.close();
 });
 
+test('a browser HAR\'s credentials are masked on import: the note says what was masked, the details show none of them', async () => {
+  const page = await openViewer();
+  const har = JSON.parse(writeHar(sample));
+  const { _replyscope: _r, _eventSourceMessages: _m, ...entry } = har.log.entries[0];
+  const body = JSON.stringify({ model: { api: 'openai-completions', id: 'gpt-x' }, context: { messages: [] }, options: { apiKey: 'sk-SECRET-BODY' } });
+  const browserHar = { log: { version: '1.2', creator: { name: 'WebInspector', version: '537.36' }, entries: [{
+    ...entry,
+    request: { ...entry.request, url: 'https://me:SECRET-USERINFO@api.example/stream', headers: [{ name: 'Authorization', value: 'Bearer SECRET-AUTH' }, { name: 'content-type', value: 'application/json' }],
+      bodySize: body.length, postData: { mimeType: 'application/json', text: body } },
+    response: { ...entry.response, headers: [...entry.response.headers, { name: 'Set-Cookie', value: 'sid=SECRET-COOKIE' }] },
+  }] } };
+  await importText(page, 'browser.har', JSON.stringify(browserHar));
+  await expect(page.getByTestId('page-notices')).toContainText('Credentials masked on import, as the extension masks them when it captures: ' +
+    'authorization and set-cookie headers in 1 entry; the userinfo of 1 URL; apiKey in 1 request body.');
+  await page.locator('[data-conn]').first().click();
+  const details = page.getByTestId('connection-details');
+  await expect(details).toContainText('https://•••@api.example/stream');
+  await expect(details).toContainText('"apiKey": "•••"');
+  await expect(details).not.toContainText('SECRET');
+  await page.close();
+});
+
 test('a Chrome HAR with a WebSocket entry: its received messages are read as a stream, the reply shown', async () => {
   const page = await openViewer();
   const t0 = Date.parse('2026-11-29T21:00:01.000Z') / 1000;
