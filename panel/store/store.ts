@@ -14,6 +14,7 @@ import { createFilters, filterConnections } from './filters.ts';
 import { remapConnectionIds } from './import-merge.ts';
 import { splitChunk } from './chunk-pieces.ts';
 import { eventByIndex, frameByIndex, replyOfEvent } from './lookups.ts';
+import { anchoredFrame, frameAnchorOf, type FrameAnchor } from './frame-anchor.ts';
 import { DiagnosticSteps } from './steps.ts';
 
 export type MainView = 'events' | 'timeline' | 'diagnostics';
@@ -90,6 +91,12 @@ export function createPanelStore(options: StoreOptions = {}) {
    * moves back onto it. A followed reply needs none of this: it follows.
    */
   let anchor: { conn: string; event: number } | undefined;
+  /**
+   * The selected frame (`selectedFrame`) across such a reset, as `anchor` is the selected event's: its index would name
+   * another frame of the new capture (or none), shown in the event pane as if the user had selected it. Until the new
+   * capture is read that far no frame is selected; if the cut took the frame, none is (see frame-anchor.ts).
+   */
+  let frameAnchor: FrameAnchor | undefined;
   /**
    * A capture that replaced this one while paused (a navigation, or the extension handing a live panel its bounded
    * capture): the paused view stays as the user froze it, and this — with what arrived after it — is applied on
@@ -260,6 +267,7 @@ export function createPanelStore(options: StoreOptions = {}) {
       void connections.value; // rebuild the changed views now, to time it
       keepFollowing();
       reanchor(drained);
+      reanchorFrame(drained);
       lastRefresh = now();
       refreshGap = Math.min(BACKLOG_REFRESH_MS, 3 * (lastRefresh - t0));
       stale = false;
@@ -320,11 +328,27 @@ export function createPanelStore(options: StoreOptions = {}) {
     const index = anchor.event - conn.evictedEvents;
     if (index >= conn.events.length && !drained) return; // not read this far yet
     anchor = undefined;
+    const frame = frameAnchor; // (moving the selection back is no move of the user's: a frame anchored with it stays)
     if (index >= 0 && index < conn.events.length) selectEvent(index);
     else if (index < 0) {
       const reply = selectedReply.value; // the event itself was evicted: the oldest step kept
       if (reply) seek(reply.history.evictedBefore);
     }
+    frameAnchor = frame;
+  }
+
+  /** After a refresh, once the selected event is back: the anchored frame is read again (or will not be): select it (or none). */
+  function reanchorFrame(drained: boolean): void {
+    if (!frameAnchor || anchor) return; // (the event first: selecting it clears a selected frame)
+    if (selectedConnId.value !== frameAnchor.conn) {
+      frameAnchor = undefined; // the user moved on
+      return;
+    }
+    const conn = selectedConnection.value;
+    const found = conn ? anchoredFrame(conn, frameAnchor, drained) : drained ? 'gone' : 'wait';
+    if (found === 'wait') return;
+    frameAnchor = undefined;
+    if (found !== 'gone') selectedFrame.value = found;
   }
 
   function queue(recs: CaptureRecord[]): void {
@@ -359,6 +383,8 @@ export function createPanelStore(options: StoreOptions = {}) {
     const conn = selectedConnection.value;
     const ev = selectedEvent.value;
     anchor = conn && ev !== undefined && !(selectedReply.value && follow.value) ? { conn: conn.record.id, event: conn.evictedEvents + ev } : undefined;
+    const frame = selectedFrame.value;
+    frameAnchor = conn && frame !== undefined ? frameAnchorOf(conn, frame) : undefined;
     pending = [];
     pendingDone = 0;
     stale = false;
@@ -367,6 +393,7 @@ export function createPanelStore(options: StoreOptions = {}) {
       analyzer = new CaptureAnalyzer();
       records = [];
       header.value = h;
+      selectedFrame.value = undefined; // (anchored: selected again once read)
       revision.value++;
       held.value = 0;
       queue(recs);
@@ -379,7 +406,10 @@ export function createPanelStore(options: StoreOptions = {}) {
     const min = reply.history.evictedBefore;
     const max = reply.history.length - 1;
     const clamped = Math.max(min, Math.min(max, Math.round(k)));
-    if (!keepFollow) anchor = undefined;
+    if (!keepFollow) {
+      anchor = undefined;
+      frameAnchor = undefined;
+    }
     batch(() => {
       movedByArrival.value = false;
       step.value = clamped;
@@ -393,6 +423,7 @@ export function createPanelStore(options: StoreOptions = {}) {
 
   function selectConnection(id: string | undefined): void {
     anchor = undefined;
+    frameAnchor = undefined;
     batch(() => {
       movedByArrival.value = false;
       selectedConnId.value = id;
@@ -406,6 +437,7 @@ export function createPanelStore(options: StoreOptions = {}) {
 
   function selectReply(id: string | undefined, at: 'start' | 'end' = 'end'): void {
     anchor = undefined;
+    frameAnchor = undefined;
     batch(() => {
       if (id !== selectedReplyId.value) playing.value = false;
       selectedReplyId.value = id;
@@ -422,6 +454,7 @@ export function createPanelStore(options: StoreOptions = {}) {
     const conn = selectedConnection.value;
     if (!conn) return;
     anchor = undefined;
+    frameAnchor = undefined;
     batch(() => {
       movedByArrival.value = false;
       selectedFrame.value = undefined;
@@ -444,6 +477,7 @@ export function createPanelStore(options: StoreOptions = {}) {
   function selectFrame(frameIndex: number): void {
     const conn = selectedConnection.value;
     if (conn && frameByIndex(conn, frameIndex)) {
+      frameAnchor = undefined;
       batch(() => {
         movedByArrival.value = false;
         selectedFrame.value = frameIndex;

@@ -373,6 +373,123 @@ describe('panel store', () => {
     sliced.flush();
     expect(sliced.store.selectedEventView.value?.rawText).toBe(before.event.rawText);
   });
+
+  it('a capture replaced by one with an evicted head keeps a selected frame (a heartbeat) on the same frame, or selects none when the cut took it', () => {
+    // Heartbeats in threes every 25 events, each chunk cut between a run's first heartbeat and its second: wherever the
+    // relay's cut falls, the kept capture starts with two heartbeats before its first event, and the one before them went.
+    const events: unknown[] = [];
+    for (let r = 0; r < 6; r++) {
+      events.push({ type: 'REPLY_START', reply_id: `r${r}`, session_id: 's', name: 'Friday' });
+      events.push({ type: 'TEXT_BLOCK_START', reply_id: `r${r}`, block_id: `b${r}` });
+      for (let i = 0; i < 300; i++) events.push({ type: 'TEXT_BLOCK_DELTA', reply_id: `r${r}`, block_id: `b${r}`, delta: `w${r}.${i} ` });
+      events.push({ type: 'TEXT_BLOCK_END', reply_id: `r${r}`, block_id: `b${r}` });
+      events.push({ type: 'REPLY_END', reply_id: `r${r}`, session_id: 's' });
+    }
+    const chunks: string[] = [];
+    for (let i = 0; i < events.length; i += 25) {
+      chunks.push(`: ping ${i}b\n\n: ping ${i}c\n\n${sseBody(events.slice(i, i + 25))}: ping ${i + 25}a\n\n`);
+    }
+    const enc = new TextEncoder();
+    const records = captureOf(chunks.map((c) => enc.encode(c)), { id: 'a', state: 'complete' });
+    const relay = new CaptureStore(48 * 1024);
+    records.forEach((r, i) => relay.add([r], i));
+    const compacted = toCaptureRecords(relay.snapshot());
+    const keptAnalyzer = new CaptureAnalyzer();
+    keptAnalyzer.push(compacted);
+    const kept = keptAnalyzer.connection('a')!;
+    expect(kept.evictedEvents).toBeGreaterThan(0);
+    /** Frame index of the heartbeat that says `data` in the kept capture (-1: evicted), and in the whole one. */
+    const keptIndex = (data: string) => kept.frames.toArray().findIndex((f) => f.data === data);
+    const wholeIndex = (data: string) => store.selectedConnection.value!.frames.toArray().findIndex((f) => f.data === data);
+    const keptBeats = kept.frames.filter((f) => f.heartbeat).map((f) => f.data);
+    expect(keptIndex(keptBeats[0])).toBeLessThan(kept.events[0].frameIndex); // before the first kept event: counted from the next
+
+    const { store, flush } = manualStore();
+    const select = (data: string) => {
+      store.selectFrame(wholeIndex(data));
+      expect(frameData()).toBe(data);
+    };
+    const frameData = () => {
+      const i = store.selectedFrame.value;
+      return i === undefined ? undefined : store.selectedConnection.value!.frames.data(i);
+    };
+    const compact = () => {
+      store.reset(undefined, compacted);
+      flush();
+    };
+    const whole = () => {
+      store.reset(undefined, records);
+      flush();
+      store.selectConnection('a');
+    };
+    store.ingest(records);
+    flush();
+    store.selectConnection('a');
+
+    // A followed reply: it keeps following, and the frame stays selected.
+    store.selectReply('r5');
+    const middle = keptBeats[Math.floor(keptBeats.length / 2)];
+    select(middle);
+    compact();
+    expect(store.selectedFrame.value).toBe(keptIndex(middle));
+    expect(frameData()).toBe(middle);
+    expect(store.follow.value).toBe(true);
+    expect(store.step.value).toBe(store.selectedReply.value!.history.length - 1);
+
+    // The user scrubbed back (the event is anchored too): both come back.
+    whole();
+    store.selectReply('r4');
+    store.seek(290);
+    const event = store.selectedEventView.value!.rawText;
+    select(keptBeats[3]);
+    compact();
+    expect(store.selectedEventView.value?.rawText).toBe(event);
+    expect(frameData()).toBe(keptBeats[3]);
+
+    // Before the first kept event (the event before it was evicted): counted back from the event after it.
+    whole();
+    select(keptBeats[1]);
+    compact();
+    expect(store.selectedFrame.value).toBe(keptIndex(keptBeats[1]));
+
+    // The heartbeat just before the cut, and one long before: evicted, so no frame is selected.
+    for (const gone of [`: ping ${Number(/\d+/.exec(keptBeats[0])![0])}a`.slice(2), 'ping 25a']) {
+      whole();
+      select(gone);
+      expect(keptIndex(gone)).toBe(-1);
+      compact();
+      expect(store.selectedFrame.value).toBeUndefined();
+    }
+
+    // Back from the compacted capture to the whole one (no eviction there): the same frame again.
+    select(keptBeats[5]);
+    store.reset(undefined, records);
+    flush();
+    expect(frameData()).toBe(keptBeats[5]);
+
+    // Worked off in slices (a refresh after each), other connections read first: the frame waits for its connection,
+    // and for the selected event, read later (selecting it clears a selected frame); no other frame is shown meanwhile.
+    const sliced = manualStore(300, 1);
+    sliced.store.ingest(records);
+    sliced.flush();
+    sliced.store.selectConnection('a');
+    sliced.store.selectReply('r5');
+    sliced.store.seek(sliced.store.selectedReply.value!.history.length - 10);
+    const late = sliced.store.selectedEventView.value!.rawText;
+    const early = keptBeats[1];
+    sliced.store.selectFrame(sliced.store.selectedConnection.value!.frames.toArray().findIndex((f) => f.data === early));
+    const other = Array.from({ length: 20 }, (_, i) => sample.records.map((r) => renameConn(r, `-${i}`))).flat();
+    sliced.store.reset(undefined, [...other, ...compacted]);
+    const shown = new Set<string | undefined>();
+    while (sliced.queued.length) {
+      sliced.queued.shift()!();
+      const i = sliced.store.selectedFrame.value;
+      shown.add(i === undefined ? undefined : sliced.store.selectedConnection.value?.frames.data(i));
+    }
+    expect(sliced.store.selectedEventView.value?.rawText).toBe(late);
+    expect([...shown]).toEqual([undefined, early]);
+    expect(sliced.store.selectedFrame.value).toBe(keptIndex(early));
+  });
 });
 
 function renameConn(r: CaptureRecord, suffix: string): CaptureRecord {
