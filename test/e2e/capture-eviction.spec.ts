@@ -1,7 +1,8 @@
 // Eviction keeps what was evicted derived: with a small capture cap, a long AgentScope session streams past it, and
 // a panel opened only afterwards (so it gets the relay's post-eviction snapshot) still shows the last reply's
 // final text exactly as the page read it, and says how many events were evicted before that point. The same session
-// over a WebSocket, with the app's own messages and a sent one among the events: they are not counted as events.
+// over a WebSocket, with the app's own messages and a sent one among the events: they are not counted as events. A
+// panel watching all along is handed the kept capture once it outgrows the cap, the selected heartbeat kept selected.
 import { bubbleTextBlocks, expectedShown } from './support/bubble.ts';
 import { expect, test, type Page } from '@playwright/test';
 import { launchWithExtension, setCaptureLimit, type ExtensionBrowser } from './support/extension.ts';
@@ -21,6 +22,10 @@ const REPLIES = [{ id: 'r-short-1', deltas: 300 }, { id: 'r-short-2', deltas: 30
 // For a panel watching all along: a long reply of ~11 MB, past three times the cap — and long enough that its last
 // compaction evicts past MAX_DERIVED_CHARS of its text (~56,000 deltas), so the bubble starts with the digest's marker.
 const LONG_SESSION = [{ id: 'r-short-1', deltas: 300 }, { id: 'r-long', deltas: 100_000 }];
+// For a heartbeat selected in a live panel: ~3.04 MB of deltas (just under three times the cap), the heartbeat, three
+// more; the test selects it, then ~0.94 MB more take the panel past the bound — its capture handed anew while the
+// heartbeat is within the newest cap's worth, kept.
+const BEAT_SESSION = { before: 27_500, after: 8_500 };
 
 function* sessionFrames(replies = REPLIES): Generator<string> {
   const ev = (o: Record<string, unknown>) => `data: ${JSON.stringify(o)}\n\n`;
@@ -53,6 +58,9 @@ function runWs(url) {
 }
 </script>`;
 
+/** Resolves the held /session-beat stream (the test selected its heartbeat). */
+let releaseBeat: () => void = () => {};
+
 test.beforeAll(async () => {
   ext = await launchWithExtension();
   await setCaptureLimit(ext, LIMIT);
@@ -76,6 +84,20 @@ test.beforeAll(async () => {
       res.end();
       return;
     }
+    if (req.url === '/session-beat') {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
+      const released = new Promise<void>((resolve) => (releaseBeat = resolve));
+      const frames = [...sessionFrames([{ id: 'r-long', deltas: BEAT_SESSION.before + BEAT_SESSION.after }])];
+      const at = 2 + BEAT_SESSION.before; // after REPLY_START, TEXT_BLOCK_START and the first deltas
+      const write = async (text: string) => {
+        for (let i = 0; i < text.length; i += 20_011) await writeAndWait(res, text.slice(i, i + 20_011));
+      };
+      await write([...frames.slice(0, at), ': ping marker\n\n', ...frames.slice(at, at + 3)].join(''));
+      await released;
+      await write(frames.slice(at + 3).join(''));
+      res.end();
+      return;
+    }
     res.writeHead(404).end();
   });
   // The session over a socket: each frame's event one message, a presence message after every 97th.
@@ -95,6 +117,7 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(async () => {
+  releaseBeat(); // (a stream held for a test that failed before it let it go)
   for (const c of sockets?.clients ?? []) c.terminate();
   await new Promise<void>((resolve) => (sockets ? sockets.close(() => resolve()) : resolve()));
   await server?.close();
@@ -206,6 +229,43 @@ test('a panel watching all along stays bounded past the cap: it is handed the ke
   expect(most).toBeLessThanOrEqual(Math.max(2 * COMPACT_FACTOR * LIMIT, 2 * (LIMIT + largest)) + largest);
   expect(await heldBytes()).toBeLessThan(read / 2);
   await panel.screenshot({ path: test.info().outputPath('live-panel-compacted.png') });
+  await panel.close();
+  await app.close();
+});
+
+test('a heartbeat selected in a live panel stays selected when the panel is handed the kept capture', async () => {
+  const app = await ext.context.newPage();
+  await app.goto(`${server.url}/app`);
+  const tabId = await ext.tabIdFor(app);
+  const panel = await ext.panelPage(tabId);
+  await app.evaluate(() => void (window as unknown as { run: (p: string) => Promise<void> }).run('/session-beat'));
+  await panel.locator('[data-conn]').first().click(); // its reply is followed: the list shows its newest rows
+  const beat = panel.locator('.vrow.heartbeat', { hasText: 'ping marker' });
+  await beat.click();
+  const detail = panel.getByTestId('frame-detail');
+  await expect(detail.getByTestId('raw-frame')).toHaveText('ping marker');
+  const before = Number(await beat.getAttribute('data-frame'));
+  // Handed the kept capture: its eviction record comes before its chunks (one evicted live comes after those read).
+  const handed = () => panel.evaluate(() => {
+    const { store } = (globalThis as unknown as { replyscopePanel: { store: { capture(): { records: { kind: string }[] } } } }).replyscopePanel;
+    const kinds = store.capture().records.map((r) => r.kind);
+    return kinds.includes('evicted') && kinds.indexOf('evicted') < kinds.indexOf('chunk');
+  });
+  expect(await handed()).toBe(false);
+  releaseBeat();
+  await expect(app).toHaveTitle('done', { timeout: 60_000 });
+  await expect.poll(handed, { timeout: 30_000 }).toBe(true);
+  await expect(panel.getByText('Evicted', { exact: true })).toBeVisible();
+  // The same heartbeat, under its index in the kept capture (numbered from the cut) — not whatever frame its old index
+  // names there.
+  const shown = async () => Number((await detail.textContent())?.match(/#(\d+) heartbeat/)?.[1]);
+  await expect.poll(shown).toBeLessThan(before);
+  const after = await shown();
+  await expect(detail.getByTestId('raw-frame')).toHaveText('ping marker');
+  // Its row, found by a search (the list follows the reply's newest rows), is the one selected.
+  await panel.getByLabel('Search events').fill('ping marker');
+  await expect(panel.locator('.vrow.heartbeat[aria-selected="true"]')).toHaveAttribute('data-frame', String(after));
+  await panel.screenshot({ path: test.info().outputPath('live-panel-compacted-heartbeat.png') });
   await panel.close();
   await app.close();
 });
