@@ -2,9 +2,9 @@
 // server close (@microsoft/fetch-event-source, hand-written readers) makes a NEW request with a Last-Event-ID header —
 // the last SSE `id:` it saw — and the server continues the events after it. The capture records each request as a
 // connection of its own, so read alone the second one continues replies it never saw start. This module finds the
-// earlier connection a request resumes and where on it the page stood; the analysis (analyze.ts) then starts the new
-// connection from the state there — replies, lifecycle, client state — by the seeding an evicted head gets from its
-// digest. The link is derived from the records each time they are read: nothing of it is stored.
+// earlier connection a request resumes and where on it the page stood; the analysis (connection-analysis.ts) then
+// starts the new connection from the state there — replies, lifecycle, client state — by the seeding an evicted head
+// gets from its digest. The link is derived from the records each time they are read: nothing of it is stored.
 //
 // The link: the same document (a tap's connection ids share their frame token; no navigation between), the same
 // endpoint (below), and the earlier connection's frames carried that id. The latest such connection wins.

@@ -3,7 +3,7 @@
 // and events whose frame is not complete yet, -1, only at the end).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { eventIndexOfFrame } from '../../../src/core/analysis/analyze.ts';
+import { eventIndexOfFrame } from '../../../src/core/analysis/connection-analysis.ts';
 
 const scan = (events: { frameIndex: number }[], frameIndex: number) => {
   const i = events.findIndex((e) => e.frameIndex >= frameIndex);
