@@ -5,33 +5,24 @@
 // are applied and forgotten.
 //
 // The digest must agree byte for byte with a full analysis of the same records, so it reads the body exactly as
-// BodyReader does (both clients split on "\n" and parse lines starting "data: "), validates and applies events
-// exactly as AgentScopeStream does (same validation, same deterministic clock from `contextFor` with the connection
-// event index), and starts replies as AgentScopeReplies does.
-import type {
-  ChunkRecord, ConnectionRecord, EvictedPiState, EvictedReply, EvictionDerived, MessageRecord, Transport,
-} from '../capture/model.ts';
+// BodyReader does (both clients split on "\n" and parse lines starting "data: "; see eviction-digest-reading.ts),
+// validates and applies events exactly as AgentScopeStream does (same validation, same deterministic clock from
+// `contextFor` with the connection event index), and starts replies as AgentScopeReplies does.
+import type { ConnectionRecord, EvictedPiState, EvictedReply, EvictionDerived } from '../capture/model.ts';
 import { applyEvent } from '../agentscope/append-event.ts';
 import type { Msg } from '../agentscope/blocks.ts';
 import { normaliseLegacyEvent } from '../agentscope/legacy.ts';
 import { initialReplyMessage } from '../agentscope/replies.ts';
 import { validateEvent } from '../agentscope/schema.ts';
-import { PageTextDecoder } from '../frames/utf8-chunks.ts';
 import { initialPiLifecycle, stepPiLifecycle, type PiLifecycleState } from '../pi/lifecycle.ts';
-import { BlockMap } from '../pi/block-map.ts';
-import type { PiProxyState } from '../pi/proxy-reducer.ts';
-import { StreamedArguments } from '../pi/streaming-json.ts';
 import { contextFor, validateWire } from './agentscope-stream.ts';
 import { clockOf } from './agentscope-steps.ts';
-import { bodyKindOf, messageNonEvent, type BodyKind } from './body-reader.ts';
-import { clientDialect, DialectDetector, isAgentScope } from './dialect.ts';
+import { clientDialect, isAgentScope } from './dialect.ts';
+import { EvictionDigestReading } from './eviction-digest-reading.ts';
+import { encodePiState } from './pi-state-json.ts';
 import type { Dialect } from './types.ts';
 import { MAX_DERIVED_CHARS, capText } from '../capture/capped-text.ts';
 import { piProxyRequestModel, type RequestBodyText } from '../capture/stream-request.ts';
-
-/** Events kept (as text) while no event has told the protocol yet; beyond this the replies are not derived. */
-const MAX_PENDING_EVENTS = 256;
-const MAX_PENDING_CHARS = 1 << 20;
 
 export { MAX_DERIVED_CHARS, cappedBy } from '../capture/capped-text.ts';
 
@@ -84,11 +75,8 @@ interface DigestReply {
   cutData?: Map<string, number>;
 }
 
-export class EvictionDigest {
-  // What the digest reads of its connection — not the record itself, which holds the request body (up to 1 MiB, a
-  // chat's whole conversation): the relay's store may let that go (retirement.ts), and the digest kept it alive.
-  private readonly connId: string;
-  private readonly transport: Transport;
+export class EvictionDigest extends EvictionDigestReading {
+  // What the digest reads of its connection's answer — not the record itself (see EvictionDigestReading).
   private readonly response: { status?: number; statusText?: string };
   /**
    * The request body's text, until the stream's dialect is known: pi's proxy client is told by its request
@@ -96,55 +84,18 @@ export class EvictionDigest {
    */
   private requestBody: RequestBodyText | undefined;
   private piRequest?: { model: { api: unknown; provider: unknown; id: unknown } };
-  private readonly kind: BodyKind;
-  private readonly text = new PageTextDecoder();
-  private readonly detector = new DialectDetector();
-  private carry = '';
-  private first = true;
-  private events = 0;
   private readonly replies = new Map<string, DigestReply>();
   private readonly touched = new Set<DigestReply>();
-  private pending: { index: number; t: number; text: string }[] = [];
-  private pendingChars = 0;
-  private incomplete?: string;
-  /**
-   * An unfinished line longer than MAX_DERIVED_CHARS was given up (see `bound`): the text up to its end is skipped.
-   * `event`: the client reads that line as an event (it is counted, and `lost`), not a comment or an empty line.
-   */
-  private skipping?: { event: boolean };
-  /** Events whose line was too long to keep and that ended within the evicted records: read by nobody. */
-  private lost = 0;
   private pi?: PiLifecycleState;
   /** The latest created_at of a valid event, as the lifecycle's clock check keeps it (string and parsed). */
   private clock?: { text: string; t: number };
 
   constructor(conn: ConnectionRecord) {
-    this.connId = conn.id;
-    this.transport = conn.transport;
+    super(conn);
     this.response = { status: conn.status, statusText: conn.statusText };
     const body = conn.requestBody;
     // No pi proxy request without it, whole or cut (piProxyRequestModel): the text of any other body is not kept.
     this.requestBody = body?.text?.includes('"context"') ? { text: body.text, truncated: body.truncated } : undefined;
-    this.kind = bodyKindOf(conn);
-  }
-
-  /** Number of client events read so far. */
-  get eventCount(): number {
-    return this.events;
-  }
-
-  /** Feed the next evicted record of this connection (all of them, in order). */
-  push(rec: ChunkRecord | MessageRecord): void {
-    if (rec.conn !== this.connId) throw new Error(`EvictionDigest of ${this.connId} fed a record of ${rec.conn}`);
-    if (rec.kind === 'message') {
-      if (this.kind !== 'eventsource') throw new Error(`EvictionDigest: EventSource message on a ${this.kind} connection`);
-      if (rec.data !== '' && !messageNonEvent(rec, this.transport)) this.event(rec.data, rec.t);
-      this.bound(); // as after a chunk: a socket's endless reply is bounded too
-      return;
-    }
-    if (this.kind === 'eventsource') throw new Error('EvictionDigest: body chunk on an EventSource connection');
-    this.lines(this.text.push(rec), rec.t);
-    this.bound();
   }
 
   /**
@@ -153,7 +104,7 @@ export class EvictionDigest {
    * unfinished line that long is given up: skipped to its end (`lost`, or `carryLost` while the eviction point is
    * inside it: the analysis then starts at the next line). The replies go on without that one event.
    */
-  private bound(): void {
+  protected override bound(): void {
     for (const r of this.touched) { // only replies this record changed
       r.msg = capMessage(r.msg, (block, chars) => (r.cutData ??= new Map()).set(block, (r.cutData.get(block) ?? 0) + chars));
     }
@@ -214,82 +165,7 @@ export class EvictionDigest {
     return out;
   }
 
-  /** Splits decoded text into the lines the client reads ("\n" only; a leading BOM is stripped like TextDecoder). */
-  private lines(text: string, t: number): void {
-    if (text === '') return;
-    let from = 0;
-    if (this.first) {
-      this.first = false;
-      if (text.charCodeAt(0) === 0xfeff) from = 1;
-    }
-    let seg = from;
-    for (let nl = text.indexOf('\n', from); nl !== -1; nl = text.indexOf('\n', seg)) {
-      const start = seg;
-      seg = nl + 1;
-      if (this.skipping) {
-        // The end of a line given up: the client read it as one event, which keeps the numbering of the rest.
-        if (this.skipping.event) {
-          this.events++;
-          this.lost++;
-        }
-        this.skipping = undefined;
-        continue;
-      }
-      const line = this.carry + text.slice(start, nl);
-      this.carry = '';
-      this.line(line, t);
-    }
-    if (!this.skipping) this.carry += text.slice(seg);
-  }
-
-  private line(line: string, t: number): void {
-    if (this.kind === 'ndjson') {
-      // NdjsonDecoder: a CR before the LF is dropped; blank lines are not records.
-      const data = line.endsWith('\r') ? line.slice(0, -1) : line;
-      if (data.trim() !== '') this.event(data, t);
-      return;
-    }
-    if (!line.startsWith('data: ')) return;
-    const json = line.slice(6).trim();
-    if (json !== '') this.event(json, t);
-  }
-
-  /** One client event (connection event index = events read before it). */
-  private event(text: string, t: number): void {
-    const index = this.events++;
-    let raw: unknown;
-    let parsed = true;
-    try {
-      raw = JSON.parse(text);
-    } catch {
-      parsed = false;
-    }
-    if (this.detector.dialect === 'unknown') {
-      if (parsed) this.detector.push(raw, index);
-      if (this.detector.dialect === 'unknown') {
-        this.hold(index, t, text);
-        return;
-      }
-      const held = this.pending;
-      this.pending = [];
-      this.pendingChars = 0;
-      for (const p of held) this.apply(p.index, p.t, p.text, tryParse(p.text));
-    }
-    this.apply(index, t, text, parsed ? { raw } : undefined);
-  }
-
-  private hold(index: number, t: number, text: string): void {
-    if (this.incomplete !== undefined) return;
-    this.pendingChars += text.length;
-    this.pending.push({ index, t, text });
-    if (this.pending.length > MAX_PENDING_EVENTS || this.pendingChars > MAX_PENDING_CHARS) {
-      this.pending = [];
-      this.pendingChars = 0;
-      this.incomplete = `no event among the first ${MAX_PENDING_EVENTS} evicted ones named a known protocol`;
-    }
-  }
-
-  private apply(index: number, t: number, text: string, json: { raw: unknown } | undefined): void {
+  protected override apply(index: number, t: number, text: string, json: { raw: unknown } | undefined): void {
     const dialect = this.dialect;
     if (isAgentScope(dialect)) this.applyAgentScope(index, t, text, json);
     else if (dialect === 'pi-proxy') this.applyPi(index, text, json);
@@ -348,14 +224,6 @@ export class EvictionDigest {
   }
 }
 
-function tryParse(text: string): { raw: unknown } | undefined {
-  try {
-    return { raw: JSON.parse(text) };
-  } catch {
-    return undefined;
-  }
-}
-
 function parseErrorOf(text: string): string {
   try {
     JSON.parse(text);
@@ -363,89 +231,4 @@ function parseErrorOf(text: string): string {
   } catch (err) {
     return (err as Error).message;
   }
-}
-
-/**
- * The pi client state as plain JSON (its content is a Map of blocks by index), or why it cannot be. The reference
- * applies JavaScript coercions to unvalidated JSON, so a block can hold `undefined` (a key that exists, e.g. an
- * absent textSignature) or a non-finite number: those are written as `{"$js": "undefined" | "NaN" | …}` in place,
- * so decoding restores the very same object (same keys, same order). Anything else not JSON — or a genuine
- * `{"$js": …}` object, which would be ambiguous — reports the state as not derived rather than altering it.
- */
-export function encodePiState(s: PiProxyState): Record<string, unknown> | string {
-  const { content, ...message } = s.message;
-  const value = {
-    message: { ...message, content: { items: [...content.items.entries()], length: content.length, hidden: content.hidden } },
-    settled: s.settled,
-    stopped: s.stopped,
-    steps: s.steps,
-  };
-  const out = toJson(value, 'state');
-  return typeof out === 'object' && 'problem' in out ? out.problem : (out.value as Record<string, unknown>);
-}
-
-/** Inverse of encodePiState. */
-export function decodePiState(json: unknown): PiProxyState {
-  const v = fromJson(json) as {
-    message: Record<string, unknown> & { content: { items: [number, unknown][]; length: number; hidden: Record<string, unknown> } };
-    settled: boolean; stopped: boolean; steps: number;
-  };
-  const c = v.message.content;
-  return {
-    message: { ...v.message, content: { items: BlockMap.from(c.items), length: c.length, hidden: c.hidden } } as unknown as PiProxyState['message'],
-    settled: v.settled,
-    stopped: v.stopped,
-    steps: v.steps,
-  };
-}
-
-const JS_VALUES: Record<string, unknown> = { undefined, NaN: Number.NaN, Infinity: Number.POSITIVE_INFINITY, '-Infinity': Number.NEGATIVE_INFINITY };
-const isJsMarker = (v: object): boolean => {
-  const keys = Object.keys(v);
-  return keys.length === 1 && keys[0] === '$js';
-};
-
-/**
- * Deepest nesting the encoding writes out. The client holds whatever JSON.parse read (a block id can be an array
- * nested 100,000 deep), and a recursive walk of that overflowed the stack in the relay; such a state is reported as
- * not derived instead.
- */
-const MAX_ENCODED_DEPTH = 1000;
-
-function toJson(v: unknown, path: string, depth = 0): { value: unknown } | { problem: string } {
-  if (depth > MAX_ENCODED_DEPTH) return { problem: `${path.slice(0, 80)}… is nested deeper than ${MAX_ENCODED_DEPTH} levels` };
-  if (v === undefined) return { value: { $js: 'undefined' } };
-  if (v === null || typeof v === 'string' || typeof v === 'boolean') return { value: v };
-  if (typeof v === 'number') return { value: Number.isFinite(v) ? v : { $js: String(v) } };
-  if (Array.isArray(v)) {
-    const out: unknown[] = [];
-    for (let i = 0; i < v.length; i++) {
-      const x = toJson(v[i], `${path}[${i}]`, depth + 1);
-      if ('problem' in x) return x;
-      out.push(x.value);
-    }
-    return { value: out };
-  }
-  // A tool call's arguments, parsed when read (see StreamedArguments): encoded as the value they stand for.
-  if (v instanceof StreamedArguments) return toJson(v.toJSON(), path, depth);
-  if (typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) {
-    if (isJsMarker(v)) return { problem: `${path} is an object {"$js": …}, which the encoding reserves` };
-    const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) {
-      const e = toJson(x, `${path}.${k}`, depth + 1);
-      if ('problem' in e) return e;
-      out[k] = e.value;
-    }
-    return { value: out };
-  }
-  return { problem: `${path} is a ${typeof v}, which JSON cannot hold` };
-}
-
-function fromJson(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(fromJson);
-  if (v === null || typeof v !== 'object') return v;
-  if (isJsMarker(v)) return JS_VALUES[(v as { $js: string }).$js];
-  const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v)) out[k] = fromJson(x);
-  return out;
 }

@@ -12,7 +12,7 @@ import { assignPiReply, initialPiReplySplit, type PiReplySplitState } from '../p
 import { jsonEqual } from '../pi/message-check.ts';
 import { validatePiEvent, type PiEventForm } from '../pi/validate.ts';
 import type { RawEvent } from './body-reader.ts';
-import { decodePiState, encodePiState } from './eviction-digest.ts';
+import { decodePiState, encodePiState } from './pi-state-json.ts';
 import { roundedIntegerDiagnostic } from './rounded-integers.ts';
 import type { Dialect, ReplyView, SeekableHistory } from './types.ts';
 import { mapHistory, previewOf, typeOf, viewType, type EventFacts, type StepStatus, type StreamProcessor } from './stream-processor.ts';

@@ -160,7 +160,7 @@ function redactDerived(d: EvictionDerived, inStream: boolean): EvictionDerived {
 }
 
 /**
- * The encoded pi client state (eviction-digest.ts's encodePiState) with its strings masked as redactJson masks
+ * The encoded pi client state (pi-state-json.ts's encodePiState) with its strings masked as redactJson masks
  * events; its `{"$js": …}` markers (undefined, NaN… in place) stay as they are, so it still decodes. (It used to be
  * dropped: the analysis then restarted the client from nothing and reported the kept deltas as a failed client.)
  */
