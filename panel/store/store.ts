@@ -89,8 +89,13 @@ export function createPanelStore(options: StoreOptions = {}) {
    * (src/extension/panel-compaction.ts), and a capture whose head was evicted numbers its events (and its replies'
    * steps) from the cut: the same event gets another index. Once the new capture is read that far, the selection
    * moves back onto it. A followed reply needs none of this: it follows.
+   * An eviction without a digest (an older log, a compaction that stopped waiting for it) counts records, not events,
+   * and numbers the events from the first frame after the cut: such a capture's `evictedEvents` + index is no count
+   * from the stream's start. `recordsCut` is that record count when the selection's capture had one: only a capture
+   * with the same cut numbers its events the same; between any other two, the event cannot be placed — none is
+   * selected, rather than another.
    */
-  let anchor: { conn: string; event: number } | undefined;
+  let anchor: { conn: string; event: number; recordsCut?: number } | undefined;
   /**
    * The selected frame (`selectedFrame`) across such a reset, as `anchor` is the selected event's: its index would name
    * another frame of the new capture (or none), shown in the event pane as if the user had selected it. Until the new
@@ -325,6 +330,11 @@ export function createPanelStore(options: StoreOptions = {}) {
       if (drained) anchor = undefined; // the new capture has no such connection
       return;
     }
+    if (anchor.recordsCut !== recordsCutOf(conn)) {
+      anchor = undefined;
+      unselectUncounted();
+      return;
+    }
     const index = anchor.event - conn.evictedEvents;
     if (index >= conn.events.length && !drained) return; // not read this far yet
     anchor = undefined;
@@ -335,6 +345,20 @@ export function createPanelStore(options: StoreOptions = {}) {
       if (reply) seek(reply.history.evictedBefore);
     }
     frameAnchor = frame;
+  }
+
+  /** The number of records an eviction without a digest took from `conn` (undefined: it has none). */
+  function recordsCutOf(conn: ConnectionView): number | undefined {
+    return conn.evictedRecordsOnly ? conn.evictedEvents : undefined;
+  }
+
+  /** The anchored event cannot be placed in the new capture: no reply or event is selected (rather than another one). */
+  function unselectUncounted(): void {
+    batch(() => {
+      playing.value = false;
+      selectedReplyId.value = undefined;
+      selectedEvent.value = undefined;
+    });
   }
 
   /** After a refresh, once the selected event is back: the anchored frame is read again (or will not be): select it (or none). */
@@ -382,7 +406,9 @@ export function createPanelStore(options: StoreOptions = {}) {
     importedFiles.clear(); // what they added is gone with the rest
     const conn = selectedConnection.value;
     const ev = selectedEvent.value;
-    anchor = conn && ev !== undefined && !(selectedReply.value && follow.value) ? { conn: conn.record.id, event: conn.evictedEvents + ev } : undefined;
+    const recordsCut = conn && recordsCutOf(conn);
+    anchor = conn && ev !== undefined && !(selectedReply.value && follow.value)
+      ? { conn: conn.record.id, event: conn.evictedEvents + ev, ...(recordsCut !== undefined ? { recordsCut } : {}) } : undefined;
     const frame = selectedFrame.value;
     frameAnchor = conn && frame !== undefined ? frameAnchorOf(conn, frame) : undefined;
     pending = [];

@@ -374,6 +374,63 @@ describe('panel store', () => {
     expect(sliced.store.selectedEventView.value?.rawText).toBe(before.event.rawText);
   });
 
+  it('an eviction without its digest (a compaction forced past its bound) selects no event rather than another', () => {
+    // Compaction waits for the relay's digest only up to twice its threshold (panel-compaction.ts): the capture it then
+    // hands over has an eviction record without `derived` — the one the tab keeps while the digest lags (tab-capture.ts
+    // drops a stale one). Its `evictedEvents` counts chunks, and its events are numbered from the first frame after the
+    // cut: from the stream's start, they cannot be counted. Later the same capture comes again, digested.
+    const events: unknown[] = [];
+    for (let r = 0; r < 6; r++) {
+      events.push({ type: 'REPLY_START', reply_id: `r${r}`, session_id: 's', name: 'Friday' });
+      events.push({ type: 'TEXT_BLOCK_START', reply_id: `r${r}`, block_id: `b${r}` });
+      for (let i = 0; i < 300; i++) events.push({ type: 'TEXT_BLOCK_DELTA', reply_id: `r${r}`, block_id: `b${r}`, delta: `w${r}.${i} ` });
+      events.push({ type: 'TEXT_BLOCK_END', reply_id: `r${r}`, block_id: `b${r}` });
+      events.push({ type: 'REPLY_END', reply_id: `r${r}`, session_id: 's' });
+    }
+    const body = new TextEncoder().encode(sseBody(events));
+    const records = captureOf(cut(body, Array.from({ length: 200 }, (_, i) => Math.floor((i * body.length) / 200))), { id: 'a', state: 'complete' });
+    const relay = new CaptureStore(48 * 1024);
+    records.forEach((r, i) => relay.add([r], i));
+    const digested = toCaptureRecords(relay.snapshot());
+    const undigested = digested.map((r) => (r.kind === 'evicted' ? { ...r, derived: undefined } : r));
+
+    const { store, flush } = manualStore();
+    const whole = () => {
+      store.reset(undefined, records);
+      flush();
+      store.selectConnection('a');
+    };
+    const selected = () => ({ reply: store.selectedReplyId.value, event: store.selectedEventView.value?.rawText });
+    store.ingest(records);
+    flush();
+    // Counted in chunks (fewer than the events they held): an evicted event landed on a kept one of another reply; a
+    // kept one fell past the kept events, leaving its reply selected at a step it no longer has.
+    for (const [reply, step] of [['r1', 100], ['r4', 290]] as const) {
+      whole();
+      store.selectReply(reply); // the user scrubs back: no longer following
+      store.seek(step);
+      const event = store.selectedEventView.value!.rawText;
+      store.reset(undefined, undigested);
+      flush();
+      expect(store.selectedConnection.value!.evictedRecordsOnly).toBe(true);
+      expect(store.selectedConnection.value!.events.some((e) => e.rawText === event)).toBe(reply !== 'r1');
+      expect(selected()).toEqual({ reply: undefined, event: undefined });
+    }
+
+    // An event selected in that capture (numbered from the first frame after the cut): the same capture again (the
+    // same cut) numbers it the same; digested, it cannot be told where it is.
+    store.selectReply('r5');
+    store.seek(100);
+    const event = selected();
+    store.reset(undefined, undigested);
+    flush();
+    expect(selected()).toEqual(event);
+    store.reset(undefined, digested);
+    flush();
+    expect(store.selectedConnection.value!.evictedRecordsOnly).toBeUndefined();
+    expect(selected()).toEqual({ reply: undefined, event: undefined });
+  });
+
   it('a capture replaced by one with an evicted head keeps a selected frame (a heartbeat) on the same frame, or selects none when the cut took it', () => {
     // Heartbeats in threes every 25 events, each chunk cut between a run's first heartbeat and its second: wherever the
     // relay's cut falls, the kept capture starts with two heartbeats before its first event, and the one before them went.
