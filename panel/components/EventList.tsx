@@ -168,10 +168,16 @@ export function EventList({ store }: { store: PanelStore }) {
 
   // Keep the selected event visible when it moves (scrubbing, following a live reply, diagnostics jumps) or the
   // filters change the rows around it; new rows alone do not scroll, so a user reading elsewhere is not pulled back.
+  // A selected frame is the selected row instead: revealed when selected — by a key, or again after the capture was
+  // replaced (a compacted live panel), when it was off-screen — or moved by the filters; the step moving on under it (a
+  // followed reply) does not scroll away from it.
   const f = store.filters;
   useEffect(() => {
-    if (selectedRow >= 0) win.reveal(selectedRow);
-  }, [selected, selectedRow >= 0, win.ready, f.eventText.value, f.eventTypes.value, f.hideHeartbeats.value]);
+    if (selectedFrame === undefined && selectedRow >= 0) win.reveal(selectedRow);
+  }, [selected, selectedRow >= 0, selectedFrame === undefined, win.ready, f.eventText.value, f.eventTypes.value, f.hideHeartbeats.value]);
+  useEffect(() => {
+    if (selectedFrame !== undefined && rows) win.reveal(rowOfFrame(rows, selectedFrame));
+  }, [selectedFrame, win.ready, f.eventText.value, f.eventTypes.value, f.hideHeartbeats.value]);
 
   // The row a screen reader is told of (aria-activedescendant): it moves with the user, not with a followed live
   // stream — each arriving event moved it, and a focused list was read out row after row, many a second. While the
@@ -192,10 +198,7 @@ export function EventList({ store }: { store: PanelStore }) {
     const i = at < 0 ? (dir > 0 ? 0 : count - 1) : at + dir;
     const r = i >= 0 && i < count ? rows.at(i) : undefined;
     if (r?.kind === 'event') store.selectEvent(r.event.index);
-    else if (r) {
-      store.selectFrame(r.frameIndex);
-      win.reveal(i);
-    }
+    else if (r) store.selectFrame(r.frameIndex);
   };
 
   const extras = extraDiagnostics(conn);
@@ -313,8 +316,8 @@ function clearEventFilters(store: PanelStore): void {
 }
 
 /**
- * The row of a selected frame: a scan (frames are selected by a click or an arrow key, and a frame row has no index
- * of its own in the rows snapshot — one per keypress is cheap next to the render it causes).
+ * The row of a selected frame: a scan (frames are selected by a click, an arrow key or a replaced capture, and a frame
+ * row has no index of its own in the rows snapshot — one per selection is cheap next to the render it causes).
  */
 function rowOfFrame(rows: RowsSnapshot, frameIndex: number): number {
   for (let i = 0; i < rows.count; i++) {

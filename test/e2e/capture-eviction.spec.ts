@@ -262,9 +262,11 @@ test('a heartbeat selected in a live panel stays selected when the panel is hand
   await expect.poll(shown).toBeLessThan(before);
   const after = await shown();
   await expect(detail.getByTestId('raw-frame')).toHaveText('ping marker');
-  // Its row, found by a search (the list follows the reply's newest rows), is the one selected.
-  await panel.getByLabel('Search events').fill('ping marker');
-  await expect(panel.locator('.vrow.heartbeat[aria-selected="true"]')).toHaveAttribute('data-frame', String(after));
+  // Its row is the one selected, in view: the list reveals it under its new index (and it did not follow the reply's
+  // newest rows away from it meanwhile).
+  const row = panel.locator('.vrow.heartbeat[aria-selected="true"]');
+  await expect(row).toBeInViewport();
+  await expect(row).toHaveAttribute('data-frame', String(after));
   await panel.screenshot({ path: test.info().outputPath('live-panel-compacted-heartbeat.png') });
   await panel.close();
   await app.close();

@@ -136,6 +136,25 @@ test('a heartbeat row is selectable: the event pane says what it is, and the scr
   await expect(page.getByTestId('event-detail')).toBeVisible();
   await page.close();
 });
+test('a selected heartbeat row stays in view when the filters change the rows around it (the list kept the step\'s event in view)', async () => {
+  const ev = (type: string, extra: Record<string, unknown> = {}) => ({ type, reply_id: 'r1', session_id: 's', name: 'A', ...extra });
+  const deltas = Array.from({ length: 400 }, (_, i) => ev('TEXT_BLOCK_DELTA', { block_id: 'b', delta: `w${i} ` }));
+  const body = sseOf(ev('REPLY_START'), ev('TEXT_BLOCK_START', { block_id: 'b' })) + ': ping marker\n\n' +
+    sseOf(...deltas, ev('TEXT_BLOCK_END', { block_id: 'b' }), ev('REPLY_END'));
+  const page = await openViewer();
+  await importText(page, 'beat.replyscope.ndjson', oneStreamLog(body));
+  await page.locator('[data-conn="c"]').click(); // its reply at its last step: the list shows its last rows
+  await expect(page.locator('.vrow[data-event="403"]')).toBeInViewport();
+  await page.getByLabel('Search events').fill('ping marker');
+  await page.locator('.vrow.heartbeat', { hasText: 'ping marker' }).click();
+  await expect(page.getByTestId('frame-detail').getByTestId('raw-frame')).toHaveText('ping marker');
+  await page.getByLabel('Search events').fill('');
+  const selected = page.locator('.vrow.heartbeat[aria-selected="true"]');
+  await expect(selected).toBeInViewport();
+  await expect(selected).toContainText('ping marker');
+  await page.close();
+});
+
 test('a copied frame stays "Copied" while the panes around it re-render; another frame offers Copy again', async () => {
   // A socket's sent message and another message of the app's own: frames, not events (the frame pane shows them).
   const id = 'ws';
