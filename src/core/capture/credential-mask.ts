@@ -3,7 +3,9 @@
 // The tap masks them as it captures (extension/tap/request-info.ts, websocket-tap.ts, emitter.ts), and the HAR import
 // masks a browser's HAR alike (har-import-mask.ts): a capture log or HAR exported without Redact holds none in clear.
 // Dependency-free (the tap bundles it into the page's MAIN world): the tap passes the JSON functions it took at
-// install (a page may replace JSON.parse), and no global the page could replace is looked up here.
+// install (a page may replace JSON.parse, which would then see every body), and the key cache is an object of no
+// prototype rather than the global Map; the built-in methods called here (Array.isArray, Object.entries, the string
+// methods) are called as they are, as the tap's copy of this code did.
 import { isJsonSpace, stringEnd } from './stream-request.ts';
 
 export const MASK = '•••';
