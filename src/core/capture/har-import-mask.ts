@@ -42,8 +42,8 @@ export class ImportMasking {
 
   /**
    * A request body with its credential keys' values masked: the whole text, or the head of one the HAR holds cut
-   * (`truncated`: its text shorter than the entry's bodySize), read as the start of a JSON text as the tap reads a
-   * head its cap cut. Its size stays the size the page sent, as the tap records it.
+   * (`truncated`: its text shorter than the entry's bodySize, and no whole JSON), read as the start of a JSON text as
+   * the tap reads a head its cap cut. Its size stays the size the page sent, as the tap records it.
    */
   requestBody(body: BodyRecord): BodyRecord {
     if (body.text === undefined) return body;

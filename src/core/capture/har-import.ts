@@ -170,14 +170,33 @@ interface ReadOptions {
 /**
  * The request's postData text as a body record. Its size is the entry's `bodySize` when that says more than the text
  * holds: the text was cut (a HAR written from a capture whose request body passed the tap's 1 MiB cap, or by a tool
- * that cuts long bodies) — `truncated`, so that a pi proxy request is still told by its head (stream-request.ts).
+ * that cuts long bodies) — `truncated`, so that a pi proxy request is still told by its head (stream-request.ts) —
+ * unless it is a whole JSON object or array (wholeJson): then it is shorter for its masked credentials ("sk-…" →
+ * "•••": our export writes the size the page sent as bodySize, and the masked text), and is read whole.
  */
 function requestBodyOf(request: Obj): BodyRecord | undefined {
-  const text = isObj(request.postData) ? str(request.postData.text) : undefined;
+  const postData = isObj(request.postData) ? request.postData : undefined;
+  const text = str(postData?.text);
   if (text === undefined) return undefined;
   const size = new TextEncoder().encode(text).length;
   const bodySize = num(request.bodySize) ?? -1;
-  return bodySize > size ? { text, size: bodySize, truncated: true } : { text, size };
+  if (bodySize <= size) return { text, size };
+  return wholeJson(text, str(postData?.mimeType)) ? { text, size: bodySize } : { text, size: bodySize, truncated: true };
+}
+
+/**
+ * Whether a text is a whole JSON object or array: one cut inside it never parses, so it is no cut head. A bare
+ * number or string is not taken (a cut `12345` is `12`, which parses), nor an NDJSON body (its first lines parse).
+ */
+function wholeJson(text: string, mimeType: string | undefined): boolean {
+  const head = text.trimStart()[0];
+  if ((head !== '{' && head !== '[') || isNdjsonContentType(mimeType)) return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function browserEntry(entry: Obj, index: number, opts: ReadOptions, records: CaptureRecord[]): boolean {

@@ -179,6 +179,8 @@ export function* entrySteps({ conn, own, pageref }: HarGroups['connections'][num
       headers: harHeaders(conn.requestHeaders),
       queryString,
       headersSize: -1,
+      // The bytes the page sent, though a masked body's text ("•••" for its credentials) is shorter: a reader takes a
+      // postData shorter than bodySize for a cut one — ours reads a whole JSON text as whole (har-import.ts).
       bodySize: conn.requestBody?.size ?? 0,
       // A body the capture let go (BodyRecord.abridged) has no postData: its text was '' — a HAR reader, ours
       // included, read back an empty body posted — or a pi stub that is no body at all. Its size stays, and why.

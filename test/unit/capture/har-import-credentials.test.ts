@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { makeHeader, readCaptureLog, writeCaptureLog } from '../../../src/core/capture/capture-log.ts';
 import { importHar, writeHar } from '../../../src/core/capture/har.ts';
 import type { Capture, ConnectionRecord, MessageRecord } from '../../../src/core/capture/model.ts';
-import { isPiProxyRequest } from '../../../src/core/capture/stream-request.ts';
+import { isPiProxyRequest, piRequestJson } from '../../../src/core/capture/stream-request.ts';
+import { maskSecretsInJson } from '../../../src/core/capture/credential-mask.ts';
 
 const sse = 'data: {"type":"REPLY_START","reply_id":"r1"}\n\n';
 const piBody = JSON.stringify({
@@ -153,5 +154,42 @@ describe('HAR import of a browser\'s HAR masks its credentials as the tap does',
     const cap = importHar(har);
     expect(JSON.stringify(cap)).not.toMatch(/SECRET/);
     expect(notes(cap)).toContain('Credentials masked on import, as the extension masks them when it captures: credentials, token and client_secret in 3 request bodies.');
+  });
+});
+
+describe('a masked request body in a HAR read without our fields', () => {
+  // The record keeps the size the page sent, its text the masked one ("sk-…" → "•••": shorter); the export writes
+  // that size as bodySize, and a reader without `_replyscope` took the shorter postData for a cut body.
+  const sent = JSON.stringify({ ...JSON.parse(piBody), options: { apiKey: 'sk-SECRET-A-LONG-ONE-1234567890', temperature: 0.2 } });
+  const masked = maskSecretsInJson(sent);
+  const sentBytes = new TextEncoder().encode(sent).length;
+  const withBody = (text: string, size: number, mime = 'application/json'): Capture => ({
+    header: makeHeader('replyscope 0.1.0', { created: '2026-11-29T20:00:00.000Z' }),
+    records: [
+      { kind: 'connection', id: 'c1', transport: 'fetch', frameUrl: 'https://app.example/', method: 'POST', url: 'https://proxy.example/api/stream',
+        requestHeaders: [['content-type', mime]], requestBody: { text, size }, status: 200,
+        responseHeaders: [['content-type', 'text/event-stream']], startTime: Date.parse('2026-11-29T20:00:01.000Z') },
+      { kind: 'chunk', conn: 'c1', t: Date.parse('2026-11-29T20:00:01.500Z'), bytes: sse.length, text: sse },
+      { kind: 'end', conn: 'c1', t: Date.parse('2026-11-29T20:00:02.000Z'), state: 'complete' },
+    ],
+  });
+  const readBack = (cap: Capture) => {
+    const har = JSON.parse(writeHar(cap));
+    delete har.log._replyscope;
+    return conns(importHar(har))[0].requestBody;
+  };
+
+  it('is read whole — its size the one sent, not cut, pi\'s request read whole — while a text that only parses as a prefix stays cut', () => {
+    expect(masked.length).toBeLessThan(sent.length);
+    const body = readBack(withBody(masked, sentBytes));
+    expect(body).toEqual({ text: masked, size: sentBytes });
+    expect(piRequestJson(body)).toEqual(JSON.parse(masked)); // its context too, not the head's {model}
+    // A body cut inside its object never parses: cut. A bare number's prefix parses, and so does an NDJSON body's
+    // first line: both stay cut.
+    const head = masked.slice(0, 80);
+    expect(readBack(withBody(head, sentBytes))).toEqual({ text: head, size: sentBytes, truncated: true });
+    expect(readBack(withBody('12', 5))).toEqual({ text: '12', size: 5, truncated: true });
+    const line = '{"q":"hi"}\n';
+    expect(readBack(withBody(line, 2 * line.length, 'application/x-ndjson'))).toEqual({ text: line, size: 2 * line.length, truncated: true });
   });
 });
