@@ -16,6 +16,7 @@ import { bytesToBase64, PageTextDecoder, utf8Length } from '../frames/utf8-chunk
 import { maskJsonText, maskText, ToolArgsMaskers } from './redact-json-text.ts';
 import { PAUSE, runSteps, type Pause, type WorkProgress } from './json-parts.ts';
 import { isLastEventIdParam } from './stream-request.ts';
+import { MASK } from './credential-mask.ts';
 
 export { maskText };
 
@@ -24,8 +25,6 @@ export interface RedactOptions {
   requestBodies?: boolean;
   textContent?: boolean;
 }
-
-export const MASK = '•••';
 
 const KEEP_HEADERS = new Set(['content-type', 'content-length', 'content-encoding', 'transfer-encoding', 'accept',
   'cache-control', 'connection', 'x-accel-buffering', 'last-event-id']);
