@@ -6,10 +6,10 @@ import type { Capture, ConnectionRecord, NavigationRecord } from './model.ts';
 /**
  * `log.pages`, one per page visit the capture holds, and each visit's page id (undefined: no page written for it).
  * A HAR reader tells a capture's pages apart by the entries' `pageref` (ours draws a boundary where it changes between
- * two streams: har-import.ts), and names a page by its `title` — Chrome's is the page's URL, as here: the capture
- * records no document titles. A visit after the first is a `navigation` record: its URL, its time. The first page has
- * no record of its own: its URL is the header's `pageUrl` when the capture has one page (the panel writes the tab's
- * page as it exports: with several, the last one), else the frame URL of its first top-frame connection.
+ * two streams: har-import-browser.ts), and names a page by its `title` — Chrome's is the page's URL, as here: the
+ * capture records no document titles. A visit after the first is a `navigation` record: its URL, its time. The first
+ * page has no record of its own: its URL is the header's `pageUrl` when the capture has one page (the panel writes the
+ * tab's page as it exports: with several, the last one), else the frame URL of its first top-frame connection.
  *
  * HAR 1.2 makes pages optional (an entry's `pageref` is left out "if the application does not support grouping by
  * pages"). One page is written when its URL is known — a HAR viewer heads the entries with it, and an import without

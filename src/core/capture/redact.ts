@@ -179,8 +179,8 @@ function redactPiState(value: unknown, key?: string): unknown {
 function redactBody(body: BodyRecord): BodyRecord {
   const flags = { ...(body.truncated ? { truncated: true } : {}), ...(body.abridged ? { abridged: true as const } : {}) };
   // An abridged body's text is not the body (retirement.ts), nor a truncated one's (its head): its size stays the
-  // body's — a HAR reads a postData shorter than its bodySize as cut (har-import.ts), and only so tells a cut pi
-  // proxy request by its head.
+  // body's — a HAR reads a postData shorter than its bodySize as cut (har-import-browser.ts), and only so tells a cut
+  // pi proxy request by its head.
   if (body.text !== undefined) {
     const text = redactValueText(body.text);
     return { text, size: body.abridged || body.truncated ? body.size : utf8Length(text), ...flags };
