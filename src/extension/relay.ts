@@ -63,7 +63,7 @@ function applyLimit(): void {
 }
 
 /**
- * Digests what the store evicted in idle time, a slice at a time (see capture-store.ts): the page's thread is the
+ * Digests what the store evicted in idle time, a slice at a time (see relay/digest-queue.ts): the page's thread is the
  * relay's, and digesting a tenth of a 64 MB capture at once took ~200 ms. The timeout bounds the wait on a page that
  * never idles.
  */

@@ -9,49 +9,24 @@
 // What was evicted stays *derived*: each evicted record of a connection goes, in order, through that connection's
 // EvictionDigest (created at its first eviction — nothing runs before), and the eviction records carry the digest
 // (the client's unfinished line, the events read, every reply's message so far) so analysis continues from there.
-// The digest reads what it gets like the panel does — ~200 ms per eviction of a realistic 64 MB capture's oldest
-// tenth, on the page's own thread — so evicted records wait in a queue and are digested in small slices in idle
-// time (`digestPending`, driven by the relay). A live eviction record therefore comes without `derived`; once a
-// connection's queue is digested, a record with zero counts carries its digest. A snapshot digests everything first.
+// Evicted records wait in a queue and are digested in small slices in idle time (digest-queue.ts says why). A live
+// eviction record therefore comes without `derived`; once a connection's queue is digested, a record with zero counts
+// carries its digest. A snapshot digests everything first.
 // The queue is bounded: past a quarter of the limit it is digested at once.
 // Fetch chunks are held as the tap sent them, as bytes (BytesRecord): only what gets evicted is decoded, here.
 // A connection's request body goes before its data (it was sent first); when nothing else is left to evict and the
 // store is still over its limit, ended connections go whole, oldest first (retirement.ts says why).
-import type { ConnectionRecord, EvictionDerived, EvictionRecord } from '../../core/capture/model.ts';
-import { EvictionDigest } from '../../core/analysis/eviction-digest.ts';
-import { payloadRecord } from '../../core/frames/byte-chunks.ts';
-import type { RelayRecord, RetiredRecord, WireRecord } from '../messages.ts';
+// Each connection's state and what a record costs against the limit: store-records.ts.
+import type { EvictionRecord } from '../../core/capture/model.ts';
+import type { RelayRecord, RetiredRecord } from '../messages.ts';
 import { requestBodyCost, retiredConnectionsNotice, withoutRequestBody } from '../retirement.ts';
-
-type CaptureRecord = WireRecord;
-type DataRecord = Extract<CaptureRecord, { kind: 'chunk' | 'message' | 'bytes' }>;
-
-interface ConnState {
-  record: ConnectionRecord;
-  /** Index of `record` in the store's records. */
-  at: number;
-  order: number;
-  ended: boolean;
-  /** Digest of everything evicted so far; `null` once a record could not be digested (then nothing is derived). */
-  digest?: EvictionDigest | null;
-  /** Indexes into `records` of this connection's chunks/messages not yet evicted, oldest first. */
-  data: number[];
-  dataHead: number;
-  /** Evicted records of this connection still in the store's digest queue. */
-  undigested: number;
-  evicted: { chunks: number; messages: number; bytes: number; t: number };
-}
+import { DigestQueue, derivedOf, digestInto } from './digest-queue.ts';
+import { compactIfSparse, countLost, dataCost, fixedCost, type CaptureRecord, type ConnState, type DataRecord } from './store-records.ts';
 
 export interface AddResult {
   /** The records to forward live: the accepted ones, then increments of eviction and retirements. */
   forward: RelayRecord[];
   rejected: number;
-}
-
-function dataCost(rec: DataRecord): number {
-  if (rec.kind === 'message') return rec.data.length + rec.type.length + rec.lastEventId.length + 32;
-  if (rec.kind === 'bytes') return rec.payload.byteLength + 32;
-  return Math.max(rec.bytes, (rec.text?.length ?? 0) + (rec.base64?.length ?? 0)) + 32;
 }
 
 /**
@@ -62,12 +37,6 @@ function dataCost(rec: DataRecord): number {
  */
 export const NEWEST_KEPT_MAX = 4 * 1024 * 1024;
 
-function fixedCost(rec: CaptureRecord): number {
-  if (rec.kind === 'connection') return 256 + rec.url.length + (rec.requestBody?.text?.length ?? 0) + (rec.requestBody?.base64?.length ?? 0);
-  if (rec.kind === 'notice') return 64 + rec.text.length;
-  return 64;
-}
-
 export class CaptureStore {
   private records: (CaptureRecord | null)[] = [];
   private conns = new Map<string, ConnState>();
@@ -77,10 +46,8 @@ export class CaptureStore {
   hasEvicted = false;
   /** Connections not ended yet (asked after every batch: counted, not searched for). */
   private open = 0;
-  /** Evicted records not digested yet, oldest first (see the top of the file), and their cost. */
-  private pending: { conn: ConnState; rec: DataRecord }[] = [];
-  private pendingHead = 0;
-  private pendingCost = 0;
+  /** Evicted records not digested yet (see the top of the file). */
+  private readonly queue = new DigestQueue();
   /** The data record accepted last (see NEWEST_KEPT_MAX). */
   private newest: DataRecord | undefined;
   /** Connections let go whole since the start (or the last clear), and when the last went. */
@@ -97,7 +64,7 @@ export class CaptureStore {
 
   /** Evicted records waiting to be digested (the relay calls `digestPending` in idle time while there are any). */
   get digestBacklog(): number {
-    return this.pending.length - this.pendingHead;
+    return this.queue.length;
   }
 
   /**
@@ -106,26 +73,7 @@ export class CaptureStore {
    * `derived` is current again).
    */
   digestPending(more: () => boolean, now: number): EvictionRecord[] {
-    const done = new Set<ConnState>();
-    while (this.pendingHead < this.pending.length && more()) {
-      const { conn, rec } = this.pending[this.pendingHead];
-      this.pending[this.pendingHead++] = undefined as never; // let the bytes go
-      this.pendingCost -= dataCost(rec);
-      conn.undigested--;
-      if (this.conns.get(conn.record.id) !== conn) continue; // let go whole meanwhile: nothing left to continue
-      digestInto(conn, rec);
-      if (conn.undigested === 0) done.add(conn);
-    }
-    if (this.pendingHead === this.pending.length) {
-      this.pending = [];
-      this.pendingHead = 0;
-    }
-    const out: EvictionRecord[] = [];
-    for (const conn of done) {
-      const derived = derivedOf(conn);
-      if (derived) out.push({ kind: 'evicted', conn: conn.record.id, t: now, chunks: 0, messages: 0, bytes: 0, derived });
-    }
-    return out;
+    return this.queue.digest(more, now, (conn) => this.conns.get(conn.record.id) === conn);
   }
 
   /** A connection has not ended yet (its capture may still grow). */
@@ -212,23 +160,15 @@ export class CaptureStore {
         conn.dataHead++;
         this.records[index] = null;
         this.hasEvicted = true;
-        const cost = dataCost(rec);
-        this.pending.push({ conn, rec });
-        this.pendingCost += cost;
-        conn.undigested++;
-        this.bytes -= cost;
+        this.queue.push(conn, rec);
+        this.bytes -= dataCost(rec);
         let ev = touched.get(id);
         if (!ev) {
           ev = { kind: 'evicted', conn: id, t: now, chunks: 0, messages: 0, bytes: 0 };
           touched.set(id, ev);
         }
-        const wire = rec.kind === 'message' ? rec.data.length : rec.bytes;
-        if (rec.kind === 'message') ev.messages += 1;
-        else ev.chunks += 1;
-        ev.bytes += wire;
-        conn.evicted.chunks += rec.kind === 'message' ? 0 : 1;
-        conn.evicted.messages += rec.kind === 'message' ? 1 : 0;
-        conn.evicted.bytes += wire;
+        countLost(ev, rec);
+        countLost(conn.evicted, rec);
         conn.evicted.t = now;
       }
       if (conn.dataHead > 1024 && conn.dataHead * 2 > conn.data.length) {
@@ -240,35 +180,15 @@ export class CaptureStore {
     // Only records left (and the newest read, which stays whatever they weigh): a large read past the limit is no
     // reason to let connections go — their records passing it is.
     if (this.bytes - newestKept > target) this.retireWhole(now, retired, newestKept);
-    this.compactIfSparse();
+    this.records = compactIfSparse(this.records, this.conns.values());
     // The queue's bound: the memory it holds on to stays within a quarter of the limit.
-    const out = this.pendingCost > this.limitBytes / 4 ? this.digestPending(() => this.pendingCost > this.limitBytes / 8, now) : [];
+    const out = this.queue.cost > this.limitBytes / 4 ? this.digestPending(() => this.queue.cost > this.limitBytes / 8, now) : [];
     for (const ev of touched.values()) {
       const conn = this.conns.get(ev.conn);
       const derived = conn && conn.undigested === 0 ? derivedOf(conn) : undefined;
       if (derived) ev.derived = derived;
     }
     return [...[...touched.values()].filter((e) => this.conns.has(e.conn)), ...out.filter((e) => !touched.has(e.conn)), ...retired];
-  }
-
-  /** Drops the null holes once they dominate, re-pointing the per-connection indexes. */
-  private compactIfSparse(): void {
-    let live = 0;
-    for (const r of this.records) if (r) live += 1;
-    if (live * 2 > this.records.length) return;
-    const remap = new Map<number, number>();
-    const next: (CaptureRecord | null)[] = [];
-    this.records.forEach((r, i) => {
-      if (!r) return;
-      remap.set(i, next.length);
-      next.push(r);
-    });
-    for (const conn of this.conns.values()) {
-      conn.data = conn.data.slice(conn.dataHead).map((i) => remap.get(i) as number);
-      conn.dataHead = 0;
-      conn.at = remap.get(conn.at) as number;
-    }
-    this.records = next;
   }
 
   /** The connection's request body goes; a stub with its size (and what a client reads of it) stays (retirement.ts). */
@@ -342,13 +262,7 @@ export class CaptureStore {
    */
   clear(now: number, keepOpen = true): void {
     // In order: what was evicted before what Clear drops — of the connections that go on.
-    for (let i = this.pendingHead; i < this.pending.length; i++) {
-      const { conn, rec } = this.pending[i];
-      if (keepOpen && !conn.ended && this.conns.get(conn.record.id) === conn) digestInto(conn, rec);
-    }
-    this.pending = [];
-    this.pendingHead = 0;
-    this.pendingCost = 0;
+    this.queue.drain((conn) => keepOpen && !conn.ended && this.conns.get(conn.record.id) === conn);
     const kept: CaptureRecord[] = [];
     const keptConns = new Map<string, ConnState>();
     for (const rec of this.records) {
@@ -359,9 +273,7 @@ export class CaptureStore {
       for (let i = conn.dataHead; i < conn.data.length; i++) {
         const d = this.records[conn.data[i]] as DataRecord;
         digestInto(conn, d); // what Clear drops is evicted too: the rest of the stream continues from its digest
-        if (d.kind === 'message') lost.messages += 1;
-        else lost.chunks += 1;
-        lost.bytes += d.kind === 'message' ? d.data.length : d.bytes;
+        countLost(lost, d);
       }
       lost.t = now;
       conn.digest?.forgetEnded();
@@ -377,28 +289,6 @@ export class CaptureStore {
     this.open = keptConns.size; // only open connections are kept
     this.hasEvicted = false;
     this.bytes = kept.reduce((n, r) => n + fixedCost(r), 0);
-  }
-}
-
-/** Feeds one evicted record to its connection's digest; a record the digest rejects stops deriving (never guesses). */
-function digestInto(conn: ConnState, rec: DataRecord): void {
-  if (conn.digest === null) return;
-  try {
-    const digest = (conn.digest ??= new EvictionDigest(conn.record));
-    digest.push(rec.kind === 'bytes' ? { kind: 'chunk', conn: rec.conn, t: rec.t, ...payloadRecord(rec) } : rec);
-  } catch {
-    conn.digest = null;
-  }
-}
-
-/** The connection's digest so far; one that fails to write itself out stops deriving, like one rejecting a record. */
-function derivedOf(conn: ConnState | undefined): EvictionDerived | undefined {
-  if (!conn?.digest) return undefined;
-  try {
-    return conn.digest.derived();
-  } catch {
-    conn.digest = null;
-    return undefined;
   }
 }
 
