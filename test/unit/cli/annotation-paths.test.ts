@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { tempDir } from '../temp-dir.ts';
 
 // GitHub puts an annotation on a file only by its path from the repository's checkout (GITHUB_WORKSPACE): FILE as the
 // step gave it — from a `working-directory:`, as "./x", or absolute — put every annotation on no file.
@@ -23,21 +24,17 @@ async function fileOf(cwd: string, file: string, workspace?: string): Promise<st
 
 describe('the file an annotation names', () => {
   it('is the path from GITHUB_WORKSPACE, whatever directory the step ran in and however FILE was written', async () => {
-    const repo = mkdtempSync(path.join(tmpdir(), 'rs-ws-'));
-    try {
-      const app = path.join(repo, 'app');
-      mkdirSync(path.join(app, 'captures'), { recursive: true });
-      writeFileSync(path.join(app, 'captures', 'x.sse'), BODY);
-      expect(await fileOf(app, 'captures/x.sse', repo)).toBe('app/captures/x.sse'); // working-directory: app
-      expect(await fileOf(app, './captures/../captures/x.sse', repo)).toBe('app/captures/x.sse');
-      expect(await fileOf(tmpdir(), path.join(app, 'captures', 'x.sse'), repo)).toBe('app/captures/x.sse'); // absolute
-      // Outside a workflow: from the working directory; outside the checkout: as given (no file of the repo to show it on).
-      expect(await fileOf(app, './captures/x.sse')).toBe('captures/x.sse');
-      const outside = path.join(repo, 'elsewhere.sse');
-      writeFileSync(outside, BODY);
-      expect(await fileOf(repo, outside, app)).toBe(outside);
-    } finally {
-      rmSync(repo, { recursive: true, force: true });
-    }
+    const repo = tempDir('rs-ws-');
+    const app = path.join(repo, 'app');
+    mkdirSync(path.join(app, 'captures'), { recursive: true });
+    writeFileSync(path.join(app, 'captures', 'x.sse'), BODY);
+    expect(await fileOf(app, 'captures/x.sse', repo)).toBe('app/captures/x.sse'); // working-directory: app
+    expect(await fileOf(app, './captures/../captures/x.sse', repo)).toBe('app/captures/x.sse');
+    expect(await fileOf(tmpdir(), path.join(app, 'captures', 'x.sse'), repo)).toBe('app/captures/x.sse'); // absolute
+    // Outside a workflow: from the working directory; outside the checkout: as given (no file of the repo to show it on).
+    expect(await fileOf(app, './captures/x.sse')).toBe('captures/x.sse');
+    const outside = path.join(repo, 'elsewhere.sse');
+    writeFileSync(outside, BODY);
+    expect(await fileOf(repo, outside, app)).toBe(outside);
   });
 });

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
-import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { runCli } from '../../../src/cli/commands.ts';
@@ -12,6 +11,7 @@ import { EvictionDigest } from '../../../src/core/analysis/eviction-digest.ts';
 import type { ChunkRecord, ConnectionRecord } from '../../../src/core/capture/model.ts';
 import { sampleCapture } from '../../../panel/dev/sample-capture.ts';
 import { writeCaptureLog } from '../../../src/core/capture/capture-log.ts';
+import { tempDir } from '../temp-dir.ts';
 
 const run = promisify(execFile);
 const BIN = path.resolve(import.meta.dirname, '../../../bin/replyscope.js');
@@ -72,7 +72,7 @@ describe('the replyscope binary', () => {
   });
 
   it('validate names a HAR entry by its request and an imported body as a file', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'rs-cli-'));
+    const dir = tempDir('rs-cli-');
     const delta = `data: ${JSON.stringify({ id: 'e1', created_at: '2026-11-29T09:30:00.200', metadata: {}, type: 'TEXT_BLOCK_DELTA', reply_id: 'r1', block_id: 'b1', delta: 'Hi' })}\n\n`;
     const har = path.join(dir, 'x.har');
     // No `_resourceType`: the entry is imported as such, with the request it records.
@@ -102,7 +102,7 @@ describe('the replyscope binary', () => {
   });
 
   it('replay prints every reply of an SSE file with its final message', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'rs-cli-'));
+    const dir = tempDir('rs-cli-');
     const file = path.join(dir, 'stream.sse');
     const ev = (type: string, extra: object) => `data: ${JSON.stringify({ type, id: `e-${type}`, created_at: '2026-01-01T00:00:00', reply_id: 'r1', ...extra })}\n\n`;
     writeFileSync(file, [
@@ -138,7 +138,7 @@ describe('the replyscope binary', () => {
   });
 
   it('replay says on stderr when its output rounds integers the reference keeps exact', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'rs-cli-'));
+    const dir = tempDir('rs-cli-');
     const file = path.join(dir, 'stream.sse');
     const ev = (type: string, extra: string) => `data: {"type":"${type}","id":"e-${type}","created_at":"2026-01-01T00:00:00","reply_id":"r1"${extra}}\n\n`;
     writeFileSync(file, [
@@ -180,7 +180,7 @@ describe('the replyscope binary', () => {
   });
 
   it('validate --github adds one annotation per diagnostic kept, escaped as GitHub reads workflow commands', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'rs-cli-'));
+    const dir = tempDir('rs-cli-');
     const file = path.join(dir, '50%,odd:name.sse'); // %, comma and colon: escaped differently in properties and data
     const delta = { id: 'e1', created_at: '2026-11-29T09:30:00.200', metadata: {}, type: 'TEXT_BLOCK_DELTA', reply_id: 'r1', block_id: 'b1', delta: 'Hi' };
     writeFileSync(file, `data: ${JSON.stringify(delta)}\n\n`);
@@ -220,7 +220,7 @@ describe('the replyscope binary', () => {
   });
 
   it('replay --steps writes one NDJSON line per step as it goes; a reader that stops early ends it quietly', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'rs-cli-'));
+    const dir = tempDir('rs-cli-');
     const file = path.join(dir, 'long.sse');
     const ev = (o: Record<string, unknown>) => `data: ${JSON.stringify(o)}\n\n`;
     // 3,000 deltas: every line holds the whole message so far (~9 MB of output in all).
@@ -264,7 +264,7 @@ describe('the replyscope binary', () => {
   });
 
   it('a frame the client drops is named by its frame (it has no event of its own), with the event after it', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'rs-cli-'));
+    const dir = tempDir('rs-cli-');
     const file = path.join(dir, 'nospace.sse');
     const ev = (o: Record<string, unknown>, sep = ' ') => `data:${sep}${JSON.stringify(o)}\n\n`;
     writeFileSync(file, ev({ type: 'REPLY_START', reply_id: 'r', session_id: 's', name: 'a' }) + ev({ type: 'TEXT_BLOCK_START', reply_id: 'r', block_id: 'b' }) +
@@ -298,7 +298,7 @@ describe('the replyscope binary', () => {
   });
 
   it('bad input gets one clear line and no stack trace', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'rs-cli-'));
+    const dir = tempDir('rs-cli-');
     const bad = path.join(dir, 'bad.txt');
     writeFileSync(bad, '\u0000\u0001 not a stream');
     for (const args of [['validate', bad], ['replay', path.join(dir, 'missing.json')], ['frobnicate', bad], ['conformance', bad], ['validate', bad, '--ignore', 'nope']]) {
@@ -312,7 +312,7 @@ describe('the replyscope binary', () => {
   });
 
   it('a capture log cut short is read up to the cut and warns on the connection the cut may have left unfinished', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'rs-cli-'));
+    const dir = tempDir('rs-cli-');
     const header = '{"kind":"header","format":"replyscope-capture","version":1,"tool":"t","created":"2026-01-01T00:00:00Z"}';
     const conn = '{"kind":"connection","id":"c","transport":"fetch","frameUrl":"","method":"GET","url":"https://a.test/stream","requestHeaders":[],"startTime":1}';
     const frame = (o: unknown) => JSON.stringify({ kind: 'chunk', conn: 'c', t: 2, bytes: Buffer.byteLength(`data: ${JSON.stringify(o)}\n\n`), text: `data: ${JSON.stringify(o)}\n\n` });
@@ -332,7 +332,7 @@ describe('the replyscope binary', () => {
   });
 
   it('with --github, input it cannot read is an error annotation on its line (stdout said nothing), still exit 2', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'rs-cli-'));
+    const dir = tempDir('rs-cli-');
     const log = path.join(dir, 'bad.replyscope.ndjson');
     writeFileSync(log, '{"kind":"header","format":"replyscope-capture","version":1,"tool":"t","created":"x"}\n{"kind":"chunk","conn":"nope","t":1,"bytes":1,"text":"x"}\n');
     const err = await run(process.execPath, [BIN, 'validate', '--github', log]).then(() => null, (e) => e);

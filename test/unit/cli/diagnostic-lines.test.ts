@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { tempDir } from '../temp-dir.ts';
 import { runCli } from '../../../src/cli/commands.ts';
 
 // validate --github put every diagnostic of a connection on the capture file without a line: a reviewer could not
@@ -32,25 +32,21 @@ const LOG = [
 
 describe('the line of each diagnostic', () => {
   it('--github: on the record at fault in a capture log — the one that completed the frame, the connection, its end, the notice', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'rs-lines-'));
-    try {
-      const file = path.join(dir, 'x.replyscope.ndjson');
-      writeFileSync(file, LOG);
-      const err = await run(process.execPath, [BIN, 'validate', '--github', file]).then(() => null, (e) => e);
-      expect(err?.code).toBe(1);
-      const placed = (err.stdout as string).split('\n').filter((l) => l.startsWith('::')).map((l) => /^::\w+ file=([^,]*),line=(\d+),title=replyscope ([^:]+)::/.exec(l)?.slice(1));
-      expect(placed).toEqual([
-        [file, '10', 'stream.network-error'],
-        [file, '8', 'capture.notice'],
-        [file, '7', 'sse.client-drops-frame'],
-        [file, '7', 'as.unknown-block-id'],
-        [file, '7', 'as.reply-not-ended'],
-        [file, '3', 'stream.http-error'],
-      ]);
-      expect(err.stdout).toContain('  error   stream.http-error                the connection, line 3: HTTP 401 Unauthorized');
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const dir = tempDir('rs-lines-');
+    const file = path.join(dir, 'x.replyscope.ndjson');
+    writeFileSync(file, LOG);
+    const err = await run(process.execPath, [BIN, 'validate', '--github', file]).then(() => null, (e) => e);
+    expect(err?.code).toBe(1);
+    const placed = (err.stdout as string).split('\n').filter((l) => l.startsWith('::')).map((l) => /^::\w+ file=([^,]*),line=(\d+),title=replyscope ([^:]+)::/.exec(l)?.slice(1));
+    expect(placed).toEqual([
+      [file, '10', 'stream.network-error'],
+      [file, '8', 'capture.notice'],
+      [file, '7', 'sse.client-drops-frame'],
+      [file, '7', 'as.unknown-block-id'],
+      [file, '7', 'as.reply-not-ended'],
+      [file, '3', 'stream.http-error'],
+    ]);
+    expect(err.stdout).toContain('  error   stream.http-error                the connection, line 3: HTTP 401 Unauthorized');
   });
 
   it('--json has "line" too, from standard input as well (where --github has no file to put a line on)', async () => {

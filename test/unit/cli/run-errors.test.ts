@@ -1,18 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { chmodSync, mkdirSync, truncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { outputOf, runCli } from '../../../src/cli/commands.ts';
 import { failureOutput } from '../../../src/cli/run-errors.ts';
+import { useTempDir } from '../temp-dir.ts';
 import { cli, mkfifo } from './run-cli-process.ts';
 
 // A CI step that parses `validate --json`'s stdout got an empty stdout for input the CLI could not read, and failed
 // with a parse error of its own instead of the reason. Real processes, real files.
 
-let dir: string;
-const at = (name: string) => path.join(dir, name);
+const dir = useTempDir('rs-run-errors-');
+const at = (name: string) => path.join(dir(), name);
 beforeAll(() => {
-  dir = mkdtempSync(path.join(tmpdir(), 'rs-run-errors-'));
   mkdirSync(at('a-directory'));
   writeFileSync(at('empty.replyscope.ndjson'), '');
   writeFileSync(at('binary.replyscope.ndjson'), Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x00])); // gzip, not unpacked
@@ -25,7 +24,6 @@ beforeAll(() => {
   chmodSync(at('unreadable.replyscope.ndjson'), 0o000);
   writeFileSync(at('a-file'), 'x');
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const UNREADABLE: [string, string, RegExp][] = [
   ['a missing file', 'missing.replyscope.ndjson', /^no such file: /],

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { worstExit } from '../../../src/cli/validate-files.ts';
+import { useTempDir } from '../temp-dir.ts';
 import { BIN, cli, mkfifo, type Run } from './run-cli-process.ts';
 
 // `replyscope validate captures/*.replyscope.ndjson` in CI: validate took one FILE ('unexpected argument … (one FILE
@@ -26,22 +26,20 @@ const usage = { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2
 const body = `data: ${JSON.stringify({ type: 'start' })}\n\ndata: ${JSON.stringify({ type: 'done', reason: 'stop', usage })}\n\n`;
 const CLEAN = `${header}\n${conn}\n${JSON.stringify({ kind: 'chunk', conn: 'c', t: 2, bytes: Buffer.byteLength(body), text: body })}\n{"kind":"end","conn":"c","t":3,"state":"complete"}\n`;
 
-let dir: string;
+const dir = useTempDir('rs-several-');
 let clean: string;
 let failing: string; // error diagnostics: exit 1 alone
 let broken: string; // exit 2 alone
 let missing: string;
 beforeAll(() => {
-  dir = mkdtempSync(path.join(tmpdir(), 'rs-several-'));
-  clean = path.join(dir, 'clean.replyscope.ndjson');
+  clean = path.join(dir(), 'clean.replyscope.ndjson');
   writeFileSync(clean, CLEAN);
-  failing = path.join(dir, 'demo.replyscope.ndjson');
+  failing = path.join(dir(), 'demo.replyscope.ndjson');
   copyFileSync(path.resolve(import.meta.dirname, '../../../examples/demo.replyscope.ndjson'), failing);
-  broken = path.join(dir, 'broken.replyscope.ndjson');
+  broken = path.join(dir(), 'broken.replyscope.ndjson');
   writeFileSync(broken, `${header}\n{"kind":"chunk","conn":"nope","t":1,"bytes":1,"text":"x"}\n`);
-  missing = path.join(dir, 'missing.replyscope.ndjson');
+  missing = path.join(dir(), 'missing.replyscope.ndjson');
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 type Entry = { file: string | null; connection: string | null; code: string; severity: string; message: string; line?: number };
 
@@ -64,7 +62,7 @@ describe('validate FILE…', () => {
   });
 
   it('the exit code is the worst file\'s: 2 (unreadable) over 1 (failed --fail-on) over 4 (cut) over 0', async () => {
-    const fifo = path.join(dir, 'nobody.fifo');
+    const fifo = path.join(dir(), 'nobody.fifo');
     await mkfifo(fifo);
     const runs = await Promise.all([
       cli('validate', clean, clean),
@@ -119,7 +117,7 @@ describe('validate FILE…', () => {
   });
 
   it('--timeout bounds each file\'s read on its own', async () => {
-    const fifos = [path.join(dir, 'quiet-1.fifo'), path.join(dir, 'quiet-2.fifo')];
+    const fifos = [path.join(dir(), 'quiet-1.fifo'), path.join(dir(), 'quiet-2.fifo')];
     for (const f of fifos) await mkfifo(f);
     const started = performance.now();
     const out = await cli('validate', '--json', '--timeout', '600ms', ...fifos);

@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runCli } from '../../../src/cli/commands.ts';
 import { readInput } from '../../../src/cli/read-input.ts';
+import { useTempDir } from '../temp-dir.ts';
 
 // --timeout: a stream that never ends no longer hangs the CLI. Real processes: an agent server on 127.0.0.1 that never
 // ends its response, fetched by a child process whose output is piped into the CLI — as `curl -N … | replyscope …`.
@@ -20,9 +19,8 @@ const FETCH = 'const r = await fetch(process.argv[1]); for await (const c of r.b
 
 let server: http.Server;
 let url: string;
-let dir: string;
+const dir = useTempDir('rs-timeout-');
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'rs-timeout-'));
   server = http.createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     res.write(HUNG); // and never ends it
@@ -33,7 +31,6 @@ beforeAll(async () => {
 afterAll(async () => {
   server.closeAllConnections(); // the fetchers' responses end: they exit
   await new Promise((resolve) => server.close(resolve));
-  rmSync(dir, { recursive: true, force: true });
 });
 
 interface Run {
@@ -93,7 +90,7 @@ describe('--timeout on a live stream piped in', () => {
 
 describe('--timeout on a named pipe', () => {
   it('no writer ever opens it: "nothing arrived", exit 4 — and the process ends (a blocked open kept it alive)', async () => {
-    const fifo = path.join(dir, 'nobody.fifo');
+    const fifo = path.join(dir(), 'nobody.fifo');
     await collect(spawn('mkfifo', [fifo]));
     const out = await collect(spawn(process.execPath, [BIN, 'validate', '--timeout', '0.5', '--github', fifo]));
     expect(out).toEqual({ code: 4, stdout: `::error file=${fifo},title=replyscope input::nothing arrived on ${fifo} within --timeout 0.5s\n`,
@@ -101,7 +98,7 @@ describe('--timeout on a named pipe', () => {
   });
 
   it('a live capture log whose writer goes quiet: read up to its last whole record, its open connection not told as ended', async () => {
-    const fifo = path.join(dir, 'live.fifo');
+    const fifo = path.join(dir(), 'live.fifo');
     await collect(spawn('mkfifo', [fifo]));
     const header = '{"kind":"header","format":"replyscope-capture","version":1,"tool":"t","created":"2026-01-01T00:00:00Z"}';
     const conn = '{"kind":"connection","id":"c","transport":"fetch","frameUrl":"","method":"GET","url":"https://a.test/s","requestHeaders":[],"startTime":1}';
@@ -121,7 +118,7 @@ describe('--timeout on a named pipe', () => {
   });
 
   it('a stream past the size limit is refused as it arrives, not after it was read whole', async () => {
-    const fifo = path.join(dir, 'big.fifo');
+    const fifo = path.join(dir(), 'big.fifo');
     await collect(spawn('mkfifo', [fifo]));
     const reading = readInput(fifo, { maxBytes: 1000 });
     const writer = await open(fifo, 'w');

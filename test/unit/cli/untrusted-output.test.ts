@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { useTempDir } from '../temp-dir.ts';
 
 // A stream is input the CLI does not control: what it prints of one must not act on the terminal or on the GitHub
 // Actions runner, which reads every line of a step's stdout and stderr that starts with "::" as a workflow command.
@@ -11,19 +11,22 @@ const run = promisify(execFile);
 const BIN = path.resolve(import.meta.dirname, '../../../bin/replyscope.js');
 const cli = (...args: string[]) => run(process.execPath, [BIN, ...args]).then((r) => ({ ...r, code: 0 }), (e) => e as { stdout: string; stderr: string; code: number });
 
+const dir = useTempDir('rs-untrusted-');
+
 function file(name: string, text: string): string {
-  const f = path.join(mkdtempSync(path.join(tmpdir(), 'rs-untrusted-')), name);
+  const f = path.join(dir(), name);
   writeFileSync(f, text);
   return f;
 }
 
 // An event type with a newline, a workflow command after it and a terminal colour: quoted by validate's text report.
-const hostileType = file('type.sse', `data: ${JSON.stringify({ type: 'X\n::error::injected\r::add-mask::x\u001b[31mRED\u009b2J', reply_id: 'r1' })}\n\n`);
+const hostileType = () => file('type.sse', `data: ${JSON.stringify({ type: 'X\n::error::injected\r::add-mask::x\u001b[31mRED\u009b2J', reply_id: 'r1' })}\n\n`);
 
 describe('output that quotes the input stays inert', () => {
   it('validate writes no line the stream made, and no control character, in text and --github output', async () => {
+    const hostile = hostileType();
     for (const extra of [[], ['--github']]) {
-      const out = await cli('validate', hostileType, ...extra);
+      const out = await cli('validate', hostile, ...extra);
       expect(out.code, extra.join(' ')).toBe(0); // one warning: stream.unknown-dialect
       const lines = out.stdout.split('\n');
       // The only workflow commands are the annotations validate writes (one per diagnostic), none the stream wrote.
