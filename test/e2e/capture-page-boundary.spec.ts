@@ -2,35 +2,32 @@
 // connections and the new page's, arrow keys step over it, and it survives Export → Import in the standalone viewer
 // (and a HAR export names the same pages).
 // One Chromium: the viewer is served on 127.0.0.1 and opened in the extension's browser.
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { buildViewer } from '../../panel/dev/build-viewer.ts';
 import { serveStatic, type StaticServer } from '../../panel/dev/serve-static.ts';
 import { startAgentServer, type AgentServer } from './support/agent-server.ts';
 import { launchWithExtension, type ExtensionBrowser } from './support/extension.ts';
+import { useTempDir } from './support/temp-dir.ts';
 
 const SHOTS = process.env.REPLYSCOPE_SHOTS; // a folder to save screenshots of the marker into (to look at)
 
 let ext: ExtensionBrowser;
 let server: AgentServer;
 let viewer: StaticServer;
-let viewerDir: string;
+const viewerDir = useTempDir('replyscope-page-boundary-');
 
 test.beforeAll(async () => {
   ext = await launchWithExtension();
   server = await startAgentServer();
-  viewerDir = await mkdtemp(path.join(os.tmpdir(), 'replyscope-page-boundary-'));
-  await buildViewer(viewerDir);
-  viewer = await serveStatic(viewerDir);
+  await buildViewer(viewerDir());
+  viewer = await serveStatic(viewerDir());
 });
 
 test.afterAll(async () => {
   await ext?.close();
   await server?.close();
   await viewer?.close();
-  if (viewerDir) await rm(viewerDir, { recursive: true, force: true });
 });
 
 function readAll(page: Page, url: string): Promise<string> {

@@ -3,8 +3,7 @@
 // process reading only that file — reconstructs exactly the messages the server's events describe.
 import { expect, test, type Page } from '@playwright/test';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { writeCaptureLog, makeHeader } from '../../src/core/capture/capture-log.ts';
@@ -12,6 +11,7 @@ import { agentEvents } from './support/agent-server.ts';
 import { waitForCapture } from './support/capture.ts';
 import { launchWithExtension, repoRoot, type ExtensionBrowser } from './support/extension.ts';
 import { startServer, type TestServer } from './support/server.ts';
+import { useTempDir } from './support/temp-dir.ts';
 
 const run = promisify(execFile);
 
@@ -19,6 +19,7 @@ let ext: ExtensionBrowser;
 let server: TestServer;
 let page: Page;
 let tabId: number;
+const exported = useTempDir('rs-replay-'); // where the capture log is written for the CLI
 
 // One reply per transport, each with its own text, so a mix-up between connections would show.
 const TEXTS: Record<string, string[]> = {
@@ -101,8 +102,7 @@ test('every transport: capture log → replyscope replay reconstructs the server
     await waitForCapture(ext, tabId, `/${kind}`, (c) => c.end !== undefined || (kind === 'es' && c.messages.length >= TEXTS.es.length + 4));
   }
   const records = await ext.records(tabId);
-  const dir = mkdtempSync(path.join(tmpdir(), 'rs-replay-'));
-  const file = path.join(dir, 'capture.replyscope.ndjson');
+  const file = path.join(exported(), 'capture.replyscope.ndjson');
   writeFileSync(file, writeCaptureLog({ header: makeHeader('replyscope-e2e', { pageUrl: page.url() }), records }));
 
   const { stdout } = await run(process.execPath, [path.join(repoRoot, 'bin/replyscope.js'), 'replay', file], { maxBuffer: 64 << 20 });

@@ -5,10 +5,10 @@
 import { test, expect } from '@playwright/test';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { distDir, repoRoot } from './support/extension.ts';
+import { withTempDir } from './support/temp-dir.ts';
 import { unpackedExtensionId } from '../../src/demo/launch-chromium.ts';
 
 /** Starts `cmd` in its own process group and collects its output. */
@@ -65,35 +65,35 @@ test('npm start under Xvfb: Chromium with the extension, the demo page and DevTo
   test.skip(!hasXvfb, 'xvfb-run is not installed');
   const debugPort = await freePort();
   // A private TMPDIR, to check the temporary Chromium profile is removed on Ctrl-C.
-  const tmp = mkdtempSync(path.join(tmpdir(), 'replyscope-start-test-'));
-  const run = startGroup('xvfb-run', ['-a', process.execPath, ...startScript, '--', `--remote-debugging-port=${debugPort}`], { ...process.env, TMPDIR: tmp });
-  try {
-    await expect.poll(run.output, { timeout: 30_000 }).toContain('Replyscope demo: http');
-    const demoUrl = /Replyscope demo: (http:\/\/\S+)/.exec(run.output())![1];
-    const extensionId = unpackedExtensionId(distDir());
-    type Target = { type: string; url: string };
-    const targets = async (): Promise<Target[]> => {
-      try {
-        return (await (await fetch(`http://127.0.0.1:${debugPort}/json/list`)).json()) as Target[];
-      } catch {
-        return []; // Chromium not listening yet
-      }
-    };
-    await expect.poll(async () => {
-      const t = await targets();
-      return {
-        demoPage: t.some((x) => x.type === 'page' && x.url === demoUrl),
-        devtools: t.some((x) => x.type === 'page' && x.url.startsWith('devtools://devtools/')),
-        extension: t.some((x) => x.url.startsWith(`chrome-extension://${extensionId}/`)),
+  await withTempDir('replyscope-start-test-', async (tmp) => {
+    const run = startGroup('xvfb-run', ['-a', process.execPath, ...startScript, '--', `--remote-debugging-port=${debugPort}`], { ...process.env, TMPDIR: tmp });
+    try {
+      await expect.poll(run.output, { timeout: 30_000 }).toContain('Replyscope demo: http');
+      const demoUrl = /Replyscope demo: (http:\/\/\S+)/.exec(run.output())![1];
+      const extensionId = unpackedExtensionId(distDir());
+      type Target = { type: string; url: string };
+      const targets = async (): Promise<Target[]> => {
+        try {
+          return (await (await fetch(`http://127.0.0.1:${debugPort}/json/list`)).json()) as Target[];
+        } catch {
+          return []; // Chromium not listening yet
+        }
       };
-    }, { timeout: 30_000 }).toEqual({ demoPage: true, devtools: true, extension: true });
-  } finally {
-    interrupt(run.child);
-  }
-  await run.exited;
-  // Everything started for the run is gone: no Chromium left on that debugging port, no profile left behind.
-  await expect.poll(async () => fetch(`http://127.0.0.1:${debugPort}/json/version`).then(() => 'up', () => 'down')).toBe('down');
-  expect(readdirSync(tmp).filter((f) => f.startsWith('replyscope-start-'))).toEqual([]);
-  expect(run.output()).not.toMatch(/Error|failed|Could not/);
-  rmSync(tmp, { recursive: true, force: true });
+      await expect.poll(async () => {
+        const t = await targets();
+        return {
+          demoPage: t.some((x) => x.type === 'page' && x.url === demoUrl),
+          devtools: t.some((x) => x.type === 'page' && x.url.startsWith('devtools://devtools/')),
+          extension: t.some((x) => x.url.startsWith(`chrome-extension://${extensionId}/`)),
+        };
+      }, { timeout: 30_000 }).toEqual({ demoPage: true, devtools: true, extension: true });
+    } finally {
+      interrupt(run.child);
+    }
+    await run.exited;
+    // Everything started for the run is gone: no Chromium left on that debugging port, no profile left behind.
+    await expect.poll(async () => fetch(`http://127.0.0.1:${debugPort}/json/version`).then(() => 'up', () => 'down')).toBe('down');
+    expect(readdirSync(tmp).filter((f) => f.startsWith('replyscope-start-'))).toEqual([]);
+    expect(run.output()).not.toMatch(/Error|failed|Could not/);
+  });
 });

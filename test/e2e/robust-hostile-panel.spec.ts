@@ -4,9 +4,6 @@
 // every view, no script may have run (sentinel global, dialogs, CSP violation reports), nothing may have become
 // markup (no script/iframe/object/embed, no on* attributes, no javascript: links), and no render may have thrown.
 // How long each took to become interactive is printed as a figure — not asserted. ROBUST_FULL=1 uses the 10 MB line.
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { chromium, expect, test, type Browser, type Page } from '@playwright/test';
 import { buildViewer } from '../../panel/dev/build-viewer.ts';
 import { serveStatic, type StaticServer } from '../../panel/dev/serve-static.ts';
@@ -16,6 +13,7 @@ import { captureOf } from '../fuzz/pipeline-checks.ts';
 import { encodeFrames } from '../fuzz/wire.ts';
 import { launchWithExtension, type ExtensionBrowser } from './support/extension.ts';
 import { startServer, type TestServer } from './support/server.ts';
+import { useTempDir } from './support/temp-dir.ts';
 
 /** Installed before any app script: records CSP reports, dialogs, and every element the page ever gets. */
 const GUARD = `
@@ -108,18 +106,16 @@ const corpus = hostileCorpus(process.env.ROBUST_FULL ? 10 : 2);
 test.describe('standalone viewer', () => {
   let browser: Browser;
   let server: StaticServer;
-  let tmp: string;
+  const built = useTempDir('replyscope-hostile-');
 
   test.beforeAll(async () => {
-    tmp = await mkdtemp(path.join(os.tmpdir(), 'replyscope-hostile-'));
-    await buildViewer(tmp);
-    server = await serveStatic(tmp);
+    await buildViewer(built());
+    server = await serveStatic(built());
     browser = await chromium.launch({ executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
   });
   test.afterAll(async () => {
     await browser?.close();
     await server?.close();
-    await rm(tmp, { recursive: true, force: true });
   });
 
   for (const item of corpus) {

@@ -2,15 +2,15 @@
 // instant, and in a cross-origin iframe — replace the messaging primitives, forge the handshake, post look-alike
 // messages, wrap fetch after the tap and hunt for the capture. None of it may reach the capture or leak it.
 // And nothing outside the extension (a web page, another extension) can connect to the background.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type http from 'node:http';
-import { chromium, expect, test, type Page } from '@playwright/test';
+import { chromium, expect, test, type BrowserContext, type Page } from '@playwright/test';
 import type { CaptureRecord } from '../../src/core/capture/model.ts';
 import { captured, connectionsMatching, waitForCapture } from './support/capture.ts';
 import { CHROMIUM, distDir, launchWithExtension, type ExtensionBrowser } from './support/extension.ts';
 import { startServer, type TestServer } from './support/server.ts';
+import { makeTempDir, removeTempDir } from './support/temp-dir.ts';
 
 let ext: ExtensionBrowser;
 let server: TestServer;
@@ -251,18 +251,20 @@ test('web pages cannot reach the extension: no runtime API, no extension resourc
 
 test('another extension cannot connect to the background or get any capture', async () => {
   // A second, unrelated extension in the same browser tries every door: connect as a panel, as a relay, sendMessage.
-  const dir = mkdtempSync(path.join(tmpdir(), 'replyscope-other-ext-'));
-  writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify({ manifest_version: 3, name: 'other', version: '1.0', background: { service_worker: 'sw.js' } }));
-  writeFileSync(path.join(dir, 'sw.js'), '// idle\n');
-  writeFileSync(path.join(dir, 'probe.html'), '<!doctype html><title>probe</title>');
-  const profile = mkdtempSync(path.join(tmpdir(), 'replyscope-profile2-'));
-  const dist = distDir();
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [`--disable-extensions-except=${dist},${dir}`, `--load-extension=${dist},${dir}`, '--no-sandbox', '--disable-gpu', '--no-first-run'],
-  });
+  const dir = makeTempDir('replyscope-other-ext-');
+  const profile = makeTempDir('replyscope-profile2-');
+  let launched: BrowserContext | undefined; // (for the finally: the launch may fail)
   try {
+    writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify({ manifest_version: 3, name: 'other', version: '1.0', background: { service_worker: 'sw.js' } }));
+    writeFileSync(path.join(dir, 'sw.js'), '// idle\n');
+    writeFileSync(path.join(dir, 'probe.html'), '<!doctype html><title>probe</title>');
+    const dist = distDir();
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [`--disable-extensions-except=${dist},${dir}`, `--load-extension=${dist},${dir}`, '--no-sandbox', '--disable-gpu', '--no-first-run'],
+    });
+    launched = context;
     const workers = async () => {
       while (context.serviceWorkers().length < 2) await context.waitForEvent('serviceworker');
       return context.serviceWorkers();
@@ -302,8 +304,8 @@ test('another extension cannot connect to the background or get any capture', as
     for (const p of [...result.panel, result.relay]) expect(p).not.toMatch(/^got/);
     expect(result.message).toMatch(/^rejected/);
   } finally {
-    await context.close();
-    rmSync(profile, { recursive: true, force: true });
-    rmSync(dir, { recursive: true, force: true });
+    await launched?.close();
+    removeTempDir(profile);
+    removeTempDir(dir);
   }
 });

@@ -2,10 +2,10 @@
 // exported as a HAR (~3.5× its capture log), or such a HAR imported back; a capture log that large, read in slices.
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
-import { mkdtemp, open, rm, stat } from 'node:fs/promises';
-import os from 'node:os';
+import { open, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { makeTempDir, removeTempDir } from './support/temp-dir.ts';
 import { holdExportReadBack, useViewer } from './support/viewer.ts';
 import { sampleCapture } from '../../panel/dev/sample-capture.ts';
 import { writeCaptureLog } from '../../panel/core-bridge.ts';
@@ -15,12 +15,12 @@ const viewer = useViewer('viewer-large');
 test('a file past 512 MiB is refused as too large before it is read — not as "empty"', async () => {
   // A sparse file: 600 MiB long, no disk used. Read, Chromium's TextDecoder returned "" for it, and the viewer said
   // "the input is empty" of a 1 GB HAR.
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'replyscope-large-'));
+  const dir = makeTempDir('replyscope-large-');
   const file = path.join(dir, 'session.har');
-  const handle = await open(file, 'w');
-  await handle.truncate(600 * 2 ** 20);
-  await handle.close();
   try {
+    const handle = await open(file, 'w');
+    await handle.truncate(600 * 2 ** 20);
+    await handle.close();
     const page = await viewer.open();
     await page.getByTestId('import-input').setInputFiles(file);
     await expect(page.getByTestId('import-error')).toHaveText(
@@ -28,7 +28,7 @@ test('a file past 512 MiB is refused as too large before it is read — not as "
     );
     await page.close();
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    removeTempDir(dir);
   }
 });
 
@@ -58,7 +58,7 @@ async function writeLargeCaptureLog(file: string, mib: number): Promise<void> {
 
 test('a capture log past 512 MiB imports: read in slices, never one string — it was refused by its size, though an export can write it', async () => {
   test.setTimeout(240_000);
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'replyscope-large-'));
+  const dir = makeTempDir('replyscope-large-');
   const file = path.join(dir, 'day.replyscope.ndjson');
   try {
     await writeLargeCaptureLog(file, 530);
@@ -81,7 +81,7 @@ test('a capture log past 512 MiB imports: read in slices, never one string — i
     await expect(page.getByTestId('replies')).toContainText('r1');
     await page.close();
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    removeTempDir(dir);
   }
 });
 

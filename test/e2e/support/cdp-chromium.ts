@@ -8,11 +8,9 @@
 //   const cdp = await spawnChromium(['--load-extension=…']);   // headless, own profile
 //   cdp.context.pages() …; await cdp.close();
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { chromium, type Browser, type BrowserContext } from '@playwright/test';
 import { CHROMIUM } from './extension.ts';
+import { makeTempDir, removeTempDir } from './temp-dir.ts';
 
 export interface CdpChromium {
   browser: Browser;
@@ -21,7 +19,7 @@ export interface CdpChromium {
 }
 
 export async function spawnChromium(args: string[]): Promise<CdpChromium> {
-  const profile = mkdtempSync(path.join(tmpdir(), 'replyscope-cdp-profile-'));
+  const profile = makeTempDir('replyscope-cdp-profile-');
   const proc = spawn(CHROMIUM, [
     '--headless',
     `--user-data-dir=${profile}`,
@@ -31,28 +29,42 @@ export async function spawnChromium(args: string[]): Promise<CdpChromium> {
     ...args,
     'about:blank', // the one window every tab opens in
   ], { stdio: ['ignore', 'ignore', 'pipe'] });
-  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  // ('error': it could not be started at all, and no 'exit' may follow.)
+  const exited = new Promise<void>((resolve) => {
+    proc.once('exit', () => resolve());
+    proc.once('error', () => resolve());
+  });
+  /** Waits for Chromium to be gone (killed unless `closing`), then removes its profile: no helper writes into it then. */
+  const stop = async (closing: boolean): Promise<void> => {
+    if (!closing) proc.kill('SIGKILL');
+    await exited;
+    removeTempDir(profile);
+  };
   // Chromium prints its CDP endpoint on stderr; keep draining stderr after that so the pipe never fills.
   let log = '';
-  const endpoint = await new Promise<string>((resolve, reject) => {
-    proc.stderr.on('data', (data: Buffer) => {
-      log = (log + data.toString()).slice(-4000);
-      const m = /DevTools listening on (ws:\/\/\S+)/.exec(log);
-      if (m) resolve(m[1]);
+  let browser: Browser;
+  try {
+    const endpoint = await new Promise<string>((resolve, reject) => {
+      proc.stderr.on('data', (data: Buffer) => {
+        log = (log + data.toString()).slice(-4000);
+        const m = /DevTools listening on (ws:\/\/\S+)/.exec(log);
+        if (m) resolve(m[1]);
+      });
+      void exited.then(() => reject(new Error(`Chromium exited before listening:\n${log}`)));
     });
-    void exited.then(() => reject(new Error(`Chromium exited before listening:\n${log}`)));
-  });
-  // noDefaults: no focus emulation (see the top of this file).
-  const browser = await chromium.connectOverCDP(endpoint, { noDefaults: true });
+    // noDefaults: no focus emulation (see the top of this file).
+    browser = await chromium.connectOverCDP(endpoint, { noDefaults: true });
+  } catch (err) {
+    await stop(false); // the caller gets nothing to close
+    throw err;
+  }
   return {
     browser,
     context: browser.contexts()[0],
     async close() {
       // Disconnecting Playwright leaves a browser it did not launch running: close it over CDP, then wait for it.
-      const cdp = await browser.newBrowserCDPSession();
-      await cdp.send('Browser.close').catch(() => proc.kill('SIGKILL'));
-      await exited;
-      rmSync(profile, { recursive: true, force: true, maxRetries: 10 }); // helper processes may still be writing
+      const closing = await browser.newBrowserCDPSession().then((cdp) => cdp.send('Browser.close')).then(() => true, () => false);
+      await stop(closing);
     },
   };
 }

@@ -9,12 +9,12 @@
 //   await ext.panelPage(tabId);                        // panel/index.html?tabId=N in a normal tab
 //   await ext.restartServiceWorker();                  // stop the worker through CDP, wait for the new one
 //   await ext.close();
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page, type Worker } from '@playwright/test';
 import type { CaptureRecord } from '../../../src/core/capture/model.ts';
 import type { ReplyscopeDebug } from '../../../src/extension/background/debug.ts';
+import { makeTempDir, removeTempDir } from './temp-dir.ts';
 
 export const repoRoot = path.resolve(import.meta.dirname, '../../..');
 export const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
@@ -73,14 +73,32 @@ export async function launchWithExtension(options: LaunchOptions = {}): Promise<
   if (!existsSync(path.join(dist, 'manifest.json'))) {
     throw new Error(`No built extension at ${dist} — run \`npm run build\` first (or set REPLYSCOPE_DIST).`);
   }
-  const profile = mkdtempSync(path.join(tmpdir(), 'replyscope-profile-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: options.headless ?? true,
-    ...(options.ignoreDefaultArgs ? { ignoreDefaultArgs: options.ignoreDefaultArgs } : {}),
-    args: [...extensionArgs(dist), ...(options.extraArgs ?? [])],
-  });
-  const first = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+  // The browser's user-data dir: removed once its context has closed — by close(), once Chromium has exited, or when it
+  // closed otherwise (a crash, a spec that closed ext.context itself; the exit hook of temp-dir.ts takes what is left).
+  const profile = makeTempDir('replyscope-profile-');
+  let context: BrowserContext | undefined;
+  let first: Worker;
+  try {
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: options.headless ?? true,
+      ...(options.ignoreDefaultArgs ? { ignoreDefaultArgs: options.ignoreDefaultArgs } : {}),
+      args: [...extensionArgs(dist), ...(options.extraArgs ?? [])],
+    });
+    context.once('close', () => {
+      try {
+        removeTempDir(profile);
+      } catch {
+        // (Chromium's helpers still writing into it: close() removes it once they are gone)
+      }
+    });
+    first = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+  } catch (err) {
+    // Launched half-way (no service worker: a broken build): the spec gets no ext to close, so nothing must be left.
+    await context?.close().catch(() => {});
+    removeTempDir(profile);
+    throw err;
+  }
   const extensionId = new URL(first.url()).host;
   const isOurs = (w: Worker): boolean => w.url().startsWith(`chrome-extension://${extensionId}/`);
   let stopped = false;
@@ -159,8 +177,11 @@ export async function launchWithExtension(options: LaunchOptions = {}): Promise<
       return old;
     },
     async close() {
-      await context.close();
-      rmSync(profile, { recursive: true, force: true });
+      try {
+        await context.close();
+      } finally {
+        removeTempDir(profile);
+      }
     },
   };
   return ext;

@@ -1,11 +1,9 @@
 // The standalone viewer for e2e specs: built once per spec file into a temp dir, served on 127.0.0.1, one browser.
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { chromium, expect, test, type Browser, type Page } from '@playwright/test';
 import { buildViewer } from '../../../panel/dev/build-viewer.ts';
 import { serveStatic, type StaticServer } from '../../../panel/dev/serve-static.ts';
 import { CHROMIUM } from './extension.ts';
+import { useTempDir } from './temp-dir.ts';
 
 export interface ViewerEnv {
   readonly browser: Browser;
@@ -19,17 +17,15 @@ export interface ViewerEnv {
 export function useViewer(name: string): ViewerEnv {
   let browser: Browser | undefined;
   let server: StaticServer | undefined;
-  let tmp: string | undefined;
+  const built = useTempDir(`replyscope-${name}-`);
   test.beforeAll(async () => {
-    tmp = await mkdtemp(path.join(os.tmpdir(), `replyscope-${name}-`));
-    await buildViewer(tmp);
-    server = await serveStatic(tmp);
+    await buildViewer(built());
+    server = await serveStatic(built());
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
   });
   test.afterAll(async () => {
     await browser?.close();
     await server?.close();
-    if (tmp) await rm(tmp, { recursive: true, force: true });
   });
   const env: ViewerEnv = {
     get browser() {
