@@ -2,12 +2,12 @@
 // Chromium with and without it, and a loopback server with an app page that reads an SSE stream the way the
 // AgentScope web UI does (fetch reader, TextDecoder, split on "\n", JSON.parse each "data: " line).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext } from '@playwright/test';
+import { makeTempDir, removeTempDir } from '../test/temp-dir.ts';
 
 export const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const repoRoot = path.resolve(import.meta.dirname, '..');
@@ -34,17 +34,26 @@ export interface Browser {
 
 /** Chromium, headless, with the extension at `dist` loaded or (dist undefined) with none — same flags otherwise. */
 export async function launch(dist: string | undefined): Promise<Browser> {
-  const profile = mkdtempSync(path.join(tmpdir(), 'replyscope-bench-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: dist ? [`--disable-extensions-except=${dist}`, `--load-extension=${dist}`, ...BASE_ARGS] : BASE_ARGS,
-  });
+  const profile = makeTempDir('replyscope-bench-');
+  let context: BrowserContext;
+  try {
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: dist ? [`--disable-extensions-except=${dist}`, `--load-extension=${dist}`, ...BASE_ARGS] : BASE_ARGS,
+    });
+  } catch (err) {
+    removeTempDir(profile);
+    throw err;
+  }
   return {
     context,
     async close() {
-      await context.close();
-      rmSync(profile, { recursive: true, force: true });
+      try {
+        await context.close();
+      } finally {
+        removeTempDir(profile);
+      }
     },
   };
 }

@@ -10,10 +10,8 @@
 //   the long tasks (over 50 ms).
 // Figures, not budgets: tests assert no timings (test/e2e/viewer-export-progress.spec.ts asserts the structure).
 import { statSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
-import { chromium } from '@playwright/test';
+import { chromium, type BrowserContext } from '@playwright/test';
 import { generateCapture } from './capture-gen.ts';
 import { gc, quantile } from './stats.ts';
 import { makeHeader, captureLogParts } from '../src/core/capture/capture-log.ts';
@@ -22,7 +20,8 @@ import { jsonParts } from '../src/core/capture/json-parts.ts';
 import { harParts } from '../src/core/capture/har-parts.ts';
 import type { Capture } from '../src/core/capture/model.ts';
 import { buildViewer } from '../panel/dev/build-viewer.ts';
-import { serveStatic } from '../panel/dev/serve-static.ts';
+import { serveStatic, type StaticServer } from '../panel/dev/serve-static.ts';
+import { makeTempDir, removeTempDir } from '../test/temp-dir.ts';
 
 const quick = process.argv.includes('--quick');
 const nodeOnly = process.argv.includes('--node-only');
@@ -112,14 +111,17 @@ const WATCH = `(() => {
 
 async function browserFigures(): Promise<void> {
   const chunks = quick ? 200_000 : 540_000;
-  const tmp = await mkdtemp(path.join(os.tmpdir(), 'replyscope-bench-export-'));
-  await buildViewer(path.join(tmp, 'viewer'));
-  const server = await serveStatic(path.join(tmp, 'viewer'));
-  // A profile on disk: the private file system of one in memory (a private window) has a small quota.
-  const context = await chromium.launchPersistentContext(path.join(tmp, 'profile'), {
-    executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu'], viewport: { width: 1400, height: 860 },
-  });
+  // The viewer's build and the browser's profile, removed however the run ends (a build or a launch that failed too).
+  const tmp = makeTempDir('replyscope-bench-export-');
+  let server: StaticServer | undefined;
+  let context: BrowserContext | undefined;
   try {
+    await buildViewer(path.join(tmp, 'viewer'));
+    server = await serveStatic(path.join(tmp, 'viewer'));
+    // A profile on disk: the private file system of one in memory (a private window) has a small quota.
+    context = await chromium.launchPersistentContext(path.join(tmp, 'profile'), {
+      executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu'], viewport: { width: 1400, height: 860 },
+    });
     const page = await context.newPage();
     await page.goto(`${server.url}/index.html`);
     await page.evaluate(`(${LOAD})(${chunks})`);
@@ -150,9 +152,9 @@ async function browserFigures(): Promise<void> {
       await page.evaluate('window.__frames = []; window.__long = []; window.__chosen = undefined');
     }
   } finally {
-    await context.close();
-    await server.close();
-    await rm(tmp, { recursive: true, force: true });
+    await context?.close();
+    await server?.close();
+    removeTempDir(tmp);
   }
 }
 

@@ -1,30 +1,33 @@
 // `npm run screenshots`: builds the standalone viewer, opens it in Chromium with the sample capture, and takes a
 // screenshot of each view in the light and the dark theme into docs/screenshots/.
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Page } from '@playwright/test';
+import { chromium, type Browser, type Page } from '@playwright/test';
 import { buildViewer } from '../panel/dev/build-viewer.ts';
 import { sampleCapture } from '../panel/dev/sample-capture.ts';
-import { serveStatic } from '../panel/dev/serve-static.ts';
+import { serveStatic, type StaticServer } from '../panel/dev/serve-static.ts';
 import { writeCaptureLog } from '../src/core/capture/capture-log.ts';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { launchWithExtension } from '../test/e2e/support/extension.ts';
+import { makeTempDir, removeTempDir } from '../test/temp-dir.ts';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = path.join(repo, 'docs', 'screenshots');
 const only = process.argv.slice(2);
 
 async function main(): Promise<void> {
-  const tmp = await mkdtemp(path.join(os.tmpdir(), 'replyscope-shots-'));
-  await buildViewer(tmp);
-  const server = await serveStatic(tmp, { '/sample.replyscope.ndjson': writeCaptureLog(sampleCapture()) });
-  const browser = await chromium.launch({ executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
-  await mkdir(outDir, { recursive: true });
+  // The viewer's build, removed however the run ends (a build or a launch that failed, too).
+  const tmp = makeTempDir('replyscope-shots-');
+  let server: StaticServer | undefined;
+  let browser: Browser | undefined;
   const written: string[] = [];
   try {
+    await buildViewer(tmp);
+    server = await serveStatic(tmp, { '/sample.replyscope.ndjson': writeCaptureLog(sampleCapture()) });
+    browser = await chromium.launch({ executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+    await mkdir(outDir, { recursive: true });
     for (const theme of ['light', 'dark'] as const) {
       const context = await browser.newContext({ viewport: { width: 1400, height: 860 }, colorScheme: theme, deviceScaleFactor: 1 });
       const page = await context.newPage();
@@ -78,9 +81,9 @@ async function main(): Promise<void> {
       await context.close();
     }
   } finally {
-    await browser.close();
-    await server.close();
-    await rm(tmp, { recursive: true, force: true });
+    await browser?.close();
+    await server?.close();
+    removeTempDir(tmp);
   }
   if (existsSync(path.join(repo, 'dist', 'manifest.json'))) await livePanelShots(written);
   else console.log('dist/ has no built extension (npm run build): skipping the live panel screenshots');

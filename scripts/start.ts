@@ -90,7 +90,12 @@ async function main(): Promise<void> {
   }
   if (chrome.warning) console.log(chrome.warning);
   profile = mkdtempSync(path.join(tmpdir(), 'replyscope-start-'));
-  seedProfile(profile, DIST);
+  try {
+    seedProfile(profile, DIST);
+  } catch (err) {
+    rmSync(profile, { recursive: true, force: true }); // no browser wrote into it yet; the run ends on this error
+    throw err;
+  }
   const args = [...chromiumArgs(profile, DIST), ...opts.chromeArgs, demoUrl];
   browser = spawn(chrome.path, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
   // Chromium is chatty on stderr; keep the tail to explain an early failure, show nothing otherwise.
