@@ -13,7 +13,7 @@ import type { InputCut, InputRead } from './read-input.ts';
 import { replayNotes } from './replay-notes.ts';
 import { USAGE } from './usage.ts';
 import { codes, type InputNote, validate, validateOptions } from './validate.ts';
-import { validateFiles } from './validate-files.ts';
+import { validateFiles, type ValidateEnv } from './validate-files.ts';
 
 export { CliError, USAGE };
 
@@ -270,6 +270,8 @@ export interface CliEnv {
   cwd?: string;
   /** GITHUB_WORKSPACE: the repository's checkout in a GitHub Actions job. */
   githubWorkspace?: string;
+  /** main.ts's: writes a part of the output as soon as it is made (see ValidateEnv); without it, all is in the result. */
+  write?: ValidateEnv['write'];
 }
 
 export async function runCli(args: string[], readFile: ReadFile, version = 'unknown', env: CliEnv = {}): Promise<CliResult> {

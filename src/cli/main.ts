@@ -38,16 +38,25 @@ function terminalHint(): void {
   process.stderr.write(`replyscope: reading the input from the terminal: paste it, then press ${end} (or pipe it in: curl -sN URL | replyscope ${args[0]} -)\n`);
 }
 
+/**
+ * Notes and messages on stderr: each its own "replyscope: " line (a second note read as the first one's continuation).
+ */
+function writeStderr(text: string): void {
+  process.stderr.write(text.split('\n').map((l) => `replyscope: ${l}\n`).join(''));
+}
+
 try {
   const { stdout, lines, exitCode, stderr, usage } = await runCli(args, (path, timeout) => readInput(path, { timeout, onTerminal: terminalHint }), version(),
-    { cwd: process.cwd(), githubWorkspace: process.env.GITHUB_WORKSPACE });
+    { cwd: process.cwd(), githubWorkspace: process.env.GITHUB_WORKSPACE, write: async (part) => {
+      // A part made before the end (validate's section of one of several files): its message next to it.
+      await write(part.stdout);
+      if (part.stderr) writeStderr(part.stderr);
+    } });
   process.exitCode = exitCode;
   if (stdout) await write(stdout.endsWith('\n') ? stdout : `${stdout}\n`);
   if (lines) for (const line of lines) await write(line);
-  // Each note its own "replyscope: " line (a second note read as the first one's continuation); the usage as it is
-  // (it read "replyscope: usage: replyscope <command>…").
-  if (stderr) process.stderr.write(stderr.split('\n').map((l) => `replyscope: ${l}\n`).join(''));
-  if (usage) process.stderr.write(`${usage}\n`);
+  if (stderr) writeStderr(stderr);
+  if (usage) process.stderr.write(`${usage}\n`); // as it is (it read "replyscope: usage: replyscope <command>…")
 } catch (err) {
   const internal = !(err instanceof CliError);
   // An internal bug: still one line for the user, the detail behind an env switch.

@@ -15,7 +15,8 @@ commands:
                                  (its file relative to GITHUB_WORKSPACE); --json: one array of them, each with its
                                  "file", on every run (input it cannot read, a usage error: one entry, code
                                  input.unreadable, cli.usage). Several FILEs are checked in turn: the text report
-                                 puts each under a "==> FILE <==" line and ends with the totals
+                                 puts each under a "==> FILE <==" line, written once that file is checked, and
+                                 ends with the totals
   codes                          list every diagnostic code with its severity and title
 
 FILE: a JSON array of events, {"events": [...]}, NDJSON, raw SSE text, a Replyscope capture log, or a HAR file

@@ -94,6 +94,36 @@ describe('validate FILE…', () => {
     expect(failed.stdout).toMatch(/\n\n2 files: \d+ errors, \d+ warnings, \d+ info\n$/);
   });
 
+  it('the text report is written file by file: each section as soon as its file is checked, not all at the end', async () => {
+    // Standard input last, still open: the sections before it (and the message of the file it cannot read) come while
+    // it waits there — a run over many captures, or over a stream still arriving, showed nothing until the end.
+    const child = spawn(process.execPath, [BIN, 'validate', '--timeout', '15s', clean, missing, '-']);
+    let stdout = '';
+    let stderr = '';
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    const shown = new Promise<void>((resolve) => {
+      const check = () => {
+        if (stdout.includes(`error (input.unreadable): no such file: ${missing}\n`) && stderr.includes('no such file')) resolve();
+      };
+      child.stdout.on('data', (d: Buffer) => ((stdout += d), check()));
+      child.stderr.on('data', (d: Buffer) => ((stderr += d), check()));
+    });
+    await Promise.race([shown, closed]);
+    const beforeStdin = stdout;
+    child.stdin.on('error', () => {}); // (the process gone already: the checks below say why)
+    child.stdin.end(CLEAN);
+    expect(await closed).toBe(2);
+    expect(beforeStdin).toBe([
+      `==> ${clean} <==`, 'GET https://a.test/stream — pi-proxy, 2 events, 1 reply', '0 errors, 0 warnings, 0 info', '',
+      `==> ${missing} <==`, `error (input.unreadable): no such file: ${missing}`, '', '',
+    ].join('\n'));
+    expect(stdout).toBe(`${beforeStdin}${[
+      '==> stdin <==', 'GET https://a.test/stream — pi-proxy, 2 events, 1 reply', '0 errors, 0 warnings, 0 info', '',
+      '3 files: 0 errors, 0 warnings, 0 info; 1 file could not be read', '',
+    ].join('\n')}`);
+    expect(stderr).toBe(`replyscope: no such file: ${missing}\n`);
+  });
+
   it('--github: each file\'s annotations name it, an unreadable one is an error annotation', async () => {
     const out = await cli('validate', '--github', failing, missing);
     expect(out.code).toBe(2);
