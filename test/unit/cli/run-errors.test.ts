@@ -82,6 +82,24 @@ describe('validate --json prints JSON for input it cannot read', () => {
   });
 });
 
+// replay has no --json (its stdout is the replies' JSON): what it says of input it cannot read, as README's CLI says.
+describe('replay: input it cannot read is one line on stderr and exit 2, stdout empty', () => {
+  it('the message validate --json puts in the input\'s entry, for each input it cannot read', async () => {
+    const runs = await Promise.all(UNREADABLE.map(([, name]) => Promise.all([cli('replay', at(name)), cli('validate', '--json', at(name))])));
+    for (const [i, [what]] of UNREADABLE.entries()) {
+      const [replay, validate] = runs[i];
+      expect(replay, what).toEqual({ code: 2, stdout: '', stderr: `replyscope: ${JSON.parse(validate.stdout)[0].message}\n` });
+    }
+  });
+
+  it('input cut by --timeout before anything arrived: exit 4; --json is no option of replay (exit 2)', async () => {
+    const fifo = at('nobody-replay.fifo');
+    await mkfifo(fifo);
+    expect(await cli('replay', '--timeout', '0.3', fifo)).toEqual({ code: 4, stdout: '', stderr: `replyscope: nothing arrived on ${fifo} within --timeout 0.3s\n` });
+    expect(await cli('replay', '--json', at('prose.txt'))).toEqual({ code: 2, stdout: '', stderr: 'replyscope: unknown option --json for replay (--help for usage)\n' });
+  });
+});
+
 describe('validate --json prints JSON for a usage error too, --github an annotation', () => {
   it('an unknown option, a bad value, a missing FILE: code cli.usage, exit 2', async () => {
     const cases = [['--json'], ['--json', '--frob', 'x.sse'], ['--fail-on', 'bogus', '--json', 'x.sse'], ['--json', '--ignore', 'nope', 'x.sse'], ['--json', '--github', 'x.sse']];
