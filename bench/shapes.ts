@@ -1,6 +1,6 @@
 // `npm run bench:shapes`: memory, ingest time and seek cost of stream shapes the budgeted capture does not have —
 // a reply with thousands of blocks, many short replies, pi proxy streams (whose events are tiny), a tool call that
-// streams a file. No budgets: these are the probes behind README's "Memory beyond the benchmark's capture", kept so
+// streams a file. No budgets: these are the probes behind docs/performance.md's "Memory beyond the benchmark's capture", kept so
 // the numbers can be reproduced and a regression seen. Memory is measured like the memory figure (heap after full
 // GCs, analysis alive minus records only, over the body's UTF-8 size).
 import type { CaptureRecord, ConnectionRecord } from '../src/core/capture/model.ts';

@@ -11,7 +11,7 @@
 // During a burst (a page reading data fast: at least BURST_CHARS captured within BURST_WINDOW_MS) the idle moments
 // are only the gaps between its chunks, and a post there still hands the bytes to the browser, the service worker and
 // the panel, which then compete with the page for the CPU (on a two-vCPU machine the page's own work on each chunk
-// ran ~50% slower with the panel open than with none; see README "Long tasks"). So while a burst lasts,
+// ran ~50% slower with the panel open than with none; see docs/performance.md, "Long tasks"). So while a burst lasts,
 // idle moments send nothing; the deadline still sends one batch per `maxDelayMs`, and once no burst-sized data came
 // for QUIET_MS the queue drains in idle time as usual. An agent streaming tokens (kilobytes a second) never counts
 // as a burst, so its records go out as before. What a burst holds back is bounded (`holdChars`; in the relay, the
