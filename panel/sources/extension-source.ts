@@ -28,6 +28,7 @@ export function createExtensionSource(tabId: number, connectToTab: ConnectToTab)
             ...(st.siteOrigin ? { siteOrigin: st.siteOrigin } : {}),
             ...(st.pageReachable !== undefined ? { pageReachable: st.pageReachable } : {}),
             ...(st.includeCount !== undefined ? { includeCount: st.includeCount } : {}),
+            ...(st.captureLimitBytes !== undefined ? { captureLimitBytes: st.captureLimitBytes } : {}),
           }),
       });
       if (preserve) conn.setPreserveLog(true);
@@ -53,6 +54,14 @@ export function createExtensionSource(tabId: number, connectToTab: ConnectToTab)
       setIncludeUrls: async (patterns) => {
         if (!conn) throw new Error('Not connected to the tab yet');
         await conn.setIncludeUrls(patterns);
+      },
+      captureLimit: async () => {
+        if (!conn) throw new Error('Not connected to the tab yet');
+        return conn.captureLimit();
+      },
+      setCaptureLimit: async (bytes) => {
+        if (!conn) throw new Error('Not connected to the tab yet');
+        await conn.setCaptureLimit(bytes);
       },
     },
   };

@@ -23,6 +23,8 @@ export interface LiveState {
   pageReachable?: boolean;
   /** Patterns on the include list (see LiveControls.includeUrls), as the extension last reported. */
   includeCount?: number;
+  /** The per-tab capture cap in bytes (see LiveControls.captureLimit), as the extension last reported. */
+  captureLimitBytes?: number;
 }
 
 /** Controls only a live capture has. */
@@ -34,6 +36,10 @@ export interface LiveControls {
   /** The include list: URL patterns captured whatever their content type, sockets from their opening (stored). */
   includeUrls?(): Promise<string[]>;
   setIncludeUrls?(patterns: string[]): Promise<void>;
+  /** The per-tab capture cap in bytes (stored for every tab); past it a capture evicts its oldest data. */
+  captureLimit?(): Promise<number>;
+  /** Stores the cap: every capture follows it at once (one holding more evicts down to it). Rejects out of bounds. */
+  setCaptureLimit?(bytes: number): Promise<void>;
 }
 
 export interface PanelSource {

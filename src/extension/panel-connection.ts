@@ -7,6 +7,7 @@
 //     onStatus(status) {},            // human-readable state line + details (site on/off, reconnecting, invalid msgs)
 //   });
 //   conn.clear(); conn.setPreserveLog(true); await conn.setSiteEnabled(false); await conn.setIncludeUrls(['/api/*']);
+//   await conn.setCaptureLimit(128 * 1024 * 1024);
 //   conn.close();
 //
 // Guarantees: a snapshot always precedes the records appended to it; after a service-worker restart the client
@@ -15,7 +16,10 @@
 import type { CaptureHeader, CaptureRecord } from '../core/capture/model.ts';
 import { acceptMessage, backgroundToPanelSchema, DropCounter, type PanelToBackground } from './messages.ts';
 import { PanelCompaction } from './panel-compaction.ts';
-import { DEFAULT_CAPTURE_LIMIT_BYTES, parseSettings, readSettings, SETTINGS_KEYS, setIncludeUrls as storeIncludeUrls, setSiteEnabled as storeSiteEnabled } from './settings.ts';
+import {
+  DEFAULT_CAPTURE_LIMIT_BYTES, parseSettings, readSettings, SETTINGS_KEYS, setCaptureLimit as storeCaptureLimit, setIncludeUrls as storeIncludeUrls,
+  setSiteEnabled as storeSiteEnabled,
+} from './settings.ts';
 import { TabCapture } from './tab-capture.ts';
 
 export interface ConnectionStatus {
@@ -33,6 +37,8 @@ export interface ConnectionStatus {
   pageReachable?: boolean;
   /** Patterns on the include list, kept current (a change from another panel or window shows at once); unset until read. */
   includeCount?: number;
+  /** The user's capture cap (bytes), kept current like includeCount; unset until read. */
+  captureLimitBytes?: number;
 }
 
 export const PAGE_UNREACHABLE =
@@ -53,6 +59,13 @@ export interface TabConnection {
   setIncludeUrls(patterns: string[]): Promise<void>;
   /** The stored include list (URL patterns captured whatever their content type; sockets from their opening). */
   includeUrls(): Promise<string[]>;
+  /**
+   * Stores the per-tab capture cap (bytes, settings.ts bounds; out of them it rejects). Every relay and this client's
+   * compaction follow the stored value at once: a capture holding more evicts its oldest data then.
+   */
+  setCaptureLimit(bytes: number): Promise<void>;
+  /** The stored capture cap (bytes). */
+  captureLimit(): Promise<number>;
   status(): ConnectionStatus;
 }
 
@@ -69,8 +82,8 @@ export function connectToTab(tabId: number, handlers: TabConnectionHandlers): Ta
   let retry: ReturnType<typeof setTimeout> | undefined;
   let pageReachable: boolean | undefined;
   let includeCount: number | undefined;
+  let captureLimitBytes: number | undefined;
   const compaction = new PanelCompaction(DEFAULT_CAPTURE_LIMIT_BYTES);
-  let capChanged = false; // a change seen before the first read of the settings is newer than what it finds
 
   const header = (): CaptureHeader => ({
     kind: 'header',
@@ -100,6 +113,7 @@ export function connectToTab(tabId: number, handlers: TabConnectionHandlers): Ta
       text, connected, siteOrigin: top?.siteOrigin, siteEnabled, preserveLog: capture.preserveLog, invalidMessages: invalid,
       ...(pageReachable !== undefined ? { pageReachable } : {}),
       ...(includeCount !== undefined ? { includeCount } : {}),
+      ...(captureLimitBytes !== undefined ? { captureLimitBytes } : {}),
     };
   };
   const emitStatus = (): void => {
@@ -170,19 +184,23 @@ export function connectToTab(tabId: number, handlers: TabConnectionHandlers): Ta
   };
   chrome.tabs?.onUpdated?.addListener(onTabUpdated);
 
-  // The include list's size for the toolbar: read once, then followed in storage (any panel, any window may edit it).
+  // The include list's size and the cap for the toolbar: read once, then followed in storage (any panel, any window
+  // may edit them). The cap also bounds this client's compaction.
   const setIncludeCount = (n: number): void => {
     if (closed || n === includeCount) return;
     includeCount = n;
     emitStatus();
   };
+  const setCap = (bytes: number): void => {
+    if (closed || bytes === captureLimitBytes) return;
+    captureLimitBytes = bytes;
+    compaction.setCap(bytes);
+    emitStatus();
+  };
   const onStorageChanged = (changes: Record<string, chrome.storage.StorageChange>, area: string): void => {
     if (area !== 'local') return;
     const cap = changes[SETTINGS_KEYS.captureLimitBytes];
-    if (cap) {
-      capChanged = true;
-      compaction.setCap(parseSettings({ [SETTINGS_KEYS.captureLimitBytes]: cap.newValue }).captureLimitBytes);
-    }
+    if (cap) setCap(parseSettings({ [SETTINGS_KEYS.captureLimitBytes]: cap.newValue }).captureLimitBytes);
     const change = changes[SETTINGS_KEYS.includeUrls];
     if (!change) return;
     setIncludeCount(parseSettings({ [SETTINGS_KEYS.includeUrls]: change.newValue }).includeUrls.length);
@@ -190,7 +208,7 @@ export function connectToTab(tabId: number, handlers: TabConnectionHandlers): Ta
   chrome.storage?.onChanged?.addListener(onStorageChanged);
   // A change seen before this first read resolves is newer than what the read may have found: it wins.
   readSettings().then((s) => {
-    if (!capChanged) compaction.setCap(s.captureLimitBytes);
+    if (captureLimitBytes === undefined) setCap(s.captureLimitBytes);
     if (includeCount === undefined) setIncludeCount(s.includeUrls.length);
   }, () => undefined);
 
@@ -225,6 +243,14 @@ export function connectToTab(tabId: number, handlers: TabConnectionHandlers): Ta
     },
     async includeUrls() {
       return (await readSettings()).includeUrls;
+    },
+    // No message: the relays follow the stored cap themselves (relay.ts applies it, evicting what no longer fits, and
+    // sends a watching panel its capture anew), as the background's tab budget reads it for each report.
+    async setCaptureLimit(bytes) {
+      await storeCaptureLimit(bytes);
+    },
+    async captureLimit() {
+      return (await readSettings()).captureLimitBytes;
     },
     status,
   };

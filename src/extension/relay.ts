@@ -131,6 +131,7 @@ function sendConfig(): void {
 
 function applySettings(next: CaptureSettings): void {
   const wasEnabled = settings ? siteEnabled() : true;
+  if (settings && next.captureLimitBytes !== settings.captureLimitBytes) link.capChanged(); // reported by applyLimit
   settings = next;
   if (intake.setSite(siteEnabled(), nowMs()) && wasEnabled) link.resnapshot();
   applyLimit();

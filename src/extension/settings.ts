@@ -10,6 +10,17 @@ export const SETTINGS_KEYS = {
 } as const;
 
 export const DEFAULT_CAPTURE_LIMIT_BYTES = 64 * 1024 * 1024;
+/** Below a few chunks' worth a capture would evict nearly everything it receives (shares go no lower either). */
+export const MIN_CAPTURE_LIMIT_BYTES = 1024 * 1024;
+/**
+ * The most the panel lets a user set. The capture is held twice over: in the inspected page (the cap, more for a
+ * moment during a burst) and in a live panel, which keeps up to COMPACT_FACTOR (3) × the cap of captured data, twice
+ * that while a relay's digest catches up (panel-compaction.ts), and whose analysis holds ~1.8× what it reads, up to
+ * ~3× for very short replies (README, Limits): 11–18× the cap at worst — 1.4–2.3 GiB at 128 MiB, within the ~3.5 GiB
+ * JavaScript heap of a Chromium page (measured in Chromium 156, 64-bit); at 256 MiB up to 4.5 GiB, past it.
+ * A value written into storage by hand is taken as it is (parseSettings).
+ */
+export const MAX_CAPTURE_LIMIT_BYTES = 128 * 1024 * 1024;
 
 /**
  * A relay reports what its capture holds once it holds this much, and again after each change of this much (see
@@ -30,7 +41,7 @@ export interface CaptureSettings {
 const settingsSchema = z.object({
   [SETTINGS_KEYS.disabledSites]: z.array(z.string()).catch([]).default([]),
   [SETTINGS_KEYS.includeUrls]: z.array(z.string()).catch([]).default([]),
-  [SETTINGS_KEYS.captureLimitBytes]: z.number().int().min(1024 * 1024).catch(DEFAULT_CAPTURE_LIMIT_BYTES).default(DEFAULT_CAPTURE_LIMIT_BYTES),
+  [SETTINGS_KEYS.captureLimitBytes]: z.number().int().min(MIN_CAPTURE_LIMIT_BYTES).catch(DEFAULT_CAPTURE_LIMIT_BYTES).default(DEFAULT_CAPTURE_LIMIT_BYTES),
 });
 
 /** Storage contents → settings; malformed values fall back to defaults rather than breaking capture. */
@@ -67,7 +78,10 @@ export async function setIncludeUrls(patterns: string[], area: StorageArea = loc
   await area.set({ [SETTINGS_KEYS.includeUrls]: clean });
 }
 
+/** The user's cap (bytes): an integer from MIN_CAPTURE_LIMIT_BYTES to MAX_CAPTURE_LIMIT_BYTES, else it throws. */
 export async function setCaptureLimit(bytes: number, area: StorageArea = localArea()): Promise<void> {
-  if (!Number.isInteger(bytes) || bytes < 1024 * 1024) throw new Error(`capture limit must be an integer ≥ 1 MiB, got ${bytes}`);
+  if (!Number.isInteger(bytes) || bytes < MIN_CAPTURE_LIMIT_BYTES || bytes > MAX_CAPTURE_LIMIT_BYTES) {
+    throw new Error(`capture limit must be an integer from 1 MiB to ${MAX_CAPTURE_LIMIT_BYTES / 1024 / 1024} MiB, got ${bytes}`);
+  }
   await area.set({ [SETTINGS_KEYS.captureLimitBytes]: bytes });
 }

@@ -165,6 +165,11 @@ export class BackgroundLink {
     this.reports.update(bytes, wantsMore, force, step);
   }
 
+  /** The user's cap changed: the next usage report goes at once if the tab's budget counts this document. */
+  capChanged(): void {
+    this.reports.capChanged();
+  }
+
   private sendUsage(bytes: number, wantsMore: boolean): void {
     const message: RelayUsage = { type: 'usage', docId: this.docId, bytes, wantsMore };
     try {

@@ -25,6 +25,8 @@ export class UsageReports {
   private step = Infinity;
   private lastSentAt = -Infinity;
   private timerSet = false;
+  /** The user's cap changed since the last report of a counted document (see capChanged). */
+  private capStale = false;
 
   constructor(
     private readonly send: (bytes: number, wantsMore: boolean) => void,
@@ -50,7 +52,8 @@ export class UsageReports {
     this.step = step;
     this.lastSize = bytes;
     this.lastWantsMore = wantsMore;
-    if (force) {
+    if (force || this.capStale) {
+      this.capStale = false;
       if (bytes !== 0 || this.reported !== 0) this.sendNow(bytes);
       return;
     }
@@ -64,6 +67,16 @@ export class UsageReports {
         if (this.due()) this.sendNow(this.lastSize);
       }, wait);
     }
+  }
+
+  /**
+   * The user's cap changed. The tab's budget gave the limits it holds from the old cap (background/tab-budget.ts),
+   * and a document at its limit holds steady — it would not report again, and a raised cap would stay unused. So a
+   * document the budget counts reports at its next update, whatever moved; one it does not count reports as usual,
+   * once it reaches the new cap's step.
+   */
+  capChanged(): void {
+    if (this.counted) this.capStale = true;
   }
 
   /** Reports `bytes` now (e.g. 0 when the document goes away). */

@@ -193,12 +193,54 @@ describe('connectToTab', () => {
 
   it('a change that arrives before the first read resolves is not overwritten by that read', async () => {
     storage['replyscope.includeUrls'] = ['/old'];
+    storage['replyscope.captureLimitBytes'] = 2 * 1024 * 1024;
     const { conn } = client(); // its read of storage is under way
     storageChanged.fire({ 'replyscope.includeUrls': { newValue: ['/new', '/newer'] } }, 'local');
+    storageChanged.fire({ 'replyscope.captureLimitBytes': { newValue: 4 * 1024 * 1024 } }, 'local');
     expect(conn.status().includeCount).toBe(2);
     for (let i = 0; i < 10; i++) await Promise.resolve(); // the read (a chain of promises in the fake) resolves
     expect(conn.status().includeCount).toBe(2);
+    expect(conn.status().captureLimitBytes).toBe(4 * 1024 * 1024);
     conn.close();
+  });
+
+  it('the capture cap: read, stored within its bounds, followed in storage and reported until closed', async () => {
+    const MB = 1024 * 1024;
+    const { conn } = client();
+    expect(conn.status().captureLimitBytes).toBeUndefined(); // not read yet
+    await vi.waitFor(() => expect(conn.status().captureLimitBytes).toBe(64 * MB)); // nothing stored: the default
+    expect(await conn.captureLimit()).toBe(64 * MB);
+    await conn.setCaptureLimit(8 * MB);
+    expect(storage['replyscope.captureLimitBytes']).toBe(8 * MB);
+    expect(await conn.captureLimit()).toBe(8 * MB);
+    expect(conn.status().captureLimitBytes).toBe(8 * MB);
+    for (const bad of [MB - 1, 128 * MB + 1, 2.5]) await expect(conn.setCaptureLimit(bad)).rejects.toThrow(/capture limit must be/);
+    expect(storage['replyscope.captureLimitBytes']).toBe(8 * MB); // a refused value changes nothing
+    storageChanged.fire({ 'replyscope.captureLimitBytes': { newValue: 16 * MB } }, 'local'); // another panel
+    expect(conn.status().captureLimitBytes).toBe(16 * MB);
+    storageChanged.fire({ 'replyscope.captureLimitBytes': {} }, 'local'); // removed: the default
+    expect(conn.status().captureLimitBytes).toBe(64 * MB);
+    conn.close();
+    expect(storageChanged.listeners).toHaveLength(0);
+  });
+
+  it('a cap set through the connection bounds the live panel from then on (its compaction follows it)', async () => {
+    const MB = 1024 * 1024;
+    const panel = await watchingPanel(64 * MB);
+    ports[0].onMessage.fire(snap([{ kind: 'connection', id: 'a', transport: 'fetch', frameUrl: 'https://chat.test/', method: 'GET', url: 'https://chat.test/s', requestHeaders: [], startTime: 0 }]));
+    const relay = new CaptureStore(MB); // the relay, already following the new cap
+    relay.add([{ kind: 'connection', id: 'a', transport: 'fetch', frameUrl: 'https://chat.test/', method: 'GET', url: 'https://chat.test/s', requestHeaders: [], startTime: 0 }], 0);
+    await panel.conn.setCaptureLimit(MB);
+    const chunk = 'x'.repeat(16 * 1024);
+    for (let k = 0; k < 400; k++) { // 6.25 MiB: past 3× the new cap, far below 3× the old one
+      const forward = relay.add([{ kind: 'chunk', conn: 'a', t: k, bytes: chunk.length, text: chunk }], k).forward;
+      forward.push(...relay.digestPending(() => true, k));
+      ports[0].onMessage.fire({ type: 'records', docId: 'top', records: forward });
+      panel.track();
+    }
+    expect(panel.log.filter((e) => 'snapshot' in e).length).toBeGreaterThan(1); // handed the kept capture anew
+    expect(panel.most).toBeLessThanOrEqual(COMPACT_FACTOR * MB + 64 * 1024);
+    panel.conn.close();
   });
 
   it('keeps a live panel bounded past the capture cap: hands it the capture kept here, which reads to the same replies', async () => {

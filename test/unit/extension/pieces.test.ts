@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { firefoxManifest } from '../../../scripts/build-firefox-manifest.ts';
 import { acceptMessage, captureRecordSchema, DropCounter, relayToBackgroundSchema, tapToRelaySchema } from '../../../src/extension/messages.ts';
-import { parseSettings } from '../../../src/extension/settings.ts';
+import { MAX_CAPTURE_LIMIT_BYTES, parseSettings, setCaptureLimit } from '../../../src/extension/settings.ts';
 import { batchRecords } from '../../../src/extension/relay/background-link.ts';
 import { maskHeaders } from '../../../src/core/capture/credential-mask.ts';
 import { captureBody, isStreamResponse, mediaType, REQUEST_BODY_CAP, urlMatches } from '../../../src/extension/tap/request-info.ts';
@@ -80,6 +80,19 @@ describe('settings', () => {
     expect(parseSettings({})).toEqual({ disabledSites: [], includeUrls: [], captureLimitBytes: 64 * 1024 * 1024 });
     expect(parseSettings({ 'replyscope.includeUrls': 'nope', 'replyscope.captureLimitBytes': 5 })).toMatchObject({ includeUrls: [], captureLimitBytes: 64 * 1024 * 1024 });
     expect(parseSettings({ 'replyscope.disabledSites': ['https://a.test'] }).disabledSites).toEqual(['https://a.test']);
+  });
+
+  it('stores a capture cap from 1 MiB to the maximum the panel offers, and refuses any other', async () => {
+    const stored: Record<string, unknown> = {};
+    const area = { get: async () => ({}), set: async (items: Record<string, unknown>) => void Object.assign(stored, items) };
+    await setCaptureLimit(1024 * 1024, area);
+    expect(stored['replyscope.captureLimitBytes']).toBe(1024 * 1024);
+    await setCaptureLimit(MAX_CAPTURE_LIMIT_BYTES, area);
+    expect(stored['replyscope.captureLimitBytes']).toBe(128 * 1024 * 1024);
+    for (const bad of [1024 * 1024 - 1, MAX_CAPTURE_LIMIT_BYTES + 1, 1.5 * 1024 * 1024 + 0.5, Number.NaN, 1024 ** 3]) {
+      await expect(setCaptureLimit(bad, area)).rejects.toThrow(/capture limit must be an integer from 1 MiB to 128 MiB/);
+    }
+    expect(stored['replyscope.captureLimitBytes']).toBe(128 * 1024 * 1024);
   });
 });
 

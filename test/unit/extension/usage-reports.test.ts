@@ -95,4 +95,26 @@ describe('UsageReports', () => {
     expect(r.counted).toBe(false);
     expect(r.latest).toEqual({ bytes: 20, wantsMore: true });
   });
+
+  it('after the cap changed, a counted document reports at its next update though nothing moved; an uncounted one waits for the new step', () => {
+    const { m, sent, r } = reporter();
+    r.update(4 * MB, true, false, MB); // at its limit, evicting: it holds steady from here on
+    expect(sent).toEqual([[4 * MB, true]]);
+    m.advance(10);
+    r.update(4 * MB, true, false, MB);
+    expect(sent).toHaveLength(1); // nothing moved: without a word the budget would keep its old limits
+    r.capChanged();
+    r.update(4 * MB, true, false, 2 * MB);
+    expect(sent).toEqual([[4 * MB, true], [4 * MB, true]]); // at once, within the interval: the budget rebalances
+    r.update(4 * MB, true, false, 2 * MB);
+    expect(sent).toHaveLength(2); // once
+
+    const small = reporter();
+    small.r.update(MB / 2, false, false, 4 * MB);
+    small.r.capChanged(); // not counted: no message for a capture under the step (it would wake the service worker)
+    small.r.update(MB / 2, false, false, MB / 4);
+    expect(small.sent).toEqual([[MB / 2, false]]); // past the new, smaller step: reported as usual
+    small.r.update(MB / 2, false, false, MB / 4);
+    expect(small.sent).toHaveLength(1);
+  });
 });
