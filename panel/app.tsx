@@ -7,6 +7,7 @@ import { ConnectionList } from './components/ConnectionList.tsx';
 import { DiagnosticsView } from './components/DiagnosticsView.tsx';
 import { EventList, EventToolbar } from './components/EventList.tsx';
 import { ExportDialog } from './components/ExportDialog.tsx';
+import { CapDialog } from './components/CapDialog.tsx';
 import { IncludeDialog } from './components/IncludeDialog.tsx';
 import { KeyboardHelp } from './components/KeyboardHelp.tsx';
 import { PageNotices } from './components/PageNotices.tsx';
@@ -172,7 +173,7 @@ function MainTabs({ store }: { store: PanelStore }) {
   );
 }
 
-type Dialog = 'export' | 'help' | 'include';
+type Dialog = 'export' | 'help' | 'include' | 'cap';
 
 export function App({ store, source }: { store: PanelStore; source: PanelSource }) {
   const [dialog, setDialogState] = useState<Dialog | undefined>(undefined);
@@ -234,6 +235,7 @@ export function App({ store, source }: { store: PanelStore; source: PanelSource 
   }, [empty]);
   const live = source.live;
   const includeControls = live?.includeUrls && live.setIncludeUrls ? { includeUrls: live.includeUrls, setIncludeUrls: live.setIncludeUrls } : undefined;
+  const capControls = live?.captureLimit && live.setCaptureLimit ? { captureLimit: live.captureLimit, setCaptureLimit: live.setCaptureLimit } : undefined;
 
   return (
     <div
@@ -246,7 +248,8 @@ export function App({ store, source }: { store: PanelStore; source: PanelSource 
       onDrop={onDrop}
     >
       <Toolbar store={store} source={source} onImport={(files) => void importFiles(store, files)} onExport={() => setDialog('export')} onHelp={() => setDialog('help')}
-        onInclude={includeControls ? () => setDialog('include') : undefined} includeCount={store.live.value.includeCount} />
+        onInclude={includeControls ? () => setDialog('include') : undefined} includeCount={store.live.value.includeCount}
+        onCap={capControls ? () => setDialog('cap') : undefined} capBytes={store.live.value.captureLimitBytes} />
       <PageNotices notices={store.notices.value} />
       {empty ? (
         <EmptyState source={source} unreachable={store.live.value.pageReachable === false} status={store.status.value}
@@ -287,6 +290,7 @@ export function App({ store, source }: { store: PanelStore; source: PanelSource 
       {dialog === 'include' && includeControls ? (
         <IncludeDialog live={includeControls} onClose={() => setDialog(undefined)} />
       ) : null}
+      {dialog === 'cap' && capControls ? <CapDialog live={capControls} onClose={() => setDialog(undefined)} /> : null}
     </div>
   );
 }

@@ -2,13 +2,14 @@
 import { useRef } from 'preact/hooks';
 import { FilterStatus, countOf } from './FilterStatus.tsx';
 import { Icon } from './Icon.tsx';
+import { capMB } from '../lib/capture-cap.ts';
 import type { PanelSource } from '../sources/source.ts';
 import type { PanelStore } from '../store/store.ts';
 
 /** A status longer than this is likely cut by the toolbar: it can take focus to be read whole. */
 const LONG_STATUS = 60;
 
-export function Toolbar({ store, source, onImport, onExport, onHelp, onInclude, includeCount }: {
+export function Toolbar({ store, source, onImport, onExport, onHelp, onInclude, includeCount, onCap, capBytes }: {
   store: PanelStore;
   source: PanelSource;
   onImport: (files: FileList) => void;
@@ -18,6 +19,10 @@ export function Toolbar({ store, source, onImport, onExport, onHelp, onInclude, 
   onInclude?: () => void;
   /** Patterns on the include list, when known. */
   includeCount?: number;
+  /** Opens the memory cap (live captures only). */
+  onCap?: () => void;
+  /** The per-tab capture cap in bytes, when known. */
+  capBytes?: number;
 }) {
   const file = useRef<HTMLInputElement>(null);
   const paused = store.paused.value;
@@ -90,6 +95,11 @@ export function Toolbar({ store, source, onImport, onExport, onHelp, onInclude, 
       {onInclude ? (
         <button onClick={onInclude} data-testid="include-open" title="URLs to capture whatever their content type, and WebSockets to record from their opening">
           {includeCount ? `Include URLs (${includeCount})…` : 'Include URLs…'}
+        </button>
+      ) : null}
+      {onCap ? (
+        <button onClick={onCap} data-testid="cap-open" title="How much captured data each tab keeps before its oldest is evicted">
+          {capBytes ? `Memory cap (${capMB(capBytes)} MB)…` : 'Memory cap…'}
         </button>
       ) : null}
       <span class="sep" />

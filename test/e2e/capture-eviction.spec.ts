@@ -3,6 +3,7 @@
 // final text exactly as the page read it, and says how many events were evicted before that point. The same session
 // over a WebSocket, with the app's own messages and a sent one among the events: they are not counted as events. A
 // panel watching all along is handed the kept capture once it outgrows the cap, the selected heartbeat kept selected.
+// A cap set in the panel's toolbar (Memory cap…) applies from then on: the relay evicts at it, a lower one at once.
 import { bubbleTextBlocks, expectedShown } from './support/bubble.ts';
 import { expect, test, type Page } from '@playwright/test';
 import { launchWithExtension, setCaptureLimit, type ExtensionBrowser } from './support/extension.ts';
@@ -124,6 +125,15 @@ test.afterAll(async () => {
   await ext?.close();
 });
 
+
+/** The captured chunk bytes a panel holds, and the largest of its chunks. */
+function chunkBytes(panel: Page): Promise<{ bytes: number; largest: number }> {
+  return panel.evaluate(() => {
+    const { store } = (globalThis as unknown as { replyscopePanel: { store: { capture(): { records: { kind: string; bytes?: number }[] } } } }).replyscopePanel;
+    const chunks = store.capture().records.map((r) => (r.kind === 'chunk' ? r.bytes ?? 0 : 0));
+    return { bytes: chunks.reduce((n, b) => n + b, 0), largest: chunks.reduce((m, b) => Math.max(m, b), 0) };
+  });
+}
 
 /** Selects the panel's (only) connection once complete; the number of events its details say were evicted. */
 async function evictedEvents(panel: Page): Promise<number> {
@@ -272,3 +282,110 @@ test('a heartbeat selected in a live panel stays selected when the panel is hand
   await app.close();
 });
 
+
+test('a cap set in the panel applies to the capture from then on: evicted at the new cap, at once when it is lowered', async () => {
+  const MB = 1024 * 1024;
+  const storedCap = () => ext.debug(async () => (await chrome.storage.local.get('replyscope.captureLimitBytes'))['replyscope.captureLimitBytes'] as unknown);
+  await setCaptureLimit(ext, null); // the default, 64 MB: the ~10 MB session below would keep everything
+  try {
+    const app = await ext.context.newPage();
+    await app.goto(`${server.url}/app`);
+    const tabId = await ext.tabIdFor(app);
+    const panel = await ext.panelPage(tabId);
+    const open = panel.getByTestId('cap-open');
+    await expect(open).toHaveText('Memory cap (64 MB)…');
+    await open.click();
+    const dialog = panel.getByTestId('cap-dialog');
+    const field = dialog.getByRole('textbox', { name: 'Cap' });
+    await expect(dialog.getByTestId('cap-current')).toHaveText('Now: 64 MB (the default).');
+    await expect(field).toHaveValue('64');
+    await expect(dialog.getByTestId('cap-warning')).toHaveCount(0);
+
+    // Bad input is refused with a reason, nothing stored; the field keeps focus for the next try.
+    const bad: [string, RegExp][] = [['abc', /^"abc" is not a number of MB/], ['0.5', /^0\.5 MB is below the smallest cap, 1 MB/], ['1000', /^1000 MB is above the largest cap, 128 MB/]];
+    for (const [text, error] of bad) {
+      await field.fill(text);
+      await dialog.getByTestId('cap-save').click();
+      await expect(dialog.getByRole('alert')).toHaveText(error);
+      await expect(field).toBeFocused();
+      await expect(field).toHaveAttribute('aria-invalid', 'true');
+      if (text === '1000') await shots(panel, 'error', [[800, 500]]);
+    }
+    expect(await storedCap()).toBeUndefined();
+
+    // A lower cap says, before it is saved, what it evicts.
+    await field.fill('2');
+    await expect(dialog.getByRole('alert')).toHaveCount(0);
+    await expect(dialog.getByTestId('cap-warning')).toHaveText(/^Lower than now \(64 MB\): a tab whose capture holds more than 2 MB evicts its oldest data as soon as you save/);
+    await shots(panel, 'lower', [[1600, 900], [800, 500]]);
+    await panel.setViewportSize({ width: 1280, height: 720 });
+    await panel.emulateMedia({ colorScheme: 'light' });
+    await field.press('Enter');
+    await expect(dialog).toHaveCount(0);
+    await expect(open).toHaveText('Memory cap (2 MB)…');
+    expect(await storedCap()).toBe(2 * MB);
+
+    // The session streams ~11 MB with the panel watching: the relay keeps the newest 2 MB (chunks go whole: as much
+    // as fits, plus the newest), and the watching panel was handed the kept capture past three times that (its
+    // compaction follows the cap too).
+    const run = () => app.evaluate(() => void (window as unknown as { run: (p: string) => Promise<void> }).run('/session-long'));
+    const read = [...sessionFrames(LONG_SESSION)].reduce((n, f) => n + Buffer.byteLength(f), 0);
+    await run();
+    await expect(app).toHaveTitle('done', { timeout: 60_000 });
+    await expect(panel.locator('[data-conn]').first()).toContainText('complete');
+    expect((await chunkBytes(panel)).bytes).toBeLessThan(read);
+    /** What the relay keeps: the capture a panel opened now is handed. */
+    const relayKeeps = async (connections: number) => {
+      const late = await ext.panelPage(tabId);
+      await expect(late.locator('[data-conn]')).toHaveCount(connections);
+      for (const row of await late.locator('[data-conn]').all()) await expect(row).toContainText('complete');
+      const kept = await chunkBytes(late);
+      await late.close();
+      return kept;
+    };
+    const at2 = await relayKeeps(1);
+    console.log(`cap set in the panel: the relay kept ${at2.bytes} B of a ${read} B stream under 2 MiB (largest kept chunk ${at2.largest} B)`);
+    expect(at2.bytes).toBeLessThanOrEqual(2 * MB + at2.largest);
+
+    // Raised: nothing to warn of, and the next session keeps up to the new cap (the two sessions hold 22 MB).
+    await open.click();
+    await expect(dialog.getByTestId('cap-current')).toHaveText('Now: 2 MB.');
+    await field.fill('8');
+    await expect(dialog.getByTestId('cap-warning')).toHaveCount(0);
+    await dialog.getByTestId('cap-save').click();
+    await expect(open).toHaveText('Memory cap (8 MB)…');
+    await app.evaluate(() => (document.title = 'again'));
+    await run();
+    await expect(app).toHaveTitle('done', { timeout: 60_000 });
+    const at8 = await relayKeeps(2);
+    console.log(`raised to 8 MiB: the relay keeps ${at8.bytes} B (largest kept chunk ${at8.largest} B)`);
+    expect(at8.bytes).toBeLessThanOrEqual(8 * MB + at8.largest);
+    expect(at8.bytes).toBeGreaterThan(2 * MB + Math.max(at2.largest, at8.largest)); // more than the old cap kept
+
+    // Lowered below what the capture holds: the oldest goes at once, and the watching panel is handed what is kept.
+    await open.click();
+    await field.fill('1');
+    await expect(dialog.getByTestId('cap-warning')).toContainText('Lower than now (8 MB): a tab whose capture holds more than 1 MB evicts its oldest data');
+    await dialog.getByTestId('cap-save').click();
+    await expect(open).toHaveText('Memory cap (1 MB)…');
+    await expect.poll(async () => (await chunkBytes(panel)).bytes).toBeLessThanOrEqual(MB + at8.largest);
+    const at1 = await relayKeeps(2);
+    expect(at1.bytes).toBeLessThanOrEqual(MB + at8.largest);
+    expect(at1.bytes).toBeLessThan(at8.bytes);
+    await panel.close();
+    await app.close();
+  } finally {
+    await setCaptureLimit(ext, LIMIT); // the cap the other tests of this file run under
+  }
+});
+
+/** Screenshots of the panel as it is (the cap dialog open), light and dark, at each viewport size. */
+async function shots(panel: Page, name: string, sizes: [number, number][]): Promise<void> {
+  for (const [width, height] of sizes) {
+    await panel.setViewportSize({ width, height });
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await panel.emulateMedia({ colorScheme });
+      await panel.screenshot({ path: test.info().outputPath(`cap-dialog-${name}-${width}x${height}-${colorScheme}.png`) });
+    }
+  }
+}
