@@ -82,12 +82,19 @@ function connectionsHeight(rows: number): number {
   return 24 + 21 + 20 * Math.max(1, rows) + 10;
 }
 
-/** The event list / timeline gets about two fifths of the window by default (the step detail the rest). */
-function mainListHeight(): number {
-  const h = typeof innerHeight === 'number' ? innerHeight : 700;
-  // A short window (DevTools docked below: 600 px and less) keeps room for the message: it got ~100 px there.
-  return h < 800 ? Math.max(140, Math.round(h * 0.28)) : Math.max(250, Math.round(h * 0.38));
-}
+/**
+ * The most the connection list takes while it fits its rows: two fifths of the height, but in a short panel (DevTools
+ * docked below) the panes under it keep 340 px — six event rows and a few lines of the message — as long as the list
+ * keeps a quarter: five connections left ~2.5 event rows at 500 px.
+ */
+const CONNECTIONS_MAX = 'min(40%, max(25%, 100% - 340px))';
+
+/**
+ * The event list (or timeline, diagnostics) and the step detail share the height equally — as a share, so both grow
+ * with the window (a list sized in px at a short window's opening stayed ~100 px when DevTools was made taller) — but
+ * the list keeps six whole rows however it is scrolled: tabs 25 + header 20 + 7 × 20 px.
+ */
+const MAIN_LIST = 'max(50%, 185px)';
 
 const isTextEntry = (t: EventTarget | null) =>
   t instanceof HTMLElement &&
@@ -259,6 +266,7 @@ export function App({ store, source }: { store: PanelStore; source: PanelSource 
           direction="column"
           initial={150}
           auto={connectionsHeight(store.connections.value.length + store.navigations.value.length)}
+          autoMax={CONNECTIONS_MAX}
           storageKey="connections"
           label="Resize connection list"
         >
@@ -275,7 +283,7 @@ export function App({ store, source }: { store: PanelStore; source: PanelSource 
               </div>
               <ReplyList store={store} />
             </>
-            <SplitPane direction="column" initial={mainListHeight()} storageKey="main" label="Resize event list and step detail">
+            <SplitPane direction="column" initial={MAIN_LIST} storageKey="main" label="Resize event list and step detail">
               <MainTabs store={store} />
               <>
                 <Scrubber store={store} />

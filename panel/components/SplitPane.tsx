@@ -1,17 +1,20 @@
-// Two panes and a draggable (and keyboard-movable) divider. The first pane has the fixed size, the second grows.
+// Two panes and a draggable (and keyboard-movable) divider. The first pane has the set size, the second grows.
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 
 interface Props {
   direction: 'row' | 'column';
-  /** Initial size of the first pane in px. */
-  initial: number;
+  /**
+   * Initial size of the first pane: px, or a CSS length of the split's ("50%"), which follows the window — a list sized
+   * in px when a docked DevTools opened short stayed that small when it was made taller.
+   */
+  initial: number | string;
   /**
    * Size the first pane to its content (px) until the user resizes it — e.g. a table with three rows should not
-   * take a fixed third of the screen — capped at `autoMaxFraction` of the split.
+   * take a fixed third of the screen — capped at `autoMax` (a CSS length; 40% of the split by default).
    */
   auto?: number;
-  autoMaxFraction?: number;
+  autoMax?: string;
   /**
    * Until the user picks a size, `initial` is at most this fraction of the split: a default sized for a wide window
    * (the replies pane's 460 px) left a 900 px window's event list too narrow for its columns.
@@ -24,22 +27,34 @@ interface Props {
   children: [ComponentChildren, ComponentChildren];
 }
 
-function load(key: string | undefined, fallback: number): number {
-  if (!key) return fallback;
+/**
+ * A size the user picked: the first pane's share of the split, so that it keeps its proportion when the window (a
+ * docked DevTools) is resized — or px, as stored before shares were, until the split is first measured.
+ */
+type Picked = { share: number } | { px: number };
+
+function load(key: string | undefined): Picked | undefined {
+  if (!key) return undefined;
   try {
     const v = Number(localStorage.getItem(`replyscope.split.${key}`));
-    return Number.isFinite(v) && v > 0 ? v : fallback;
+    if (!Number.isFinite(v) || v <= 0) return undefined;
+    return v <= 1 ? { share: v } : { px: v };
   } catch {
-    return fallback; // storage can be unavailable (opaque origins, disabled storage)
+    return undefined; // storage can be unavailable (opaque origins, disabled storage)
   }
 }
 
-export function SplitPane({ direction, initial, auto, autoMaxFraction = 0.4, initialMaxFraction, min = 60, storageKey, label, children }: Props) {
-  const stored = load(storageKey, NaN);
-  const [size, setSize] = useState(() => (Number.isNaN(stored) ? initial : stored));
-  const [picked, setPicked] = useState(() => !Number.isNaN(stored));
-  // Following the content until the user picks a size (a stored size counts as picked).
-  const [fitting, setFitting] = useState(() => auto !== undefined && Number.isNaN(stored));
+function save(key: string | undefined, share: number): void {
+  if (!key) return;
+  try {
+    localStorage.setItem(`replyscope.split.${key}`, String(Math.round(share * 10_000) / 10_000));
+  } catch {
+    /* not persisted: fine */
+  }
+}
+
+export function SplitPane({ direction, initial, auto, autoMax = '40%', initialMaxFraction, min = 60, storageKey, label, children }: Props) {
+  const [picked, setPicked] = useState<Picked | undefined>(() => load(storageKey));
   const root = useRef<HTMLDivElement>(null);
   const horizontal = direction === 'row';
   // The separator's value, measured once laid out: read while rendering, it was the size before the render (a
@@ -55,21 +70,22 @@ export function SplitPane({ direction, initial, auto, autoMaxFraction = 0.4, ini
     if (el.firstElementChild) observer.observe(el.firstElementChild);
     return () => observer.disconnect();
   }, []);
+  // A size stored in px by an earlier version becomes the share it has of this split.
+  useLayoutEffect(() => {
+    if (picked && 'px' in picked) commit(picked.px);
+  }, []);
 
-  const commit = (v: number) => {
+  /** The split's length along the divider's axis, as laid out. */
+  const total = () => {
     const box = root.current?.getBoundingClientRect();
-    const total = box ? (horizontal ? box.width : box.height) : Infinity;
-    const next = Math.max(min, Math.min(v, total - min));
-    setSize(next);
-    setFitting(false);
-    setPicked(true);
-    if (storageKey) {
-      try {
-        localStorage.setItem(`replyscope.split.${storageKey}`, String(Math.round(next)));
-      } catch {
-        /* not persisted: fine */
-      }
-    }
+    return box ? (horizontal ? box.width : box.height) : 0;
+  };
+  const commit = (v: number) => {
+    const length = total();
+    if (!(length > 0)) return; // not laid out (hidden): nothing to take a share of
+    const share = Math.max(min, Math.min(v, length - min)) / length;
+    setPicked({ share });
+    save(storageKey, share);
   };
 
   const onPointerDown = (e: PointerEvent) => {
@@ -97,21 +113,22 @@ export function SplitPane({ direction, initial, auto, autoMaxFraction = 0.4, ini
     }
   };
 
-  const fit = fitting && auto !== undefined;
-  const px = fit ? Math.max(min, auto) : size;
-  const length = !fit && !picked && initialMaxFraction !== undefined ? `min(${px}px, ${Math.round(initialMaxFraction * 100)}%)` : `${px}px`;
+  const fit = auto !== undefined && picked === undefined;
+  const length = fit ? `${Math.max(min, auto)}px`
+    : picked ? ('share' in picked ? `max(${min}px, ${(picked.share * 100).toFixed(3)}%)` : `${picked.px}px`)
+    : typeof initial === 'string' ? initial
+    : initialMaxFraction !== undefined ? `min(${initial}px, ${Math.round(initialMaxFraction * 100)}%)` : `${initial}px`;
   // A size picked in a wide window must not take the whole of a narrow one: the second pane keeps at least 30% (or
   // `min`), so the event pane does not vanish when DevTools is docked narrow.
-  const cap = fit ? `${Math.round(autoMaxFraction * 100)}%` : `calc(100% - max(${min}px, 30%))`;
+  const cap = fit ? autoMax : `calc(100% - max(${min}px, 30%))`;
   function percentShown(): number | undefined {
-    const box = root.current?.getBoundingClientRect();
-    const total = box ? (horizontal ? box.width : box.height) : 0;
-    return total > 0 ? Math.round((100 * shown()) / total) : undefined;
+    const length = total();
+    return length > 0 ? Math.round((100 * shown()) / length) : undefined;
   }
   /** The first pane's size as laid out (the cap may have cut it). */
   function shown(): number {
     const pane = root.current?.firstElementChild;
-    if (!pane) return size;
+    if (!pane) return 0;
     const r = pane.getBoundingClientRect();
     return horizontal ? r.width : r.height;
   }

@@ -1,0 +1,99 @@
+// The panel in a DevTools docked below the page (800 × 500), measured: the demo capture's description folds to one
+// line, the scrubber keeps to one line, the event list and the message keep room; the panes follow the window when it
+// is resized (a dragged divider keeps its share); keys on a focused Replies list never scroll its rows out of view.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { useViewer } from './support/viewer.ts';
+
+const viewer = useViewer('viewer-narrow-layout');
+const demo = readFileSync(path.resolve(import.meta.dirname, '../../examples/demo.replyscope.ndjson'));
+const N = { width: 800, height: 500 };
+const W = { width: 1600, height: 900 };
+
+/** The viewer at `size` with the demo capture, its first connection and first reply selected, at the reply's last step. */
+async function openDemo(size: { width: number; height: number }, page?: Page): Promise<Page> {
+  const p = page ?? (await viewer.browser.newPage({ viewport: size }));
+  await p.goto(`${viewer.url}/index.html`);
+  await p.getByTestId('import-input').setInputFiles({ name: 'demo.replyscope.ndjson', mimeType: 'application/octet-stream', buffer: demo });
+  await expect(p.getByTestId('status')).toContainText('Imported demo.replyscope.ndjson');
+  await p.locator('[data-conn="demo:1"]').click();
+  await p.locator('[data-reply]').first().click();
+  await p.keyboard.press('End');
+  await expect(p.locator('.vrow[aria-selected="true"]')).toHaveCount(1);
+  return p;
+}
+
+/** Event rows wholly in view: below the list's sticky header, above its bottom edge. */
+const eventRowsInView = (page: Page) =>
+  page.getByTestId('events').evaluate((list) => {
+    const top = list.querySelector('.vhead')!.getBoundingClientRect().bottom;
+    const bottom = list.getBoundingClientRect().bottom;
+    return [...list.querySelectorAll('.vrow')].filter((r) => {
+      const b = r.getBoundingClientRect();
+      return b.top >= top - 0.5 && b.bottom <= bottom + 0.5;
+    }).length;
+  });
+
+/** Lines of the bubble's first text block wholly inside the message pane. */
+const bubbleLinesInView = (page: Page) =>
+  page.locator('[id="message-view"]').evaluate((pane) => {
+    const box = pane.getBoundingClientRect();
+    const text = pane.querySelector('[data-testid="bubble"] .block-text')!;
+    const range = document.createRange();
+    range.selectNodeContents(text);
+    const tops = [...range.getClientRects()].filter((r) => r.top >= box.top && r.bottom <= box.bottom).map((r) => Math.round(r.top));
+    return new Set(tops).size;
+  });
+
+const heightOf = async (l: Locator) => (await l.boundingBox())!.height;
+
+/** How far apart the middles of an element's shown children are, in px: a few when they stand on one line. */
+const childSpread = (l: Locator) =>
+  l.evaluate((el) => {
+    const middles = [...el.children].filter((c) => c.getClientRects().length).map((c) => {
+      const b = c.getBoundingClientRect();
+      return b.top + b.height / 2;
+    });
+    return Math.max(...middles) - Math.min(...middles);
+  });
+
+test('the panes follow the window: opened at 800 × 500 and enlarged to 1600 × 900 they grow, and a dragged divider keeps its share', async () => {
+  const page = await openDemo(N);
+  const events = page.getByTestId('events');
+  const message = page.locator('[id="message-view"]');
+  const [listAtN, messageAtN] = [await heightOf(events), await heightOf(message)];
+  await page.setViewportSize(W);
+  await expect.poll(() => heightOf(events)).toBeGreaterThan(listAtN * 1.7); // it stayed ~100 px
+  expect(await heightOf(message)).toBeGreaterThan(messageAtN * 1.7);
+  // A wide scrubber says it all again.
+  await expect(page.getByTestId('scrubber')).toContainText('flagged');
+  await expect(page.getByLabel('Playback speed').locator('option').first()).toHaveText('1× (recorded)');
+
+  await page.setViewportSize(N);
+  const divider = page.getByRole('separator', { name: 'Resize event list and step detail' });
+  const shareOf = () => divider.evaluate((el) => el.previousElementSibling!.getBoundingClientRect().height / el.parentElement!.getBoundingClientRect().height);
+  const box = (await divider.boundingBox())!;
+  await page.mouse.move(box.x + 100, box.y);
+  await page.mouse.down();
+  await page.mouse.move(box.x + 100, box.y + 40, { steps: 4 });
+  await page.mouse.up();
+  const dragged = await shareOf();
+  await page.setViewportSize(W);
+  await expect.poll(shareOf).toBeCloseTo(dragged, 2);
+  await page.close();
+});
+
+test('a divider size stored in px by an earlier version becomes its share, and follows the window from then on', async () => {
+  const page = await viewer.browser.newPage({ viewport: N });
+  await page.addInitScript(() => localStorage.getItem('replyscope.split.main') ?? localStorage.setItem('replyscope.split.main', '220'));
+  await openDemo(N, page);
+  const divider = page.getByRole('separator', { name: 'Resize event list and step detail' });
+  const pane = () => divider.evaluate((el) => el.previousElementSibling!.getBoundingClientRect().height);
+  // (The share is taken of the split as first laid out, while the import may still be adding connections above it.)
+  await expect.poll(() => page.evaluate(() => Number(localStorage.getItem('replyscope.split.main')))).toBeLessThan(1);
+  const atN = await pane();
+  await page.setViewportSize(W);
+  await expect.poll(pane).toBeGreaterThan(atN * 1.7);
+  await page.close();
+});
