@@ -15,6 +15,9 @@ const PATHS = {
   frame: 'M5 1.5h9.5V11H13V3H5zM1.5 5H11v9.5H1.5zM3 6.5v6.5h6.5V6.5z',
   // A circling arrow: a request that resumed an earlier stream (Last-Event-ID), or a stream a later request resumed.
   resume: 'M8 2.5a5.5 5.5 0 1 0 5.2 3.7l-1.5.5A4 4 0 1 1 8 4v2l3-2.75L8 .5z',
+  // Chevrons: a folded bar opens (down), an open one folds (up).
+  expand: 'M3.5 5.5 8 10l4.5-4.5 1.1 1.1L8 12.2 2.4 6.6z',
+  collapse: 'M3.5 10.5 8 6l4.5 4.5 1.1-1.1L8 3.8 2.4 9.4z',
   clear: 'M8 1.5a6.5 6.5 0 1 0 0 13 6.5 6.5 0 0 0 0-13zm0 1.6a4.9 4.9 0 0 1 3.9 7.8L5.1 4.1A4.9 4.9 0 0 1 8 3.1zM4 5.2l6.8 6.8A4.9 4.9 0 0 1 4 5.2z',
 } as const;
 

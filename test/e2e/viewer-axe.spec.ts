@@ -46,6 +46,15 @@ const resumedLog = (() => {
   ] });
 })();
 
+/** Notes of the capture above the connections (an info and a warning), to be read in full and folded to one line. */
+const notesLog = (() => {
+  const { header } = sampleCapture();
+  return writeCaptureLog({ header, records: [
+    { kind: 'notice', t: 1.75e12, level: 'info', text: 'Recorded from a demo agent: every scenario, some broken on purpose to show what the diagnostics say.' },
+    { kind: 'notice', t: 1.75e12 + 1, level: 'warning', text: 'The page opened a Worker (https://app.example/worker.js): requests made inside it are not visible.' },
+  ] });
+})();
+
 /** The violations of the WCAG A/AA rules on the page as it is, one line each (empty: none). */
 async function violations(page: Page): Promise<string[]> {
   await page.addScriptTag({ path: AXE! });
@@ -116,6 +125,12 @@ for (const theme of ['light', 'dark']) {
     await page.locator('[data-conn="res:2"]').getByRole('button', { name: 'Show connection' }).click();
     await expect(page.getByTestId('resumed-by')).toBeVisible();
     await check('the stream it resumed, selected');
+    await page.getByTestId('import-input').setInputFiles({ name: 'notes.replyscope.ndjson', mimeType: 'application/octet-stream', buffer: Buffer.from(notesLog) });
+    await expect(page.getByTestId('notices-fold')).toHaveAttribute('aria-expanded', 'true');
+    await check('notes in full');
+    await page.getByTestId('notices-fold').click();
+    await expect(page.getByTestId('notices-fold')).toHaveAttribute('aria-expanded', 'false');
+    await check('notes on one line');
     expect(found).toEqual(Object.fromEntries(Object.keys(found).map((k) => [k, []])));
     await page.close();
   });

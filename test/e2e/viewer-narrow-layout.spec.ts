@@ -97,3 +97,23 @@ test('a divider size stored in px by an earlier version becomes its share, and f
   await expect.poll(pane).toBeGreaterThan(atN * 1.7);
   await page.close();
 });
+
+test('the notes fold and unfold with their button, and the choice holds for the session (a reload)', async () => {
+  const page = await openDemo(N);
+  const fold = page.getByTestId('notices-fold');
+  const note = page.getByTestId('page-notices').locator('.page-notice');
+  await fold.click();
+  await expect(fold).toHaveAttribute('aria-expanded', 'true');
+  await expect(fold).toBeFocused(); // the same button, now folding
+  expect(await heightOf(note)).toBeGreaterThan(30); // the whole text, wrapped
+  await openDemo(N, page); // a reload: the same session
+  await expect(page.getByTestId('notices-fold')).toHaveAttribute('aria-expanded', 'true');
+  await page.close();
+
+  // A taller window shows the notes in full until they are folded.
+  const tall = await openDemo(W);
+  await expect(tall.getByTestId('notices-fold')).toHaveAttribute('aria-expanded', 'true');
+  await tall.getByTestId('notices-fold').click();
+  expect(await heightOf(tall.getByTestId('page-notices').locator('.page-notice'))).toBeLessThan(24);
+  await tall.close();
+});
