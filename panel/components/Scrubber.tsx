@@ -3,6 +3,7 @@
 // scans the reply (diagnostic steps are maintained incrementally by the store, jumps are binary searches).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { Icon } from './Icon.tsx';
+import { useWidth } from './useWidth.ts';
 import { connectionName, connectionNumbers, shownId } from '../lib/resume-words.ts';
 import { nextIn, nextPlayStep, playDelay, type Speed } from '../store/steps.ts';
 import type { PanelStore } from '../store/store.ts';
@@ -46,6 +47,12 @@ export function scrubberKey(store: PanelStore, e: KeyboardEvent): boolean {
   }
 }
 
+/**
+ * Below this width the bar keeps to one line by saying less: the speeds without "(recorded)", the event index and step
+ * status and the flagged count in the titles (the event pane shows the index). At 800 px the bar wrapped to two lines.
+ */
+const COMPACT_BELOW = 700;
+
 /** Play from the current step (from the start when at the end), or pause. */
 export function togglePlay(store: PanelStore): void {
   const reply = store.selectedReply.value;
@@ -61,6 +68,8 @@ export function Scrubber({ store }: { store: PanelStore }) {
   const playing = store.playing.value;
   const setPlaying = (on: boolean) => (store.playing.value = on);
   const [speed, setSpeed] = useState<Speed>(1);
+  const bar = useWidth();
+  const compact = bar.width > 0 && bar.width < COMPACT_BELOW;
   // Dragging the slider fires input events faster than frames on a fast pointer: seek once per frame, to the
   // latest position (each seek is a history.at(k) and a render; the ones in between would never be seen).
   const drag = useRef<{ target: number; frame: number | undefined }>({ target: 0, frame: undefined });
@@ -95,7 +104,7 @@ export function Scrubber({ store }: { store: PanelStore }) {
 
   if (!reply || !conn) {
     return (
-      <div class="scrubber">
+      <div class="scrubber" ref={bar.ref}>
         <span class="dim">Select a reply to scrub through its events.</span>
       </div>
     );
@@ -107,9 +116,10 @@ export function Scrubber({ store }: { store: PanelStore }) {
   const nextDiag = nextIn(diags, k, 1);
   const eventIndex = reply.eventIndices[k];
   const status = reply.stepStatus[k];
+  const flagged = `${diags.length} flagged`;
 
   return (
-    <div class="scrubber" data-testid="scrubber">
+    <div class={`scrubber${compact ? ' compact' : ''}`} data-testid="scrubber" ref={bar.ref}>
       {/* aria-disabled, not disabled: a button disabled by its own press (First step at the first step, Next step
           reaching the last) lost focus to the document, and a screen reader was left nowhere. It stays focusable
           and does nothing. */}
@@ -124,11 +134,11 @@ export function Scrubber({ store }: { store: PanelStore }) {
       </button>
       <button title="Next step (→, Shift+→ = 10)" aria-label="Next step" onClick={() => k < n - 1 && store.seek(k + 1)} aria-disabled={k >= n - 1}><Icon name="next" /></button>
       <button title="Last step (End)" aria-label="Last step" onClick={() => k < n - 1 && store.seek(n - 1)} aria-disabled={k >= n - 1}><Icon name="last" /></button>
-      <select aria-label="Playback speed" value={String(speed)} onChange={(e) => {
+      <select aria-label="Playback speed" title="Playback speed (1×: the recorded pace)" value={String(speed)} onChange={(e) => {
         const v = (e.currentTarget as HTMLSelectElement).value;
         setSpeed(v === 'max' ? 'max' : (Number(v) as 1 | 4));
       }}>
-        <option value="1">1× (recorded)</option>
+        <option value="1">{compact ? '1×' : '1× (recorded)'}</option>
         <option value="4">4×</option>
         <option value="max">max</option>
       </select>
@@ -149,7 +159,7 @@ export function Scrubber({ store }: { store: PanelStore }) {
           }
         }}
       />
-      <span class="pos" data-testid="step-pos">
+      <span class="pos" data-testid="step-pos" title={compact ? `#${eventIndex} · ${status} · ${flagged}` : undefined}>
         step {k + 1} / {n}
         {min > 0 ? <span class="warn" title="Older events were evicted (memory cap)"> ({min} evicted)</span> : null}
         {reply.continuesEviction ? (
@@ -164,19 +174,23 @@ export function Scrubber({ store }: { store: PanelStore }) {
           </span>
         ) : null}
       </span>
-      <span class="dim mono" title="Connection event index · step status">
-        #{eventIndex} · <span class={status === 'changed' ? 'ok' : status === 'unchanged' ? 'dim' : 'err'}>{status}</span>
-      </span>
-      <button title="Previous diagnostic ([)" aria-label="Previous diagnostic" aria-disabled={prevDiag === undefined} onClick={() => prevDiag !== undefined && store.seek(prevDiag)}>
+      {compact ? null : (
+        <span class="dim mono" title="Connection event index · step status">
+          #{eventIndex} · <span class={status === 'changed' ? 'ok' : status === 'unchanged' ? 'dim' : 'err'}>{status}</span>
+        </span>
+      )}
+      <button title={`Previous diagnostic ([)${compact ? ` · ${flagged}` : ''}`} aria-label="Previous diagnostic" aria-disabled={prevDiag === undefined} onClick={() => prevDiag !== undefined && store.seek(prevDiag)}>
         <Icon name="warnPrev" /><Icon name="prev" size={9} />
       </button>
-      <button title="Next diagnostic (])" aria-label="Next diagnostic" aria-disabled={nextDiag === undefined} onClick={() => nextDiag !== undefined && store.seek(nextDiag)}>
+      <button title={`Next diagnostic (])${compact ? ` · ${flagged}` : ''}`} aria-label="Next diagnostic" aria-disabled={nextDiag === undefined} onClick={() => nextDiag !== undefined && store.seek(nextDiag)}>
         <Icon name="next" size={9} /><Icon name="warnPrev" />
       </button>
       {/* Steps, not diagnostics: a step can carry several, and [ ] jump from step to step. */}
-      <span class="dim" title="Steps of this reply with a diagnostic, an invalid event or a warned status ([ and ] jump between them)">
-        {diags.length} flagged
-      </span>
+      {compact ? null : (
+        <span class="dim" title="Steps of this reply with a diagnostic, an invalid event or a warned status ([ and ] jump between them)">
+          {flagged}
+        </span>
+      )}
     </div>
   );
 }

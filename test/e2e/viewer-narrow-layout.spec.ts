@@ -117,3 +117,29 @@ test('the notes fold and unfold with their button, and the choice holds for the 
   expect(await heightOf(tall.getByTestId('page-notices').locator('.page-notice'))).toBeLessThan(24);
   await tall.close();
 });
+
+test('at 800 × 500 the description is one line, the scrubber one line, and six event rows and the message are in view', async () => {
+  const page = await openDemo(N);
+  const notes = page.getByTestId('page-notices');
+  await expect(notes).toContainText("Recorded from Replyscope's demo agent");
+  await expect(page.getByTestId('notices-fold')).toHaveAttribute('aria-expanded', 'false');
+  const note = notes.locator('.page-notice');
+  expect(await heightOf(note)).toBeLessThan(24); // one line of 12 px text (it took three)
+
+  // The scrubber on one line: every part side by side, none cut or scrolled away; each control in the window.
+  const scrubber = page.getByTestId('scrubber');
+  expect(await childSpread(scrubber)).toBeLessThan(8); // a second line is 20 px and more below
+  expect(await scrubber.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+  for (const control of await scrubber.locator('button, select, input').all()) {
+    const b = (await control.boundingBox())!;
+    expect(b.x >= 0 && b.x + b.width <= N.width && b.y >= 0 && b.y + b.height <= N.height).toBe(true);
+  }
+  // The event list's search, type and heartbeats stay beside the tabs.
+  const tabs = page.locator('.tabs').first();
+  expect(await childSpread(tabs)).toBeLessThan(8);
+
+  expect(await eventRowsInView(page)).toBeGreaterThanOrEqual(6); // it was ~2.5
+  expect(await bubbleLinesInView(page)).toBeGreaterThanOrEqual(3); // it was half a line
+  await page.screenshot({ path: test.info().outputPath('demo-800x500.png') });
+  await page.close();
+});
