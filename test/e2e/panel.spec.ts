@@ -191,6 +191,26 @@ test('the record button reads as what a press does, with no pressed state that s
   await app.close();
 });
 
+test('at 800 px (DevTools docked below) the live toolbar keeps its controls on one row, Export… with them', async () => {
+  const { app, panel } = await appWithPanel();
+  await panel.setViewportSize({ width: 800, height: 500 });
+  const toolbar = panel.getByRole('toolbar', { name: 'Replyscope' });
+  const middleOf = async (name: string | RegExp, role: 'button' | 'checkbox' | 'searchbox') => {
+    const box = (await toolbar.getByRole(role, { name }).boundingBox())!;
+    expect(box.x + box.width, `${name} ends in the window`).toBeLessThanOrEqual(800);
+    return box.y + box.height / 2;
+  };
+  await expect(toolbar.getByRole('checkbox', { name: 'Capture this site' })).toBeVisible();
+  const row = await middleOf('Pause recording', 'button');
+  const controls = [['Clear', 'button'], ['Preserve log', 'checkbox'], ['Capture this site', 'checkbox'], ['Filter connections by URL', 'searchbox'],
+    ['Has errors', 'checkbox'], [/^Include URLs/, 'button'], ['Import…', 'button'], ['Export…', 'button']] as const;
+  for (const [name, role] of controls) expect(Math.abs((await middleOf(name, role)) - row), `${name} on the first row`).toBeLessThan(4);
+  await middleOf('Keyboard shortcuts', 'button'); // the help, on the second row with the status, still in the window
+  await panel.screenshot({ path: test.info().outputPath('live-toolbar-800.png') });
+  await panel.close();
+  await app.close();
+});
+
 test('a failed save of the include list says so out loud, and focus stays on Save for another try', async () => {
   const { app, panel } = await appWithPanel();
   // The storage refuses the write (a full quota) — when the test says so, so the save is pending meanwhile: injected
