@@ -20,6 +20,7 @@ export const SHORTCUTS: { group: string; items: [keys: string[], what: string][]
     group: 'Lists',
     items: [
       [['↑', '↓'], 'previous / next row of the focused list (connections, replies, events)'],
+      [['Page Up', 'Page Down'], 'in the replies list: ten rows up / down (Ctrl+Home / Ctrl+End: the first / last reply)'],
       [['Tab'], 'move between toolbar, lists and panes'],
       [['↑', '↓', '←', '→'], 'on a divider: resize the panes (Shift = larger steps)'],
       [['←', '→'], 'on a tab (Events, Timeline, Diagnostics; Message, JSON, Diff): the previous / next tab'],

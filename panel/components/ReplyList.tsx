@@ -114,6 +114,9 @@ function Spacer({ height }: { height: number }) {
 
 const NARROW_PX = 380;
 
+/** Rows Page Up / Page Down move the selection by. */
+const PAGE = 10;
+
 /**
  * A fetch the page holds open without reading: the tap records a fetch body as the page reads it (it never reads
  * ahead: that would change the page's backpressure), so none of the body is seen yet — the usual cause of "my UI
@@ -152,13 +155,25 @@ export function ReplyList({ store }: { store: PanelStore }) {
     const by = continued.get(id);
     return by && numbers ? connectionName(numbers, by.conn) : undefined;
   };
-  // ↑/↓ move the selection, as in the other lists (the keys otherwise only scrolled this one).
+  // ↑/↓ move the selection, as in the other lists (the keys otherwise only scrolled this one); Page Up / Down by ten
+  // and Ctrl+Home / Ctrl+End to the first / last reply, as in the timeline's table. Left to the browser, these scrolled
+  // the whole pane — the list and the connection details under it — and the reply rows went out of view.
   const onKeyDown = (e: KeyboardEvent) => {
-    if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
-    e.preventDefault();
     const replies = conn.replies;
     const i = replies.findIndex((r) => r.id === selected);
-    const next = Math.max(0, Math.min(replies.length - 1, i < 0 ? 0 : i + (e.key === 'ArrowDown' ? 1 : -1)));
+    const to = (d: number) => (i < 0 ? 0 : i + d);
+    const modified = e.ctrlKey || e.metaKey;
+    const target = e.key === 'ArrowDown' || e.key === 'ArrowUp' ? to(e.key === 'ArrowDown' ? 1 : -1)
+      : e.key === 'PageDown' || e.key === 'PageUp' ? to(e.key === 'PageDown' ? PAGE : -PAGE)
+      : modified && (e.key === 'Home' || e.key === 'End') ? (e.key === 'Home' ? 0 : replies.length - 1)
+      : undefined;
+    if (target === undefined) {
+      // Home, End and Space belong to the scrubber (the app's key listener); with no reply to scrub, they scrolled the pane.
+      if (!store.selectedReply.value && !modified && (e.key === 'Home' || e.key === 'End' || e.key === ' ')) e.preventDefault();
+      return;
+    }
+    e.preventDefault();
+    const next = Math.max(0, Math.min(replies.length - 1, target));
     store.selectReply(replies[next].id);
     win.reveal(next);
   };

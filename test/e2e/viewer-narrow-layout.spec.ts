@@ -143,3 +143,39 @@ test('at 800 × 500 the description is one line, the scrubber one line, and six 
   await page.screenshot({ path: test.info().outputPath('demo-800x500.png') });
   await page.close();
 });
+
+/** Resolves once the element's scroll position has stood still for 20 frames (a keyboard scroll animates). */
+const scrollSettled = (l: Locator) =>
+  l.evaluate((el) => new Promise<void>((resolve) => {
+    let last = el.scrollTop;
+    let still = 0;
+    const tick = () => {
+      if (el.scrollTop === last) still++;
+      else [last, still] = [el.scrollTop, 0];
+      if (still >= 20) resolve();
+      else requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  }));
+
+test('keys on a focused Replies list move its selection and never scroll its rows out of view', async () => {
+  const page = await openDemo(N);
+  const pane = page.getByTestId('replies');
+  const grid = page.getByRole('grid', { name: 'Replies' });
+  // The selected row wholly in the pane, below its sticky header (a row scrolled far away is not rendered at all).
+  const inView = () => pane.evaluate((el) => {
+    const row = el.querySelector('[data-reply][aria-selected="true"]')?.getBoundingClientRect();
+    const box = el.getBoundingClientRect();
+    return row !== undefined && row.top >= box.top + 20 && row.bottom <= box.bottom;
+  });
+  await page.locator('[data-reply]').first().click();
+  await expect(grid).toBeFocused();
+  for (const [key, reply] of [['End', 0], ['PageDown', 10], ['Control+End', 11], ['PageUp', 1], ['Control+Home', 0]] as const) {
+    await page.keyboard.press(key);
+    await scrollSettled(pane);
+    expect(await inView(), `${key}: the selected reply is in view`).toBe(true);
+    await expect(pane.locator('[data-reply]').nth(reply), key).toHaveAttribute('aria-selected', 'true');
+  }
+  await expect(page.getByTestId('step-pos')).toHaveText(/^step 61 \/ 61/); // reply 1 again, at its last step
+  await page.close();
+});
