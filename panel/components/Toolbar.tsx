@@ -93,13 +93,26 @@ export function Toolbar({ store, source, onImport, onExport, onHelp, onInclude, 
       </label>
       <FilterStatus filter={`${f.urlText.value}\n${f.errorsOnly.value}`} text={`${countOf(store.shownConnections.value.length, store.connections.value.length, 'connection')} shown`} />
       {onInclude ? (
-        <button onClick={onInclude} data-testid="include-open" title="URLs to capture whatever their content type, and WebSockets to record from their opening">
-          {includeCount ? `Include URLs (${includeCount})…` : 'Include URLs…'}
+        <button
+          onClick={onInclude}
+          data-testid="include-open"
+          aria-label={includeCount ? `Include URLs (${includeCount})…` : 'Include URLs…'}
+          title="URLs to capture whatever their content type, and WebSockets to record from their opening"
+        >
+          {/* A narrow panel shows the short label (styles.css): with both settings the full ones pushed Export… off the row. */}
+          <span class="wide-label">{includeCount ? `Include URLs (${includeCount})…` : 'Include URLs…'}</span>
+          <span class="narrow-label">{includeCount ? `URLs (${includeCount})…` : 'URLs…'}</span>
         </button>
       ) : null}
       {onCap ? (
-        <button onClick={onCap} data-testid="cap-open" title="How much captured data each tab keeps before its oldest is evicted">
-          {capBytes ? `Memory cap (${capMB(capBytes)} MB)…` : 'Memory cap…'}
+        <button
+          onClick={onCap}
+          data-testid="cap-open"
+          aria-label={capBytes ? `Memory cap (${capMB(capBytes)} MB)…` : 'Memory cap…'}
+          title="How much captured data each tab keeps before its oldest is evicted"
+        >
+          <span class="wide-label">{capBytes ? `Memory cap (${capMB(capBytes)} MB)…` : 'Memory cap…'}</span>
+          <span class="narrow-label">{capBytes ? `Cap ${capMB(capBytes)} MB…` : 'Cap…'}</span>
         </button>
       ) : null}
       <span class="sep" />
