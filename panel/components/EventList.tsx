@@ -7,7 +7,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import { eventRole } from '../../src/core/analysis/timeline.ts';
 import type { EventView } from '../../src/core/analysis/types.ts';
 import type { Diagnostic } from '../../src/core/diagnostics/types.ts';
-import { formatRelative, truncate } from '../lib/format.ts';
+import { formatElapsed, truncate } from '../lib/format.ts';
 import type { EventRow } from '../store/filters.ts';
 import { frameMatcher, type RowsSnapshot } from '../store/event-rows.ts';
 import { extraDiagnostics, frameByIndex } from '../store/lookups.ts';
@@ -117,7 +117,7 @@ const Row = memo(function Row({ row, index, top, odd, selected, origin, onSelect
         data-frame={row.frameIndex}
       >
         <span role="gridcell" class="num">·</span>
-        <span role="gridcell" class="num">{formatRelative(row.t, origin)}</span>
+        <span role="gridcell" class="num">{formatElapsed(row.t, origin)}</span>
         <span role="gridcell">{row.sent ? 'sent' : row.foreign ? 'other message' : 'heartbeat'}</span>
         <span role="gridcell" />
         <span role="gridcell" title={truncate(row.data, 2000)}>{truncate(row.foreign || row.sent ? row.data : row.data ? `: ${row.data}` : ':', 200)}</span>
@@ -139,7 +139,7 @@ const Row = memo(function Row({ row, index, top, odd, selected, origin, onSelect
       data-event={e.index}
     >
       <span role="gridcell" class="num">{e.index}</span>
-      <span role="gridcell" class="num">{formatRelative(e.t, origin)}</span>
+      <span role="gridcell" class="num">{formatElapsed(e.t, origin)}</span>
       <span role="gridcell" class={`type-cell ${kindClass(e)}`} title={e.type}>
         {e.type}
       </span>
@@ -248,7 +248,7 @@ export function EventList({ store }: { store: PanelStore }) {
     >
       <div class="vhead" role="row" aria-rowindex={1}>
         <span role="columnheader" class="num">#</span>
-        <span role="columnheader" class="num">Time</span>
+        <span role="columnheader" class="num" title="Since the connection opened (m:ss.sss past a minute)">Time</span>
         <span role="columnheader">Type</span>
         <span role="columnheader">Block</span>
         <span role="columnheader">Data</span>

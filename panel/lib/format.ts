@@ -28,6 +28,20 @@ export function formatRelative(t: number, origin: number): string {
   return `${Math.floor(d / 60_000)} min ${((d % 60_000) / 1000).toFixed(1)} s`;
 }
 
+/**
+ * The event list's Time: `formatRelative` in at most 9 characters, so a narrow column shows it whole. Past a minute
+ * it is m:ss.sss ("1:23.016"): "1 min 23.0 s" did not fit the column and every row after the first minute read
+ * "1 min 23.…".
+ */
+export function formatElapsed(t: number, origin: number): string {
+  if (!Number.isFinite(t) || !Number.isFinite(origin)) return '—';
+  const d = t - origin;
+  if (d < 60_000) return formatRelative(t, origin);
+  const ms = Math.round(d);
+  const seconds = ((ms % 60_000) / 1000).toFixed(3).padStart(6, '0');
+  return `${Math.floor(ms / 60_000)}:${seconds}`;
+}
+
 /** Summarise a usage object of either protocol (AgentScope input/output_tokens, pi input/output/totalTokens). */
 export function formatUsage(usage: unknown, compact = false): string {
   if (!usage || typeof usage !== 'object') return '—';

@@ -1,0 +1,56 @@
+// The event list's cells read whole at a wide panel (W, 1600×900) and a docked one (N, 800×500): a time past a
+// minute is not cut ("1 min 23.…"), and a delta's leading and trailing whitespace is marked where the stream split
+// the text — while the cell's text, which a selection copies, stays the delta's own.
+import { expect, test, type Page } from '@playwright/test';
+import { writeCaptureLog } from '../../panel/core-bridge.ts';
+import type { CaptureRecord } from '../../src/core/capture/model.ts';
+import { useViewer } from './support/viewer.ts';
+
+const viewer = useViewer('event-cells');
+
+const SIZES = { W: { width: 1600, height: 900 }, N: { width: 800, height: 500 } } as const;
+
+/** One reply's text deltas, each arriving `at` ms after the connection opened. */
+function deltasLog(deltas: [delta: string, at: number][]): string {
+  const ev = (type: string, extra: Record<string, unknown> = {}) => ({ type, reply_id: 'r', created_at: '2026-12-01T09:00:00', ...extra });
+  const events: [Record<string, unknown>, number][] = [
+    [ev('REPLY_START', { session_id: 's', name: 'a' }), 0],
+    [ev('TEXT_BLOCK_START', { block_id: 't' }), 1],
+    ...deltas.map(([delta, at]): [Record<string, unknown>, number] => [ev('TEXT_BLOCK_DELTA', { block_id: 't', delta }), at]),
+  ];
+  const records: CaptureRecord[] = [{
+    kind: 'connection', id: 'c', transport: 'fetch', frameUrl: 'http://127.0.0.1/', method: 'GET', url: 'http://127.0.0.1/stream',
+    requestHeaders: [], status: 200, responseHeaders: [['content-type', 'text/event-stream']], startTime: 1_000, responseTime: 1_000,
+  }];
+  for (const [e, at] of events) {
+    const text = `data: ${JSON.stringify(e)}\n\n`;
+    records.push({ kind: 'chunk', conn: 'c', t: 1_000 + at, bytes: Buffer.byteLength(text), text });
+  }
+  records.push({ kind: 'end', conn: 'c', t: 1_000 + events[events.length - 1][1] + 1, state: 'complete' });
+  return writeCaptureLog({ header: { kind: 'header', format: 'replyscope-capture', version: 1, tool: 't', created: '2026-12-01T09:00:00Z' }, records });
+}
+
+async function openEvents(size: { width: number; height: number }, log: string): Promise<Page> {
+  const page = await viewer.browser.newPage({ viewport: size });
+  page.on('pageerror', (err) => {
+    throw err;
+  });
+  await page.goto(`${viewer.url}/index.html`);
+  await page.getByTestId('import-input').setInputFiles({ name: 'd.replyscope.ndjson', mimeType: 'application/octet-stream', buffer: Buffer.from(log) });
+  await expect(page.getByTestId('status')).toContainText('Imported d.replyscope.ndjson');
+  await page.locator('[data-conn="c"]').click();
+  await expect(page.locator('.vrow').first()).toBeVisible();
+  return page;
+}
+
+for (const [name, size] of Object.entries(SIZES)) {
+  test(`${name}: the Time column shows each time whole, past a minute and past ten`, async () => {
+    // Sub-second, seconds, a minute and more, ten minutes and more (the widest).
+    const page = await openEvents(size, deltasLog([['a', 731.8], ['b', 59_871], ['c', 83_016], ['d', 731_800]]));
+    const times = page.locator('.vrow > span:nth-child(2)');
+    await expect(times).toHaveText(['0.0 ms', '1.0 ms', '731.8 ms', '59.871 s', '1:23.016', '12:11.800']);
+    const cut = await times.evaluateAll((cells) => cells.filter((c) => c.scrollWidth > c.clientWidth).map((c) => c.textContent));
+    expect(cut).toEqual([]);
+    await page.close();
+  });
+}
