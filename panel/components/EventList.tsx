@@ -13,6 +13,7 @@ import { frameMatcher, type RowsSnapshot } from '../store/event-rows.ts';
 import { extraDiagnostics, frameByIndex } from '../store/lookups.ts';
 import type { PanelStore } from '../store/store.ts';
 import { useRowWindow } from './useRowWindow.ts';
+import { EdgeSpacedText } from './EdgeSpacedText.tsx';
 import { FilterStatus } from './FilterStatus.tsx';
 
 const ROW = 20;
@@ -145,7 +146,7 @@ const Row = memo(function Row({ row, index, top, odd, selected, origin, onSelect
       </span>
       <span role="gridcell" title={e.blockId}>{e.blockId ?? ''}</span>
       <span role="gridcell" class="mono" title={truncate(e.preview, 500)}>
-        {truncate(e.preview, 300)}
+        <EdgeSpacedText text={truncate(e.preview, 300)} />
       </span>
       <span role="gridcell" class={`status-cell ${st.cls}`}>{st.text}</span>
     </div>

@@ -54,3 +54,41 @@ for (const [name, size] of Object.entries(SIZES)) {
     await page.close();
   });
 }
+
+for (const [name, size] of Object.entries(SIZES)) {
+  test(`${name}: a delta's leading and trailing whitespace is marked in the Data column; its text stays the delta's`, async () => {
+    const deltas = [' Eve', 'nts ', '\n\n', 'a  b', '\tx'];
+    const page = await openEvents(size, deltasLog(deltas.map((d, i) => [d, 10 + i])));
+    // The Data cells of the deltas (events #2 on; #0 and #1 start the reply and the block).
+    const cells = page.locator('.vrow[data-event]:not([data-event="0"]):not([data-event="1"]) > span:nth-child(5)');
+    await expect(cells).toHaveCount(deltas.length);
+    const shown = await cells.evaluateAll((els) => els.map((el) => {
+      const row = el.getBoundingClientRect();
+      const marks = [...el.querySelectorAll('.ws')].map((m) => {
+        const r = m.getBoundingClientRect();
+        // A mark is drawn on the row's one line, a character wide.
+        const onLine = r.width > 0 && r.top >= row.top - 1 && r.bottom <= row.bottom + 1;
+        return `${getComputedStyle(m, '::before').content.replace(/ \/ ""$/, '')}${onLine ? '' : '(off its line)'}`;
+      });
+      // What a selection of the cell copies (but line breaks: a selection that ends on one leaves the last out).
+      if (el.textContent!.includes('\n')) return { text: el.textContent, marks, oneLine: el.scrollHeight <= el.clientHeight };
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      const sel = getSelection()!;
+      sel.removeAllRanges();
+      sel.addRange(range);
+      return { text: el.textContent, copied: sel.toString(), marks, oneLine: el.scrollHeight <= el.clientHeight };
+    }));
+    expect(shown).toEqual([
+      { text: ' Eve', copied: ' Eve', marks: ['"␣"'], oneLine: true },
+      { text: 'nts ', copied: 'nts ', marks: ['"␣"'], oneLine: true },
+      { text: '\n\n', marks: ['"↵"', '"↵"'], oneLine: true },
+      { text: 'a  b', copied: 'a b', marks: [], oneLine: true }, // inside the text: as before
+      { text: '\tx', copied: '\tx', marks: ['"⇥"'], oneLine: true },
+    ]);
+    // The search finds the delta by its real text, the space included.
+    await page.getByLabel('Search events').fill('nts ');
+    await expect(page.locator('.vrow')).toHaveCount(1);
+    await page.close();
+  });
+}
