@@ -6,6 +6,7 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { deriveTimeline, waitText, type Timeline as TL, type TimelineLane } from '../../src/core/analysis/timeline.ts';
 import { Icon } from './Icon.tsx';
 import { TABLE_ID, TimelineTable } from './TimelineTable.tsx';
+import { axisTicks } from '../lib/axis-ticks.ts';
 import { formatMs, truncate } from '../lib/format.ts';
 import { labelColumn } from '../lib/text-fit.ts';
 import { eventByIndex } from '../store/lookups.ts';
@@ -23,13 +24,6 @@ const AXIS_TITLE: Record<TL['axis'], string> = {
   created_at: 'event created_at (no arrival times in this capture)',
   index: 'event index (no times in this capture)',
 };
-
-function niceStep(range: number, px: number): number {
-  const target = (range / Math.max(1, px)) * 90; // a label every ~90 px
-  const pow = 10 ** Math.floor(Math.log10(Math.max(target, 1e-9)));
-  for (const m of [1, 2, 5, 10]) if (pow * m >= target) return pow * m;
-  return pow * 10;
-}
 
 /** Line height of the wait labels, and a width per character that is at least the bold 10 px label's. */
 const WAIT_LABEL_H = 12;
@@ -210,9 +204,7 @@ export function Timeline({ store }: { store: PanelStore }) {
     else zoom(e.deltaY > 0 ? 1.25 : 0.8, px >= labelW ? tAt(px) : undefined);
   };
 
-  const step = niceStep(v1 - v0, plotW);
-  const ticks: number[] = [];
-  for (let t = Math.ceil((v0 - origin) / step) * step + origin; t <= v1 && ticks.length < 200; t += step) ticks.push(t);
+  const ticks = axisTicks(v0, v1, origin, plotW);
 
   return (
     <div class="timeline" ref={box} data-testid="timeline">
@@ -254,11 +246,11 @@ export function Timeline({ store }: { store: PanelStore }) {
             <rect x={0} y={0} width={labelW - 6} height={height} />
           </clipPath>
         </defs>
-        {ticks.filter((t) => x(t) < labelW + plotW - 30).map((t) => (
+        {ticks.filter(({ t }) => x(t) < labelW + plotW - 30).map(({ t, label }) => (
           <g key={t}>
             <line class="axis" x1={x(t)} x2={x(t)} y1={AXIS_H - 4} y2={height} opacity="0.5" />
             <text class="axis-text" x={x(t) + 2} y={12}>
-              {tl.axis === 'index' ? `#${Math.round(t)}` : formatMs(t - origin)}
+              {tl.axis === 'index' ? `#${Math.round(t)}` : label}
             </text>
           </g>
         ))}

@@ -1,0 +1,55 @@
+// The timeline's axis labels: one format for the whole axis — "20.00 s" stood next to "1 min 0 s" on one axis.
+import { describe, expect, it } from 'vitest';
+import { axisTicks, niceStep, tickLabels } from '../../../panel/lib/axis-ticks.ts';
+
+const labels = (v0: number, v1: number, px = 900, origin = 0) => axisTicks(v0, v1, origin, px).map((k) => k.label);
+
+describe('axisTicks', () => {
+  it('an axis past a minute is m:ss throughout, its first minute too', () => {
+    expect(labels(0, 103_000)).toEqual(['0:00', '0:20', '0:40', '1:00', '1:20', '1:40']);
+  });
+
+  it('under a minute: seconds, as many decimals as the step needs, the same on every label', () => {
+    expect(labels(0, 30_000)).toEqual(['0 s', '5 s', '10 s', '15 s', '20 s', '25 s', '30 s']);
+    expect(labels(500, 1_500)).toEqual(['0.5 s', '0.6 s', '0.7 s', '0.8 s', '0.9 s', '1.0 s', '1.1 s', '1.2 s', '1.3 s', '1.4 s', '1.5 s']);
+  });
+
+  it('under a second: milliseconds', () => {
+    expect(labels(0, 800)).toEqual(['0 ms', '100 ms', '200 ms', '300 ms', '400 ms', '500 ms', '600 ms', '700 ms', '800 ms']);
+    expect(labels(0, 0.4, 360)).toEqual(['0.0 ms', '0.1 ms', '0.2 ms', '0.3 ms', '0.4 ms']);
+  });
+
+  it('zoomed in past a minute: m:ss with the decimals of the step', () => {
+    expect(labels(61_000, 61_400, 400)).toEqual(['1:01.0', '1:01.1', '1:01.2', '1:01.3', '1:01.4']);
+  });
+
+  it('times count from the origin (the connection\'s start), whatever the view', () => {
+    expect(axisTicks(50_000, 91_000, 1_000, 600).map((k) => [k.t, k.label])).toEqual([
+      [51_000, '0:50'], [61_000, '1:00'], [71_000, '1:10'], [81_000, '1:20'], [91_000, '1:30'],
+    ]);
+    // Panned back under a minute, the same axis reads in seconds: the format follows the ticks shown.
+    expect(axisTicks(5_000, 46_000, 1_000, 600).map((k) => k.label)).toEqual(['10 s', '20 s', '30 s', '40 s']);
+  });
+
+  it('niceStep: 1, 2 or 5 × a power of ten, about 90 px apart', () => {
+    expect([niceStep(103_000, 900), niceStep(30_000, 900), niceStep(1_000, 900)]).toEqual([20_000, 5_000, 100]);
+  });
+});
+
+describe('tickLabels', () => {
+  it('rounds before it splits minutes: 59.99 s on a whole-second step is 1:00', () => {
+    expect(tickLabels([59_990, 120_000], 60_000)).toEqual(['1:00', '2:00']);
+  });
+});
+
+describe('tickLabels by the view\'s reach', () => {
+  it('an axis reaching past a minute is m:ss even where its last label is under one', () => {
+    expect(axisTicks(0, 88_000, 0, 360).map((k) => k.label)).toEqual(['0:00', '0:50']);
+  });
+
+  it('zoomed in to microseconds on a long axis, the labels still differ', () => {
+    const l = labels(61_000, 61_000.1, 400);
+    expect(new Set(l).size).toBe(l.length);
+    expect(l.slice(0, 2)).toEqual(['1:01.00000', '1:01.00005']); // a step of 50 µs
+  });
+});
