@@ -6,6 +6,7 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { deriveTimeline, waitText, type Timeline as TL, type TimelineLane } from '../../src/core/analysis/timeline.ts';
 import { Icon } from './Icon.tsx';
 import { TABLE_ID, TimelineTable } from './TimelineTable.tsx';
+import { useRevealTable } from './timeline-scroll.ts';
 import { axisTicks } from '../lib/axis-ticks.ts';
 import { formatMs, truncate } from '../lib/format.ts';
 import { labelColumn } from '../lib/text-fit.ts';
@@ -122,6 +123,9 @@ export function Timeline({ store }: { store: PanelStore }) {
     setView([a, a + span]);
   }, [selectedEvent]);
 
+  const tableOpened = useRef(false);
+  useRevealTable(box, tableOpened, TABLE_ID);
+
   if (!conn || !tl) return <div class="empty">Select a connection to see its timeline.</div>;
   if (tl.lanes.length === 0) return <div class="empty">No block events to chart in this stream.</div>;
 
@@ -218,7 +222,7 @@ export function Timeline({ store }: { store: PanelStore }) {
           <button onClick={() => zoom(2, cursorAt())} aria-label="Zoom out"><Icon name="zoomOut" /></button>
           {/* aria-disabled: disabled by its own press, the button lost focus to the document. */}
           <button onClick={() => view && setView(undefined)} aria-disabled={!view}>Fit</button>
-          <button class={tableOpen.value ? 'on' : undefined} onClick={() => (tableOpen.value = !tableOpen.value)} aria-expanded={tableOpen.value} aria-controls={TABLE_ID}>Table</button>
+          <button class={tableOpen.value ? 'on' : undefined} onClick={() => (tableOpen.value = tableOpened.current = !tableOpen.value)} aria-expanded={tableOpen.value} aria-controls={TABLE_ID}>Table</button>
         </span>
       </div>
       <svg

@@ -13,7 +13,7 @@ import { useMemo, useRef, useState } from 'preact/hooks';
 import type { Timeline as TL, TimelineLane } from '../../src/core/analysis/timeline.ts';
 import { gapSummary, laneStep, summariseLanes } from '../../src/core/analysis/timeline-text.ts';
 import type { ConnectionView } from '../../src/core/analysis/types.ts';
-import { beganBefore, contentsText, lengthText, plural, stateText } from '../lib/timeline-words.ts';
+import { beganBefore, contentsText, idPieces, laneIds, lengthText, longNameParts, plural, stateText } from '../lib/timeline-words.ts';
 import { eventByIndex } from '../store/lookups.ts';
 import type { PanelStore } from '../store/store.ts';
 
@@ -39,6 +39,30 @@ export function gridMove(key: string, ctrl: boolean, [row, col]: [number, number
     case 'End': return ctrl ? [rows - 1, col] : [row, COLUMNS - 1];
     default: return undefined;
   }
+}
+
+/**
+ * `text` with the `ids` in it unbroken, a long one shortened ("e6336d1f…edbf"): the whole id is its title and, for a
+ * screen reader, what it reads in its place.
+ */
+function IdText({ text, ids }: { text: string; ids: readonly string[] }) {
+  return (
+    <>
+      {idPieces(text, ids).map((p, i) =>
+        'text' in p ? p.text
+          : p.short === p.id ? <span key={i} class="tl-id">{p.id}</span>
+          : <span key={i} class="tl-id" title={p.id}><span aria-hidden="true">{p.short}</span><span class="sr-only">{p.id}</span></span>,
+      )}
+    </>
+  );
+}
+
+/**
+ * `text` that may wrap after the underscores of its long names (REQUIRE_EXTERNAL_EXECUTION): whole, such a name set
+ * the Contents column's least width, and a docked panel's table ran out of its pane. Shorter names stay whole.
+ */
+function Breakable({ text }: { text: string }) {
+  return <>{longNameParts(text).map((part, i) => (i ? <><wbr />{part}</> : part))}</>;
 }
 
 function SelectedStep({ store }: { store: PanelStore }) {
@@ -78,16 +102,18 @@ export function TimelineTable({ store, conn, tl, laneName, replyName }: {
       );
       return (
         <tr key={s.lane.id} data-lane={s.lane.id}>
-          <th scope="row">{name}</th>
-          <td class="tl-reply">{s.lane.replyId !== undefined ? replyName(s.lane.replyId) : 'none'}</td>
+          <th scope="row"><IdText text={name} ids={laneIds(s.lane)} /></th>
+          <td class="tl-reply">{s.lane.replyId !== undefined ? <IdText text={replyName(s.lane.replyId)} ids={[s.lane.replyId]} /> : 'none'}</td>
           <td>{at(s.firstEvent, 'First', 0)}</td>
           <td>{at(s.lastEvent, 'Last', 1)}</td>
-          <td>{lengthText(tl, s.end - s.start)}</td>
+          <td class="tl-length">{lengthText(tl, s.end - s.start)}</td>
           <td>{stateText(s, beganBefore(conn))}</td>
-          <td>{contentsText(tl, s)}</td>
-          <td class="tl-steps">
-            <button {...roving(2)} aria-label={`Previous event of ${name}`} onClick={() => go(name, laneStep(s.lane, store.selectedEvent.peek(), -1), 'no earlier event')}>Previous</button>
-            <button {...roving(3)} aria-label={`Next event of ${name}`} onClick={() => go(name, laneStep(s.lane, store.selectedEvent.peek(), 1), 'no later event')}>Next</button>
+          <td><div class="tl-contents"><Breakable text={contentsText(tl, s)} /></div></td>
+          <td>
+            <div class="tl-steps">
+              <button {...roving(2)} aria-label={`Previous event of ${name}`} onClick={() => go(name, laneStep(s.lane, store.selectedEvent.peek(), -1), 'no earlier event')}>Previous</button>
+              <button {...roving(3)} aria-label={`Next event of ${name}`} onClick={() => go(name, laneStep(s.lane, store.selectedEvent.peek(), 1), 'no later event')}>Next</button>
+            </div>
           </td>
         </tr>
       );

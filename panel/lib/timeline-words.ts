@@ -1,6 +1,6 @@
 // The timeline table's words for a lane (TimelineTable.tsx): its state, its contents, a length on the axis. Apart
 // from the component so that a unit test reads them.
-import type { Timeline as TL } from '../../src/core/analysis/timeline.ts';
+import type { Timeline as TL, TimelineLane } from '../../src/core/analysis/timeline.ts';
 import { CUSTOM_OTHER_ID, waitText } from '../../src/core/analysis/timeline.ts';
 import type { LaneSummary } from '../../src/core/analysis/timeline-text.ts';
 import type { ConnectionView } from '../../src/core/analysis/types.ts';
@@ -47,4 +47,68 @@ export function contentsText(tl: TL, s: LaneSummary): string {
   }
   if (!parts.length) parts.push(plural(s.events, 'event'));
   return parts.join('; ');
+}
+
+/** Ids longer than this are shown shortened (shortId). */
+const ID_SHOWN_MAX = 16;
+
+/**
+ * An id as the table shows it: its head and tail ("e6336d…edbf") when it is long — both ends, since tool call ids
+ * share their head ("toolu_01…", "call_…"). A 32-digit hex id wrapped mid-id, over two to eight lines.
+ */
+export function shortId(id: string): string {
+  const chars = Array.from(id);
+  return chars.length > ID_SHOWN_MAX ? `${chars.slice(0, 6).join('')}…${chars.slice(-4).join('')}` : id;
+}
+
+/** The ids in a lane's name: its reply's and its block's (tool call's, model call's…); a CUSTOM lane's name is words. */
+export function laneIds(lane: TimelineLane): string[] {
+  const ids = lane.replyId ? [lane.replyId] : [];
+  const prefix = `${lane.kind}:${lane.replyId ?? ''}:`;
+  if (lane.kind !== 'custom' && lane.id.startsWith(prefix) && lane.id.length > prefix.length) ids.push(lane.id.slice(prefix.length));
+  return ids;
+}
+
+export type IdPiece = { text: string } | { id: string; short: string };
+
+/**
+ * `text` as plain pieces and the `ids` it holds (a longer id first where two overlap), each with its short form. Ids
+ * under 4 characters ("1", a model call's number) stay plain: they never wrap.
+ */
+export function idPieces(text: string, ids: readonly string[]): IdPiece[] {
+  const sorted = [...new Set(ids)].filter((id) => id.length >= 4).sort((a, b) => b.length - a.length);
+  const out: IdPiece[] = [];
+  let plain = '';
+  for (let i = 0; i < text.length;) {
+    const id = sorted.find((x) => text.startsWith(x, i));
+    if (id === undefined) {
+      plain += text[i++];
+      continue;
+    }
+    if (plain) out.push({ text: plain });
+    plain = '';
+    out.push({ id, short: shortId(id) });
+    i += id.length;
+  }
+  if (plain) out.push({ text: plain });
+  return out;
+}
+
+/** Names longer than this may wrap after their underscores (longNameParts). */
+const NAME_WHOLE_MAX = 16;
+
+/** `text` cut after each underscore of its words longer than 16 characters ("REQUIRE_", "EXTERNAL_", "EXECUTION"). */
+export function longNameParts(text: string): string[] {
+  const parts: string[] = [];
+  let from = 0;
+  for (const m of text.matchAll(/\S+/g)) {
+    if (m[0].length <= NAME_WHOLE_MAX) continue;
+    for (let i = m[0].indexOf('_'); i >= 0 && i < m[0].length - 1; i = m[0].indexOf('_', i + 1)) {
+      const at = m.index! + i + 1;
+      parts.push(text.slice(from, at));
+      from = at;
+    }
+  }
+  parts.push(text.slice(from));
+  return parts;
 }

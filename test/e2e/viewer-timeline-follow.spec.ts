@@ -1,4 +1,6 @@
-// The timeline at a wide panel (W, 1600×900) and a docked one (N, 800×500): the time axis reads in one format.
+// The timeline at a wide panel (W, 1600×900) and a docked one (N, 800×500): the Table button brings its table into
+// view and focus into its grid; the table's ids are shortened, never wrapped, and the table fits its pane; the time
+// axis reads in one format.
 import { expect, test, type Page } from '@playwright/test';
 import { writeCaptureLog } from '../../panel/core-bridge.ts';
 import type { CaptureRecord } from '../../src/core/capture/model.ts';
@@ -57,7 +59,72 @@ async function openSession(size: { width: number; height: number }): Promise<Pag
   return page;
 }
 
+/** Whether `selector` (inside the timeline) is in the timeline pane's view, below its toolbar. */
+async function inView(page: Page, selector: string): Promise<boolean> {
+  return page.getByTestId('timeline').evaluate((tl, sel) => {
+    const el = tl.querySelector(sel);
+    if (!el) return false;
+    const pane = tl.getBoundingClientRect();
+    const bar = tl.querySelector(':scope > .tabs')!.getBoundingClientRect();
+    const r = el.getBoundingClientRect();
+    return r.top >= bar.bottom - 1 && r.top < pane.bottom && r.bottom > bar.bottom;
+  }, selector);
+}
+
 for (const [name, size] of Object.entries(SIZES)) {
+  test(`${name}: the Table button brings the table into view and focus into its grid`, async () => {
+    const page = await openSession(size);
+    await page.locator('[data-tab="timeline"]').click();
+    const toggle = page.getByRole('button', { name: 'Table' });
+    await toggle.focus();
+    await page.keyboard.press('Enter');
+    const table = page.getByTestId('timeline-table');
+    await expect(table).toBeVisible();
+    expect(await inView(page, '[data-testid="timeline-table"]')).toBe(true);
+    // Focus is on the grid's one tab stop, its first button; the grid's keys go on from there.
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label'));
+    expect(await focused()).toMatch(/^First event of R1 · reply [0-9a-f]{32}: #0$/);
+    await page.keyboard.press('ArrowDown');
+    expect(await focused()).toMatch(/^First event of R2 · reply /);
+    await page.keyboard.press('End');
+    expect(await focused()).toMatch(/^Next event of R2 · reply /);
+    // The toolbar stayed in view: the same button closes the table, and keeps focus.
+    await expect(toggle).toBeInViewport();
+    await toggle.click();
+    await expect(table).toHaveCount(0);
+    // With the mouse, after hovering the chart (its tooltip came and went, and the panel drew meanwhile): the same.
+    await page.getByTestId('timeline').evaluate((el) => (el.scrollTop = 0));
+    const bar = (await page.getByTestId('timeline').locator('[data-lane^="reply:"] rect').first().boundingBox())!;
+    await page.mouse.move(bar.x + bar.width / 2, bar.y + bar.height / 2);
+    await expect(page.locator('.tl-tooltip')).toBeVisible();
+    await toggle.click();
+    await expect(table).toBeVisible();
+    expect(await inView(page, '[data-testid="timeline-table"]')).toBe(true);
+    expect(await focused()).toMatch(/^First event of R1 · reply /);
+    await page.close();
+  });
+
+  test(`${name}: the table shows ids shortened and whole on their line, the full id in its title and name, and fits its pane`, async () => {
+    const page = await openSession(size);
+    await page.locator('[data-tab="timeline"]').click();
+    await page.getByRole('button', { name: 'Table' }).click();
+    const table = page.getByTestId('timeline-table');
+    const row = table.locator(`tr[data-lane="text:${replyId(3)}:${hexId('text-a-3')}"]`);
+    const full = hexId('text-a-3');
+    await expect(row.locator('th .tl-id')).toHaveAttribute('title', full);
+    await expect(row.locator('th .tl-id [aria-hidden="true"]')).toHaveText(`${full.slice(0, 6)}…${full.slice(-4)}`);
+    await expect(row.locator('td.tl-reply .tl-id')).toHaveAttribute('title', replyId(3));
+    // A screen reader reads the row by the whole ids.
+    await expect(table.getByRole('row', { name: new RegExp(`^R4 · text ${full} agent3 · ${replyId(3)} `) })).toHaveCount(1);
+    // No id is cut over two lines, anywhere in the table; the table fits its pane.
+    const wrapped = await table.evaluate((el) => [...el.querySelectorAll('.tl-id')].filter((id) => id.getClientRects().length > 1 || id.getBoundingClientRect().height > 20).map((id) => id.textContent));
+    expect(wrapped).toEqual([]);
+    expect(await table.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    // Short cells are not stretched to the pane: at W the table is as wide as its columns.
+    if (name === 'W') expect(await table.evaluate((el) => el.querySelector('table')!.getBoundingClientRect().width < el.clientWidth - 100)).toBe(true);
+    await page.close();
+  });
+
   test(`${name}: the time axis reads in one format`, async () => {
     const page = await openSession(size);
     await page.locator('[data-tab="timeline"]').click();
