@@ -6,7 +6,7 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { deriveTimeline, waitText, type Timeline as TL, type TimelineLane } from '../../src/core/analysis/timeline.ts';
 import { Icon } from './Icon.tsx';
 import { TABLE_ID, TimelineTable } from './TimelineTable.tsx';
-import { useRevealTable } from './timeline-scroll.ts';
+import { useRevealReplyLanes, useRevealTable } from './timeline-scroll.ts';
 import { axisTicks } from '../lib/axis-ticks.ts';
 import { formatMs, truncate } from '../lib/format.ts';
 import { labelColumn } from '../lib/text-fit.ts';
@@ -123,6 +123,18 @@ export function Timeline({ store }: { store: PanelStore }) {
     setView([a, a + span]);
   }, [selectedEvent]);
 
+  // A step the chart or its table picked: the reply it selects is not scrolled to — the user is where they clicked
+  // (the chart) or working in the table, and the view jumped away from either.
+  const picked = useRef<number | undefined>(undefined);
+  const pick = useMemo(() => (event: number) => {
+    picked.current = event;
+    store.selectEvent(event);
+  }, [store]);
+  const replyId = store.selectedReply.value?.id;
+  // Marked only among several replies: with one, every lane but a notification's is its — all marked, none stood out.
+  const markedReply = (conn?.replies.length ?? 0) > 1 ? replyId : undefined;
+  useRevealReplyLanes(box, tl?.lanes, replyId, conn?.record.id, { axisH: AXIS_H, laneH: LANE_H },
+    () => picked.current !== undefined && picked.current === store.selectedEvent.peek());
   const tableOpened = useRef(false);
   useRevealTable(box, tableOpened, TABLE_ID);
 
@@ -199,7 +211,7 @@ export function Timeline({ store }: { store: PanelStore }) {
     if (moved) return;
     const [px, py] = local(e);
     const hit = nearest(px, py);
-    if (hit) store.selectEvent(hit.event);
+    if (hit) pick(hit.event);
   };
   const onWheel = (e: WheelEvent) => {
     e.preventDefault();
@@ -208,22 +220,36 @@ export function Timeline({ store }: { store: PanelStore }) {
     else zoom(e.deltaY > 0 ? 1.25 : 0.8, px >= labelW ? tAt(px) : undefined);
   };
 
-  const ticks = axisTicks(v0, v1, origin, plotW);
+  const shownTicks = axisTicks(v0, v1, origin, plotW).filter(({ t }) => x(t) < labelW + plotW - 30);
 
   return (
     <div class="timeline" ref={box} data-testid="timeline">
-      <div class="tabs">
-        <span class="dim" style={{ padding: '4px 8px' }}>
-          axis: {AXIS_TITLE[tl.axis]}
-        </span>
-        <span class="tab-extra">
-          {/* Around the selected step when it is in view (zooming around the middle lost it), else the middle. */}
-          <button onClick={() => zoom(0.5, cursorAt())} aria-label="Zoom in"><Icon name="zoomIn" /></button>
-          <button onClick={() => zoom(2, cursorAt())} aria-label="Zoom out"><Icon name="zoomOut" /></button>
-          {/* aria-disabled: disabled by its own press, the button lost focus to the document. */}
-          <button onClick={() => view && setView(undefined)} aria-disabled={!view}>Fit</button>
-          <button class={tableOpen.value ? 'on' : undefined} onClick={() => (tableOpen.value = tableOpened.current = !tableOpen.value)} aria-expanded={tableOpen.value} aria-controls={TABLE_ID}>Table</button>
-        </span>
+      {/* The toolbar and the time axis stay in view (sticky): the chart scrolls down to a selected reply's lanes, and
+          the Table opens under every lane. */}
+      <div class="tl-sticky" style={{ marginBottom: `-${AXIS_H}px` }}>
+        <div class="tabs">
+          <span class="dim" style={{ padding: '4px 8px' }}>
+            axis: {AXIS_TITLE[tl.axis]}
+          </span>
+          <span class="tab-extra">
+            {/* Around the selected step when it is in view (zooming around the middle lost it), else the middle. */}
+            <button onClick={() => zoom(0.5, cursorAt())} aria-label="Zoom in"><Icon name="zoomIn" /></button>
+            <button onClick={() => zoom(2, cursorAt())} aria-label="Zoom out"><Icon name="zoomOut" /></button>
+            {/* aria-disabled: disabled by its own press, the button lost focus to the document. */}
+            <button onClick={() => view && setView(undefined)} aria-disabled={!view}>Fit</button>
+            <button class={tableOpen.value ? 'on' : undefined} onClick={() => (tableOpen.value = tableOpened.current = !tableOpen.value)} aria-expanded={tableOpen.value} aria-controls={TABLE_ID}>Table</button>
+          </span>
+        </div>
+        <svg class="tl-axis" width={width} height={AXIS_H} aria-hidden="true">
+          {shownTicks.map(({ t, label }) => (
+            <g key={t}>
+              <line class="axis" x1={x(t)} x2={x(t)} y1={AXIS_H - 4} y2={AXIS_H} opacity="0.5" />
+              <text class="axis-text" x={x(t) + 2} y={12}>
+                {tl.axis === 'index' ? `#${Math.round(t)}` : label}
+              </text>
+            </g>
+          ))}
+        </svg>
       </div>
       <svg
         width={width}
@@ -250,14 +276,7 @@ export function Timeline({ store }: { store: PanelStore }) {
             <rect x={0} y={0} width={labelW - 6} height={height} />
           </clipPath>
         </defs>
-        {ticks.filter(({ t }) => x(t) < labelW + plotW - 30).map(({ t, label }) => (
-          <g key={t}>
-            <line class="axis" x1={x(t)} x2={x(t)} y1={AXIS_H - 4} y2={height} opacity="0.5" />
-            <text class="axis-text" x={x(t) + 2} y={12}>
-              {tl.axis === 'index' ? `#${Math.round(t)}` : label}
-            </text>
-          </g>
-        ))}
+        {shownTicks.map(({ t }) => <line key={t} class="axis" x1={x(t)} x2={x(t)} y1={AXIS_H - 4} y2={height} opacity="0.5" />)}
         <g clip-path="url(#plot)">
           {tl.waits.map((w, i) => (
             <rect
@@ -278,13 +297,20 @@ export function Timeline({ store }: { store: PanelStore }) {
             </text>
           ))}
         </g>
+        {/* The selected reply's lanes, marked across the chart (they sit in every group of lanes). */}
+        {tl.lanes.map((lane, li) => lane.replyId !== undefined && lane.replyId === markedReply ? (
+          <g key={lane.id} class="tl-band" data-reply-lane={lane.id}>
+            <rect x={0} y={AXIS_H + li * LANE_H} width={width} height={LANE_H} />
+            <rect class="tl-band-edge" x={0} y={AXIS_H + li * LANE_H} width={3} height={LANE_H} />
+          </g>
+        ) : null)}
         {tl.lanes.map((lane, li) => {
           const y = AXIS_H + li * LANE_H;
           const n = lane.replyId === undefined ? undefined : replyNumber.get(lane.replyId);
           const label = laneName(lane);
           let lastPointPx = -1;
           return (
-            <g key={lane.id} class={`kind-${lane.kind}`} data-lane={lane.id}>
+            <g key={lane.id} class={`kind-${lane.kind}${lane.replyId !== undefined && lane.replyId === markedReply ? ' tl-selected' : ''}`} data-lane={lane.id}>
               <text class="lane-label" x={4} y={y + 13} clip-path="url(#labels)">
                 <title>{n !== undefined ? `${label}\nreply ${replyName.get(lane.replyId!) ?? lane.replyId}` : label}</title>
                 {column?.texts[li] ?? label}
@@ -336,7 +362,7 @@ export function Timeline({ store }: { store: PanelStore }) {
         ) : null}
       </svg>
       {/* keyed by connection: what its status line said of another connection's lanes is not carried over */}
-      {tableOpen.value ? <TimelineTable key={conn.record.id} store={store} conn={conn} tl={tl} laneName={laneName} replyName={replyText} /> : null}
+      {tableOpen.value ? <TimelineTable key={conn.record.id} store={store} conn={conn} tl={tl} laneName={laneName} replyName={replyText} select={pick} /> : null}
       {hover ? (
         <div class="tl-tooltip mono" style={{ left: `${hover.x}px`, top: `${hover.y + 26}px` }}>
           {hover.text}

@@ -70,13 +70,15 @@ function SelectedStep({ store }: { store: PanelStore }) {
   return <>{k === undefined ? 'No step selected.' : `Selected step: event #${k}.`}</>;
 }
 
-export function TimelineTable({ store, conn, tl, laneName, replyName }: {
+export function TimelineTable({ store, conn, tl, laneName, replyName, select = store.selectEvent }: {
   store: PanelStore;
   conn: ConnectionView;
   tl: TL;
   /** The lane's name as the chart labels it (with its reply's number when there are several). */
   laneName: (lane: TimelineLane) => string;
   replyName: (replyId: string) => string;
+  /** Selects an event its buttons go to (the chart's own pick: no scroll to the reply it selects). */
+  select?: (event: number) => void;
 }) {
   // What a button did, for a screen reader (its focus stays on the button; the step moved elsewhere on screen).
   const [said, setSaid] = useState('');
@@ -91,7 +93,7 @@ export function TimelineTable({ store, conn, tl, laneName, replyName }: {
         setSaid(`${name}: ${none}`);
         return;
       }
-      store.selectEvent(event);
+      select(event);
       setSaid(`${name}: event #${event} ${eventByIndex(conn, event)?.type ?? ''}`.trim());
     };
     return lanes.map((s, r) => {
@@ -118,7 +120,7 @@ export function TimelineTable({ store, conn, tl, laneName, replyName }: {
         </tr>
       );
     });
-  }, [lanes, tl, conn, laneName, replyName, fr, fc]);
+  }, [lanes, tl, conn, laneName, replyName, select, fr, fc]);
   const onKeyDown = (e: KeyboardEvent) => {
     const to = gridMove(e.key, e.ctrlKey || e.metaKey, [fr, fc], lanes.length);
     if (!to) return;

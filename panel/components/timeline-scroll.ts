@@ -1,16 +1,33 @@
-// Where the timeline's pane scrolls by itself: to the table its Table button opens (drawn under every lane, the
-// button looked as if it did nothing). Only then: a user who scrolled the chart is otherwise left there.
+// Where the timeline's pane scrolls by itself: to the lanes of the reply just selected (its block lanes sat far below
+// the model-call lanes, out of view, and nothing moved) and to the table its Table button opens (drawn under every
+// lane, the button looked as if it did nothing). Only then: a user who scrolled the chart is otherwise left there.
 import type { RefObject } from 'preact';
 import { useEffect } from 'preact/hooks';
+import type { TimelineLane } from '../../src/core/analysis/timeline.ts';
+
+/**
+ * The lanes that show a reply, as [first, last] indexes: its blocks' (text, tool calls…), which come after every
+ * reply's reply and model-call lanes — else whatever lanes it has; undefined when it has none.
+ */
+export function replyLaneRange(lanes: readonly TimelineLane[], replyId: string): [number, number] | undefined {
+  let any: [number, number] | undefined;
+  let blocks: [number, number] | undefined;
+  lanes.forEach((lane, i) => {
+    if (lane.replyId !== replyId) return;
+    any = any ? [any[0], i] : [i, i];
+    if (lane.kind !== 'reply' && lane.kind !== 'model-call') blocks = blocks ? [blocks[0], i] : [i, i];
+  });
+  return blocks ?? any;
+}
 
 /** Where `el` starts in `scroller`'s content (px from its top, whatever it is scrolled to). */
 function contentTop(scroller: HTMLElement, el: Element): number {
   return el.getBoundingClientRect().top - scroller.getBoundingClientRect().top + scroller.scrollTop;
 }
 
-/** The height of the pane's toolbar, which stays at its top (sticky) and covers what is scrolled under it. */
+/** The height of the pane's toolbar and time axis, which stay at its top (sticky) and cover what is scrolled under. */
 function stickyHeight(scroller: HTMLElement): number {
-  return scroller.querySelector<HTMLElement>(':scope > .tabs')?.offsetHeight ?? 0;
+  return scroller.querySelector<HTMLElement>(':scope > .tl-sticky')?.offsetHeight ?? 0;
 }
 
 /** Content from `top` to `bottom` in view under the toolbar: left as it is when it is, else scrolled to its top. */
@@ -20,6 +37,23 @@ function scrollToRange(scroller: HTMLElement, top: number, bottom: number): void
   const viewBottom = scroller.scrollTop + scroller.clientHeight;
   if (top >= viewTop && bottom <= viewBottom) return;
   scroller.scrollTop = top - header;
+}
+
+/**
+ * On selecting a reply (and on opening the chart with one selected): its lanes come into view — unless `pickedHere`
+ * says the chart itself selected it (a click on another reply's lane, a button of the table).
+ */
+export function useRevealReplyLanes(box: RefObject<HTMLElement | null>, lanes: readonly TimelineLane[] | undefined, replyId: string | undefined,
+  connId: string | undefined, geometry: { axisH: number; laneH: number }, pickedHere: () => boolean): void {
+  useEffect(() => {
+    if (pickedHere()) return;
+    const scroller = box.current;
+    const svg = scroller?.querySelector(':scope > svg');
+    const range = lanes && replyId !== undefined ? replyLaneRange(lanes, replyId) : undefined;
+    if (!scroller || !svg || !range) return;
+    const y = contentTop(scroller, svg) + geometry.axisH;
+    scrollToRange(scroller, y + range[0] * geometry.laneH, y + (range[1] + 1) * geometry.laneH);
+  }, [replyId, connId]);
 }
 
 /**

@@ -1,6 +1,6 @@
-// The timeline at a wide panel (W, 1600×900) and a docked one (N, 800×500): the Table button brings its table into
-// view and focus into its grid; the table's ids are shortened, never wrapped, and the table fits its pane; the time
-// axis reads in one format.
+// The timeline at a wide panel (W, 1600×900) and a docked one (N, 800×500): a selected reply's lanes come into view
+// and are marked; the Table button brings its table into view and focus into its grid; the table's ids are
+// shortened, never wrapped, and the table fits its pane; the time axis reads in one format.
 import { expect, test, type Page } from '@playwright/test';
 import { writeCaptureLog } from '../../panel/core-bridge.ts';
 import type { CaptureRecord } from '../../src/core/capture/model.ts';
@@ -20,9 +20,9 @@ const replyId = (r: number) => hexId(`reply-${r}`);
  * Sixteen replies 12 s apart (an axis of ~3 min), each with two text blocks and a thinking block: 64 lanes, the
  * later replies' block lanes far below the chart's first screen.
  */
-function sessionLog(): string {
+function sessionLog(replies = REPLIES): string {
   const events: [Record<string, unknown>, number][] = [];
-  for (let r = 0; r < REPLIES; r++) {
+  for (let r = 0; r < replies; r++) {
     const ev = (type: string, extra: Record<string, unknown> = {}) => ({ type, reply_id: replyId(r), created_at: '2026-12-01T09:00:00', ...extra });
     const t0 = r * 12_000;
     events.push([ev('REPLY_START', { session_id: 's', name: `agent${r}` }), t0]);
@@ -43,35 +43,90 @@ function sessionLog(): string {
     const text = `data: ${JSON.stringify(e)}\n\n`;
     records.push({ kind: 'chunk', conn: 'c', t: 1_000 + at, bytes: Buffer.byteLength(text), text });
   }
-  records.push({ kind: 'end', conn: 'c', t: 1_000 + REPLIES * 12_000, state: 'complete' });
+  records.push({ kind: 'end', conn: 'c', t: 1_000 + replies * 12_000, state: 'complete' });
   return writeCaptureLog({ header: { kind: 'header', format: 'replyscope-capture', version: 1, tool: 't', created: '2026-12-01T09:00:00Z' }, records });
 }
 
-async function openSession(size: { width: number; height: number }): Promise<Page> {
+async function openSession(size: { width: number; height: number }, replies = REPLIES): Promise<Page> {
   const page = await viewer.browser.newPage({ viewport: size });
   page.on('pageerror', (err) => {
     throw err;
   });
   await page.goto(`${viewer.url}/index.html`);
-  await page.getByTestId('import-input').setInputFiles({ name: 's.replyscope.ndjson', mimeType: 'application/octet-stream', buffer: Buffer.from(sessionLog()) });
+  await page.getByTestId('import-input').setInputFiles({ name: 's.replyscope.ndjson', mimeType: 'application/octet-stream', buffer: Buffer.from(sessionLog(replies)) });
   await expect(page.getByTestId('status')).toContainText('Imported s.replyscope.ndjson');
   await page.locator('[data-conn="c"]').click();
   return page;
 }
 
-/** Whether `selector` (inside the timeline) is in the timeline pane's view, below its toolbar. */
+/** Whether `selector` (inside the timeline) is in the timeline pane's view, below its toolbar and time axis. */
 async function inView(page: Page, selector: string): Promise<boolean> {
   return page.getByTestId('timeline').evaluate((tl, sel) => {
     const el = tl.querySelector(sel);
     if (!el) return false;
     const pane = tl.getBoundingClientRect();
-    const bar = tl.querySelector(':scope > .tabs')!.getBoundingClientRect();
+    const bar = tl.querySelector(':scope > .tl-sticky')!.getBoundingClientRect();
     const r = el.getBoundingClientRect();
     return r.top >= bar.bottom - 1 && r.top < pane.bottom && r.bottom > bar.bottom;
   }, selector);
 }
 
+const textLane = (r: number) => `[data-lane="text:${replyId(r)}:${hexId(`text-a-${r}`)}"]`;
+/** A reply's first block lane: its thinking block's (thinking lanes come before text lanes). */
+const firstBlockLane = (r: number) => `[data-lane="thinking:${replyId(r)}:${hexId(`think-${r}`)}"]`;
+
 for (const [name, size] of Object.entries(SIZES)) {
+  test(`${name}: selecting a reply scrolls the timeline to its block lanes and marks its lanes`, async () => {
+    const page = await openSession(size);
+    const replies = page.getByTestId('replies').locator('tbody tr');
+    await replies.nth(13).click();
+    await page.locator('[data-tab="timeline"]').click();
+    await expect(page.getByTestId('timeline').locator('svg[role=img]')).toBeVisible();
+    expect(await inView(page, firstBlockLane(13))).toBe(true);
+    // Its four lanes are marked (reply, thinking, two texts), no other reply's.
+    const marked = page.getByTestId('timeline').locator('[data-reply-lane]');
+    await expect(marked).toHaveCount(4);
+    expect(await marked.evaluateAll((els, id) => els.every((el) => el.getAttribute('data-reply-lane')!.includes(`:${id}:`)), replyId(13))).toBe(true);
+    expect(await page.locator(`g.tl-selected${textLane(13)}`).count()).toBe(1);
+
+    // Another reply, chosen with the timeline shown: the view follows it.
+    await replies.nth(1).click();
+    await expect(page.locator(`g.tl-selected${textLane(1)}`)).toHaveCount(1);
+    expect(await inView(page, firstBlockLane(1))).toBe(true);
+    await expect(page.locator(`g.tl-selected${textLane(13)}`)).toHaveCount(0);
+    await replies.nth(15).click();
+    await expect(page.locator(`g.tl-selected${textLane(15)}`)).toHaveCount(1);
+    expect(await inView(page, firstBlockLane(15))).toBe(true);
+
+    // A reply the chart itself selects — a click on its lane — is not scrolled to: the view stays where the click was
+    // (R1's first text lane, just below R16's thinking lane at the top of the view).
+    const timeline = page.getByTestId('timeline');
+    const scrollTop = () => timeline.evaluate((el) => el.scrollTop);
+    const before = await scrollTop();
+    expect(await inView(page, textLane(0))).toBe(true);
+    const bar = (await timeline.locator(`${textLane(0)} rect`).first().boundingBox())!;
+    await page.mouse.click(bar.x + bar.width / 2, bar.y + bar.height / 2);
+    await expect(page.locator(`g.tl-selected${textLane(0)}`)).toHaveCount(1);
+    expect(await scrollTop()).toBe(before);
+    // Nor one a button of the table selects: the table stays in view, focus on the button.
+    await page.getByRole('button', { name: 'Table' }).click();
+    await page.keyboard.press('ArrowDown'); // to R2's reply lane, its first event
+    await page.keyboard.press('Enter');
+    await expect(page.locator(`g.tl-selected[data-lane^="reply:${replyId(1)}"]`)).toHaveCount(1);
+    expect(await inView(page, '[data-testid="timeline-table"] tr[data-lane^="reply:' + replyId(1) + '"]')).toBe(true);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toMatch(/^First event of R2 · reply /);
+    await page.close();
+  });
+
+  test(`${name}: with one reply, no lane is marked (all would be)`, async () => {
+    const page = await openSession(size, 1);
+    await page.getByTestId('replies').locator('tbody tr').first().click();
+    await page.locator('[data-tab="timeline"]').click();
+    await expect(page.getByTestId('timeline').locator(firstBlockLane(0))).toBeAttached();
+    await expect(page.getByTestId('timeline').locator('[data-reply-lane], g.tl-selected')).toHaveCount(0);
+    await page.close();
+  });
+
   test(`${name}: the Table button brings the table into view and focus into its grid`, async () => {
     const page = await openSession(size);
     await page.locator('[data-tab="timeline"]').click();
