@@ -5,6 +5,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { Icon } from './Icon.tsx';
 import { useWidth } from './useWidth.ts';
 import { connectionName, connectionNumbers, shownId } from '../lib/resume-words.ts';
+import { truncate } from '../lib/format.ts';
 import { nextIn, nextPlayStep, playDelay, type Speed } from '../store/steps.ts';
 import type { PanelStore } from '../store/store.ts';
 
@@ -12,7 +13,10 @@ import type { PanelStore } from '../store/store.ts';
 export function scrubberKey(store: PanelStore, e: KeyboardEvent): boolean {
   const reply = store.selectedReply.value;
   const conn = store.selectedConnection.value;
-  if (!reply || !conn || e.ctrlKey || e.metaKey || e.altKey) return false;
+  if (e.ctrlKey || e.metaKey || e.altKey) return false;
+  // An event of no reply is selected: End goes back to the reply it was chosen from, and follows it again.
+  if (!reply && e.key === 'End') return store.backToReply();
+  if (!reply || !conn) return false;
   const k = store.step.value;
   switch (e.key) {
     case 'ArrowLeft':
@@ -103,9 +107,22 @@ export function Scrubber({ store }: { store: PanelStore }) {
   }, [playing, k, reply, speed]);
 
   if (!reply || !conn) {
+    const event = store.selectedEventView.value;
+    const left = store.replyLeft.value;
+    const back = left !== undefined ? conn?.replies.find((r) => r.id === left) : undefined;
     return (
-      <div class="scrubber" ref={bar.ref}>
-        <span class="dim">Select a reply to scrub through its events.</span>
+      <div class="scrubber" data-testid="scrubber" ref={bar.ref}>
+        {conn && event ? (
+          // An event of no reply (a CUSTOM notification): no step to show, and no reply's step left standing beside it.
+          <span class="dim" data-testid="step-none">Event #{event.index} ({event.type}) belongs to no reply.</span>
+        ) : (
+          <span class="dim">Select a reply to scrub through its events.</span>
+        )}
+        {back ? (
+          <button class="link" data-testid="back-to-reply" title="Back to the reply's newest step, following it (End)" onClick={() => store.backToReply()}>
+            Back to {back.name ? `${back.name} ` : ''}{truncate(back.id, 16)} (End)
+          </button>
+        ) : null}
       </div>
     );
   }

@@ -137,6 +137,12 @@ export function createPanelStore(options: StoreOptions = {}) {
    * event's place. The scrubber keeps its step; the next user move of the step or selection of an event clears it.
    */
   const selectedFrame = signal<number | undefined>(undefined);
+  /**
+   * The reply that was selected when the user chose an event of no reply (a CUSTOM notification): that event is no
+   * step of it, so the reply is no longer selected — the scrubber and the reply list showed it as if the event were
+   * its last step — but `End` (and the scrubber's button) go back to it and follow it again.
+   */
+  const replyLeft = signal<string | undefined>(undefined);
   /** Keep the scrubber at the newest step while the selected reply streams. */
   const follow = signal(true);
   /** The last move of the step was following new data (not the user): lists leave their announced row alone. */
@@ -455,6 +461,7 @@ export function createPanelStore(options: StoreOptions = {}) {
       selectedConnId.value = id;
       const conn = selectedConnection.value;
       selectedReplyId.value = undefined;
+      replyLeft.value = undefined;
       selectedEvent.value = undefined;
       selectedFrame.value = undefined;
       if (conn && conn.replies.length > 0) selectReply(conn.replies[0].id, 'end');
@@ -467,6 +474,7 @@ export function createPanelStore(options: StoreOptions = {}) {
     batch(() => {
       if (id !== selectedReplyId.value) playing.value = false;
       selectedReplyId.value = id;
+      replyLeft.value = undefined;
       selectedFrame.value = undefined;
       const reply = selectedReply.value;
       if (!reply) return;
@@ -487,16 +495,31 @@ export function createPanelStore(options: StoreOptions = {}) {
       const owner = replyOfEvent(conn, index);
       if (owner) {
         selectedReplyId.value = owner.reply.id;
+        replyLeft.value = undefined;
         if (owner.step >= owner.reply.history.evictedBefore) {
           seek(owner.step);
           return;
         }
+      } else if (selectedReplyId.value !== undefined) {
+        // An event of no reply (a CUSTOM): no reply's step, so none stays selected (the scrubber said "step 61 / 61"
+        // of the reply before and the reply list highlighted it); End goes back to it.
+        replyLeft.value = selectedReplyId.value;
+        selectedReplyId.value = undefined;
+        playing.value = false;
       }
       selectedEvent.value = index;
       // Not a step (a CUSTOM, an event of no reply, an evicted step): the user chose it, so the reply is no longer
       // followed — the next live flush moved the selection to the reply's newest step, away from it.
       follow.value = false;
     });
+  }
+
+  /** Back to the reply left for an event of no reply (see `replyLeft`), at its newest step, following it; false when there is none. */
+  function backToReply(): boolean {
+    const id = replyLeft.value;
+    if (id === undefined || !selectedConnection.value?.replies.some((r) => r.id === id)) return false;
+    selectReply(id, 'end');
+    return true;
   }
 
   /** Select a frame that is no event (see `selectedFrame`); the step and the selected reply stay. */
@@ -524,6 +547,7 @@ export function createPanelStore(options: StoreOptions = {}) {
     batch(() => {
       selectedConnId.value = undefined;
       selectedReplyId.value = undefined;
+      replyLeft.value = undefined;
       selectedEvent.value = undefined;
       selectedFrame.value = undefined;
     });
@@ -565,6 +589,7 @@ export function createPanelStore(options: StoreOptions = {}) {
     step,
     selectedEvent,
     selectedFrame,
+    replyLeft,
     follow,
     movedByArrival,
     playing,
@@ -590,6 +615,7 @@ export function createPanelStore(options: StoreOptions = {}) {
     selectConnection,
     selectReply,
     selectEvent,
+    backToReply,
     selectFrame,
     setPaused,
     clear,

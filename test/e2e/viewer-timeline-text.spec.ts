@@ -81,6 +81,28 @@ test('CUSTOM notifications get a lane per name, a mark each; a click on a mark (
   await page.close();
 });
 
+test('a CUSTOM notification selected in the event list leaves the reply: the scrubber and the message say it belongs to no reply, End goes back', async () => {
+  const page = await openTimeline();
+  await page.locator('[data-tab="events"]').click();
+  const reply = page.locator('[data-reply="a"]');
+  await expect(reply).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('step-pos')).toHaveText(/^step 7 \/ 7/);
+  await page.locator('.vrow[data-event="4"]').click();
+  await expect(page.getByTestId('event-detail')).toContainText('#4 CUSTOM');
+  // No reply's step is left standing beside it (the scrubber said "step 7 / 7", the reply list highlighted reply a).
+  await expect(reply).toHaveAttribute('aria-selected', 'false');
+  await expect(page.getByTestId('step-pos')).toHaveCount(0);
+  await expect(page.getByTestId('step-none')).toHaveText('Event #4 (CUSTOM) belongs to no reply.');
+  await expect(page.getByRole('tabpanel', { name: 'Message' })).toHaveText('This event belongs to no reply; its reconstruction is not shown.');
+  await page.keyboard.press('End');
+  await expect(reply).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('step-pos')).toHaveText(/^step 7 \/ 7/);
+  await page.locator('.vrow[data-event="9"]').click();
+  await page.getByTestId('back-to-reply').click();
+  await expect(page.getByTestId('step-pos')).toHaveText(/^step 7 \/ 7/);
+  await page.close();
+});
+
 test('the Table button lists each lane as text, and its buttons move the step through a lane by keyboard', async () => {
   const page = await openTimeline();
   const toggle = page.getByRole('button', { name: 'Table' });

@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { CaptureAnalyzer } from '../../../panel/core-bridge.ts';
 import type { CaptureRecord } from '../../../src/core/capture/model.ts';
 import { createPanelStore, SLICE_RECORDS } from '../../../panel/store/store.ts';
+import { scrubberKey } from '../../../panel/components/Scrubber.tsx';
 import { sampleCapture } from '../../../panel/dev/sample-capture.ts';
 import { CaptureStore } from '../../../src/extension/relay/capture-store.ts';
 import { toCaptureRecords } from '../../../src/extension/tab-capture.ts';
@@ -107,6 +108,46 @@ describe('panel store', () => {
     // Following the reply moved the selection to its newest step, away from what the user chose.
     expect(store.selectedEvent.value).toBe(2);
     expect(store.follow.value).toBe(false);
+  });
+
+  it('an event of no reply (a CUSTOM) leaves the selected reply — End goes back to it and follows it again', () => {
+    const { store, flush } = manualStore();
+    const ev = (type: string, extra: Record<string, unknown> = {}) => ({ type, reply_id: 'r', created_at: '2026-12-01T09:00:00', ...extra });
+    const events = [
+      ev('REPLY_START', { session_id: 's', name: 'a' }),
+      ev('TEXT_BLOCK_START', { block_id: 't' }),
+      { type: 'CUSTOM', name: 'progress', value: {}, created_at: '2026-12-01T09:00:00' }, // #2, of no reply
+      ...Array.from({ length: 6 }, (_, i) => ev('TEXT_BLOCK_DELTA', { block_id: 't', delta: `w${i} ` })),
+    ];
+    const records = captureOf(events.map((e) => new TextEncoder().encode(sseBody([e]))), { id: 'c', state: 'open' });
+    store.ingest(records.slice(0, 6));
+    flush();
+    store.selectConnection('c');
+    expect(store.selectedReplyId.value).toBe('r');
+    store.playing.value = true;
+    store.selectEvent(2);
+    // No reply's step stands beside it: the scrubber and the reply list showed reply r at its last step.
+    expect(store.selectedEvent.value).toBe(2);
+    expect(store.selectedReplyId.value).toBeUndefined();
+    expect(store.selectedReply.value).toBeUndefined();
+    expect(store.playing.value).toBe(false);
+    expect(store.replyLeft.value).toBe('r');
+    store.ingest(records.slice(6));
+    flush();
+    expect(store.selectedEvent.value).toBe(2); // the reply streamed on; the notification stays selected
+    const key = (k: string) => scrubberKey(store, { key: k, ctrlKey: false, metaKey: false, altKey: false, shiftKey: false } as KeyboardEvent);
+    expect(key('ArrowLeft')).toBe(false); // no reply to step through
+    expect(key('End')).toBe(true);
+    const reply = store.selectedReply.value!;
+    expect(reply.id).toBe('r');
+    expect(store.step.value).toBe(reply.history.length - 1);
+    expect(store.follow.value).toBe(true);
+    expect(store.replyLeft.value).toBeUndefined();
+    // An event of the reply selects it again by itself.
+    store.selectEvent(2);
+    store.selectEvent(reply.eventIndices[1]);
+    expect(store.selectedReplyId.value).toBe('r');
+    expect(store.replyLeft.value).toBeUndefined();
   });
 
   it('holds records while paused and applies all of them on resume', () => {
