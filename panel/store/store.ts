@@ -103,6 +103,11 @@ export function createPanelStore(options: StoreOptions = {}) {
    */
   let frameAnchor: FrameAnchor | undefined;
   /**
+   * The selected connection had no reply when it was selected (a live stream's first records) and nothing in it was
+   * chosen since: its first reply is selected when it comes, as selecting the connection does when it has one.
+   */
+  let replyAwaited = false;
+  /**
    * A capture that replaced this one while paused (a navigation, or the extension handing a live panel its bounded
    * capture): the paused view stays as the user froze it, and this — with what arrived after it — is applied on
    * resume. A later one replaces it (so a long pause holds one bounded capture, not everything that streamed).
@@ -279,6 +284,7 @@ export function createPanelStore(options: StoreOptions = {}) {
       keepFollowing();
       reanchor(drained);
       reanchorFrame(drained);
+      selectFirst(drained);
       lastRefresh = now();
       refreshGap = Math.min(BACKLOG_REFRESH_MS, 3 * (lastRefresh - t0));
       stale = false;
@@ -381,6 +387,24 @@ export function createPanelStore(options: StoreOptions = {}) {
     if (found !== 'gone') selectedFrame.value = found;
   }
 
+  /**
+   * Nothing selected — the viewer's first file, a live panel's first stream or the capture after a reload (its
+   * connections are new ones): the first connection shown and its first reply, as an import selects them. All three
+   * panes said "Select a connection." beside a single one. Never over the user's selection, nor while one being read
+   * back (a capture replaced while the user looked at it) may still come. A connection selected before its first
+   * reply came gets it when it comes (see `replyAwaited`).
+   */
+  function selectFirst(drained: boolean): void {
+    const conn = selectedConnection.value;
+    if (conn) {
+      if (replyAwaited && conn.replies.length > 0) selectReply(conn.replies[0].id, 'end');
+      return;
+    }
+    if (anchor || (selectedConnId.value !== undefined && !drained)) return;
+    const first = shownConnections.value[0];
+    if (first) selectConnection(first.record.id);
+  }
+
   function queue(recs: CaptureRecord[]): void {
     if (recs.length === 0) return;
     if (deferred) {
@@ -466,11 +490,13 @@ export function createPanelStore(options: StoreOptions = {}) {
       selectedFrame.value = undefined;
       if (conn && conn.replies.length > 0) selectReply(conn.replies[0].id, 'end');
     });
+    replyAwaited = selectedConnection.value !== undefined && selectedReplyId.value === undefined;
   }
 
   function selectReply(id: string | undefined, at: 'start' | 'end' = 'end'): void {
     anchor = undefined;
     frameAnchor = undefined;
+    replyAwaited = false;
     batch(() => {
       if (id !== selectedReplyId.value) playing.value = false;
       selectedReplyId.value = id;
@@ -489,6 +515,7 @@ export function createPanelStore(options: StoreOptions = {}) {
     if (!conn) return;
     anchor = undefined;
     frameAnchor = undefined;
+    replyAwaited = false;
     batch(() => {
       movedByArrival.value = false;
       selectedFrame.value = undefined;
@@ -527,6 +554,7 @@ export function createPanelStore(options: StoreOptions = {}) {
     const conn = selectedConnection.value;
     if (conn && frameByIndex(conn, frameIndex)) {
       frameAnchor = undefined;
+      replyAwaited = false;
       batch(() => {
         movedByArrival.value = false;
         selectedFrame.value = frameIndex;

@@ -606,6 +606,20 @@ test('a preloaded capture (?load=) says "Loaded" once it is analysed, not while 
   await page.close();
 });
 
+test('the first screen of a preloaded capture (?load=) shows its first connection and first reply, as an import does', async () => {
+  const page = await viewer.browser.newPage({ viewport: { width: 1400, height: 860 } });
+  await page.route('**/sample.replyscope.ndjson', (route) => route.fulfill({ body: sampleLog, contentType: 'application/x-ndjson' }));
+  await page.goto(`${viewer.url}/index.html?load=sample.replyscope.ndjson`);
+  await expect(page.getByTestId('status')).toContainText('Loaded sample.replyscope.ndjson');
+  const first = analyze(sample)[0];
+  const reply = first.replies[0];
+  await expect(page.locator(`[data-conn="${first.record.id}"]`)).toHaveAttribute('aria-selected', 'true');
+  await expect(page.locator(`[data-reply="${reply.id}"]`)).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('step-pos')).toHaveText(new RegExp(`^step ${reply.history.length} / ${reply.history.length}`));
+  await expect(page.getByTestId('bubble')).toBeVisible();
+  await page.close();
+});
+
 test('in a narrow window every pane keeps room: the event pane does not vanish behind the message pane', async () => {
   const page = await openViewer();
   await page.setViewportSize({ width: 900, height: 600 });

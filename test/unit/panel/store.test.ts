@@ -5,6 +5,7 @@ import { CaptureAnalyzer } from '../../../panel/core-bridge.ts';
 import type { CaptureRecord } from '../../../src/core/capture/model.ts';
 import { createPanelStore, SLICE_RECORDS } from '../../../panel/store/store.ts';
 import { scrubberKey } from '../../../panel/components/Scrubber.tsx';
+import { remapConnectionIds } from '../../../panel/store/import-merge.ts';
 import { sampleCapture } from '../../../panel/dev/sample-capture.ts';
 import { CaptureStore } from '../../../src/extension/relay/capture-store.ts';
 import { toCaptureRecords } from '../../../src/extension/tab-capture.ts';
@@ -148,6 +149,70 @@ describe('panel store', () => {
     store.selectEvent(reply.eventIndices[1]);
     expect(store.selectedReplyId.value).toBe('r');
     expect(store.replyLeft.value).toBeUndefined();
+  });
+
+  it('with nothing selected, the first connection and its first reply get selected (the viewer\'s file, a reload\'s capture)', () => {
+    const { store, flush } = manualStore();
+    store.reset(sample.header, sample.records);
+    flush();
+    const first = store.connections.value[0];
+    expect(store.selectedConnId.value).toBe(first.record.id);
+    const reply = first.replies[0];
+    expect(store.selectedReplyId.value).toBe(reply.id);
+    expect(store.step.value).toBe(reply.history.length - 1);
+    // A reload: the new capture's connections are new ones — the one selected is gone, the first new one is selected.
+    const renamed = remapConnectionIds(ofConn('tab1:2'), new Set(['tab1:2']));
+    store.reset(sample.header, renamed);
+    flush();
+    expect(store.selectedConnId.value).toBe('tab1:2~2');
+    expect(store.selectedReply.value?.id).toBe(store.connections.value[0].replies[0].id);
+  });
+
+  it('never over the user\'s selection; a live first stream gets its first reply once it comes, unless the user chose an event first', () => {
+    const { store, flush } = manualStore();
+    store.ingest(ofConn('tab1:1'));
+    flush();
+    store.selectConnection(undefined); // (the user's Clear leaves nothing selected too)
+    store.ingest(ofConn('tab1:2'));
+    flush();
+    expect(store.selectedConnId.value).toBe('tab1:1'); // nothing was selected: the first one shown
+    store.selectConnection('tab1:2');
+    store.ingest(ofConn('tab1:3'));
+    flush();
+    expect(store.selectedConnId.value).toBe('tab1:2');
+
+    // A live stream: its connection record first, its events later.
+    const live = manualStore();
+    const recs = ofConn('tab1:1');
+    live.store.ingest(recs.slice(0, 1));
+    live.flush();
+    expect(live.store.selectedConnId.value).toBe('tab1:1');
+    expect(live.store.selectedReplyId.value).toBeUndefined();
+    live.store.ingest(recs.slice(1, 20));
+    live.flush();
+    const reply = live.store.selectedReply.value!;
+    expect(reply).toBeDefined();
+    expect(live.store.follow.value).toBe(true);
+    live.store.ingest(recs.slice(20));
+    live.flush();
+    expect(live.store.step.value).toBe(live.store.selectedReply.value!.history.length - 1); // followed as it streams
+
+    // The user chose an event of no reply before the first reply came: it stays.
+    const chose = manualStore();
+    const events = [
+      { type: 'CUSTOM', name: 'progress', value: {}, created_at: '2026-12-01T09:00:00' }, // #0, of no reply
+      { type: 'REPLY_START', reply_id: 'r', session_id: 's', name: 'a', created_at: '2026-12-01T09:00:00' },
+    ];
+    const two = captureOf(events.map((e) => new TextEncoder().encode(sseBody([e]))), { id: 'c', state: 'open' });
+    const at = two.findIndex((r) => r.kind === 'chunk') + 1; // the connection and its first event
+    chose.store.ingest(two.slice(0, at));
+    chose.flush();
+    expect(chose.store.selectedConnId.value).toBe('c');
+    chose.store.selectEvent(0);
+    chose.store.ingest(two.slice(at));
+    chose.flush();
+    expect(chose.store.selectedEvent.value).toBe(0);
+    expect(chose.store.selectedReplyId.value).toBeUndefined();
   });
 
   it('holds records while paused and applies all of them on resume', () => {
