@@ -153,10 +153,12 @@ function MainTabs({ store }: { store: PanelStore }) {
   const view = store.view.value;
   const [allDiagnostics, setAllDiagnostics] = useState(false);
   const conn = store.selectedConnection.value;
+  // The count of what the tab lists: every connection's with "All connections" (it said the selected one's 11 over 14).
+  const diagnostics = allDiagnostics ? store.connections.value.reduce((n, c) => n + c.diagnostics.length, 0) : conn?.diagnostics.length ?? 0;
   const tabs = [
     ['events', 'Events'],
     ['timeline', 'Timeline'],
-    ['diagnostics', <>Diagnostics{conn?.diagnostics.length ? <span class="count"> ({conn.diagnostics.length})</span> : null}</>],
+    ['diagnostics', <>Diagnostics{diagnostics ? <span class="count" data-testid="diagnostics-count"> ({diagnostics.toLocaleString('en-US')})</span> : null}</>],
   ] as const;
   return (
     <>

@@ -6,7 +6,8 @@ import type { ConnectionView } from '../../src/core/analysis/types.ts';
 import { diagnosticDoc } from '../core-bridge.ts';
 import { eventByIndex } from '../store/lookups.ts';
 import type { PanelStore } from '../store/store.ts';
-import { connectionNumbers, withConnectionNames } from '../lib/resume-words.ts';
+import { connectionName, connectionNumbers, withConnectionNames } from '../lib/resume-words.ts';
+import { shortUrl } from '../lib/format.ts';
 
 interface Group {
   code: string;
@@ -67,7 +68,13 @@ export function DiagnosticsView({ store, scope }: { store: PanelStore; scope: 'c
                   </span>
                   <span class="mono diag-type" title={ev?.type}>{ev?.type ?? ''}</span>
                   <span class="diag-msg">{withConnectionNames(d.message, numbers)}</span>
-                  {scope === 'all' ? <span class="dim">{conn.record.url}</span> : null}
+                  {scope === 'all' ? (
+                    // Named as the Connections list and its resume links name it ("#4 /api/stream"): four pi
+                    // streams to one URL read alike, and the click jumped to one of them unannounced.
+                    <span class="dim diag-conn" title={`Connection ${connectionName(numbers, conn.record.id)}: ${conn.record.url}`}>
+                      {connectionName(numbers, conn.record.id)} {shortUrl(conn.record.url)}
+                    </span>
+                  ) : null}
                 </button>
               );
             })}

@@ -214,6 +214,32 @@ test('a diagnostic occurrence seeks the scrubber to its event', async () => {
   await page.close();
 });
 
+test('"All connections" diagnostics: the tab counts them all, and each occurrence names its connection as the list does (#4 /path)', async () => {
+  const page = await openViewer();
+  // The broken stream twice, to one URL: its occurrences read alike but for the connection's number.
+  const again = sample.records.flatMap((r): CaptureRecord[] => r.kind === 'connection' ? (r.id === 'tab1:3' ? [{ ...r, id: 'again', startTime: r.startTime + 1 }] : [])
+    : 'conn' in r && r.conn === 'tab1:3' ? [{ ...r, conn: 'again' }] : []);
+  await importText(page, 'twice.replyscope.ndjson', writeCaptureLog({ header: sample.header, records: [...sample.records, ...again] }));
+  const conns = analyze({ header: sample.header, records: [...sample.records, ...again] });
+  const total = conns.reduce((n, c) => n + c.diagnostics.length, 0);
+  const broken = conns.find((c) => c.record.id === 'tab1:3')!.diagnostics.length;
+  await page.locator('[data-conn="tab1:3"]').click();
+  await page.locator('[data-tab="diagnostics"]').click();
+  await expect(page.locator('[data-tab="diagnostics"]')).toHaveText(`Diagnostics (${broken})`);
+  await page.getByRole('checkbox', { name: 'All connections' }).check();
+  await expect(page.locator('[data-tab="diagnostics"]')).toHaveText(`Diagnostics (${total})`);
+  expect(total).toBe(2 * broken);
+  const named = await page.getByTestId('diag-occurrence').locator('.diag-conn').allTextContents();
+  expect(named).toHaveLength(total);
+  expect(new Set(named)).toEqual(new Set(['#3 /sessions/s-broken/stream?agent_id=friday', '#4 /sessions/s-broken/stream?agent_id=friday']));
+  const last = page.getByTestId('diag-occurrence').filter({ has: page.locator('.diag-conn', { hasText: '#4 ' }) }).last();
+  await last.click();
+  await expect(page.locator('[data-conn="again"]')).toHaveAttribute('aria-selected', 'true');
+  await page.getByRole('checkbox', { name: 'All connections' }).uncheck();
+  await expect(page.locator('[data-tab="diagnostics"]')).toHaveText(`Diagnostics (${broken})`);
+  await page.close();
+});
+
 test('export a capture log and import it back with an identical result', async () => {
   const page = await openViewer();
   await importText(page, 'sample.replyscope.ndjson', sampleLog);
