@@ -1,13 +1,15 @@
 // One entry point for everything a user can drop on the panel or pass to the CLI. Sniffed in this order:
 //   Replyscope capture log (first line is its header) · HAR ({"log": {"entries"}}) · JSON array of events ·
 //   {"events": [...]} (also the conformance case shape; `client` becomes the request body, `raw` the body chunks) ·
-//   NDJSON of events · raw SSE text.
+//   NDJSON of events · raw SSE text. Replyscope's own diagnostics report and reconstructed messages are refused, as
+//   what they are (derived-export.ts).
 // Bare events and SSE get a synthesised connection (transport 'import'); times come from the events' `created_at`
 // when they have one, else are NaN (unknown). Bad input -> InputError with one line saying what was expected, what
 // was found and where.
 import type { Capture, CaptureRecord, ConnectionRecord } from './model.ts';
 import { CaptureLogError, looksLikeCaptureLog, makeHeader, readCaptureLog } from './capture-log.ts';
 import { HarImportError, importHar } from './har-import.ts';
+import { derivedExportKind, derivedExportMessage } from './derived-export.ts';
 import { Utf8ChunkEncoder } from '../frames/utf8-chunks.ts';
 
 export class InputError extends Error {
@@ -103,6 +105,8 @@ function eventsCapture(events: unknown[], fileName: string | undefined, client?:
 
 function fromJson(value: unknown, fileName: string | undefined): LoadedInput {
   const events = (capture: Capture): LoadedInput => ({ capture, format: 'json-events' });
+  const derived = derivedExportKind(value); // our own report or messages: no events (see derived-export.ts)
+  if (derived) throw new InputError(`${where(fileName)}${derivedExportMessage(derived)}`);
   if (Array.isArray(value)) return events(eventsCapture(value, fileName));
   if (value !== null && typeof value === 'object') {
     const obj = value as Record<string, unknown>;

@@ -1,0 +1,49 @@
+// The panel's derived exports read back: the diagnostics report and the reconstructed messages are refused as what
+// they are (in the panel's import and the CLI alike: both read through loadInput); one reply's events are events.
+import { describe, expect, it } from 'vitest';
+import { InputError, loadInput } from '../../../src/core/capture/load-input.ts';
+import { analyzeCapture } from '../../../src/core/analysis/analyze.ts';
+import { runCli } from '../../../src/cli/commands.ts';
+import { buildExport } from '../../../panel/store/export.ts';
+import { sampleCapture } from '../../../panel/dev/sample-capture.ts';
+
+const sample = sampleCapture();
+const none = { headers: false, requestBodies: false, textContent: false };
+const exported = (kind: 'diagnostics' | 'messages') => buildExport(sample, { kind, redaction: none }).text;
+const refusal = (text: string, name: string) => {
+  try {
+    loadInput(text, name);
+  } catch (err) {
+    expect(err).toBeInstanceOf(InputError);
+    return (err as Error).message;
+  }
+  return undefined;
+};
+
+describe('derived exports', () => {
+  it('a diagnostics report is refused as one, with what to import instead', () => {
+    const message = refusal(exported('diagnostics'), 'report.json');
+    expect(message).toMatch(/^report\.json: this is a Replyscope diagnostics report \(Export → "Diagnostics report \(JSON\)"\)/);
+    expect(message).toContain('import the capture log (.replyscope.ndjson) or the HAR it was exported from');
+    // What it points to instead: one reply's events are the stream's own, read to the same reply.
+    const conn = analyzeCapture(sample).find((c) => c.replies.length > 0)!;
+    const reply = conn.replies[0];
+    const events = buildExport(sample, { kind: 'reply-events', reply: { connection: conn.record.id, reply: reply.id }, redaction: none }).text;
+    const [read] = analyzeCapture(loadInput(events, 'reply.json'));
+    expect(read.replies.map((r) => [r.id, r.eventIndices.length])).toEqual([[reply.id, reply.eventIndices.length]]);
+    // An event that happens to carry such fields besides its type is still an event.
+    const odd = [{ type: 'REPLY_START', reply_id: 'r', connection: 'c', url: 'u', diagnostics: [], created_at: '2026-03-01T09:00:00' }];
+    expect(() => loadInput(JSON.stringify(odd), 'odd.json')).not.toThrow();
+  });
+
+  it('the reconstructed messages are refused as such', () => {
+    expect(refusal(exported('messages'), 'messages.json')).toMatch(/^messages\.json: this is Replyscope's reconstructed messages \(Export → "Reconstructed messages \(JSON\)"\)/);
+  });
+
+  it('the CLI says the same, as bad input (exit 2)', async () => {
+    const report = new TextEncoder().encode(exported('diagnostics'));
+    const err = await runCli(['validate', 'report.json'], () => report).then(() => undefined, (e: Error) => e);
+    expect(err?.message).toMatch(/^report\.json: this is a Replyscope diagnostics report/);
+    expect((err as { exitCode?: number }).exitCode).toBe(2);
+  });
+});
