@@ -20,6 +20,7 @@ import { Timeline } from './components/Timeline.tsx';
 import { Toolbar } from './components/Toolbar.tsx';
 import type { PanelSource } from './sources/source.ts';
 import { readImportFile } from './store/import-file.ts';
+import { connectionNumbers } from './lib/resume-words.ts';
 import { createPanelStore, type MainView, type PanelStore } from './store/store.ts';
 
 /**
@@ -47,11 +48,13 @@ export async function importFiles(store: PanelStore, files: Iterable<File>): Pro
       const { capture } = read;
       const before = new Set(store.connections.value.map((c) => c.record.id));
       store.status.value = { text: `Importing ${file.name}…`, level: 'info' };
-      store.importCapture(capture);
+      const known = store.importCapture(capture, file.name);
       store.importedFiles.set(fingerprint, file.name);
       await store.whenIdle();
       const added = store.connections.value.filter((c) => !before.has(c.record.id));
-      outcomes.push({ name: file.name, detail: `${added.length} connection${added.length === 1 ? '' : 's'}`, failed: false });
+      const shown = known.size ? alreadyShown(store, [...known.values()]) : '';
+      const detail = added.length === 0 && known.size ? shown : `${added.length} connection${added.length === 1 ? '' : 's'}${known.size ? `; ${shown}` : ''}`;
+      outcomes.push({ name: file.name, detail, failed: false, skipped: added.length === 0 && known.size > 0 });
       if (added.length && !store.selectedConnId.value) store.selectConnection(added[0].record.id);
     } catch (err) {
       // The reader's message starts with the file's name; the status line names it already ("a.json: a.json: …").
@@ -68,6 +71,20 @@ export async function importFiles(store: PanelStore, files: Iterable<File>): Pro
     ? `Imported ${outcomes.length - failed - skipped} of ${outcomes.length} files — ${outcomes.map(one).join('; ')}`
     : first.failed ? `Could not import ${first.name}: ${first.detail}` : first.skipped ? `${first.name}: ${first.detail}` : `Imported ${first.name}: ${first.detail}`;
   store.status.value = { text, level: failed ? 'error' : 'info' };
+}
+
+/**
+ * What an import left out as shown already: "3 connections already shown (#1–#3, from demo.replyscope.ndjson), not
+ * added again" — the connections by their place in the list, as the resume links name them.
+ */
+function alreadyShown(store: PanelStore, ids: string[]): string {
+  const numbers = connectionNumbers(store.connections.value);
+  const names = ids.map((id) => numbers.get(id)).filter((n): n is number => n !== undefined).sort((a, b) => a - b);
+  const run = names.length > 1 && names.every((n, i) => i === 0 || n === names[i - 1] + 1);
+  const which = run && names.length > 2 ? `#${names[0]}–#${names.at(-1)}` : names.length > 5 ? `${names.slice(0, 5).map((n) => `#${n}`).join(', ')}…` : names.map((n) => `#${n}`).join(', ');
+  const files = [...new Set(ids.map((id) => store.connectionFiles.get(id)).filter((f): f is string => f !== undefined))];
+  const from = files.length === 0 ? 'captured here' : `from ${files.join(', ')}`;
+  return `${ids.length} connection${ids.length === 1 ? '' : 's'} already shown (${which}, ${from}), not added again`;
 }
 
 /** "3", or "1 of 3" while the filter hides some. */
@@ -310,7 +327,7 @@ export function App({ store, source }: { store: PanelStore; source: PanelSource 
 export function createPanelApp(source: PanelSource, root: HTMLElement): { store: PanelStore; unmount: () => void } {
   const store = createPanelStore();
   source.connect({
-    reset: (header, records) => store.reset(header, records),
+    reset: (header, records, file) => store.reset(header, records, { file }),
     append: (records) => store.ingest(records),
     idle: () => store.whenIdle(),
     status: (text, level = 'info', live) =>

@@ -8,7 +8,7 @@ import { PageBoundaryRow } from './PageBoundaryRow.tsx';
 import { connectionNumbers, resumeText } from '../lib/resume-words.ts';
 import { ResumeBadge } from './ResumeNote.tsx';
 
-/** The grid's columns (the page-boundary rows span them all). */
+/** The grid's columns (the page-boundary rows span them all), without the File column. */
 const COLUMNS = 9;
 
 export function connectionDuration(c: ConnectionView): number | undefined {
@@ -43,13 +43,19 @@ export function ConnectionList({ store }: { store: PanelStore }) {
   const active = selected !== undefined && list.some((c) => c.record.id === selected) ? rowId(selected) : undefined;
   const boundaries = placeBoundaries(all.map((c) => c.record.id), list.map((c) => c.record.id), store.navigations.value);
   const numbers = connectionNumbers(all);
-  const boundaryRows = (at: number) => boundaries.get(at)?.map((b, i) => <PageBoundaryRow key={`nav-${at}-${i}`} boundary={b} columns={COLUMNS} />);
+  // Rows from several files (or files beside a live capture): a File column says which file each came from — the
+  // log and the HAR of one capture gave rows nothing told apart.
+  const fileOf = (c: ConnectionView) => store.connectionFiles.get(c.record.id);
+  const showFiles = new Set(all.map((c) => fileOf(c) ?? '')).size > 1;
+  const columns = COLUMNS + (showFiles ? 1 : 0);
+  const boundaryRows = (at: number) => boundaries.get(at)?.map((b, i) => <PageBoundaryRow key={`nav-${at}-${i}`} boundary={b} columns={columns} />);
 
   return (
     <div class="scroll" data-testid="connections">
       <table class="grid connections" role="grid" tabIndex={0} onKeyDown={onKeyDown} aria-label="Connections" aria-activedescendant={active}>
         <colgroup>
           <col />
+          {showFiles ? <col style={{ width: '120px' }} /> : null}
           <col style={{ width: '58px' }} />
           <col style={{ width: '50px' }} />
           <col style={{ width: '92px' }} />
@@ -63,6 +69,7 @@ export function ConnectionList({ store }: { store: PanelStore }) {
         <thead>
           <tr>
             <th>Name</th>
+            {showFiles ? <th title="The file each connection was imported from">File</th> : null}
             <th>Method</th>
             <th>Status</th>
             <th>Dialect</th>
@@ -79,6 +86,7 @@ export function ConnectionList({ store }: { store: PanelStore }) {
             const warnings = errors ? 0 : c.diagnostics.filter((d) => d.severity === 'warning').length;
             const status = c.record.status;
             const resume = resumeText(c, numbers);
+            const file = fileOf(c);
             return [
               boundaryRows(at),
               <tr
@@ -87,7 +95,7 @@ export function ConnectionList({ store }: { store: PanelStore }) {
                 class="row"
                 aria-selected={c.record.id === selected}
                 onClick={() => store.selectConnection(c.record.id)}
-                title={`#${numbers.get(c.record.id)} · ${c.record.method ? `${c.record.method} ` : ''}${c.record.url}\ntransport: ${c.record.transport}${c.record.isSubframe ? `\nframe: ${c.record.frameUrl}` : ''}${resume ? `\n${resume}` : ''}`}
+                title={`#${numbers.get(c.record.id)} · ${c.record.method ? `${c.record.method} ` : ''}${c.record.url}\ntransport: ${c.record.transport}${c.record.isSubframe ? `\nframe: ${c.record.frameUrl}` : ''}${resume ? `\n${resume}` : ''}${file !== undefined ? `\nfrom ${file}` : ''}`}
                 data-conn={c.record.id}
               >
                 <td>
@@ -95,6 +103,7 @@ export function ConnectionList({ store }: { store: PanelStore }) {
                   {shortUrl(c.record.url)}
                   <ResumeBadge c={c} store={store} numbers={numbers} />
                 </td>
+                {showFiles ? <td class={file === undefined ? 'dim' : ''} data-testid="conn-file" title={file !== undefined ? `Imported from ${file}` : 'Captured live, not imported'}>{file ?? '—'}</td> : null}
                 <td>{c.record.method || '—'}</td>
                 <td class={status !== undefined && status >= 400 ? 'err' : ''}>{status ?? '—'}</td>
                 <td>{c.dialect}</td>

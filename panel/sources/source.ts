@@ -4,8 +4,11 @@
 import type { CaptureHeader, CaptureRecord } from '../../src/core/capture/model.ts';
 
 export interface SourceSink {
-  /** Replace everything with this capture (first snapshot, or after a navigation without "preserve log"). */
-  reset(header: CaptureHeader | undefined, records: CaptureRecord[]): void;
+  /**
+   * Replace everything with this capture (first snapshot, or after a navigation without "preserve log"); `file`: the
+   * file it was read from (the viewer's preloaded one).
+   */
+  reset(header: CaptureHeader | undefined, records: CaptureRecord[], file?: string): void;
   /** New records, in arrival order. May be called thousands of times a second; the store coalesces. */
   append(records: CaptureRecord[]): void;
   /** A one-line status for the toolbar (connection lost, snapshot received…), plus live switches' state. */

@@ -29,7 +29,7 @@ export function createViewerSource(location: Location): PanelSource {
           const read = await readImportFile(await res.blob(), name, () => false, (share) => sink.status(`Loading ${name}… ${Math.floor(100 * share)}%`));
           if (!('capture' in read)) return;
           const { capture } = read;
-          sink.reset(capture.header, capture.records);
+          sink.reset(capture.header, capture.records, name);
           // "Loaded" once it is analysed (a large capture takes seconds, in slices): said at once, it stood beside
           // connections still reading "live" and counting up, as if the file were a live capture.
           sink.status(`Analysing ${name}…`);

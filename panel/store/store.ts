@@ -12,6 +12,7 @@ import { base64ToBytes, CaptureAnalyzer, ERROR_BODY_RECORDED_BYTES } from '../co
 import { EventRowIndex, TypeCounter, type RowsSnapshot } from './event-rows.ts';
 import { createFilters, filterConnections } from './filters.ts';
 import { remapConnectionIds } from './import-merge.ts';
+import { withoutShown } from './import-dedup.ts';
 import { splitChunk } from './chunk-pieces.ts';
 import { eventByIndex, frameByIndex, replyOfEvent } from './lookups.ts';
 import { anchoredFrame, frameAnchorOf, type FrameAnchor } from './frame-anchor.ts';
@@ -112,7 +113,7 @@ export function createPanelStore(options: StoreOptions = {}) {
    * capture): the paused view stays as the user froze it, and this — with what arrived after it — is applied on
    * resume. A later one replaces it (so a long pause holds one bounded capture, not everything that streamed).
    */
-  let deferred: { header: CaptureHeader | undefined; records: CaptureRecord[] } | undefined;
+  let deferred: { header: CaptureHeader | undefined; records: CaptureRecord[]; file: string | undefined } | undefined;
 
   const header = signal<CaptureHeader | undefined>(undefined);
   /** Bumped on every analyzer change: the read model is recomputed from it (views may be mutated in place). */
@@ -130,6 +131,12 @@ export function createPanelStore(options: StoreOptions = {}) {
    * twice gave a second set of rows identical to the first, with nothing to tell them apart.
    */
   const importedFiles = new Map<string, string>();
+  /**
+   * The file each connection came from (an import, the viewer's preloaded file), by connection id; a connection
+   * captured live has none. With several files the list says which file a row is from: the log and the HAR of one
+   * capture gave rows nothing told apart.
+   */
+  const connectionFiles = new Map<string, string>();
 
   const selectedConnId = signal<string | undefined>(undefined);
   const selectedReplyId = signal<string | undefined>(undefined);
@@ -425,15 +432,20 @@ export function createPanelStore(options: StoreOptions = {}) {
     requestFlush();
   }
 
-  /** Replace everything with this capture (`now`: even while paused — the user's Clear). */
-  function reset(h: CaptureHeader | undefined, recs: CaptureRecord[], now = false): void {
+  /**
+   * Replace everything with this capture (`now`: even while paused — the user's Clear; `file`: the file it was read
+   * from, the viewer's preloaded one).
+   */
+  function reset(h: CaptureHeader | undefined, recs: CaptureRecord[], { now = false, file }: { now?: boolean; file?: string } = {}): void {
     if (paused.value && !now) {
-      deferred = { header: h, records: [...recs] };
+      deferred = { header: h, records: [...recs], file };
       held.value = recs.length;
       return;
     }
     deferred = undefined;
     importedFiles.clear(); // what they added is gone with the rest
+    connectionFiles.clear();
+    if (file !== undefined) for (const r of recs) if (r.kind === 'connection') connectionFiles.set(r.id, file);
     const conn = selectedConnection.value;
     const ev = selectedEvent.value;
     const recordsCut = conn && recordsCutOf(conn);
@@ -565,12 +577,12 @@ export function createPanelStore(options: StoreOptions = {}) {
   function setPaused(on: boolean): void {
     paused.value = on;
     if (on) return;
-    if (deferred) reset(deferred.header, deferred.records); // what replaced the paused view, and what came after it
+    if (deferred) reset(deferred.header, deferred.records, { file: deferred.file }); // what replaced the paused view, and what came after it
     else if (pending.length > pendingDone) requestFlush();
   }
 
   function clear(): void {
-    reset(header.value, [], true);
+    reset(header.value, [], { now: true });
     status.value = { text: 'Cleared', level: 'info' }; // not the last import's line, as if its data were still shown
     batch(() => {
       selectedConnId.value = undefined;
@@ -581,13 +593,20 @@ export function createPanelStore(options: StoreOptions = {}) {
     });
   }
 
-  /** Add an imported capture next to what is there (connection ids that clash are renamed, nothing replaced). */
-  function importCapture(capture: Capture): void {
-    const known = new Set<string>();
-    for (const r of records) if (r.kind === 'connection') known.add(r.id);
-    const recs = remapConnectionIds(capture.records, known);
+  /**
+   * Add an imported capture next to what is there (connection ids that clash are renamed, nothing replaced), read
+   * from `file`. Its connections shown already (the same records: the log and the HAR of one capture) are not added
+   * again: returned, by their id in the file → the shown connection's.
+   */
+  function importCapture(capture: Capture, file?: string): Map<string, string> {
+    const ids = new Set<string>();
+    for (const r of records) if (r.kind === 'connection') ids.add(r.id);
+    const { records: fresh, known } = withoutShown(records, capture.records);
+    const recs = remapConnectionIds(fresh, ids);
+    if (file !== undefined) for (const r of recs) if (r.kind === 'connection') connectionFiles.set(r.id, file);
     if (!header.value) header.value = capture.header;
     queue(recs);
+    return known;
   }
 
   /** Every record the store holds (analysed or queued), as received, in arrival order: what export writes. */
@@ -649,6 +668,7 @@ export function createPanelStore(options: StoreOptions = {}) {
     clear,
     importCapture,
     importedFiles,
+    connectionFiles,
     capture,
   };
 }

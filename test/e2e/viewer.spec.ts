@@ -8,6 +8,7 @@ import { CaptureAnalyzer, loadInput, writeCaptureLog, writeHar } from '../../pan
 import { prettyJsonText } from '../../panel/lib/partial-json-view.ts';
 import type { Capture, CaptureRecord, EndRecord } from '../../src/core/capture/model.ts';
 import type { ConnectionView } from '../../src/core/analysis/types.ts';
+import { buildExport } from '../../panel/store/export.ts';
 
 const viewer = useViewer('viewer');
 
@@ -544,7 +545,8 @@ test('a file imported again is not added a second time (its rows would be indist
   await page.getByTestId('import-input').setInputFiles({ name: 'copy.ndjson', mimeType: 'application/octet-stream', buffer: Buffer.from(sampleLog) });
   await expect(status).toHaveText('copy.ndjson: already shown (as sample.replyscope.ndjson), not imported again — Clear first to reload it');
   await expect(page.locator('[data-conn]')).toHaveCount(3);
-  const other = sampleLog.replaceAll('"tab1:1"', '"tab1:9"'); // another capture
+  // Another capture: a connection of another id, every time a second later (the same records would be the same streams).
+  const other = sampleLog.replaceAll('"tab1:1"', '"tab1:9"').replace(/"(t|startTime|responseTime)":(\d+(?:\.\d+)?)/g, (_, k: string, n: string) => `"${k}":${Number(n) + 1000}`);
   await page.getByTestId('import-input').setInputFiles([
     { name: 'sample.replyscope.ndjson', mimeType: 'application/octet-stream', buffer: Buffer.from(sampleLog) },
     { name: 'other.ndjson', mimeType: 'application/octet-stream', buffer: Buffer.from(other) },
@@ -556,6 +558,28 @@ test('a file imported again is not added a second time (its rows would be indist
   await importText(page, 'sample.replyscope.ndjson', sampleLog);
   await expect(status).toHaveText('Imported sample.replyscope.ndjson: 3 connections');
   await expect(page.locator('[data-conn]')).toHaveCount(3);
+  await page.close();
+});
+
+test('the HAR of a capture whose log is shown adds no second set of rows; a diagnostics report is refused as one; rows of several files say which', async () => {
+  const page = await openViewer();
+  const status = page.getByTestId('status');
+  const none = { headers: false, requestBodies: false, textContent: false };
+  await page.getByTestId('import-input').setInputFiles([
+    { name: 'sample.replyscope.ndjson', mimeType: 'application/octet-stream', buffer: Buffer.from(sampleLog) },
+    { name: 'sample.har', mimeType: 'application/json', buffer: Buffer.from(writeHar(sample)) },
+    { name: 'report.json', mimeType: 'application/json', buffer: Buffer.from(buildExport(sample, { kind: 'diagnostics', redaction: none }).text) },
+  ]);
+  await expect(status).toHaveText('Imported 1 of 3 files — sample.replyscope.ndjson: 3 connections; ' +
+    'sample.har: 3 connections already shown (#1–#3, from sample.replyscope.ndjson), not added again; ' +
+    'could not import report.json: this is a Replyscope diagnostics report (Export → "Diagnostics report (JSON)"): the diagnostics found in a capture, not the capture — ' +
+    'import the capture log (.replyscope.ndjson) or the HAR it was exported from, or a reply\'s events (Export → "Events of the selected reply")');
+  await expect(page.locator('[data-conn]')).toHaveCount(3);
+  await expect(page.getByTestId('conn-file')).toHaveCount(0); // one file: nothing to tell apart
+  const ev = (o: Record<string, unknown>) => `data: ${JSON.stringify(o)}\n\n`;
+  await importText(page, 'one.sse', ev({ type: 'REPLY_START', reply_id: 'r', session_id: 's', name: 'a' }) + ev({ type: 'REPLY_END', reply_id: 'r', session_id: 's' }));
+  await expect(page.getByTestId('conn-file')).toHaveText(['sample.replyscope.ndjson', 'sample.replyscope.ndjson', 'sample.replyscope.ndjson', 'one.sse']);
+  await expect(page.locator('[data-conn="tab1:1"]')).toHaveAttribute('title', /\nfrom sample\.replyscope\.ndjson$/);
   await page.close();
 });
 

@@ -262,7 +262,9 @@ describe('panel store', () => {
     const { store, flush } = manualStore();
     store.ingest(ofConn('tab1:3'));
     flush();
-    store.importCapture({ header: sample.header, records: ofConn('tab1:3') as CaptureRecord[] });
+    // Another request to the same URL under the same id (a second capture's "tab1:3"): the same records but its start.
+    const another = ofConn('tab1:3').map((r) => (r.kind === 'connection' ? { ...r, startTime: r.startTime + 1 } : r)) as CaptureRecord[];
+    store.importCapture({ header: sample.header, records: another });
     flush();
     expect(store.connections.value.map((c) => c.record.id)).toEqual(['tab1:3', 'tab1:3~2']);
     const [a, b] = store.connections.value;
