@@ -7,6 +7,7 @@ import { ConnectionDetails } from './ConnectionDetails.tsx';
 import { Icon } from './Icon.tsx';
 import { connectionName, connectionNumbers, continuedBy } from '../lib/resume-words.ts';
 import { useRowWindow } from './useRowWindow.ts';
+import { replyLabel } from '../lib/reply-words.ts';
 
 /** Row height of table.grid (styles.css: td height 20px, nowrap): the list renders only the rows in view. */
 const ROW = 20;
@@ -45,19 +46,26 @@ const BY_CREATED_AT = "By the events' created_at (the server's clock): the input
 /** The reply began on the connection this one resumes (a Last-Event-ID request, or its query's): what its times leave out. */
 const CONTINUED = 'The reply began on the connection this one resumes (from its last event ID)';
 
+/** A lower bound of nothing: the reply began before what is here, and what is here took no time. */
+const UNKNOWN = 'how long it took is not known (its events here came at one time)';
+
 const ReplyRow = memo(function ReplyRow({ r, index, ended, continuedOn, narrow, selected, onSelect }: RowProps) {
   const errors = r.diagnostics.some((d) => d.severity === 'error');
   const warnings = !errors && r.diagnostics.some((d) => d.severity === 'warning');
   const continued = r.continuesConnection !== undefined;
   // Begun before what this connection holds (evicted, on the connection it resumes, never started here): at least this long.
   const atLeast = r.continuesEviction || continued || r.orphan ? '≥ ' : '';
-  const times = narrow ? `\nusage ${formatUsage(r.usage)} · TTFT ${formatMs(r.timeToFirstTokenMs)} · duration ${atLeast}${formatMs(r.durationMs)}` : '';
+  // A bound of nothing ("≥ 0 ms": one event here, or all at one time) says nothing: not known.
+  const unknown = atLeast !== '' && r.durationMs === 0;
+  const duration = unknown ? '—' : `${atLeast}${formatMs(r.durationMs)}`;
+  const times = narrow ? `\nusage ${formatUsage(r.usage)} · TTFT ${formatMs(r.timeToFirstTokenMs)} · duration ${duration}` : '';
+  const label = replyLabel(r, index);
   return (
     <tr
       class="row"
       aria-selected={selected}
       onClick={() => onSelect(r.id)}
-      title={`${r.name ? `${r.name} · ` : ''}${r.id}\n${r.eventIndices.length} events · ${r.dialect}${r.orphan ? '\nnever started in this stream' : ''}${continued ? `\n${CONTINUED}: it continues from where the page had it` : ''}${times}`}
+      title={`${label.name ? `${label.name} · ` : ''}${r.id}\n${r.eventIndices.length} events · ${r.dialect}${r.orphan ? '\nnever started in this stream' : ''}${continued ? `\n${CONTINUED}: it continues from where the page had it` : ''}${times}`}
       data-reply={r.id}
       id={replyRowId(r.id)}
       aria-rowindex={index + 2}
@@ -66,8 +74,8 @@ const ReplyRow = memo(function ReplyRow({ r, index, ended, continuedOn, narrow, 
         {/* First: at the end of a narrow cell it was cut off. */}
         {r.orphan ? <span class="warn">orphan </span> : null}
         {continued ? <span class="dim resume-mark" title={CONTINUED} aria-label="continued"><Icon name="resume" /> </span> : null}
-        {r.name ? <><b class="reply-name">{r.name}</b> </> : null}
-        <span class="dim">{r.id}</span>
+        {label.name ? <><b class="reply-name">{label.name}</b> </> : null}
+        <span class="dim">{label.id}</span>
       </td>
       {r.finishedReason !== undefined ? (
         <td class={r.finishedReason !== 'completed' && r.finishedReason !== 'stop' ? 'warn' : ''}>{r.finishedReason}</td>
@@ -87,11 +95,11 @@ const ReplyRow = memo(function ReplyRow({ r, index, ended, continuedOn, narrow, 
             : continued ? `${CONTINUED}: its first token came there` : r.timedBy === 'created_at' ? BY_CREATED_AT : undefined}>
             {formatMs(r.timeToFirstTokenMs)}
           </td>
-          <td class="num" title={r.continuesEviction ? 'The reply started before the evicted part: this is the time of the part kept'
-            : continued ? `${CONTINUED}: this is the time of its part on this one`
-            : r.orphan ? 'The reply never started in this stream: this is the time from its first event here'
+          <td class="num" data-testid="reply-duration" title={r.continuesEviction ? `The reply started before the evicted part: ${unknown ? UNKNOWN : 'this is the time of the part kept'}`
+            : continued ? `${CONTINUED}: ${unknown ? UNKNOWN : 'this is the time of its part on this one'}`
+            : r.orphan ? `The reply never started in this stream: ${unknown ? UNKNOWN : 'this is the time from its first event here'}`
             : r.timedBy === 'created_at' ? BY_CREATED_AT : undefined}>
-            {atLeast}{formatMs(r.durationMs)}
+            {duration}
           </td>
         </>
       )}

@@ -1,0 +1,23 @@
+// How the reply list names a reply. An AgentScope reply has its agent's name and its own id ("Friday e6336d…"); a pi
+// message has neither — the analyzer's id is "<connection>#<n>" ("demo:5#0"), which read as the reply's name — so it
+// is named by the model that wrote it and its place in the stream: "claude-sonnet-4-5 message 1".
+import type { ReplyView } from '../../src/core/analysis/types.ts';
+
+const isPi = (r: ReplyView) => r.dialect.startsWith('pi-');
+
+/**
+ * The model a pi message names: the proxy form's first message (the request's model, as streamProxy starts it), or
+ * the message the other forms carry (their last one, kept as parsed: nothing is replayed for it).
+ */
+export function piModel(r: ReplyView): string | undefined {
+  const h = r.history;
+  const message = h.initial ?? (h.length > 0 ? h.at(h.length - 1) : undefined);
+  const model = (message as { model?: unknown } | undefined)?.model;
+  return typeof model === 'string' && model !== '' ? model : undefined;
+}
+
+/** The row's bold name and the dim words after it: the agent's name and the id, or a pi message's model and place. */
+export function replyLabel(r: ReplyView, index: number): { name: string | undefined; id: string } {
+  if (!isPi(r)) return { name: r.name, id: r.id };
+  return { name: piModel(r) ?? r.role, id: `message ${index + 1}` };
+}
