@@ -20,6 +20,18 @@ export function connectionDuration(c: ConnectionView): number | undefined {
   return last !== undefined && Number.isFinite(last) && Number.isFinite(c.record.startTime) ? last - c.record.startTime : undefined;
 }
 
+/**
+ * A connection's state. One read from a file is no live stream: while the file is analysed (in slices) its end is
+ * not read yet — it read "● live", as if it were arriving — and one whose file holds no end was still streaming
+ * when it was saved: open.
+ */
+function StateCell({ state, file, reading }: { state: ConnectionView['state']; file: string | undefined; reading: boolean }) {
+  if (state !== 'live' || file === undefined) return <td class={`state-${state}`}>{state}</td>;
+  return reading
+    ? <td class="dim" title={`Being read from ${file}`}>reading…</td>
+    : <td class="state-open" title={`${file} holds no end for it: it was still streaming when the file was saved`}>open</td>;
+}
+
 /** The DOM id of a connection's row (the grid's active descendant when selected). */
 const rowId = (id: string) => `conn-row-${id}`;
 
@@ -48,6 +60,7 @@ export function ConnectionList({ store }: { store: PanelStore }) {
   const fileOf = (c: ConnectionView) => store.connectionFiles.get(c.record.id);
   const showFiles = new Set(all.map((c) => fileOf(c) ?? '')).size > 1;
   const columns = COLUMNS + (showFiles ? 1 : 0);
+  const reading = store.backlog.value !== undefined;
   const boundaryRows = (at: number) => boundaries.get(at)?.map((b, i) => <PageBoundaryRow key={`nav-${at}-${i}`} boundary={b} columns={columns} />);
 
   return (
@@ -112,7 +125,7 @@ export function ConnectionList({ store }: { store: PanelStore }) {
                 <td class={`num ${errors ? 'err' : warnings ? 'warn' : 'dim'}`} title={c.diagnostics.length ? `${c.diagnostics.length.toLocaleString('en-US')} diagnostics, ${errors.toLocaleString('en-US')} errors` : undefined}>
                   {c.diagnostics.length || ''}
                 </td>
-                <td class={`state-${c.state}`}>{c.state}</td>
+                <StateCell state={c.state} file={file} reading={reading} />
                 <td class="num" title={Number.isFinite(c.bytes) ? `${c.bytes.toLocaleString('en-US')} bytes` : undefined}>{formatBytes(c.bytes)}</td>
                 <td class="num">{formatMs(connectionDuration(c))}</td>
               </tr>,

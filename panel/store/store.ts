@@ -283,7 +283,10 @@ export function createPanelStore(options: StoreOptions = {}) {
     const due = budgetMs === Infinity || now() - lastRefresh >= gap;
     batch(() => {
       held.value = 0;
-      backlog.value = drained ? undefined : { done, total };
+      // Until what was analysed is published the views still show the backlog's state (a file's connection read
+      // "live" without its end): the backlog ends with the refresh that shows all of it.
+      if (!drained) backlog.value = { done, total };
+      else if (due) backlog.value = undefined;
       if (!due) return;
       const t0 = now();
       revision.value++;

@@ -676,6 +676,36 @@ test('a preloaded capture (?load=) says "Loaded" once it is analysed, not while 
   await page.close();
 });
 
+test('a connection read from a file says "reading…" while it is analysed, never "live" — imported or preloaded', async () => {
+  const page = await viewer.browser.newPage({ viewport: { width: 1400, height: 860 } });
+  const deltas = Array.from({ length: 60_000 }, (_, i) => r1('TEXT_BLOCK_DELTA', 1, { id: `d${i}`, block_id: 'b', delta: `${i} ` }));
+  const body = sseOf(r1('REPLY_START', 1, { session_id: 's', name: 'a' }), r1('TEXT_BLOCK_START', 1, { block_id: 'b' }), ...deltas,
+    r1('TEXT_BLOCK_END', 2, { block_id: 'b' }), r1('REPLY_END', 2, { session_id: 's' }));
+  const log = oneStreamLog(body);
+  await page.route('**/big.replyscope.ndjson', (route) => route.fulfill({ body: log, contentType: 'application/x-ndjson' }));
+  // Every state the connection's row showed, caught in the page as it happens.
+  await page.addInitScript(() => {
+    const w = window as unknown as { states: Record<string, string[]> };
+    w.states = {};
+    new MutationObserver(() => {
+      for (const row of document.querySelectorAll<HTMLElement>('[data-conn]')) {
+        const text = row.querySelector('td:nth-last-child(3)')?.textContent ?? '';
+        const seen = (w.states[row.dataset.conn!] ??= []);
+        if (seen.at(-1) !== text) seen.push(text);
+      }
+    }).observe(document, { subtree: true, childList: true, characterData: true });
+  });
+  await page.goto(`${viewer.url}/index.html?load=big.replyscope.ndjson`);
+  await expect(page.getByTestId('status')).toContainText('Loaded big.replyscope.ndjson', { timeout: 30_000 });
+  const states = () => page.evaluate(() => (window as unknown as { states: Record<string, string[]> }).states);
+  expect(await states()).toEqual({ c: ['reading…', 'complete'] });
+  // Another stream imported next to it (the same records would be the same connection, not added).
+  await page.getByTestId('import-input').setInputFiles({ name: 'big2.replyscope.ndjson', mimeType: 'application/octet-stream', buffer: Buffer.from(oneStreamLog(body, { id: 'other', url: 'http://127.0.0.1/other' })) });
+  await expect(page.getByTestId('status')).toContainText('Imported big2.replyscope.ndjson', { timeout: 30_000 });
+  expect(await states()).toEqual({ c: ['reading…', 'complete'], other: ['reading…', 'complete'] });
+  await page.close();
+});
+
 test('the first screen of a preloaded capture (?load=) shows its first connection and first reply, as an import does', async () => {
   const page = await viewer.browser.newPage({ viewport: { width: 1400, height: 860 } });
   await page.route('**/sample.replyscope.ndjson', (route) => route.fulfill({ body: sampleLog, contentType: 'application/x-ndjson' }));
