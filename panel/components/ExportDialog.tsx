@@ -15,6 +15,9 @@ const KINDS: [ExportKind, string][] = [
   ['diagnostics', 'Diagnostics report (JSON)'],
 ];
 
+/** Why "Events of the selected reply" cannot be chosen. */
+const NO_REPLY = 'select a reply first (in the Replies list)';
+
 export function ExportDialog({ store, onClose }: { store: PanelStore; onClose: () => void }) {
   const [kind, setKind] = useState<ExportKind>('capture-log');
   const [scope, setScope] = useState<'all' | 'selected'>('all');
@@ -106,12 +109,17 @@ export function ExportDialog({ store, onClose }: { store: PanelStore; onClose: (
       <h2>Export</h2>
       <fieldset disabled={busy}>
         <legend>Format</legend>
-        {KINDS.map(([k, label]) => (
-          <label key={k}>
-            <input type="radio" name="kind" value={k} checked={kind === k} disabled={k === 'reply-events' && !reply} onChange={() => setKind(k)} />
-            {label}
-          </label>
-        ))}
+        {KINDS.map(([k, label]) => {
+          // Disabled without a reply: it said nothing of why (a notification selected leaves no reply selected).
+          const off = k === 'reply-events' && !reply;
+          return (
+            <label key={k} title={off ? 'Select a reply first (in the Replies list): this exports its events' : undefined}>
+              <input type="radio" name="kind" value={k} checked={kind === k} disabled={off} onChange={() => setKind(k)} />
+              {label}
+              {off ? <span class="dim" data-testid="export-no-reply"> — {NO_REPLY}</span> : null}
+            </label>
+          );
+        })}
       </fieldset>
       {kind !== 'reply-events' ? (
         <fieldset disabled={busy}>

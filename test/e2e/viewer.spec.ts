@@ -241,6 +241,19 @@ test('"All connections" diagnostics: the tab counts them all, and each occurrenc
   await page.close();
 });
 
+test('"Events of the selected reply" cannot be chosen without a reply, and says why', async () => {
+  const page = await openViewer();
+  // A stream of one notification: no reply to select.
+  await importText(page, 'custom.sse', `data: ${JSON.stringify({ type: 'CUSTOM', name: 'progress', value: {}, created_at: '2026-12-01T09:00:00' })}\n\n`);
+  await page.getByRole('button', { name: 'Export…' }).click();
+  const choice = page.getByRole('radio', { name: /Events of the selected reply/ });
+  await expect(choice).toBeDisabled();
+  await expect(page.getByTestId('export-no-reply')).toHaveText(' — select a reply first (in the Replies list)');
+  await expect(choice).toHaveAccessibleName(/select a reply first/); // (the hint is part of its label)
+  await page.keyboard.press('Escape');
+  await page.close();
+});
+
 test('export a capture log and import it back with an identical result', async () => {
   const page = await openViewer();
   await importText(page, 'sample.replyscope.ndjson', sampleLog);
