@@ -155,7 +155,7 @@ export function Toolbar({ store, source, onImport, onExport, onHelp, onInclude, 
       >
         {st?.text}
       </span>
-      <span class="dim">{source.label}</span>
+      {source.label ? <span class="dim">{source.label}</span> : null}
       <button onClick={onHelp} title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts">?</button>
     </div>
   );

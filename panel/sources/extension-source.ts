@@ -16,7 +16,8 @@ export function createExtensionSource(tabId: number, connectToTab: ConnectToTab)
   let preserve = false;
   return {
     kind: 'extension',
-    label: `tab ${tabId}`,
+    // Nothing: the toolbar showed "tab 1369761062", the browser's internal id, which tells the user nothing.
+    label: '',
     connect(sink: SourceSink) {
       conn = connectToTab(tabId, {
         onSnapshot: (records, header) => sink.reset(header, records),

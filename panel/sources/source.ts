@@ -47,7 +47,7 @@ export interface LiveControls {
 
 export interface PanelSource {
   readonly kind: 'extension' | 'viewer';
-  /** Shown in the toolbar, e.g. "tab 12" or "viewer". */
+  /** Shown in the toolbar when not empty: "viewer" (a live panel shows none — its tab's id meant nothing to a user). */
   readonly label: string;
   connect(sink: SourceSink): void;
   disconnect(): void;

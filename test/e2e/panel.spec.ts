@@ -127,6 +127,30 @@ test('a live stream appears while it streams; selection and a scrubbed-back step
   await app.close();
 });
 
+test('a live panel selects its first stream and its reply, again after a reload; the toolbar shows no tab id', async () => {
+  const { app, panel, tabId } = await appWithPanel();
+  await expect(panel.getByTestId('empty')).toBeVisible();
+  await expect(panel.getByRole('toolbar', { name: 'Replyscope' })).not.toContainText(String(tabId)); // "tab 1369761062" meant nothing
+  const total = frames().length;
+  for (const round of [1, 2]) {
+    gate = deferred();
+    gate.resolve();
+    await app.click('#go');
+    await expect(app).toHaveTitle('done');
+    const row = panel.locator('[data-conn]');
+    await expect(row).toHaveCount(1);
+    await expect(row).toHaveAttribute('aria-selected', 'true'); // nothing chosen: the first connection, as an import does
+    await expect(panel.locator(`[data-reply="${REPLY}"]`)).toHaveAttribute('aria-selected', 'true');
+    await expect(panel.getByTestId('step-pos')).toHaveText(new RegExp(`^step ${total} / ${total}\\b`), { message: `round ${round}` });
+    if (round === 1) {
+      await app.reload(); // without Preserve log: a new capture, whose connection is a new one
+      await expect(panel.getByTestId('empty')).toBeVisible();
+    }
+  }
+  await panel.close();
+  await app.close();
+});
+
 test('a fetch the page holds without reading its body says so (the tap sees a body as the page reads it)', async () => {
   gate = deferred();
   const { app, panel } = await appWithPanel();
