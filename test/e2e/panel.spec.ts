@@ -141,7 +141,7 @@ test('a live panel selects its first stream and its reply, again after a reload;
     await expect(row).toHaveCount(1);
     await expect(row).toHaveAttribute('aria-selected', 'true'); // nothing chosen: the first connection, as an import does
     await expect(panel.locator(`[data-reply="${REPLY}"]`)).toHaveAttribute('aria-selected', 'true');
-    await expect(panel.getByTestId('step-pos')).toHaveText(new RegExp(`^step ${total} / ${total}\\b`), { message: `round ${round}` });
+    await expect(panel.getByTestId('step-pos'), `round ${round}`).toHaveText(new RegExp(`^step ${total} / ${total}\\b`));
     if (round === 1) {
       await app.reload(); // without Preserve log: a new capture, whose connection is a new one
       await expect(panel.getByTestId('empty')).toBeVisible();
