@@ -26,10 +26,10 @@ export function connectionDuration(c: ConnectionView): number | undefined {
  * when it was saved: open.
  */
 function StateCell({ state, file, reading }: { state: ConnectionView['state']; file: string | undefined; reading: boolean }) {
-  if (state !== 'live' || file === undefined) return <td class={`state-${state}`}>{state}</td>;
+  if (state !== 'live' || file === undefined) return <td class={`state-${state}`} data-testid="conn-state">{state}</td>;
   return reading
-    ? <td class="dim" title={`Being read from ${file}`}>reading…</td>
-    : <td class="state-open" title={`${file} holds no end for it: it was still streaming when the file was saved`}>open</td>;
+    ? <td class="dim" data-testid="conn-state" title={`Being read from ${file}`}>reading…</td>
+    : <td class="state-open" data-testid="conn-state" title={`${file} holds no end for it: it was still streaming when the file was saved`}>open</td>;
 }
 
 /** The DOM id of a connection's row (the grid's active descendant when selected). */
@@ -68,7 +68,6 @@ export function ConnectionList({ store }: { store: PanelStore }) {
       <table class="grid connections" role="grid" tabIndex={0} onKeyDown={onKeyDown} aria-label="Connections" aria-activedescendant={active}>
         <colgroup>
           <col />
-          {showFiles ? <col style={{ width: '120px' }} /> : null}
           <col style={{ width: '58px' }} />
           <col style={{ width: '50px' }} />
           <col style={{ width: '92px' }} />
@@ -78,11 +77,12 @@ export function ConnectionList({ store }: { store: PanelStore }) {
           {/* Wide enough for "999.9 kB" and "12 min 34 s" (they were cut to "124.0 …"). */}
           <col style={{ width: '72px' }} />
           <col style={{ width: '80px' }} />
+          {/* Last: the other columns keep their places (a column added before them moved every one). */}
+          {showFiles ? <col style={{ width: '120px' }} /> : null}
         </colgroup>
         <thead>
           <tr>
             <th>Name</th>
-            {showFiles ? <th title="The file each connection was imported from">File</th> : null}
             <th>Method</th>
             <th>Status</th>
             <th>Dialect</th>
@@ -91,6 +91,7 @@ export function ConnectionList({ store }: { store: PanelStore }) {
             <th>State</th>
             <th class="num">Size</th>
             <th class="num">Time</th>
+            {showFiles ? <th title="The file each connection was imported from">File</th> : null}
           </tr>
         </thead>
         <tbody>
@@ -116,7 +117,6 @@ export function ConnectionList({ store }: { store: PanelStore }) {
                   {shortUrl(c.record.url)}
                   <ResumeBadge c={c} store={store} numbers={numbers} />
                 </td>
-                {showFiles ? <td class={file === undefined ? 'dim' : ''} data-testid="conn-file" title={file !== undefined ? `Imported from ${file}` : 'Captured live, not imported'}>{file ?? '—'}</td> : null}
                 <td>{c.record.method || '—'}</td>
                 <td class={status !== undefined && status >= 400 ? 'err' : ''}>{status ?? '—'}</td>
                 <td>{c.dialect}</td>
@@ -128,6 +128,7 @@ export function ConnectionList({ store }: { store: PanelStore }) {
                 <StateCell state={c.state} file={file} reading={reading} />
                 <td class="num" title={Number.isFinite(c.bytes) ? `${c.bytes.toLocaleString('en-US')} bytes` : undefined}>{formatBytes(c.bytes)}</td>
                 <td class="num">{formatMs(connectionDuration(c))}</td>
+                {showFiles ? <td class={file === undefined ? 'dim' : ''} data-testid="conn-file" title={file !== undefined ? `Imported from ${file}` : 'Captured live, not imported'}>{file ?? '—'}</td> : null}
               </tr>,
             ];
           })}

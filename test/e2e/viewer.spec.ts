@@ -702,7 +702,7 @@ test('a connection read from a file says "reading…" while it is analysed, neve
     w.states = {};
     new MutationObserver(() => {
       for (const row of document.querySelectorAll<HTMLElement>('[data-conn]')) {
-        const text = row.querySelector('td:nth-last-child(3)')?.textContent ?? '';
+        const text = row.querySelector('[data-testid="conn-state"]')?.textContent ?? '';
         const seen = (w.states[row.dataset.conn!] ??= []);
         if (seen.at(-1) !== text) seen.push(text);
       }
