@@ -402,15 +402,18 @@ export function createPanelStore(options: StoreOptions = {}) {
    * connections are new ones): the first connection shown and its first reply, as an import selects them. All three
    * panes said "Select a connection." beside a single one. Never over the user's selection, nor while one being read
    * back (a capture replaced while the user looked at it) may still come. A connection selected before its first
-   * reply came gets it when it comes (see `replyAwaited`).
+   * reply came gets it when it comes (see `replyAwaited`). Only once what was queued is read, as an import selects
+   * after it: picked mid-way through a big file, its reply was followed through the rest of the backlog, each refresh
+   * rendering the message anew (a 110 MB reply crashed the page).
    */
   function selectFirst(drained: boolean): void {
+    if (!drained) return;
     const conn = selectedConnection.value;
     if (conn) {
       if (replyAwaited && conn.replies.length > 0) selectReply(conn.replies[0].id, 'end');
       return;
     }
-    if (anchor || (selectedConnId.value !== undefined && !drained)) return;
+    if (anchor) return;
     const first = shownConnections.value[0];
     if (first) selectConnection(first.record.id);
   }

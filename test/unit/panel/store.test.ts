@@ -336,6 +336,24 @@ describe('panel store', () => {
     expect(shape(store)).toEqual(shape(once.store));
   });
 
+  it('a big file read in slices gets its first connection selected once it is all read, not mid-way (its reply followed through the rest)', () => {
+    const { store, queued } = manualStore(1, 3);
+    const many = Array.from({ length: 6 }, (_, i) => sample.records.map((r) => renameConn(r, `~${i}`))).flat();
+    store.ingest(many);
+    let during = 0;
+    while (queued.length) {
+      queued.shift()!();
+      if (store.backlog.value) {
+        during++;
+        expect(store.selectedConnId.value).toBeUndefined();
+      }
+    }
+    expect(during).toBeGreaterThan(1);
+    const first = store.connections.value[0];
+    expect(store.selectedConnId.value).toBe(first.record.id);
+    expect(store.selectedReplyId.value).toBe(first.replies[0].id);
+  });
+
   it('records queued during a backlog are analysed after it, in order; whenIdle waits for all of it', async () => {
     const { store, queued } = manualStore(1, 1); // one slice per flush
     const first = sample.records.map((r) => renameConn(r, '~a'));
