@@ -1,6 +1,6 @@
 // How the reply list names a reply. An AgentScope reply has its agent's name and its own id ("Friday e6336d…"); a pi
 // message has neither — the analyzer's id is "<connection>#<n>" ("demo:5#0"), which read as the reply's name — so it
-// is named by the model that wrote it and its place in the stream: "claude-sonnet-4-5 message 1".
+// is named by the model that wrote it and, among several, its place in the stream: "claude-sonnet-4-5 message 2".
 import type { ReplyView } from '../../src/core/analysis/types.ts';
 
 const isPi = (r: ReplyView) => r.dialect.startsWith('pi-');
@@ -16,8 +16,12 @@ export function piModel(r: ReplyView): string | undefined {
   return typeof model === 'string' && model !== '' ? model : undefined;
 }
 
-/** The row's bold name and the dim words after it: the agent's name and the id, or a pi message's model and place. */
-export function replyLabel(r: ReplyView, index: number): { name: string | undefined; id: string } {
+/**
+ * The row's bold name and the dim words after it: the agent's name and the id, or a pi message's model and its place
+ * among `count` — none when it is the only one (a proxy stream is one message: "message 1" only took the room the
+ * model's name needed in a narrow list).
+ */
+export function replyLabel(r: ReplyView, index: number, count: number): { name: string | undefined; id: string | undefined } {
   if (!isPi(r)) return { name: r.name, id: r.id };
-  return { name: piModel(r) ?? r.role, id: `message ${index + 1}` };
+  return { name: piModel(r) ?? r.role, id: count > 1 ? `message ${index + 1}` : undefined };
 }

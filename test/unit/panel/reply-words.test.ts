@@ -11,16 +11,17 @@ import { captureOf, sseBody } from '../analysis/support.ts';
 const demo = analyzeCapture(loadInput(readFileSync(path.resolve(import.meta.dirname, '../../../examples/demo.replyscope.ndjson')), 'demo'));
 
 describe('replyLabel', () => {
-  it('a pi proxy message: the model of its request, and "message N" — not its internal id', () => {
+  it('a pi proxy message: the model of its request — not its internal id; among several, its place', () => {
     const pi = demo.find((c) => c.dialect === 'pi-proxy')!;
     expect(pi.replies[0].id).toMatch(/#0$/);
-    expect(replyLabel(pi.replies[0], 0)).toEqual({ name: 'claude-sonnet-4-5', id: 'message 1' });
+    expect(replyLabel(pi.replies[0], 0, 1)).toEqual({ name: 'claude-sonnet-4-5', id: undefined });
+    expect(replyLabel(pi.replies[0], 1, 3)).toEqual({ name: 'claude-sonnet-4-5', id: 'message 2' });
   });
 
   it('an AgentScope reply: its agent\'s name and its id, as before', () => {
     const as = demo.find((c) => c.dialect === 'agentscope')!;
     const r = as.replies.find((x) => x.name)!;
-    expect(replyLabel(r, 3)).toEqual({ name: r.name, id: r.id });
+    expect(replyLabel(r, 3, 12)).toEqual({ name: r.name, id: r.id });
   });
 
   it('a pi message in the form that carries it (AssistantMessageEvent): the model it carries; none: its role', () => {
@@ -31,7 +32,7 @@ describe('replyLabel', () => {
     })[0];
     const carried = read('gpt-5');
     expect(carried.dialect).toBe('pi-assistant');
-    expect(replyLabel(carried.replies[0], 0)).toEqual({ name: 'gpt-5', id: 'message 1' });
-    expect(replyLabel(read().replies[0], 1)).toEqual({ name: 'assistant', id: 'message 2' });
+    expect(replyLabel(carried.replies[0], 0, 2)).toEqual({ name: 'gpt-5', id: 'message 1' });
+    expect(replyLabel(read().replies[0], 0, 1)).toEqual({ name: 'assistant', id: undefined });
   });
 });
