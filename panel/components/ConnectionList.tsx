@@ -78,7 +78,7 @@ export function ConnectionList({ store }: { store: PanelStore }) {
           <col style={{ width: '72px' }} />
           <col style={{ width: '80px' }} />
           {/* Last: the other columns keep their places (a column added before them moved every one). */}
-          {showFiles ? <col style={{ width: '120px' }} /> : null}
+          {showFiles ? <col style={{ width: '14%' }} /> : null}
         </colgroup>
         <thead>
           <tr>
