@@ -2,8 +2,7 @@
 // minute is not cut ("1 min 23.…"), and a delta's leading and trailing whitespace is marked where the stream split
 // the text — while the cell's text, which a selection copies, stays the delta's own.
 import { expect, test, type Page } from '@playwright/test';
-import { writeCaptureLog } from '../../panel/core-bridge.ts';
-import type { CaptureRecord } from '../../src/core/capture/model.ts';
+import { sseCaptureLog } from './support/sse-log.ts';
 import { useViewer } from './support/viewer.ts';
 
 const viewer = useViewer('event-cells');
@@ -18,16 +17,7 @@ function deltasLog(deltas: [delta: string, at: number][]): string {
     [ev('TEXT_BLOCK_START', { block_id: 't' }), 1],
     ...deltas.map(([delta, at]): [Record<string, unknown>, number] => [ev('TEXT_BLOCK_DELTA', { block_id: 't', delta }), at]),
   ];
-  const records: CaptureRecord[] = [{
-    kind: 'connection', id: 'c', transport: 'fetch', frameUrl: 'http://127.0.0.1/', method: 'GET', url: 'http://127.0.0.1/stream',
-    requestHeaders: [], status: 200, responseHeaders: [['content-type', 'text/event-stream']], startTime: 1_000, responseTime: 1_000,
-  }];
-  for (const [e, at] of events) {
-    const text = `data: ${JSON.stringify(e)}\n\n`;
-    records.push({ kind: 'chunk', conn: 'c', t: 1_000 + at, bytes: Buffer.byteLength(text), text });
-  }
-  records.push({ kind: 'end', conn: 'c', t: 1_000 + events[events.length - 1][1] + 1, state: 'complete' });
-  return writeCaptureLog({ header: { kind: 'header', format: 'replyscope-capture', version: 1, tool: 't', created: '2026-12-01T09:00:00Z' }, records });
+  return sseCaptureLog(events, { url: 'http://127.0.0.1/stream' });
 }
 
 async function openEvents(size: { width: number; height: number }, log: string): Promise<Page> {

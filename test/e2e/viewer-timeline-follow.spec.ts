@@ -2,8 +2,7 @@
 // and are marked; the Table button brings its table into view and focus into its grid; the table's ids are
 // shortened, never wrapped, and the table fits its pane; the time axis reads in one format.
 import { expect, test, type Page } from '@playwright/test';
-import { writeCaptureLog } from '../../panel/core-bridge.ts';
-import type { CaptureRecord } from '../../src/core/capture/model.ts';
+import { sseCaptureLog } from './support/sse-log.ts';
 import { useViewer } from './support/viewer.ts';
 
 const viewer = useViewer('timeline-follow');
@@ -35,16 +34,7 @@ function sessionLog(replies = REPLIES): string {
     });
     events.push([ev('REPLY_END', { session_id: 's' }), t0 + 4_000]);
   }
-  const records: CaptureRecord[] = [{
-    kind: 'connection', id: 'c', transport: 'fetch', frameUrl: 'http://127.0.0.1/', method: 'GET', url: 'http://127.0.0.1/sessions/s/stream',
-    requestHeaders: [], status: 200, responseHeaders: [['content-type', 'text/event-stream']], startTime: 1_000, responseTime: 1_000,
-  }];
-  for (const [e, at] of events) {
-    const text = `data: ${JSON.stringify(e)}\n\n`;
-    records.push({ kind: 'chunk', conn: 'c', t: 1_000 + at, bytes: Buffer.byteLength(text), text });
-  }
-  records.push({ kind: 'end', conn: 'c', t: 1_000 + replies * 12_000, state: 'complete' });
-  return writeCaptureLog({ header: { kind: 'header', format: 'replyscope-capture', version: 1, tool: 't', created: '2026-12-01T09:00:00Z' }, records });
+  return sseCaptureLog(events, { endAt: replies * 12_000 });
 }
 
 async function openSession(size: { width: number; height: number }, replies = REPLIES): Promise<Page> {

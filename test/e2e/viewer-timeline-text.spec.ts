@@ -1,8 +1,7 @@
 // The timeline's CUSTOM lanes and reply marks, and its text equivalent (the Table button): a row per lane a screen
 // reader reads, with buttons that move the step to the lane's events — the chart itself is one image.
 import { expect, test, type Page } from '@playwright/test';
-import { writeCaptureLog } from '../../panel/core-bridge.ts';
-import type { CaptureRecord } from '../../src/core/capture/model.ts';
+import { sseCaptureLog } from './support/sse-log.ts';
 import { useViewer } from './support/viewer.ts';
 
 const viewer = useViewer('timeline-text');
@@ -32,18 +31,7 @@ function sessionEvents(): [event: Record<string, unknown>, at: number][] {
 }
 
 /** A capture log of one SSE connection whose events arrive `at` ms after it opened. */
-function captureLog(events: [event: Record<string, unknown>, at: number][]): string {
-  const records: CaptureRecord[] = [{
-    kind: 'connection', id: 'c', transport: 'fetch', frameUrl: 'http://127.0.0.1/', method: 'GET', url: 'http://127.0.0.1/sessions/s/stream',
-    requestHeaders: [], status: 200, responseHeaders: [['content-type', 'text/event-stream']], startTime: 1_000, responseTime: 1_000,
-  }];
-  for (const [e, at] of events) {
-    const text = `data: ${JSON.stringify(e)}\n\n`;
-    records.push({ kind: 'chunk', conn: 'c', t: 1_000 + at, bytes: Buffer.byteLength(text), text });
-  }
-  records.push({ kind: 'end', conn: 'c', t: 2_000, state: 'complete' });
-  return writeCaptureLog({ header: { kind: 'header', format: 'replyscope-capture', version: 1, tool: 't', created: '2026-12-01T09:00:00Z' }, records });
-}
+const captureLog = (events: [event: Record<string, unknown>, at: number][]): string => sseCaptureLog(events, { endAt: 1_000 });
 
 async function openTimeline(log = sessionLog()): Promise<Page> {
   const page = await viewer.open();
