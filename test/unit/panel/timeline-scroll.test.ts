@@ -2,17 +2,10 @@
 // every reply's reply and model-call lanes — the chart neither moved nor marked them.
 import { describe, expect, it } from 'vitest';
 import { deriveTimeline } from '../../../src/core/analysis/timeline.ts';
-import type { EventView } from '../../../src/core/analysis/types.ts';
+import { timelineViews } from './timeline-views.ts';
 import { replyLaneRange } from '../../../panel/components/timeline-scroll.ts';
 
-function views(events: Record<string, unknown>[]): EventView[] {
-  return events.map((raw, index) => ({
-    index, frameIndex: index, t: index * 10, type: String(raw.type), raw, rawText: JSON.stringify(raw), valid: true, issues: [], extras: [],
-    replyId: typeof raw.reply_id === 'string' ? raw.reply_id : undefined,
-    blockId: typeof raw.block_id === 'string' ? raw.block_id : undefined,
-    preview: '', diagnostics: [],
-  }));
-}
+const views = timelineViews;
 
 describe('replyLaneRange', () => {
   const tl = deriveTimeline(views([

@@ -2,19 +2,12 @@
 // lines, and a long event name set the Contents column's least width.
 import { describe, expect, it } from 'vitest';
 import { deriveTimeline } from '../../../src/core/analysis/timeline.ts';
-import type { EventView } from '../../../src/core/analysis/types.ts';
+import { timelineViews } from './timeline-views.ts';
 import { idPieces, laneIds, longNameParts, shortId } from '../../../panel/lib/timeline-words.ts';
 
 const HEX = 'e6336d1ff989d237ba2529d0fcfbedbf';
 
-function views(events: Record<string, unknown>[]): EventView[] {
-  return events.map((raw, index) => ({
-    index, frameIndex: index, t: index * 10, type: String(raw.type), raw, rawText: JSON.stringify(raw), valid: true, issues: [], extras: [],
-    replyId: typeof raw.reply_id === 'string' ? raw.reply_id : undefined,
-    blockId: typeof raw.block_id === 'string' ? raw.block_id : undefined,
-    preview: '', diagnostics: [],
-  }));
-}
+const views = timelineViews;
 
 describe('shortId', () => {
   it('a long id: its head and tail', () => {

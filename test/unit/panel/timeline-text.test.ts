@@ -2,18 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { deriveTimeline } from '../../../src/core/analysis/timeline.ts';
 import { gapSummary, laneStep, MARKS_LISTED, summariseLane, summariseLanes } from '../../../src/core/analysis/timeline-text.ts';
-import type { EventView } from '../../../src/core/analysis/types.ts';
+import { timelineViews } from './timeline-views.ts';
 import { contentsText, stateText } from '../../../panel/lib/timeline-words.ts';
 
-/** Events at the given arrival times (ms), as analysis shapes them for the timeline. */
-function views(events: Record<string, unknown>[], times: number[]): EventView[] {
-  return events.map((raw, index) => ({
-    index, frameIndex: index, t: times[index], type: String(raw.type), raw, rawText: JSON.stringify(raw), valid: true, issues: [], extras: [],
-    replyId: typeof raw.reply_id === 'string' ? raw.reply_id : undefined,
-    blockId: typeof raw.block_id === 'string' ? raw.block_id : undefined,
-    preview: '', diagnostics: [],
-  }));
-}
+const views = timelineViews;
 const ev = (type: string, extra: Record<string, unknown> = {}) => ({ type, reply_id: 'r', ...extra });
 
 const stream = views([
