@@ -46,6 +46,44 @@ function halfStreamed() {
   return { ...m, rest: recs.slice(half) };
 }
 
+/** Connection `c`, open: a reply's start and text block, a CUSTOM notification (#2, of no reply), `deltas` deltas; a chunk per event. */
+function replyWithCustom(deltas: number): CaptureRecord[] {
+  const ev = (type: string, extra: Record<string, unknown> = {}) => ({ type, reply_id: 'r', created_at: '2026-12-01T09:00:00', ...extra });
+  const events = [
+    ev('REPLY_START', { session_id: 's', name: 'a' }),
+    ev('TEXT_BLOCK_START', { block_id: 't' }),
+    { type: 'CUSTOM', name: 'progress', value: {}, created_at: '2026-12-01T09:00:00' },
+    ...Array.from({ length: deltas }, (_, i) => ev('TEXT_BLOCK_DELTA', { block_id: 't', delta: `w${i} ` })),
+  ];
+  return captureOf(events.map((e) => new TextEncoder().encode(sseBody([e]))), { id: 'c', state: 'open' });
+}
+
+/** Six replies of 300 text deltas each. */
+function sixReplies(): unknown[] {
+  const events: unknown[] = [];
+  for (let r = 0; r < 6; r++) {
+    events.push({ type: 'REPLY_START', reply_id: `r${r}`, session_id: 's', name: 'Friday' });
+    events.push({ type: 'TEXT_BLOCK_START', reply_id: `r${r}`, block_id: `b${r}` });
+    for (let i = 0; i < 300; i++) events.push({ type: 'TEXT_BLOCK_DELTA', reply_id: `r${r}`, block_id: `b${r}`, delta: `w${r}.${i} ` });
+    events.push({ type: 'TEXT_BLOCK_END', reply_id: `r${r}`, block_id: `b${r}` });
+    events.push({ type: 'REPLY_END', reply_id: `r${r}`, session_id: 's' });
+  }
+  return events;
+}
+
+/**
+ * Six replies of 300 deltas as 200 chunks (connection `a`), and the snapshot of a relay store with a small cap that
+ * read them: it starts in the middle of the stream (its eviction digested), numbering events and steps from there.
+ */
+function sixRepliesThroughRelay(): { records: CaptureRecord[]; compacted: CaptureRecord[] } {
+  const events = sixReplies();
+  const body = new TextEncoder().encode(sseBody(events));
+  const records = captureOf(cut(body, Array.from({ length: 200 }, (_, i) => Math.floor((i * body.length) / 200))), { id: 'a', state: 'complete' });
+  const relay = new CaptureStore(48 * 1024);
+  records.forEach((r, i) => relay.add([r], i));
+  return { records, compacted: toCaptureRecords(relay.snapshot()) };
+}
+
 describe('panel store', () => {
   it('coalesces many ingests into one flush', () => {
     const { store, flush, queued } = manualStore();
@@ -90,14 +128,7 @@ describe('panel store', () => {
 
   it('an event of no reply the user selects (a CUSTOM) stays selected while the reply streams on', () => {
     const { store, flush } = manualStore();
-    const ev = (type: string, extra: Record<string, unknown> = {}) => ({ type, reply_id: 'r', created_at: '2026-12-01T09:00:00', ...extra });
-    const events = [
-      ev('REPLY_START', { session_id: 's', name: 'a' }),
-      ev('TEXT_BLOCK_START', { block_id: 't' }),
-      { type: 'CUSTOM', name: 'progress', value: {}, created_at: '2026-12-01T09:00:00' }, // #2, of no reply
-      ...Array.from({ length: 20 }, (_, i) => ev('TEXT_BLOCK_DELTA', { block_id: 't', delta: `w${i} ` })),
-    ];
-    const records = captureOf(events.map((e) => new TextEncoder().encode(sseBody([e]))), { id: 'c', state: 'open' }); // a chunk per event
+    const records = replyWithCustom(20); // a chunk per event
     store.ingest(records.slice(0, 8));
     flush();
     store.selectConnection('c');
@@ -113,14 +144,7 @@ describe('panel store', () => {
 
   it('an event of no reply (a CUSTOM) leaves the selected reply — End goes back to it and follows it again', () => {
     const { store, flush } = manualStore();
-    const ev = (type: string, extra: Record<string, unknown> = {}) => ({ type, reply_id: 'r', created_at: '2026-12-01T09:00:00', ...extra });
-    const events = [
-      ev('REPLY_START', { session_id: 's', name: 'a' }),
-      ev('TEXT_BLOCK_START', { block_id: 't' }),
-      { type: 'CUSTOM', name: 'progress', value: {}, created_at: '2026-12-01T09:00:00' }, // #2, of no reply
-      ...Array.from({ length: 6 }, (_, i) => ev('TEXT_BLOCK_DELTA', { block_id: 't', delta: `w${i} ` })),
-    ];
-    const records = captureOf(events.map((e) => new TextEncoder().encode(sseBody([e]))), { id: 'c', state: 'open' });
+    const records = replyWithCustom(6);
     store.ingest(records.slice(0, 6));
     flush();
     store.selectConnection('c');
@@ -446,19 +470,7 @@ describe('panel store', () => {
   it('a capture replaced by one with an evicted head (a compacted live panel) keeps the user on the same event', () => {
     // Six replies through a relay store with a small cap: its snapshot starts in the middle of the stream, and numbers
     // events and steps from there.
-    const events: unknown[] = [];
-    for (let r = 0; r < 6; r++) {
-      events.push({ type: 'REPLY_START', reply_id: `r${r}`, session_id: 's', name: 'Friday' });
-      events.push({ type: 'TEXT_BLOCK_START', reply_id: `r${r}`, block_id: `b${r}` });
-      for (let i = 0; i < 300; i++) events.push({ type: 'TEXT_BLOCK_DELTA', reply_id: `r${r}`, block_id: `b${r}`, delta: `w${r}.${i} ` });
-      events.push({ type: 'TEXT_BLOCK_END', reply_id: `r${r}`, block_id: `b${r}` });
-      events.push({ type: 'REPLY_END', reply_id: `r${r}`, session_id: 's' });
-    }
-    const body = new TextEncoder().encode(sseBody(events));
-    const records = captureOf(cut(body, Array.from({ length: 200 }, (_, i) => Math.floor((i * body.length) / 200))), { id: 'a', state: 'complete' });
-    const relay = new CaptureStore(48 * 1024);
-    records.forEach((r, i) => relay.add([r], i));
-    const compacted = toCaptureRecords(relay.snapshot());
+    const { records, compacted } = sixRepliesThroughRelay();
 
     const { store, flush } = manualStore();
     store.ingest(records);
@@ -505,19 +517,7 @@ describe('panel store', () => {
     // hands over has an eviction record without `derived` — the one the tab keeps while the digest lags (tab-capture.ts
     // drops a stale one). Its `evictedEvents` counts chunks, and its events are numbered from the first frame after the
     // cut: from the stream's start, they cannot be counted. Later the same capture comes again, digested.
-    const events: unknown[] = [];
-    for (let r = 0; r < 6; r++) {
-      events.push({ type: 'REPLY_START', reply_id: `r${r}`, session_id: 's', name: 'Friday' });
-      events.push({ type: 'TEXT_BLOCK_START', reply_id: `r${r}`, block_id: `b${r}` });
-      for (let i = 0; i < 300; i++) events.push({ type: 'TEXT_BLOCK_DELTA', reply_id: `r${r}`, block_id: `b${r}`, delta: `w${r}.${i} ` });
-      events.push({ type: 'TEXT_BLOCK_END', reply_id: `r${r}`, block_id: `b${r}` });
-      events.push({ type: 'REPLY_END', reply_id: `r${r}`, session_id: 's' });
-    }
-    const body = new TextEncoder().encode(sseBody(events));
-    const records = captureOf(cut(body, Array.from({ length: 200 }, (_, i) => Math.floor((i * body.length) / 200))), { id: 'a', state: 'complete' });
-    const relay = new CaptureStore(48 * 1024);
-    records.forEach((r, i) => relay.add([r], i));
-    const digested = toCaptureRecords(relay.snapshot());
+    const { records, compacted: digested } = sixRepliesThroughRelay();
     const undigested = digested.map((r) => (r.kind === 'evicted' ? { ...r, derived: undefined } : r));
 
     const { store, flush } = manualStore();
@@ -560,14 +560,7 @@ describe('panel store', () => {
   it('a capture replaced by one with an evicted head keeps a selected frame (a heartbeat) on the same frame, or selects none when the cut took it', () => {
     // Heartbeats in threes every 25 events, each chunk cut between a run's first heartbeat and its second: wherever the
     // relay's cut falls, the kept capture starts with two heartbeats before its first event, and the one before them went.
-    const events: unknown[] = [];
-    for (let r = 0; r < 6; r++) {
-      events.push({ type: 'REPLY_START', reply_id: `r${r}`, session_id: 's', name: 'Friday' });
-      events.push({ type: 'TEXT_BLOCK_START', reply_id: `r${r}`, block_id: `b${r}` });
-      for (let i = 0; i < 300; i++) events.push({ type: 'TEXT_BLOCK_DELTA', reply_id: `r${r}`, block_id: `b${r}`, delta: `w${r}.${i} ` });
-      events.push({ type: 'TEXT_BLOCK_END', reply_id: `r${r}`, block_id: `b${r}` });
-      events.push({ type: 'REPLY_END', reply_id: `r${r}`, session_id: 's' });
-    }
+    const events = sixReplies();
     const chunks: string[] = [];
     for (let i = 0; i < events.length; i += 25) {
       chunks.push(`: ping ${i}b\n\n: ping ${i}c\n\n${sseBody(events.slice(i, i + 25))}: ping ${i + 25}a\n\n`);
