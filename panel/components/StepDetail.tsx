@@ -236,7 +236,11 @@ export function StepDetail({ store }: { store: PanelStore }) {
               : conn.events.length === 0 ? 'No events in this stream: nothing to reconstruct.' : 'Select a reply or an event.'}
           </div>
         ) : !state ? (
-          <div class="empty">The selected event is not a step of this reply.</div>
+          // No event: the capture was replaced and is read back to the selected step (store.ts `reset`).
+          <div class="empty">
+            {event ? 'The selected event is not a step of this reply.'
+              : store.backlog.value ? 'Reading the capture up to the selected step…' : 'Select a step or an event.'}
+          </div>
         ) : state.error ? (
           <div class="empty err">{state.error}</div>
         ) : tab === 'message' ? (

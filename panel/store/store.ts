@@ -452,13 +452,17 @@ export function createPanelStore(options: StoreOptions = {}) {
     importedFiles.clear(); // what they added is gone with the rest
     connectionFiles.clear();
     if (file !== undefined) for (const r of recs) if (r.kind === 'connection') connectionFiles.set(r.id, file);
+    // A selection not placed back yet (the capture before this one was replaced while still being read: compaction
+    // hands an undigested capture, then the digested one, while a big snapshot takes seconds to read) keeps its
+    // anchor: what the half-read capture shows is no selection of the user's — the event and frame were cleared,
+    // and the connection's numbering (its eviction record) may not be read yet.
     const conn = selectedConnection.value;
     const ev = selectedEvent.value;
     const recordsCut = conn && recordsCutOf(conn);
-    anchor = conn && ev !== undefined && !(selectedReply.value && follow.value)
+    anchor ??= conn && ev !== undefined && !(selectedReply.value && follow.value)
       ? { conn: conn.record.id, event: conn.evictedEvents + ev, ...(recordsCut !== undefined ? { recordsCut } : {}) } : undefined;
     const frame = selectedFrame.value;
-    frameAnchor = conn && frame !== undefined ? frameAnchorOf(conn, frame) : undefined;
+    frameAnchor ??= conn && frame !== undefined ? frameAnchorOf(conn, frame) : undefined;
     pending = [];
     pendingDone = 0;
     stale = false;
@@ -467,7 +471,9 @@ export function createPanelStore(options: StoreOptions = {}) {
       analyzer = new CaptureAnalyzer();
       records = [];
       header.value = h;
-      selectedFrame.value = undefined; // (anchored: selected again once read)
+      // (anchored: selected again once read; meanwhile their indices would name other ones of the new capture)
+      selectedEvent.value = undefined;
+      selectedFrame.value = undefined;
       revision.value++;
       held.value = 0;
       queue(recs);

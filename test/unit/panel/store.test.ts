@@ -557,6 +557,63 @@ describe('panel store', () => {
     expect(selected()).toEqual({ reply: undefined, event: undefined });
   });
 
+  it('a capture replaced again while still being read (an undigested compaction, then the digested one) keeps the first selection', () => {
+    // panel-compaction.ts hands the undigested capture, then the same one digested about a second later, while a big
+    // snapshot takes seconds to read: the second reset comes while the first one's selection is not placed back yet.
+    const { records, compacted: digested } = sixRepliesThroughRelay();
+    const undigested = digested.map((r) => (r.kind === 'evicted' ? { ...r, derived: undefined } : r));
+    const other = Array.from({ length: 20 }, (_, i) => sample.records.map((r) => renameConn(r, `-${i}`))).flat();
+    const sliced = manualStore(300, 1);
+    const { store } = sliced;
+    const flushes = (n: number) => {
+      for (let i = 0; i < n && sliced.queued.length; i++) sliced.queued.shift()!();
+    };
+    store.ingest(records);
+    sliced.flush();
+    store.selectConnection('a');
+    store.selectReply('r4');
+    store.seek(290); // the user scrubs back: no longer following
+    const event = store.selectedEventView.value!.rawText;
+
+    // The selected connection not read yet when the second capture comes: its selection was lost, and the old
+    // capture's event index stayed selected, naming another event of the new one.
+    store.reset(undefined, [...other, ...undigested]);
+    flushes(3);
+    expect(store.selectedConnection.value).toBeUndefined();
+    expect(store.selectedEvent.value).toBeUndefined(); // no event of the old numbering meanwhile
+    store.reset(undefined, [...other, ...digested]);
+    sliced.flush();
+    expect(store.selectedReplyId.value).toBe('r4');
+    expect(store.selectedEventView.value?.rawText).toBe(event);
+    expect(store.follow.value).toBe(false);
+
+    // Its connection and eviction analysed, not yet the selected event (nor published: no refresh placed the anchor):
+    // the anchor taken from that view counted the old index from the undigested cut (recordsCut), which the digested
+    // capture has not — the selection was dropped.
+    const unrefreshed = manualStore(1, 1);
+    unrefreshed.store.ingest(records);
+    unrefreshed.flush();
+    unrefreshed.store.selectConnection('a');
+    unrefreshed.store.selectReply('r4');
+    unrefreshed.store.seek(290);
+    unrefreshed.store.reset(undefined, undigested);
+    unrefreshed.queued.shift()!();
+    expect(unrefreshed.store.selectedConnection.value?.evictedRecordsOnly).toBe(true);
+    unrefreshed.store.reset(undefined, digested);
+    unrefreshed.flush();
+    expect(unrefreshed.store.selectedEventView.value?.rawText).toBe(event);
+
+    // A followed reply still follows through both.
+    store.selectReply('r5');
+    store.reset(undefined, [...other, ...undigested]);
+    flushes(3);
+    store.reset(undefined, [...other, ...digested]);
+    sliced.flush();
+    expect(store.selectedReplyId.value).toBe('r5');
+    expect(store.follow.value).toBe(true);
+    expect(store.step.value).toBe(store.selectedReply.value!.history.length - 1);
+  });
+
   it('a capture replaced by one with an evicted head keeps a selected frame (a heartbeat) on the same frame, or selects none when the cut took it', () => {
     // Heartbeats in threes every 25 events, each chunk cut between a run's first heartbeat and its second: wherever the
     // relay's cut falls, the kept capture starts with two heartbeats before its first event, and the one before them went.
