@@ -352,6 +352,9 @@ export function createPanelStore(options: StoreOptions = {}) {
       if (drained) anchor = undefined; // the new capture has no such connection
       return;
     }
+    // A snapshot puts a connection's eviction record right after the connection's, and a backlog is refreshed between
+    // slices: before any event of it is read, the cut (and the numbering) may not be known yet.
+    if (!drained && conn.events.length === 0) return;
     if (anchor.recordsCut !== recordsCutOf(conn)) {
       anchor = undefined;
       unselectUncounted();

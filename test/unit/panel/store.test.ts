@@ -555,6 +555,28 @@ describe('panel store', () => {
     flush();
     expect(store.selectedConnection.value!.evictedRecordsOnly).toBeUndefined();
     expect(selected()).toEqual({ reply: undefined, event: undefined });
+
+    // The same cut read in slices, a refresh after each, one of them between the connection's record and its eviction
+    // record (a snapshot puts it right after): there the connection looked uncut, and the selection was dropped.
+    const sliced = manualStore(300, 1);
+    sliced.store.ingest(undigested);
+    sliced.flush();
+    sliced.store.selectConnection('a');
+    sliced.store.selectReply('r5');
+    sliced.store.seek(100);
+    const slicedEvent = sliced.store.selectedEventView.value!.rawText;
+    const other = sample.records.map((r) => renameConn(r, '-x'));
+    const before = other.slice(0, other.length - ((other.length + 1) % SLICE_RECORDS)); // the slice ends with 'a'
+    sliced.store.reset(undefined, [...before, ...undigested]);
+    const seen = new Set<string>();
+    while (sliced.queued.length) {
+      sliced.queued.shift()!();
+      const conn = sliced.store.selectedConnection.value;
+      seen.add(!conn ? 'unread' : conn.evictedRecordsOnly ? 'cut' : 'uncut');
+    }
+    expect([...seen]).toEqual(['unread', 'uncut', 'cut']);
+    expect(sliced.store.selectedReplyId.value).toBe('r5');
+    expect(sliced.store.selectedEventView.value?.rawText).toBe(slicedEvent);
   });
 
   it('a capture replaced again while still being read (an undigested compaction, then the digested one) keeps the first selection', () => {
