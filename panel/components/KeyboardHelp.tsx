@@ -12,6 +12,7 @@ export const SHORTCUTS: { group: string; items: [keys: string[], what: string][]
       [['←', '→'], 'previous / next step'],
       [['Shift+←', 'Shift+→'], '10 steps back / forward'],
       [['Home', 'End'], 'first / last step'],
+      [['End'], 'after an event of no reply (a CUSTOM): back to the reply, following it'],
       [['[', ']'], 'previous / next step with a diagnostic'],
       [['Space'], 'play / pause'],
     ],

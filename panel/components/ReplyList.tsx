@@ -179,7 +179,9 @@ export function ReplyList({ store }: { store: PanelStore }) {
       : undefined;
     if (target === undefined) {
       // Home, End and Space belong to the scrubber (the app's key listener); with no reply to scrub, they scrolled the pane.
-      if (!store.selectedReply.value && !modified && (e.key === 'Home' || e.key === 'End' || e.key === ' ')) e.preventDefault();
+      // End after an event of no reply goes back to the reply left (the app's listener skips a prevented key).
+      const backKey = e.key === 'End' && store.replyLeft.value !== undefined;
+      if (!store.selectedReply.value && !modified && !backKey && (e.key === 'Home' || e.key === 'End' || e.key === ' ')) e.preventDefault();
       return;
     }
     e.preventDefault();

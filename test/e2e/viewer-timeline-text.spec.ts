@@ -88,6 +88,12 @@ test('a CUSTOM notification selected in the event list leaves the reply: the scr
   await page.locator('.vrow[data-event="9"]').click();
   await page.getByTestId('back-to-reply').click();
   await expect(page.getByTestId('step-pos')).toHaveText(/^step 7 \/ 7/);
+  // End in the focused replies list too (the list kept End from the page, as it does with no reply to go back to).
+  await page.locator('.vrow[data-event="4"]').click();
+  await page.getByRole('grid', { name: 'Replies' }).focus();
+  await page.keyboard.press('End');
+  await expect(reply).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('step-pos')).toHaveText(/^step 7 \/ 7/);
   await page.close();
 });
 
