@@ -133,8 +133,12 @@ export function Timeline({ store }: { store: PanelStore }) {
   const replyId = store.selectedReply.value?.id;
   // Marked only among several replies: with one, every lane but a notification's is its — all marked, none stood out.
   const markedReply = (conn?.replies.length ?? 0) > 1 ? replyId : undefined;
-  useRevealReplyLanes(box, tl?.lanes, replyId, conn?.record.id, { axisH: AXIS_H, laneH: LANE_H },
-    () => picked.current !== undefined && picked.current === store.selectedEvent.peek());
+  // Read once: left standing, a later choice from the list of the very event picked here was taken for this pick.
+  useRevealReplyLanes(box, tl?.lanes, replyId, conn?.record.id, { axisH: AXIS_H, laneH: LANE_H }, () => {
+    const here = picked.current !== undefined && picked.current === store.selectedEvent.peek();
+    picked.current = undefined;
+    return here;
+  });
   const tableOpened = useRef(false);
   useRevealTable(box, tableOpened, TABLE_ID);
 

@@ -105,6 +105,15 @@ for (const [name, size] of Object.entries(SIZES)) {
     await expect(page.locator(`g.tl-selected[data-lane^="reply:${replyId(1)}"]`)).toHaveCount(1);
     expect(await inView(page, '[data-testid="timeline-table"] tr[data-lane^="reply:' + replyId(1) + '"]')).toBe(true);
     expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toMatch(/^First event of R2 · reply /);
+    // The table picked R2's last event, the one the list selects for it: R2 chosen again from the list (after
+    // another) is scrolled to — the list chose it, not the table (the pick was taken for this one too).
+    await page.getByRole('button', { name: /^Last event of R2 · reply / }).click();
+    await replies.nth(15).click();
+    await expect(page.locator(`g.tl-selected${textLane(15)}`)).toHaveCount(1);
+    expect(await inView(page, firstBlockLane(1))).toBe(false);
+    await replies.nth(1).click();
+    await expect(page.locator(`g.tl-selected${textLane(1)}`)).toHaveCount(1);
+    await expect.poll(() => inView(page, firstBlockLane(1))).toBe(true);
     await page.close();
   });
 
