@@ -16,8 +16,9 @@ interface RowProps {
   r: ReplyView;
   /** Position in the list (aria-rowindex is this + 2: the header is row 1; the list is windowed). */
   index: number;
-  /** Replies in the list. */
-  count: number;
+  /** The list has more than one reply (a pi message is then named by its place). Not the count: with it in the
+   * comparison below, each new reply re-rendered every row shown. */
+  several: boolean;
   /** The connection has ended (then a reply without a finished reason was cut off, not streaming). */
   ended: string | undefined;
   /** A later request resumed the stream and continued this reply there: "#2" (it is not unfinished for the page). */
@@ -34,7 +35,7 @@ interface RowProps {
  */
 const sameRow = (a: RowProps, b: RowProps) =>
   a.selected === b.selected && a.onSelect === b.onSelect && a.r.id === b.r.id && a.r.name === b.r.name &&
-  a.ended === b.ended && a.continuedOn === b.continuedOn && a.narrow === b.narrow && a.index === b.index && a.count === b.count &&
+  a.ended === b.ended && a.continuedOn === b.continuedOn && a.narrow === b.narrow && a.index === b.index && a.several === b.several &&
   a.r.eventIndices.length === b.r.eventIndices.length && a.r.finishedReason === b.r.finishedReason &&
   a.r.usage === b.r.usage && a.r.timeToFirstTokenMs === b.r.timeToFirstTokenMs && a.r.durationMs === b.r.durationMs &&
   a.r.diagnostics.length === b.r.diagnostics.length && a.r.orphan === b.r.orphan && a.r.continuesConnection === b.r.continuesConnection;
@@ -51,7 +52,7 @@ const CONTINUED = 'The reply began on the connection this one resumes (from its 
 /** A lower bound of nothing: the reply began before what is here, and what is here took no time. */
 const UNKNOWN = 'how long it took is not known (its events here came at one time)';
 
-const ReplyRow = memo(function ReplyRow({ r, index, count, ended, continuedOn, narrow, selected, onSelect }: RowProps) {
+const ReplyRow = memo(function ReplyRow({ r, index, several, ended, continuedOn, narrow, selected, onSelect }: RowProps) {
   const errors = r.diagnostics.some((d) => d.severity === 'error');
   const warnings = !errors && r.diagnostics.some((d) => d.severity === 'warning');
   const continued = r.continuesConnection !== undefined;
@@ -61,7 +62,7 @@ const ReplyRow = memo(function ReplyRow({ r, index, count, ended, continuedOn, n
   const unknown = atLeast !== '' && r.durationMs === 0;
   const duration = unknown ? '—' : `${atLeast}${formatMs(r.durationMs)}`;
   const times = narrow ? `\nusage ${formatUsage(r.usage)} · TTFT ${formatMs(r.timeToFirstTokenMs)} · duration ${duration}` : '';
-  const label = replyLabel(r, index, count);
+  const label = replyLabel(r, index, several);
   return (
     <tr
       class="row"
@@ -223,7 +224,7 @@ export function ReplyList({ store }: { store: PanelStore }) {
           {start > 0 ? <Spacer height={start * ROW} /> : null}
           {start > 0 && start % 2 === 0 ? <Spacer height={0} /> : null}
           {rows.map((r, i) => (
-            <ReplyRow key={r.id} r={r} index={start + i} count={conn.replies.length} ended={ended} continuedOn={continuedOn(r.id)} narrow={narrow} selected={r.id === selected} onSelect={store.selectReply} />
+            <ReplyRow key={r.id} r={r} index={start + i} several={conn.replies.length > 1} ended={ended} continuedOn={continuedOn(r.id)} narrow={narrow} selected={r.id === selected} onSelect={store.selectReply} />
           ))}
           {end < conn.replies.length ? <Spacer height={(conn.replies.length - end) * ROW} /> : null}
         </tbody>

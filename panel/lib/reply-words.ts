@@ -18,10 +18,10 @@ export function piModel(r: ReplyView): string | undefined {
 
 /**
  * The row's bold name and the dim words after it: the agent's name and the id, or a pi message's model and its place
- * among `count` — none when it is the only one (a proxy stream is one message: "message 1" only took the room the
- * model's name needed in a narrow list).
+ * when the stream has `several` — none when it is the only one (a proxy stream is one message: "message 1" only took
+ * the room the model's name needed in a narrow list).
  */
-export function replyLabel(r: ReplyView, index: number, count: number): { name: string | undefined; id: string | undefined } {
+export function replyLabel(r: ReplyView, index: number, several: boolean): { name: string | undefined; id: string | undefined } {
   if (!isPi(r)) return { name: r.name, id: r.id };
-  return { name: piModel(r) ?? r.role, id: count > 1 ? `message ${index + 1}` : undefined };
+  return { name: piModel(r) ?? r.role, id: several ? `message ${index + 1}` : undefined };
 }

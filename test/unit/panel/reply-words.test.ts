@@ -14,14 +14,14 @@ describe('replyLabel', () => {
   it('a pi proxy message: the model of its request — not its internal id; among several, its place', () => {
     const pi = demo.find((c) => c.dialect === 'pi-proxy')!;
     expect(pi.replies[0].id).toMatch(/#0$/);
-    expect(replyLabel(pi.replies[0], 0, 1)).toEqual({ name: 'claude-sonnet-4-5', id: undefined });
-    expect(replyLabel(pi.replies[0], 1, 3)).toEqual({ name: 'claude-sonnet-4-5', id: 'message 2' });
+    expect(replyLabel(pi.replies[0], 0, false)).toEqual({ name: 'claude-sonnet-4-5', id: undefined });
+    expect(replyLabel(pi.replies[0], 1, true)).toEqual({ name: 'claude-sonnet-4-5', id: 'message 2' });
   });
 
   it('an AgentScope reply: its agent\'s name and its id, as before', () => {
     const as = demo.find((c) => c.dialect === 'agentscope')!;
     const r = as.replies.find((x) => x.name)!;
-    expect(replyLabel(r, 3, 12)).toEqual({ name: r.name, id: r.id });
+    expect(replyLabel(r, 3, true)).toEqual({ name: r.name, id: r.id });
   });
 
   it('a pi message in the form that carries it (AssistantMessageEvent): the model it carries; none: its role', () => {
@@ -32,7 +32,7 @@ describe('replyLabel', () => {
     })[0];
     const carried = read('gpt-5');
     expect(carried.dialect).toBe('pi-assistant');
-    expect(replyLabel(carried.replies[0], 0, 2)).toEqual({ name: 'gpt-5', id: 'message 1' });
-    expect(replyLabel(read().replies[0], 0, 1)).toEqual({ name: 'assistant', id: undefined });
+    expect(replyLabel(carried.replies[0], 0, true)).toEqual({ name: 'gpt-5', id: 'message 1' });
+    expect(replyLabel(read().replies[0], 0, false)).toEqual({ name: 'assistant', id: undefined });
   });
 });
