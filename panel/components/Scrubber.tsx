@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { Icon } from './Icon.tsx';
 import { useWidth } from './useWidth.ts';
 import { connectionName, connectionNumbers, shownId } from '../lib/resume-words.ts';
-import { truncate } from '../lib/format.ts';
+import { replyWords } from '../lib/reply-words.ts';
 import { nextIn, nextPlayStep, playDelay, type Speed } from '../store/steps.ts';
 import type { PanelStore } from '../store/store.ts';
 
@@ -120,7 +120,7 @@ export function Scrubber({ store }: { store: PanelStore }) {
         )}
         {back ? (
           <button class="link" data-testid="back-to-reply" title="Back to the reply's newest step, following it (End)" onClick={() => store.backToReply()}>
-            Back to {back.name ? `${back.name} ` : ''}{truncate(back.id, 16)} (End)
+            Back to {replyWords(back, conn!.replies, 16)} (End)
           </button>
         ) : null}
       </div>

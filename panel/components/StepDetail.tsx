@@ -13,6 +13,7 @@ import { MessageBubble } from './MessageBubble.tsx';
 import { SplitPane } from './SplitPane.tsx';
 import { TabList, TabPanel } from './TabList.tsx';
 import { connectionNumbers, continuedBy, withConnectionNames, type ConnectionNumbers } from '../lib/resume-words.ts';
+import { replyWords } from '../lib/reply-words.ts';
 import { ContinuedNote } from './ResumeNote.tsx';
 
 interface StepState {
@@ -60,6 +61,12 @@ function ChangeList({ changes }: { changes: JsonChange[] }) {
   );
 }
 
+/** The event's reply as the reply list names it (a pi message's analyzer id, "tab1:2#0", is no name). */
+function replyOf(conn: ConnectionView, id: string): string {
+  const reply = conn.replies.find((r) => r.id === id);
+  return reply ? replyWords(reply, conn.replies) : id;
+}
+
 export function EventDetail({ conn, event, numbers }: { conn: ConnectionView; event: EventView | undefined; numbers?: ConnectionNumbers }) {
   if (!event) return <div class="empty">Select an event.</div>;
   const frame = frameByIndex(conn, event.frameIndex);
@@ -72,7 +79,7 @@ export function EventDetail({ conn, event, numbers }: { conn: ConnectionView; ev
         <span>
           #{event.index} <b>{event.type}</b> {event.valid ? <span class="ok">valid</span> : <span class="err">invalid</span>}
         </span>
-        {event.replyId ? (<><span class="k">reply</span><span class="mono">{event.replyId}</span></>) : null}
+        {event.replyId ? (<><span class="k">reply</span><span class="mono">{replyOf(conn, event.replyId)}</span></>) : null}
         {event.blockId ? (<><span class="k">{/^TOOL_(CALL|RESULT)/.test(event.type) ? 'tool call' : 'block'}</span><span class="mono">{event.blockId}</span></>) : null}
         {event.extras.length ? (<><span class="k">unknown fields</span><span class="warn mono">{event.extras.join(', ')}</span></>) : null}
       </div>

@@ -2,6 +2,7 @@
 // message has neither — the analyzer's id is "<connection>#<n>" ("demo:5#0"), which read as the reply's name — so it
 // is named by the model that wrote it and, among several, its place in the stream: "claude-sonnet-4-5 message 2".
 import type { ReplyView } from '../../src/core/analysis/types.ts';
+import { truncate } from './format.ts';
 
 const isPi = (r: ReplyView) => r.dialect.startsWith('pi-');
 
@@ -24,4 +25,13 @@ export function piModel(r: ReplyView): string | undefined {
 export function replyLabel(r: ReplyView, index: number, several: boolean): { name: string | undefined; id: string | undefined } {
   if (!isPi(r)) return { name: r.name, id: r.id };
   return { name: piModel(r) ?? r.role, id: several ? `message ${index + 1}` : undefined };
+}
+
+/**
+ * A reply named in a sentence (the scrubber's "Back to …", the event pane) as the reply list names it: a pi message's
+ * analyzer id ("demo:5#0") is no name. An id longer than `idChars` is shortened.
+ */
+export function replyWords(r: ReplyView, replies: readonly ReplyView[], idChars = Infinity): string {
+  const { name, id } = replyLabel(r, replies.indexOf(r), replies.length > 1);
+  return [name, id === undefined ? undefined : truncate(id, idChars)].filter((w) => w !== undefined && w !== '').join(' ');
 }

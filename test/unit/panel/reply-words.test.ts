@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { analyzeCapture } from '../../../src/core/analysis/analyze.ts';
 import { loadInput } from '../../../src/core/capture/load-input.ts';
-import { replyLabel } from '../../../panel/lib/reply-words.ts';
+import { replyLabel, replyWords } from '../../../panel/lib/reply-words.ts';
 import { captureOf, sseBody } from '../analysis/support.ts';
 
 const demo = analyzeCapture(loadInput(readFileSync(path.resolve(import.meta.dirname, '../../../examples/demo.replyscope.ndjson')), 'demo'));
@@ -34,5 +34,15 @@ describe('replyLabel', () => {
     expect(carried.dialect).toBe('pi-assistant');
     expect(replyLabel(carried.replies[0], 0, true)).toEqual({ name: 'gpt-5', id: 'message 1' });
     expect(replyLabel(read().replies[0], 0, false)).toEqual({ name: 'assistant', id: undefined });
+  });
+});
+
+describe('replyWords (the scrubber\'s "Back to …", the event pane)', () => {
+  it('a pi message as the list names it, not "demo:5#0"; an AgentScope reply by name and id, the id shortened', () => {
+    const pi = demo.find((c) => c.dialect === 'pi-proxy')!;
+    expect(replyWords(pi.replies[0], pi.replies, 16)).toBe('claude-sonnet-4-5');
+    const as = demo.find((c) => c.dialect === 'agentscope')!;
+    const r = as.replies.find((x) => x.name && x.id.length > 16)!;
+    expect(replyWords(r, as.replies, 16)).toBe(`${r.name} ${r.id.slice(0, 15)}…`);
   });
 });
