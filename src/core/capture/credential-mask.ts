@@ -50,7 +50,10 @@ const isSecretKey = (key: string): boolean => SECRET_KEY.test(key.replace(/([a-z
  * `options.apiKey`; it was stored and exported in clear) — strings in an array under such a key too
  * (`"credentials": ["sk-…"]`). Other text, and JSON without such keys, as it is — but for a credential key written
  * twice: JSON.parse keeps the last value, so the text would keep the first in clear (`{"token":"sk-…","token":null}`):
- * such a body is written anew from what JSON.parse read. `maskedKeys` is given the keys whose values were masked (or
+ * such a body is written anew from what JSON.parse read. A text that starts as a JSON object or array and does not
+ * parse is masked by its head (maskSecretsInJsonHead), as written: a body cut with nothing saying so (a HAR whose
+ * bodySize is -1 or missing), or one that is not quite JSON (a trailing comma, NDJSON lines) — kept as it was, its
+ * "apiKey":"sk-…" was shown and exported in clear. `maskedKeys` is given the keys whose values were masked (or
  * dropped: a key written twice).
  */
 export function maskSecretsInJson(text: string, json: JsonFunctions = JSON, maskedKeys?: Set<string>): string {
@@ -60,7 +63,7 @@ export function maskSecretsInJson(text: string, json: JsonFunctions = JSON, mask
   try {
     value = json.parse(text);
   } catch {
-    return text;
+    return maskSecretsInJsonHead(text, json, maskedKeys);
   }
   let masked = false;
   const secretKeysSeen: string[] = [];

@@ -157,6 +157,27 @@ describe('HAR import of a browser\'s HAR masks its credentials as the tap does',
   });
 });
 
+describe('a request body a tool cut without saying so (bodySize -1 or missing: HAR 1.2 allows both)', () => {
+  // Not read as cut (nothing says it is more than its text), and no whole JSON: the masking could not parse it, and
+  // its secret was imported, shown and exported in clear.
+  const cutEntry = (at: string, bodySize: number | undefined) => {
+    const req: Record<string, unknown> = request('https://proxy.example/api/stream', [['Accept', 'text/event-stream']], cutBody, bodySize ?? 0);
+    if (bodySize === undefined) delete req.bodySize;
+    return entry(at, req, response(500, 'application/json', '{"error":"boom"}'), { _resourceType: 'fetch' });
+  };
+  const har = { log: { ...browserHar().log, entries: [cutEntry('2026-11-29T21:00:01.000Z', -1), cutEntry('2026-11-29T21:00:02.000Z', undefined)] } };
+  const cap = importHar(har);
+
+  it('is masked by its head, and the note counts it', () => {
+    const bodies = conns(cap).map((c) => c.requestBody);
+    expect(bodies).toHaveLength(2);
+    for (const body of bodies) expect(body?.text).toBe(cutBody.replace('sk-SECRET-CU', '•••'));
+    expect(JSON.stringify(cap)).not.toMatch(/SECRET/);
+    expect(readCaptureLog(writeCaptureLog(cap)).records.some((r) => JSON.stringify(r).includes('SECRET'))).toBe(false);
+    expect(notes(cap)).toContain('Credentials masked on import, as the extension masks them when it captures: apiKey in 2 request bodies.');
+  });
+});
+
 describe('a masked request body in a HAR read without our fields', () => {
   // The record keeps the size the page sent, its text the masked one ("sk-…" → "•••": shorter); the export writes
   // that size as bodySize, and a reader without `_replyscope` took the shorter postData for a cut body.

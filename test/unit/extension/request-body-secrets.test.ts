@@ -124,6 +124,21 @@ describe('the head of a JSON body masked as the whole body would be', () => {
     expect(m('{"token":"s1","token":"s2","x":"')).toBe('{"token":"•••","token":"•••","x":"');
   });
 
+  it('a body within the cap that starts as JSON but does not parse is masked by its head, not kept in clear', async () => {
+    // Not quite JSON (a trailing comma, JSON5's comments, NDJSON lines): the whole-body masking could not parse it.
+    const cases: [string, string][] = [
+      ['{"apiKey":"sk-SECRET-1","q":"hi",}', '{"apiKey":"•••","q":"hi",}'],
+      ['{"q":"hi"}\n{"token":"SECRET-2"}\n', '{"q":"hi"}\n{"token":"•••"}\n'],
+      ['  [{"password":"SECRET-3"} // sent\n]', '  [{"password":"•••"} // sent\n]'],
+    ];
+    for (const [sent, kept] of cases) {
+      const asBytes = new TextEncoder().encode(sent);
+      expect(captureBody(sent), sent).toEqual({ text: kept, size: asBytes.length });
+      expect(captureBody(asBytes), sent).toEqual({ text: kept, size: asBytes.length });
+      expect(await captureBody(new Blob([asBytes])), sent).toEqual({ text: kept, size: asBytes.length });
+    }
+  });
+
   it('text that is no JSON object or array is kept as it is', () => {
     for (const t of ['token=abc', '"token":"abc"', 'x{"token":"abc"', '', '  ', '<ReadableStream body: not captured>']) expect(m(t)).toBe(t);
   });
