@@ -81,7 +81,7 @@ function lastMessage(conn: ConnectionView, replyId: string): unknown {
   const r = conn.replies.find((x) => x.id === replyId);
   if (!r) return undefined;
   if (r.afterEnd) return r.afterEnd.message;
-  if (r.history.length === 0) return undefined;
+  if (r.history.length === 0) return r.history.initial;
   return r.history.at(r.history.length - 1);
 }
 
@@ -158,7 +158,8 @@ export function buildExport(source: Capture, req: ExportRequest): ExportFile {
             connection: c.record.id, url: c.record.url, reply: r.id, dialect: r.dialect,
             // Listed under both connections of a resumed stream: this one's message is the page's whole (as replay says).
             ...(r.continuesConnection !== undefined ? { continuesConnection: r.continuesConnection } : {}),
-            message: lastMessage(c, r.id),
+            // null, not left out, when there is none (a pi event whose `partial` is null): every entry has its key.
+            message: lastMessage(c, r.id) ?? null,
           })),
         ));
       });

@@ -11,12 +11,14 @@ const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typ
 
 /**
  * An entry of the diagnostics report: { connection, url, dialect, diagnostics: [...] }; of the messages:
- * { connection, url, reply, dialect, message }. Neither has a `type`, which every event of either protocol has.
+ * { connection, url, reply, dialect, message }. Neither has a `type`, which every event of either protocol has. An
+ * earlier messages export left `message` out of a reply that had none (undefined, not null): such an entry is told by
+ * its reply and dialect.
  */
 function entryKind(v: unknown): DerivedExport | undefined {
   if (!isRecord(v) || 'type' in v || typeof v.connection !== 'string' || typeof v.url !== 'string') return undefined;
   if (Array.isArray(v.diagnostics)) return 'diagnostics';
-  if (typeof v.reply === 'string' && 'message' in v) return 'messages';
+  if (typeof v.reply === 'string' && ('message' in v || typeof v.dialect === 'string')) return 'messages';
   return undefined;
 }
 

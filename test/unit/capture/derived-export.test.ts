@@ -40,6 +40,23 @@ describe('derived exports', () => {
     expect(refusal(exported('messages'), 'messages.json')).toMatch(/^messages\.json: this is Replyscope's reconstructed messages \(Export → "Reconstructed messages \(JSON\)"\)/);
   });
 
+  it('the messages are refused as such when a reply has no message (its entry says null; an earlier export left the key out)', () => {
+    // A pi event whose `partial` is null: the reply is there, its message is not.
+    const body = 'data: {"type":"start","partial":null}\n\n';
+    const capture = { ...sample, records: [...sample.records,
+      { kind: 'connection' as const, id: 'none:1', transport: 'fetch' as const, frameUrl: 'https://app.example/', method: 'GET', url: 'https://app.example/pi',
+        requestHeaders: [], status: 200, responseHeaders: [['content-type', 'text/event-stream']] as [string, string][], startTime: 9_000_000_000_000 },
+      { kind: 'chunk' as const, conn: 'none:1', t: 9_000_000_000_001, bytes: body.length, text: body },
+      { kind: 'end' as const, conn: 'none:1', t: 9_000_000_000_002, state: 'complete' as const },
+    ] };
+    const text = buildExport(capture, { kind: 'messages', redaction: none }).text;
+    const entries = JSON.parse(text) as Record<string, unknown>[];
+    expect(entries.at(-1)).toEqual({ connection: 'none:1', url: 'https://app.example/pi', reply: 'none:1#0', dialect: 'pi-assistant', message: null });
+    expect(refusal(text, 'messages.json')).toMatch(/^messages\.json: this is Replyscope's reconstructed messages/);
+    const { message: _, ...old } = entries.at(-1)!;
+    expect(refusal(JSON.stringify([...entries.slice(0, -1), old]), 'old.json')).toMatch(/^old\.json: this is Replyscope's reconstructed messages/);
+  });
+
   it('the CLI says the same, as bad input (exit 2)', async () => {
     const report = new TextEncoder().encode(exported('diagnostics'));
     const err = await runCli(['validate', 'report.json'], () => report).then(() => undefined, (e: Error) => e);
