@@ -293,7 +293,7 @@ test('a cap set in the panel applies to the capture from then on: evicted at the
     const tabId = await ext.tabIdFor(app);
     const panel = await ext.panelPage(tabId);
     const open = panel.getByTestId('cap-open');
-    await expect(open).toHaveText('Memory cap (64 MB)…');
+    await expect(open).toHaveAccessibleName('Memory cap (64 MB)…');
     await open.click();
     const dialog = panel.getByTestId('cap-dialog');
     const field = dialog.getByRole('textbox', { name: 'Cap' });
@@ -322,7 +322,7 @@ test('a cap set in the panel applies to the capture from then on: evicted at the
     await panel.emulateMedia({ colorScheme: 'light' });
     await field.press('Enter');
     await expect(dialog).toHaveCount(0);
-    await expect(open).toHaveText('Memory cap (2 MB)…');
+    await expect(open).toHaveAccessibleName('Memory cap (2 MB)…');
     expect(await storedCap()).toBe(2 * MB);
 
     // The session streams ~11 MB with the panel watching: the relay keeps the newest 2 MB (chunks go whole: as much
@@ -353,7 +353,7 @@ test('a cap set in the panel applies to the capture from then on: evicted at the
     await field.fill('8');
     await expect(dialog.getByTestId('cap-warning')).toHaveCount(0);
     await dialog.getByTestId('cap-save').click();
-    await expect(open).toHaveText('Memory cap (8 MB)…');
+    await expect(open).toHaveAccessibleName('Memory cap (8 MB)…');
     await app.evaluate(() => (document.title = 'again'));
     await run();
     await expect(app).toHaveTitle('done', { timeout: 60_000 });
@@ -367,7 +367,7 @@ test('a cap set in the panel applies to the capture from then on: evicted at the
     await field.fill('1');
     await expect(dialog.getByTestId('cap-warning')).toContainText('Lower than now (8 MB): a tab whose capture holds more than 1 MB evicts its oldest data');
     await dialog.getByTestId('cap-save').click();
-    await expect(open).toHaveText('Memory cap (1 MB)…');
+    await expect(open).toHaveAccessibleName('Memory cap (1 MB)…');
     await expect.poll(async () => (await chunkBytes(panel)).bytes).toBeLessThanOrEqual(MB + at8.largest);
     const at1 = await relayKeeps(2);
     expect(at1.bytes).toBeLessThanOrEqual(MB + at8.largest);
