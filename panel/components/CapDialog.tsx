@@ -1,7 +1,7 @@
 // The per-tab memory cap: how much captured data each tab keeps before its oldest data is evicted. Stored by the
 // extension for every tab; every capture, and a live panel's own bound (panel-compaction.ts), follows it at once.
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { capMB, DEFAULT_CAP_MB, lowerCapWarning, MAX_CAP_MB, MIN_CAP_MB, readCapInput } from '../lib/capture-cap.ts';
+import { capMB, DEFAULT_CAP_MB, lowerCapWarning, MAX_CAP_MB, MIN_CAP_MB, readCapField } from '../lib/capture-cap.ts';
 import type { LiveControls } from '../sources/source.ts';
 import { Modal } from './Modal.tsx';
 
@@ -31,7 +31,7 @@ export function CapDialog({ live, onClose }: {
     return () => document.removeEventListener('keydown', onKey);
   }, []);
 
-  const read = readCapInput(text);
+  const read = readCapField(text, current);
   const warning = current !== undefined && 'bytes' in read ? lowerCapWarning(current, read.bytes) : undefined;
 
   const save = () => {

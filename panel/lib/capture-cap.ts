@@ -35,6 +35,16 @@ export function readCapInput(text: string): CapInput {
 }
 
 /**
+ * The dialog's field read against the stored cap: while it still shows that cap as capMB writes it, the stored cap
+ * itself. One that is no multiple of 0.01 MB (set by hand: 1,234,567 bytes) shows as "1.18" — read, that is another
+ * cap (1,237,320 bytes): Save without an edit wrote it, and one rounded down warned "Lower than now" on opening.
+ */
+export function readCapField(text: string, current: number | undefined): CapInput {
+  if (current !== undefined && text.trim() === capMB(current)) return { bytes: current };
+  return readCapInput(text);
+}
+
+/**
  * Said before saving a cap lower than the current one: every capture holding more loses its oldest data at once,
  * the way it does at the cap. Undefined when nothing is lost (the same cap or a higher one).
  */

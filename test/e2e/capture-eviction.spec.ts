@@ -372,6 +372,17 @@ test('a cap set in the panel applies to the capture from then on: evicted at the
     const at1 = await relayKeeps(2);
     expect(at1.bytes).toBeLessThanOrEqual(MB + at8.largest);
     expect(at1.bytes).toBeLessThan(at8.bytes);
+
+    // A cap set by hand to no whole 0.01 MB shows rounded ("1.18"): saved unedited it stays as it was, and opening
+    // says nothing of a lower cap (1.18 MB is 1,237,320 bytes, below it).
+    await setCaptureLimit(ext, 1_240_000);
+    await open.click();
+    await expect(dialog.getByTestId('cap-current')).toHaveText('Now: 1.18 MB.');
+    await expect(field).toHaveValue('1.18');
+    await expect(dialog.getByTestId('cap-warning')).toHaveCount(0);
+    await dialog.getByTestId('cap-save').click();
+    await expect(dialog).toHaveCount(0);
+    expect(await storedCap()).toBe(1_240_000);
     await panel.close();
     await app.close();
   } finally {

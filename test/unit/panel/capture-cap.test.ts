@@ -1,7 +1,7 @@
 // The memory cap dialog's reading of its field (panel/lib/capture-cap.ts): MB in, bytes out within the setter's
 // bounds, a sentence for anything else; and what it says before a lower cap is saved.
 import { describe, expect, it } from 'vitest';
-import { capMB, lowerCapWarning, readCapInput } from '../../../panel/lib/capture-cap.ts';
+import { capMB, lowerCapWarning, readCapField, readCapInput } from '../../../panel/lib/capture-cap.ts';
 import { MAX_CAPTURE_LIMIT_BYTES, MIN_CAPTURE_LIMIT_BYTES, setCaptureLimit } from '../../../src/extension/settings.ts';
 
 const MB = 1024 * 1024;
@@ -52,6 +52,22 @@ describe('capMB', () => {
     expect(capMB(1.5 * MB)).toBe('1.5');
     expect(capMB(1_234_567)).toBe('1.18');
     expect(readCapInput(capMB(100 * MB))).toEqual({ bytes: 100 * MB }); // what the field starts with reads back
+  });
+});
+
+describe('readCapField', () => {
+  it('a stored cap of no whole 0.01 MB, shown unedited, reads as itself: Save keeps it, and no "Lower than now" on opening', () => {
+    for (const stored of [1_234_567, 1_240_000]) { // capMB: "1.18" both, 1,237,320 bytes read — one above, one below
+      expect(capMB(stored)).toBe('1.18');
+      expect(readCapField(capMB(stored), stored)).toEqual({ bytes: stored });
+      expect(readCapField(` ${capMB(stored)} `, stored)).toEqual({ bytes: stored });
+      expect(lowerCapWarning(stored, (readCapField(capMB(stored), stored) as { bytes: number }).bytes)).toBeUndefined();
+    }
+    // Edited, it is what was typed (typed back to the same text: the stored cap, which it shows).
+    expect(readCapField('1.19', 1_234_567)).toEqual({ bytes: Math.round(1.19 * MB) });
+    expect(readCapField('1.180', 1_234_567)).toEqual({ bytes: Math.round(1.18 * MB) });
+    expect(readCapField('abc', 1_234_567)).toEqual(readCapInput('abc'));
+    expect(readCapField('1.18', undefined)).toEqual({ bytes: Math.round(1.18 * MB) }); // not read yet
   });
 });
 
