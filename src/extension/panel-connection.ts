@@ -244,8 +244,11 @@ export function connectToTab(tabId: number, handlers: TabConnectionHandlers): Ta
     async includeUrls() {
       return (await readSettings()).includeUrls;
     },
-    // No message: the relays follow the stored cap themselves (relay.ts applies it, evicting what no longer fits, and
-    // sends a watching panel its capture anew), as the background's tab budget reads it for each report.
+    // No message: the relays follow the stored cap themselves (relay.ts applies it, evicting what no longer fits: a
+    // watching panel is sent the eviction records, not its capture anew), as the background's tab budget reads it for
+    // each report. This client's compaction follows it too (setCap): a panel already holding 3× the new cap is handed
+    // the kept capture as the next records reach it (the eviction's, then its digest's: panel-compaction.ts), one
+    // holding less keeps what it shows.
     async setCaptureLimit(bytes) {
       await storeCaptureLimit(bytes);
     },

@@ -362,7 +362,8 @@ test('a cap set in the panel applies to the capture from then on: evicted at the
     expect(at8.bytes).toBeLessThanOrEqual(8 * MB + at8.largest);
     expect(at8.bytes).toBeGreaterThan(2 * MB + Math.max(at2.largest, at8.largest)); // more than the old cap kept
 
-    // Lowered below what the capture holds: the oldest goes at once, and the watching panel is handed what is kept.
+    // Lowered below what the capture holds: the oldest goes at once, and the watching panel — holding more than three
+    // times the new cap — is handed what is kept (its compaction follows the cap; one holding less keeps what it shows).
     await open.click();
     await field.fill('1');
     await expect(dialog.getByTestId('cap-warning')).toContainText('Lower than now (8 MB): a tab whose capture holds more than 1 MB evicts its oldest data');
