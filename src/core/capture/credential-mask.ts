@@ -2,15 +2,17 @@
 // credential keys in a JSON request body (whole, or the head of one cut at a cap) or a WebSocket message the page sent.
 // The tap masks them as it captures (extension/tap/request-info.ts, websocket-tap.ts, emitter.ts), and the HAR import
 // masks a browser's HAR alike (har-import-mask.ts): a capture log or HAR exported without Redact holds none in clear.
-// Dependency-free (the tap bundles it into the page's MAIN world): the tap passes the JSON functions it took at
-// install (a page may replace JSON.parse, which would then see every body), and the key cache is an object of no
-// prototype rather than the global Map; the built-in methods called here (Array.isArray, Object.entries, the string
-// methods) are called as they are, as the tap's copy of this code did.
+// Dependency-free (the tap bundles it into the page's MAIN world): every caller passes the JSON functions — the tap
+// the ones it took at install (a page may replace JSON.parse, which would then see every body), anywhere else the
+// global JSON; none is taken by default, so a caller in the page cannot use the page's JSON unawares. The key cache is
+// an object of no prototype rather than the global Map. Every other built-in called here is looked up live, as the
+// tap's copy of this code did: Array.isArray and the array methods (map, push, some), Object.entries,
+// Set.prototype.has and add, RegExp.prototype.test, and the string methods (replace, indexOf, slice, charCodeAt…).
 import { isJsonSpace, stringEnd } from './stream-request.ts';
 
 export const MASK = '•••';
 
-/** The JSON functions the masking calls: the tap's own (natives.ts), anywhere else the global JSON. */
+/** The JSON functions the masking calls, passed by every caller: the tap's own (natives.ts), anywhere else the global JSON. */
 export interface JsonFunctions {
   parse(text: string): unknown;
   stringify(value: unknown): string | undefined;
@@ -56,7 +58,7 @@ const isSecretKey = (key: string): boolean => SECRET_KEY.test(key.replace(/([a-z
  * "apiKey":"sk-…" was shown and exported in clear. `maskedKeys` is given the keys whose values were masked (or
  * dropped: a key written twice).
  */
-export function maskSecretsInJson(text: string, json: JsonFunctions = JSON, maskedKeys?: Set<string>): string {
+export function maskSecretsInJson(text: string, json: JsonFunctions, maskedKeys?: Set<string>): string {
   const head = text.trimStart()[0];
   if (head !== '{' && head !== '[') return text;
   let value: unknown;
@@ -116,12 +118,12 @@ function writtenTwice(text: string, key: string, json: JsonFunctions): boolean {
  * body is written anew by JSON.stringify when it had a credential) — and a text that is no JSON is not checked: at
  * worst a quoted string after a credential's name in it is masked. O(head): strings are passed with indexOf.
  */
-export function maskSecretsInJsonHead(text: string, json: JsonFunctions = JSON, maskedKeys?: Set<string>): string {
+export function maskSecretsInJsonHead(text: string, json: JsonFunctions, maskedKeys?: Set<string>): string {
   return maskJsonHead(text, json, maskedKeys)[0];
 }
 
 /** maskSecretsInJsonHead, and how many UTF-8 bytes longer its masks made the text (MASK for a shorter secret). */
-export function maskJsonHead(text: string, json: JsonFunctions = JSON, maskedKeys?: Set<string>): [masked: string, grownBytes: number] {
+export function maskJsonHead(text: string, json: JsonFunctions, maskedKeys?: Set<string>): [masked: string, grownBytes: number] {
   let out = '';
   let grown = 0;
   let from = 0; // text before `from` is in `out`

@@ -182,7 +182,7 @@ describe('a masked request body in a HAR read without our fields', () => {
   // The record keeps the size the page sent, its text the masked one ("sk-…" → "•••": shorter); the export writes
   // that size as bodySize, and a reader without `_replyscope` took the shorter postData for a cut body.
   const sent = JSON.stringify({ ...JSON.parse(piBody), options: { apiKey: 'sk-SECRET-A-LONG-ONE-1234567890', temperature: 0.2 } });
-  const masked = maskSecretsInJson(sent);
+  const masked = maskSecretsInJson(sent, JSON);
   const sentBytes = new TextEncoder().encode(sent).length;
   const withBody = (text: string, size: number, mime = 'application/json'): Capture => ({
     header: makeHeader('replyscope 0.1.0', { created: '2026-11-29T20:00:00.000Z' }),

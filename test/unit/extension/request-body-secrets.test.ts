@@ -8,7 +8,7 @@ import { makeHeader, readCaptureLog, writeCaptureLog } from '../../../src/core/c
 import { exportHar } from '../../../src/core/capture/har.ts';
 import { importHar } from '../../../src/core/capture/har-import.ts';
 import type { BodyRecord, Capture, ConnectionRecord } from '../../../src/core/capture/model.ts';
-import { maskSecretsInJsonHead } from '../../../src/core/capture/credential-mask.ts';
+import { maskJsonHead, maskSecretsInJson, maskSecretsInJsonHead } from '../../../src/core/capture/credential-mask.ts';
 import { captureBody, deferBody, deferRequestBody, REQUEST_BODY_CAP } from '../../../src/extension/tap/request-info.ts';
 
 /** A JSON body past the cap with credentials near its start, at the top and nested. */
@@ -78,7 +78,7 @@ describe('a JSON body past the cap, read as bytes', () => {
 const maskedWhole = (text: string): string => (captureBody(text) as BodyRecord).text as string;
 
 describe('the head of a JSON body masked as the whole body would be', () => {
-  const m = maskSecretsInJsonHead;
+  const m = (text: string) => maskSecretsInJsonHead(text, JSON);
 
   it('a secret the cut ends is masked; an empty one, and a cut right after its opening quote, stay', () => {
     expect(m('{"model":"m","apiKey":"sk-12')).toBe('{"model":"m","apiKey":"•••');
@@ -139,6 +139,20 @@ describe('the head of a JSON body masked as the whole body would be', () => {
     }
   });
 
+  it('takes no JSON functions by default: a caller in the page cannot parse with the page\'s JSON unawares', () => {
+    // Checked by tsc (npx tsc --noEmit -p .): each call without them is an error. Not run: a parse that throws is a
+    // text that does not parse, masked by its head without JSON.parse.
+    const calls = [
+      // @ts-expect-error the JSON functions are required
+      () => maskSecretsInJson('{"apiKey":"sk-1"}'),
+      // @ts-expect-error the JSON functions are required
+      () => maskSecretsInJsonHead('{"apiKey":"sk-1'),
+      // @ts-expect-error the JSON functions are required
+      () => maskJsonHead('{"apiKey":"sk-1'),
+    ];
+    expect(calls).toHaveLength(3);
+  });
+
   it('text that is no JSON object or array is kept as it is', () => {
     for (const t of ['token=abc', '"token":"abc"', 'x{"token":"abc"', '', '  ', '<ReadableStream body: not captured>']) expect(m(t)).toBe(t);
   });
@@ -153,7 +167,7 @@ describe('the head of a JSON body masked as the whole body would be', () => {
       expect(kept).toBeLessThanOrEqual(REQUEST_BODY_CAP);
       expect(REQUEST_BODY_CAP - kept).toBeLessThan(4);
       expect(record.text).not.toContain('Ω');
-      expect(maskSecretsInJsonHead(big).startsWith(record.text as string)).toBe(true);
+      expect(maskSecretsInJsonHead(big, JSON).startsWith(record.text as string)).toBe(true);
     }
   });
 });
@@ -216,7 +230,7 @@ describe('property: every cut of random JSON bodies with credentials', () => {
     fc.assert(fc.property(bodyArb, (body) => {
       const whole = maskedWhole(body);
       expect(hasSecretChars(whole)).toBe(false);
-      expect(JSON.parse(maskSecretsInJsonHead(body))).toEqual(JSON.parse(whole));
+      expect(JSON.parse(maskSecretsInJsonHead(body, JSON))).toEqual(JSON.parse(whole));
     }), { numRuns: 500 });
   });
 
@@ -224,10 +238,10 @@ describe('property: every cut of random JSON bodies with credentials', () => {
     let cuts = 0;
     let secretsCut = 0;
     fc.assert(fc.property(bodyArb, (body) => {
-      const all = maskSecretsInJsonHead(body);
+      const all = maskSecretsInJsonHead(body, JSON);
       for (let n = 0; n <= body.length; n++) {
         if (n > 0 && n < body.length && body.charCodeAt(n) >= 0xdc00 && body.charCodeAt(n) <= 0xdfff) continue; // bytes are cut between characters
-        const head = maskSecretsInJsonHead(body.slice(0, n));
+        const head = maskSecretsInJsonHead(body.slice(0, n), JSON);
         cuts++;
         if (hasSecretChars(body.slice(0, n))) secretsCut++;
         if (hasSecretChars(head) || !all.startsWith(head)) {
@@ -246,7 +260,7 @@ describe('property: every cut of random JSON bodies with credentials', () => {
       const text = `{"pad":"${'x'.repeat(pad)}","body":${body}${' '.repeat(inner + 1)}}`;
       const bytes = new TextEncoder().encode(text);
       expect(bytes.length).toBeGreaterThan(REQUEST_BODY_CAP);
-      const all = maskSecretsInJsonHead(text);
+      const all = maskSecretsInJsonHead(text, JSON);
       for (const record of [captureBody(bytes) as BodyRecord, (await captureBody(new Blob([bytes]))) as BodyRecord]) {
         expect(record.truncated).toBe(true);
         expect(hasSecretChars(record.text as string)).toBe(false);
