@@ -280,14 +280,14 @@ test('a socket on the include list (set in the panel\'s dialog) is recorded from
     await panel.screenshot({ path: testInfo.outputPath('include-dialog.png') });
     await dialog.getByTestId('include-save').click();
     await expect(dialog).toHaveCount(0);
-    await expect(panel.getByTestId('include-open')).toHaveText('Include URLs (2)…');
+    await expect(panel.getByTestId('include-open')).toHaveAccessibleName('Include URLs (2)…');
     expect(await stored()).toEqual(['*/included-socket*', '/never-matches']); // trimmed, blank lines and repeats dropped
     // A change made elsewhere (another panel, another window) shows in this one's button at once.
     const store = (list: string[]) => ext.debug(async (_d, l: string[]) => chrome.storage.local.set({ 'replyscope.includeUrls': l }), list);
     await store(['*/included-socket*', '/never-matches', '/elsewhere']);
-    await expect(panel.getByTestId('include-open')).toHaveText('Include URLs (3)…');
+    await expect(panel.getByTestId('include-open')).toHaveAccessibleName('Include URLs (3)…');
     await store(['*/included-socket*', '/never-matches']);
-    await expect(panel.getByTestId('include-open')).toHaveText('Include URLs (2)…');
+    await expect(panel.getByTestId('include-open')).toHaveAccessibleName('Include URLs (2)…');
     // Reopened, the dialog shows what is stored; Escape leaves it as it was.
     await panel.getByTestId('include-open').click();
     await expect(dialog.getByRole('textbox')).toHaveValue('*/included-socket*\n/never-matches');
@@ -306,7 +306,7 @@ test('a socket on the include list (set in the panel\'s dialog) is recorded from
     await panel.getByTestId('include-dialog').getByRole('textbox').fill('');
     await panel.getByTestId('include-save').click();
     await expect.poll(stored).toEqual([]);
-    await expect(panel.getByTestId('include-open')).toHaveText('Include URLs…');
+    await expect(panel.getByTestId('include-open')).toHaveAccessibleName('Include URLs…');
     await panel.close();
   }
 });
