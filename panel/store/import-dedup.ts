@@ -50,7 +50,10 @@ export function withoutShown(shown: readonly CaptureRecord[], incoming: readonly
     } else if (connOf(r) === undefined) loose.add(content(r));
   }
   const candidates = new Map<string, string[]>();
-  for (const r of incoming) if (r.kind === 'connection' && heads.has(content(r))) candidates.set(r.id, heads.get(content(r))!);
+  for (const r of incoming) {
+    const ids = r.kind === 'connection' ? heads.get(content(r)) : undefined;
+    if (ids && r.kind === 'connection') candidates.set(r.id, ids);
+  }
   const known = new Map<string, string>();
   if (candidates.size > 0) {
     const wanted = new Set([...candidates.values()].flat());
