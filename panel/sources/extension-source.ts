@@ -14,6 +14,11 @@ export function createExtensionSource(tabId: number, connectToTab: ConnectToTab)
   let conn: TabConnection | undefined;
   // Preserve-log may be toggled before the connection exists; remember it and apply on connect.
   let preserve = false;
+  /** The tab's connection, for the settings the panel reads and writes through it (an async call rejects without one). */
+  const connected = () => {
+    if (!conn) throw new Error('Not connected to the tab yet');
+    return conn;
+  };
   return {
     kind: 'extension',
     // Nothing: the toolbar showed "tab 1369761062", the browser's internal id, which tells the user nothing.
@@ -44,26 +49,11 @@ export function createExtensionSource(tabId: number, connectToTab: ConnectToTab)
         preserve = on;
         conn?.setPreserveLog(on);
       },
-      setSiteEnabled: async (on) => {
-        if (!conn) throw new Error('Not connected to the tab yet');
-        await conn.setSiteEnabled(on);
-      },
-      includeUrls: async () => {
-        if (!conn) throw new Error('Not connected to the tab yet');
-        return conn.includeUrls();
-      },
-      setIncludeUrls: async (patterns) => {
-        if (!conn) throw new Error('Not connected to the tab yet');
-        await conn.setIncludeUrls(patterns);
-      },
-      captureLimit: async () => {
-        if (!conn) throw new Error('Not connected to the tab yet');
-        return conn.captureLimit();
-      },
-      setCaptureLimit: async (bytes) => {
-        if (!conn) throw new Error('Not connected to the tab yet');
-        await conn.setCaptureLimit(bytes);
-      },
+      setSiteEnabled: async (on) => void (await connected().setSiteEnabled(on)),
+      includeUrls: async () => connected().includeUrls(),
+      setIncludeUrls: async (patterns) => void (await connected().setIncludeUrls(patterns)),
+      captureLimit: async () => connected().captureLimit(),
+      setCaptureLimit: async (bytes) => void (await connected().setCaptureLimit(bytes)),
     },
   };
 }
