@@ -209,7 +209,9 @@ function replay(all: ConnectionView[], replyId: string | undefined): string {
         continuesConnection: r.continuesConnection,
         events: r.eventIndices.length,
         // The client's message once the connection ended (a pi client failed by an abort), else after the last event.
-        final: r.afterEnd ? r.afterEnd.message : r.history.length > 0 ? r.history.at(r.history.length - 1) : r.history.initial,
+        // null, not a key left out, when the client has no message (a pi `start` whose `partial` is null), as the
+        // panel's messages export writes it: a consumer reading `.final` finds the key on every reply.
+        final: (r.afterEnd ? r.afterEnd.message : r.history.length > 0 ? r.history.at(r.history.length - 1) : r.history.initial) ?? null,
       })),
   }));
   return JSON.stringify(out, null, 2);
@@ -225,7 +227,7 @@ function* replaySteps(conns: ConnectionView[], replyId: string | undefined): Gen
     for (const r of c.replies) {
       if (replyId !== undefined && r.id !== replyId) continue;
       for (let k = 0; k < r.eventIndices.length; k++) {
-        const message = k < r.history.evictedBefore ? null : r.history.at(k); // steps before an eviction are gone
+        const message = k < r.history.evictedBefore ? null : r.history.at(k) ?? null; // steps before an eviction are gone
         yield `${JSON.stringify({ connection: c.record.id, reply: r.id, step: k, event: r.eventIndices[k], message })}\n`;
       }
     }

@@ -381,6 +381,14 @@ describe('the replyscope binary', () => {
     expect(one.every((x) => x.replies.some((r) => r.id === id))).toBe(true);
   });
 
+  it('replay writes final and a step\'s message as null when the client has no message, never leaving the key out', async () => {
+    const body = new TextEncoder().encode('data: {"type":"start","partial":null}\n\n');
+    const [conn] = JSON.parse((await runCli(['replay', 'pi.sse'], () => body)).stdout) as { replies: Record<string, unknown>[] }[];
+    expect(conn.replies[0]).toEqual({ id: 'import:1#0', events: 1, final: null });
+    const step = JSON.parse([...((await runCli(['replay', 'pi.sse', '--steps'], () => body)).lines ?? [])][0]) as Record<string, unknown>;
+    expect(step).toEqual({ connection: 'import:1', reply: 'import:1#0', step: 0, event: 0, message: null });
+  });
+
   it('replay of a pi stream that ended without done or error says its result() never settles', async () => {
     const c = loadCases('pi').find((x) => x.name === 'done_toolUse')!;
     const events = (c.input.events as { type: string }[]).filter((e) => e.type !== 'done' && e.type !== 'error');
