@@ -113,8 +113,14 @@ function endOf(response: Obj, content: Obj, timings: Obj): { state: EndRecord['s
  * The request's postData text as a body record. Its size is the entry's `bodySize` when that says more than the text
  * holds: the text was cut (a HAR written from a capture whose request body passed the tap's 1 MiB cap, or by a tool
  * that cuts long bodies) — `truncated`, so that a pi proxy request is still told by its head (stream-request.ts) —
- * unless it is a whole JSON object or array (wholeJson): then it is shorter for its masked credentials ("sk-…" →
+ * unless it is a whole JSON object or array (jsonShape): then it is shorter for its masked credentials ("sk-…" →
  * "•••": our export writes the size the page sent as bodySize, and the masked text), and is read whole.
+ *
+ * A `bodySize` of -1 or none (HAR 1.2: not known) says nothing either way: a text that starts as a JSON object or
+ * array and does not parse is then read as cut too, sized by what it holds — the masking already read it so (by its
+ * head, credential-mask.ts), but it was not `truncated`: a pi proxy request cut so was not told (its error answer
+ * skipped as "not a stream", its stream read without the model its client starts from). A body that is not quite
+ * JSON (a trailing comma) reads so as well: with no size, nothing tells it from a cut one.
  */
 function requestBodyOf(request: Obj): BodyRecord | undefined {
   const postData = isObj(request.postData) ? request.postData : undefined;
@@ -122,22 +128,24 @@ function requestBodyOf(request: Obj): BodyRecord | undefined {
   if (text === undefined) return undefined;
   const size = new TextEncoder().encode(text).length;
   const bodySize = num(request.bodySize) ?? -1;
-  if (bodySize <= size) return { text, size };
-  return wholeJson(text, str(postData?.mimeType)) ? { text, size: bodySize } : { text, size: bodySize, truncated: true };
+  if (bodySize > size) return jsonShape(text, str(postData?.mimeType)) === 'whole' ? { text, size: bodySize } : { text, size: bodySize, truncated: true };
+  if (bodySize < 0 && jsonShape(text, str(postData?.mimeType)) === 'cut') return { text, size, truncated: true };
+  return { text, size };
 }
 
 /**
- * Whether a text is a whole JSON object or array: one cut inside it never parses, so it is no cut head. A bare
- * number or string is not taken (a cut `12345` is `12`, which parses), nor an NDJSON body (its first lines parse).
+ * A text as the head of a JSON body: `whole`, a whole JSON object or array — one cut inside it never parses, so it is
+ * no cut head; `cut`, one that starts so and does not parse; `other` for the rest. A bare number or string is other
+ * (a cut `12345` is `12`, which parses), and so is an NDJSON body (its first lines parse; the whole does not).
  */
-function wholeJson(text: string, mimeType: string | undefined): boolean {
+function jsonShape(text: string, mimeType: string | undefined): 'whole' | 'cut' | 'other' {
   const head = text.trimStart()[0];
-  if ((head !== '{' && head !== '[') || isNdjsonContentType(mimeType)) return false;
+  if ((head !== '{' && head !== '[') || isNdjsonContentType(mimeType)) return 'other';
   try {
     JSON.parse(text);
-    return true;
+    return 'whole';
   } catch {
-    return false;
+    return 'cut';
   }
 }
 

@@ -42,10 +42,9 @@ export class ImportMasking {
 
   /**
    * A request body with its credential keys' values masked: the whole text, or the head of one the HAR holds cut
-   * (`truncated`: its text shorter than the entry's bodySize, and no whole JSON), read as the start of a JSON text as
-   * the tap reads a head its cap cut. A text cut with nothing saying so (bodySize -1 or missing: HAR 1.2 allows it)
-   * is not `truncated`, and does not parse: maskSecretsInJson masks it by its head too. Its size stays the size the
-   * page sent, as the tap records it.
+   * (`truncated`: its text shorter than the entry's bodySize, and no whole JSON; or, its bodySize -1 or missing, a
+   * text that starts as JSON and does not parse — requestBodyOf in har-import-browser.ts), read as the start of a
+   * JSON text as the tap reads a head its cap cut. Its size stays the size the page sent, as the tap records it.
    */
   requestBody(body: BodyRecord): BodyRecord {
     if (body.text === undefined) return body;

@@ -11,6 +11,7 @@ import { redactCapture } from '../../../src/core/capture/redact.ts';
 import type { BodyRecord, Capture, ConnectionRecord } from '../../../src/core/capture/model.ts';
 import { isPiProxyRequest, PI_PROXY_HEAD_MAX, piProxyRequestModel, piRequestJson } from '../../../src/core/capture/stream-request.ts';
 import { captureBody, deferBody, isPiProxyRequestBody, REQUEST_BODY_CAP } from '../../../src/extension/tap/request-info.ts';
+import { withoutRequestBody } from '../../../src/extension/retirement.ts';
 import { longPiContext, realProxyExchange, type ProxyExchange } from '../pi/real-proxy-request.ts';
 import { piTestModel } from '../pi/support.ts';
 
@@ -192,9 +193,50 @@ describe('a HAR whose request text was cut', () => {
     const [view] = analyzeCapture(back);
     expect(view.dialect).toBe('pi-proxy');
     expect(view.diagnostics.find((d) => d.code === 'pi.http-error')?.message).toContain(`"${real.message?.errorMessage}"`);
-    // bodySize no larger than the text: nothing says it was cut, and a text that does not parse tells nothing.
-    (har.log.entries[0].request as { bodySize: number }).bodySize = -1;
+    // bodySize as large as the text: the HAR says the text is the whole body, and one that does not parse tells nothing.
+    (har.log.entries[0].request as { bodySize: number }).bodySize = new TextEncoder().encode(recorded.text).length;
     expect(importHar(har).records.filter((r) => r.kind === 'connection')).toHaveLength(0);
+  });
+
+  it('is told so, and read as cut, when the entry\'s bodySize is -1 or missing (HAR 1.2: not known)', () => {
+    // A tool that cut the text and wrote no size: the import masked it by its head as a cut one, but did not read it
+    // as cut — the 401 to a request that asked for a stream by its body was skipped as "not a stream", and a stream
+    // answering it lost the model its client starts from.
+    const har = JSON.parse(JSON.stringify(exportHar(capture()))) as { log: { entries: Record<string, unknown>[]; _replyscope?: unknown } };
+    delete har.log._replyscope;
+    for (const e of har.log.entries) delete e._replyscope;
+    const request = har.log.entries[0].request as { bodySize?: number };
+    const textBytes = new TextEncoder().encode(recorded.text).length;
+    for (const bodySize of [-1, undefined]) {
+      if (bodySize === undefined) delete request.bodySize;
+      else request.bodySize = bodySize;
+      const back = importHar(har);
+      const conn = back.records.find((r): r is ConnectionRecord => r.kind === 'connection');
+      expect(conn?.requestBody?.text === recorded.text, `bodySize ${bodySize}`).toBe(true);
+      expect(conn?.requestBody).toMatchObject({ size: textBytes, truncated: true });
+      expect(piRequestJson(conn?.requestBody)).toEqual({ model });
+      // Let go for the capture cap, it keeps the model its client reads (retirement.ts), not nothing.
+      const stub = withoutRequestBody(conn as ConnectionRecord).requestBody;
+      expect(JSON.parse(stub?.text ?? 'null')).toEqual({ model: { api: model.api, provider: model.provider, id: model.id }, context: {} });
+      const [view] = analyzeCapture(back);
+      expect(view?.dialect).toBe('pi-proxy');
+    }
+  });
+
+  it('with the size not known, a whole JSON text stays whole, and an NDJSON one is not read as cut', () => {
+    const body = (text: string, mimeType: string, bodySize?: number) => {
+      const entry = {
+        startedDateTime: '2026-11-29T21:00:01.000Z', time: 10, timings: { send: 1, wait: 1, receive: 8 }, _resourceType: 'fetch',
+        request: { method: 'POST', url: 'https://proxy.example/api/stream', headers: [{ name: 'Accept', value: 'text/event-stream' }], ...(bodySize === undefined ? {} : { bodySize }), postData: { mimeType, text } },
+        response: { status: 500, headers: [{ name: 'content-type', value: 'application/json' }], content: { size: 2, mimeType: 'application/json', text: '{}' } },
+      };
+      return importHar({ log: { version: '1.2', entries: [entry] } }).records.find((r): r is ConnectionRecord => r.kind === 'connection')?.requestBody;
+    };
+    const whole = JSON.stringify({ model, context: { messages: [] } });
+    expect(body(whole, 'application/json', -1)).toEqual({ text: whole, size: whole.length });
+    expect(body(whole, 'application/json')).toEqual({ text: whole, size: whole.length });
+    expect(body('{"q":"a"}\n{"q":"b"}\n', 'application/x-ndjson', -1)).toEqual({ text: '{"q":"a"}\n{"q":"b"}\n', size: 20 });
+    expect(body('token=abc', 'application/x-www-form-urlencoded', -1)).toEqual({ text: 'token=abc', size: 9 });
   });
 
   it('redacted first (Export with Redact), it is still told so: the record keeps the whole body\'s size, not its masked head\'s', () => {
