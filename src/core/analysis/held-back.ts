@@ -5,7 +5,8 @@
 //
 // Told from each event's delay: its arrival time (`t`, the page's clock) minus its `created_at` (the server's). The
 // clocks' offset is the same for every event, so the largest delay minus the smallest is how much longer one event
-// waited on its way than another, whatever the clocks say. Only events with both times count: a HAR's fetch body has
+// waited on its way than another, whatever the clocks say. (A numeric created_at — no AgentScope wire form — comes
+// here in ms, read in its writer's unit: time/epoch-number.ts.) Only events with both times count: a HAR's fetch body has
 // no arrival times, pi events no created_at — neither is ever told.
 // Guards against other causes of a spread:
 // - a created_at in whole seconds can be up to 1 s early, so the bar rises by that much for such a stream;

@@ -5,6 +5,7 @@ import type { Diagnostic } from '../diagnostics/types.ts';
 import type { RawEvent } from './body-reader.ts';
 import type { EventView, ReplyView, SchemaIssue, SeekableHistory } from './types.ts';
 import { parsePlainIsoAsUtc } from '../time/python-iso.ts';
+import { epochMsOfNumber } from '../time/epoch-number.ts';
 import { clipped, shownJsonClipped } from '../diagnostics/shown.ts';
 
 /** What a processor decides about one event (the rest of EventView is filled by the analyzer). */
@@ -85,9 +86,10 @@ export function previewOf(raw: unknown, keys: readonly string[]): string {
   return '';
 }
 
+/** Epoch ms of a created_at: an isoformat (zone-less read as UTC), or a number in its unit (epoch-number.ts). */
 export function parseTime(v: unknown): number | undefined {
   if (typeof v !== 'string' && typeof v !== 'number') return undefined;
-  if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
+  if (typeof v === 'number') return Number.isFinite(v) ? epochMsOfNumber(v) : undefined;
   const fast = parsePlainIsoAsUtc(v);
   if (fast !== undefined) return fast;
   // Python isoformat without a zone is local time in the reference; treat it as UTC for a stable axis.

@@ -11,6 +11,7 @@ import { CaptureLogError, looksLikeCaptureLog, makeHeader, readCaptureLog } from
 import { HarImportError, importHar } from './har-import.ts';
 import { derivedExportKind, derivedExportMessage } from './derived-export.ts';
 import { Utf8ChunkEncoder } from '../frames/utf8-chunks.ts';
+import { epochMsOfNumber } from '../time/epoch-number.ts';
 
 export class InputError extends Error {
   /** `line`: the file's line at fault, when one is (a capture log's). */
@@ -40,7 +41,7 @@ export function createdAtMs(event: unknown): number {
     const iso = /[zZ]|[+-]\d\d:?\d\d$/.test(v) ? v : v + 'Z';
     return Date.parse(iso);
   }
-  if (typeof v === 'number' && Number.isFinite(v)) return v < 1e11 ? v * 1000 : v;
+  if (typeof v === 'number' && Number.isFinite(v)) return epochMsOfNumber(v);
   return Number.NaN;
 }
 

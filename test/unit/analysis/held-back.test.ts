@@ -13,7 +13,7 @@ const T0 = Date.UTC(2026, 11, 1, 10, 0, 0);
 const iso = (ms: number) => new Date(ms).toISOString(); // 2026-12-01T10:00:01.234Z
 
 /** A reply of `n` deltas made `step` ms apart from T0 (created_at `stamp(i)`), the i-th event read at `arrival(i)`. */
-function capture(n: number, step: number, arrival: (i: number, created: number) => number, stamp: (created: number) => string = iso, opts: { startTime?: number; transport?: 'fetch' | 'eventsource'; made?: (i: number) => number } = {}): CaptureRecord[] {
+function capture(n: number, step: number, arrival: (i: number, created: number) => number, stamp: (created: number) => string | number = iso, opts: { startTime?: number; transport?: 'fetch' | 'eventsource'; made?: (i: number) => number } = {}): CaptureRecord[] {
   const made = opts.made ?? ((i: number) => T0 + i * step);
   const events = [
     { type: 'REPLY_START', session_id: 's', name: 'Friday' },
@@ -131,6 +131,26 @@ describe('stream.held-back', () => {
     a.push(loaded.records);
     expect(a.connections()[0].diagnostics.map((d) => d.code)).not.toContain('stream.held-back');
     expect(a.connections()[0].events.length).toBe(44);
+  });
+
+  it('a numeric created_at (no AgentScope wire form: the event is invalid) is read in its unit — seconds below 1e11, as Python\'s time.time() writes it', () => {
+    // Read as ms, a time.time() stamp shrank the events' making 1000-fold: a reply made over 4 s and held to its end
+    // was not told (made in "4 ms"), and one read as it was made over 20 minutes was (its arrival spread as "held").
+    const seconds = (ms: number) => ms / 1000;
+    const a = new CaptureAnalyzer();
+    a.push(capture(3, 100, (_i, made) => made + 40, seconds));
+    expect(a.connections()[0].events.map((e) => e.createdAt)).toEqual([0, 1, 2, 3, 4, 5, 6].map((i) => T0 + i * 100));
+    const held = heldBack(capture(40, 100, () => T0 + 44 * 100 + 30, seconds));
+    expect(held).toHaveLength(1);
+    expect(held[0].message).toMatch(/^event #0 reached the page 4\.3 s later/);
+    expect(heldBack(capture(60, 20_000, (_i, made) => made + 40, seconds))).toEqual([]);
+    // Whole seconds (int(time.time())) may be a second early, as an ISO time in whole seconds may.
+    const whole = (ms: number) => Math.floor(ms / 1000);
+    expect(heldBack(capture(50, 100, (_i, made) => made + 40, whole))).toEqual([]);
+    expect(heldBack(capture(50, 100, () => T0 + 54 * 100, whole))).toHaveLength(1);
+    // Epoch milliseconds (JavaScript's Date.now()) stay milliseconds.
+    expect(heldBack(capture(40, 100, () => T0 + 44 * 100 + 30, (ms) => ms))).toHaveLength(1);
+    expect(heldBack(capture(60, 20_000, (_i, made) => made + 40, (ms) => ms))).toEqual([]);
   });
 
   it('a live connection read chunk by chunk tells it as the whole capture does (the watch is incremental)', () => {
