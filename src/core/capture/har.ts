@@ -9,7 +9,7 @@
 import type { Entry, Har, Header, Page } from 'har-format';
 import type { BodyRecord, Capture, CaptureRecord, ChunkRecord, ConnectionRecord, EndRecord, MessageRecord, NavigationRecord } from './model.ts';
 import { readSse, chunkTexts } from '../frames/read-body.ts';
-import { recordsToBytes, bytesToBase64 } from '../frames/utf8-chunks.ts';
+import { recordsToBytes, bytesToBase64, utf8Length } from '../frames/utf8-chunks.ts';
 import { harPages, isoTime } from './har-pages.ts';
 import { jsonParts, PAUSE, runSteps, type Pause } from './json-parts.ts';
 
@@ -46,6 +46,19 @@ export function headerValue(headers: readonly [string, string][] | undefined, na
 /** The capture let the body's content go (a stub of an older version has no mark, only no content). */
 function bodyLetGo(body: BodyRecord): boolean {
   return body.abridged === true || (body.text === undefined && body.base64 === undefined);
+}
+
+/**
+ * The request's `bodySize`: the bytes the page sent, though a masked body's text ("•••" for its credentials) is
+ * shorter — a reader takes a postData shorter than bodySize for a cut one; ours reads a whole JSON text as whole
+ * (har-import-browser.ts). A body held cut (`truncated`) whose size says no more than its postData text — one read from
+ * a HAR that wrote its bodySize as -1 or none, sized by its text; a stream body the tap did not read — is -1, HAR
+ * 1.2's "not known": written as that size, a HAR reader without our `_replyscope` fields read the cut text as the
+ * whole body (our import without them reads a -1 with a cut JSON text as cut, as it was).
+ */
+function requestBodySize(body: BodyRecord | undefined, postText: string | undefined): number {
+  if (!body) return 0;
+  return body.truncated && postText !== undefined && body.size <= utf8Length(postText) ? -1 : body.size;
 }
 
 function harHeaders(headers: readonly [string, string][] | undefined): Header[] {
@@ -166,6 +179,7 @@ export function* entrySteps({ conn, own, pageref }: HarGroups['connections'][num
     // of ours reads the name back from `_replyscope`.
     url = `urn:replyscope:import:${encodeURIComponent(url)}`;
   }
+  const postText = conn.requestBody && !bodyLetGo(conn.requestBody) ? conn.requestBody.text ?? conn.requestBody.base64 ?? '' : undefined;
   // (Typed as the HAR's entry although its large parts may be LazyJson values: they are written the same.)
   const entry = {
     ...(pageref !== undefined ? { pageref } : {}),
@@ -179,14 +193,10 @@ export function* entrySteps({ conn, own, pageref }: HarGroups['connections'][num
       headers: harHeaders(conn.requestHeaders),
       queryString,
       headersSize: -1,
-      // The bytes the page sent, though a masked body's text ("•••" for its credentials) is shorter: a reader takes a
-      // postData shorter than bodySize for a cut one — ours reads a whole JSON text as whole (har-import.ts).
-      bodySize: conn.requestBody?.size ?? 0,
+      bodySize: requestBodySize(conn.requestBody, postText),
       // A body the capture let go (BodyRecord.abridged) has no postData: its text was '' — a HAR reader, ours
       // included, read back an empty body posted — or a pi stub that is no body at all. Its size stays, and why.
-      ...(conn.requestBody && !bodyLetGo(conn.requestBody)
-        ? { postData: { mimeType: headerValue(conn.requestHeaders, 'content-type') ?? '', text: conn.requestBody.text ?? conn.requestBody.base64 ?? '' } }
-        : {}),
+      ...(postText !== undefined ? { postData: { mimeType: headerValue(conn.requestHeaders, 'content-type') ?? '', text: postText } } : {}),
       ...(conn.requestBody && bodyLetGo(conn.requestBody) ? { comment: 'request body not kept: let go to keep the capture within its memory cap' } : {}),
     },
     response: {

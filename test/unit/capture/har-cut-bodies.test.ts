@@ -1,0 +1,81 @@
+// A body Replyscope holds cut must be written cut in HAR 1.2's own terms, so that a HAR reader that ignores our
+// `_replyscope` fields does not read it as whole: a request's bodySize more than its postData text, or -1 (not known).
+// Our own import reads the file back exactly with those fields, and cut without them.
+import { describe, expect, it } from 'vitest';
+import { makeHeader } from '../../../src/core/capture/capture-log.ts';
+import { importHar, writeHar } from '../../../src/core/capture/har.ts';
+import type { BodyRecord, Capture, ConnectionRecord } from '../../../src/core/capture/model.ts';
+
+const T0 = Date.parse('2026-11-29T21:00:00.000Z');
+const sse = 'data: {"type":"REPLY_START","reply_id":"r1"}\n\ndata: {"type":"TEXT_BLOCK_DELTA","delta":"Grüße"}\n\n';
+const bytesOf = (text: string) => new TextEncoder().encode(text).length;
+
+// pi's proxy request cut by a tool that wrote no size: it starts as JSON and does not parse.
+const cutPi = '{"model":{"api":"openai-completions","provider":"openai","id":"gpt-x"},"context":{"messages":[{"role":"user","content":"Grü';
+
+type HarJson = { log: { entries: { request: { bodySize: number; postData?: { text: string } }; response: { content: { size: number; text?: string; comment?: string } }; _replyscope?: unknown }[]; _replyscope?: unknown } };
+
+/** How a HAR reader that knows nothing of `_replyscope` reads a body: its text against the size the HAR gives. */
+function plainReading(size: number, text: string | undefined): 'whole' | 'cut' | 'size not known' {
+  if (size < 0) return 'size not known';
+  return text !== undefined && bytesOf(text) >= size ? 'whole' : 'cut';
+}
+
+function stripped(har: HarJson): HarJson {
+  const copy = JSON.parse(JSON.stringify(har)) as HarJson;
+  delete copy.log._replyscope;
+  for (const e of copy.log.entries) delete e._replyscope;
+  return copy;
+}
+
+function capture(requestBody: BodyRecord | undefined, before: Capture['records'] = []): Capture {
+  const conn: ConnectionRecord = {
+    kind: 'connection', id: 'c1', transport: 'fetch', frameUrl: 'https://app.example/', method: 'POST', url: 'https://proxy.example/api/stream',
+    requestHeaders: [['content-type', 'application/json'], ['accept', 'text/event-stream']], ...(requestBody ? { requestBody } : {}),
+    status: 200, statusText: 'OK', responseHeaders: [['content-type', 'text/event-stream']], startTime: T0, responseTime: T0 + 40,
+  };
+  return {
+    header: makeHeader('replyscope 0.1.0', { created: new Date(T0).toISOString() }),
+    records: [conn, ...before, { kind: 'chunk', conn: 'c1', t: T0 + 100, bytes: bytesOf(sse), text: sse }, { kind: 'end', conn: 'c1', t: T0 + 500, state: 'complete' }],
+  };
+}
+
+describe('a cut request body in our HAR', () => {
+  it('read from a HAR with bodySize -1 (sized by its text), is written with bodySize -1: no reader takes it for whole, ours reads it back cut', () => {
+    const browserHar = {
+      log: { version: '1.2', creator: { name: 'some tool', version: '1' }, entries: [{
+        startedDateTime: new Date(T0).toISOString(), time: 500, timings: { send: 0, wait: 40, receive: 460 }, _resourceType: 'fetch',
+        request: { method: 'POST', url: 'https://proxy.example/api/stream', headers: [], bodySize: -1, postData: { mimeType: 'application/json', text: cutPi } },
+        response: { status: 200, headers: [{ name: 'content-type', value: 'text/event-stream' }], content: { size: bytesOf(sse), mimeType: 'text/event-stream', text: sse } },
+      }] },
+    };
+    const held = importHar(browserHar);
+    const body = (held.records[0] as ConnectionRecord).requestBody;
+    expect(body).toEqual({ text: cutPi, size: bytesOf(cutPi), truncated: true });
+    const har = JSON.parse(writeHar(held)) as HarJson;
+    const request = har.log.entries[0].request;
+    expect(request.postData?.text).toBe(cutPi);
+    expect(request.bodySize).toBe(-1);
+    expect(plainReading(request.bodySize, request.postData?.text)).not.toBe('whole');
+    expect(importHar(har)).toEqual(held); // ours, with `_replyscope`: exact
+    // Ours without it (a HAR tool stripped our fields): cut, sized by its text — as held. With bodySize its text's size
+    // it was read whole, and a pi proxy request so cut was no longer told by its head.
+    expect((importHar(stripped(har)).records[0] as ConnectionRecord).requestBody).toEqual(body);
+  });
+
+  it('writes -1 when the size kept says no more than the text (a stream body the tap did not read), the size when it says more', () => {
+    const bodySizeOf = (b: BodyRecord) => (JSON.parse(writeHar(capture(b))) as HarJson).log.entries[0].request;
+    const unread: BodyRecord = { text: '<ReadableStream body: not captured>', size: 0, truncated: true };
+    expect(bodySizeOf(unread).bodySize).toBe(-1);
+    // Cut by the tap's cap: the size the page sent, more than the text — a reader takes it for cut (and so does ours).
+    const capped: BodyRecord = { text: cutPi, size: 3 * 1024 * 1024, truncated: true };
+    const request = bodySizeOf(capped);
+    expect(request.bodySize).toBe(3 * 1024 * 1024);
+    expect(plainReading(request.bodySize, request.postData?.text)).toBe('cut');
+    const har = JSON.parse(writeHar(capture(capped))) as HarJson;
+    expect((importHar(stripped(har)).records[0] as ConnectionRecord).requestBody).toEqual(capped);
+    // A whole body keeps its size, though its masked text is shorter; one the capture let go has no postData.
+    expect(bodySizeOf({ text: '{"q":"•••"}', size: 40 }).bodySize).toBe(40);
+    expect(bodySizeOf({ size: 60_000, truncated: true, abridged: true })).toMatchObject({ bodySize: 60_000 });
+  });
+});
