@@ -7,7 +7,7 @@
 // slices. The text is exactly writeHar's (test/unit/capture/har-parts.test.ts holds them equal).
 import type { Capture, ChunkRecord } from './model.ts';
 import type { PlacedFrame } from '../frames/frame-list.ts';
-import { entrySteps, groupSteps, harDocument, type EntryBodies, type HarEventSourceMessage } from './har.ts';
+import { entrySteps, groupSteps, harDocument, withEvicted, type EntryBodies, type HarEventSourceMessage } from './har.ts';
 import { jsonParts, LazyArray, LazyString, LazyValue, PAUSE, type Pause, type WorkProgress } from './json-parts.ts';
 import { SseSpecDecoder } from '../frames/sse-spec.ts';
 import { bytesToBase64, PageTextDecoder, payloadBytes, utf8Length } from '../frames/utf8-chunks.ts';
@@ -49,7 +49,7 @@ export function harParts(capture: Capture, progress: WorkProgress = { done: 0, t
 /** An entry's large parts made as they are written, counting their work in `progress`. */
 function asWritten(progress: WorkProgress): EntryBodies {
   return {
-    content: (chunks, mimeType) => bodyContent(chunks, mimeType, progress),
+    content: (chunks, mimeType, evicted) => bodyContent(chunks, mimeType, evicted, progress),
     sseMessages: (chunks) => sseMessages(chunks, progress),
     list: (items, each) => new LazyArray(function* () {
       for (const item of items) {
@@ -70,7 +70,7 @@ function asWritten(progress: WorkProgress): EntryBodies {
  * A body's content as exportHar makes it — its size, then its text when the bytes are UTF-8, else their base64 — in
  * two passes: the first measures the body and checks it is UTF-8 (the text is not kept), the second writes it.
  */
-function bodyContent(chunks: ChunkRecord[], mimeType: string, progress: WorkProgress): LazyValue {
+function bodyContent(chunks: ChunkRecord[], mimeType: string, evicted: number, progress: WorkProgress): LazyValue {
   return new LazyValue(function* () {
     // Text records (what this tool writes wherever a chunk is UTF-8) are UTF-8 whatever they hold: the body is then
     // their text, and only its size need be counted. A base64 record may hold any bytes, cut anywhere.
@@ -89,9 +89,9 @@ function bodyContent(chunks: ChunkRecord[], mimeType: string, progress: WorkProg
       yield PAUSE;
     }
     if (!textOnly && utf8) utf8 = decodes(check);
-    if (size === 0) return { size: 0, mimeType, text: '' };
-    if (utf8) return { size, mimeType, text: new LazyString(() => (textOnly ? textPieces(chunks, progress) : decodedPieces(chunks, progress))) };
-    return { size, mimeType, text: new LazyString(() => base64Pieces(chunks, progress)), encoding: 'base64' };
+    if (size === 0) return withEvicted({ size: 0, mimeType, text: '' }, evicted);
+    if (utf8) return withEvicted({ size, mimeType, text: new LazyString(() => (textOnly ? textPieces(chunks, progress) : decodedPieces(chunks, progress))) }, evicted);
+    return withEvicted({ size, mimeType, text: new LazyString(() => base64Pieces(chunks, progress)), encoding: 'base64' }, evicted);
   });
 }
 

@@ -61,6 +61,16 @@ function requestBodySize(body: BodyRecord | undefined, postText: string | undefi
   return body.truncated && postText !== undefined && body.size <= utf8Length(postText) ? -1 : body.size;
 }
 
+/**
+ * A response's content whose first `evicted` bytes the memory cap let go: its size the whole body's, its text what was
+ * kept (the rest), and a comment that says so. Sized by its text, a HAR reader without our `_replyscope` fields read
+ * the kept rest as the whole body.
+ */
+export function withEvicted<T extends { size: number }>(content: T, evicted: number): T {
+  if (evicted <= 0) return content;
+  return { ...content, size: content.size + evicted, comment: `body cut: its first ${evicted} bytes were evicted to keep the capture within its memory cap; text holds the rest` };
+}
+
 function harHeaders(headers: readonly [string, string][] | undefined): Header[] {
   return (headers ?? []).map(([name, value]) => ({ name, value }));
 }
@@ -105,8 +115,8 @@ function wsMessage(m: MessageRecord) {
  * har-parts.ts: a body may be more than a string holds, and making it at once held the page for seconds).
  */
 export interface EntryBodies {
-  /** The response content of a body's chunks. */
-  content(chunks: ChunkRecord[], mimeType: string): unknown;
+  /** The response content of a body's chunks, its first `evicted` bytes let go (withEvicted). */
+  content(chunks: ChunkRecord[], mimeType: string, evicted: number): unknown;
   /** `_eventSourceMessages` read from an SSE body. */
   sseMessages(chunks: ChunkRecord[], ended: boolean): unknown;
   /** A list of small values, one per message (EventSource / WebSocket messages). */
@@ -116,7 +126,7 @@ export interface EntryBodies {
 }
 
 const atOnce: EntryBodies = {
-  content: bodyContent,
+  content: (chunks, mimeType, evicted) => withEvicted(bodyContent(chunks, mimeType), evicted),
   sseMessages,
   list: (items, each) => items.map(each),
   records: (own) => own,
@@ -133,6 +143,9 @@ export function* entrySteps({ conn, own, pageref }: HarGroups['connections'][num
   const chunks: ChunkRecord[] = [];
   const messages: MessageRecord[] = [];
   let end: EndRecord | undefined;
+  // The body's bytes the memory cap evicted: an eviction before any chunk kept (one after them, where a live panel's
+  // log may hold it, evicted what is still here: the analysis reads it so too). Evicted messages are no body's bytes.
+  let evicted = 0;
   // The first and last time known after the request: a loop, not Math.min(...times) — spread as arguments, the
   // times of a connection of ~120,000 chunks or messages (a day-long session) overflowed the stack, and the HAR
   // export failed with "Maximum call stack size exceeded".
@@ -152,6 +165,7 @@ export function* entrySteps({ conn, own, pageref }: HarGroups['connections'][num
       messages.push(r);
       see(r.t);
     } else if (r.kind === 'end') end ??= r;
+    else if (r.kind === 'evicted' && chunks.length === 0 && r.messages === 0) evicted += r.bytes;
     if (i % PAUSE_EVERY === PAUSE_EVERY - 1) yield PAUSE;
   }
   see(end?.t);
@@ -207,7 +221,7 @@ export function* entrySteps({ conn, own, pageref }: HarGroups['connections'][num
       headers: harHeaders(conn.responseHeaders),
       content: ((conn.transport === 'eventsource' || conn.transport === 'websocket') && chunks.length === 0
         ? { size: 0, mimeType }
-        : bodies.content(chunks, mimeType)) as Entry['response']['content'],
+        : bodies.content(chunks, mimeType, evicted)) as Entry['response']['content'],
       redirectURL: '',
       headersSize: -1,
       bodySize: -1,

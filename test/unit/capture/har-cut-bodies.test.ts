@@ -1,10 +1,13 @@
 // A body Replyscope holds cut must be written cut in HAR 1.2's own terms, so that a HAR reader that ignores our
-// `_replyscope` fields does not read it as whole: a request's bodySize more than its postData text, or -1 (not known).
-// Our own import reads the file back exactly with those fields, and cut without them.
+// `_replyscope` fields does not read it as whole: a request's bodySize more than its postData text, or -1 (not known);
+// a response's content.size more than its text. Our own import reads the file back exactly with those fields, and
+// without them a request body cut, a response body as the rest kept.
 import { describe, expect, it } from 'vitest';
 import { makeHeader } from '../../../src/core/capture/capture-log.ts';
 import { importHar, writeHar } from '../../../src/core/capture/har.ts';
-import type { BodyRecord, Capture, ConnectionRecord } from '../../../src/core/capture/model.ts';
+import { harParts } from '../../../src/core/capture/har-parts.ts';
+import type { BodyRecord, Capture, ChunkRecord, ConnectionRecord } from '../../../src/core/capture/model.ts';
+import { recordsToBytes } from '../../../src/core/frames/utf8-chunks.ts';
 
 const T0 = Date.parse('2026-11-29T21:00:00.000Z');
 const sse = 'data: {"type":"REPLY_START","reply_id":"r1"}\n\ndata: {"type":"TEXT_BLOCK_DELTA","delta":"Grüße"}\n\n';
@@ -77,5 +80,37 @@ describe('a cut request body in our HAR', () => {
     // A whole body keeps its size, though its masked text is shorter; one the capture let go has no postData.
     expect(bodySizeOf({ text: '{"q":"•••"}', size: 40 }).bodySize).toBe(40);
     expect(bodySizeOf({ size: 60_000, truncated: true, abridged: true })).toMatchObject({ bodySize: 60_000 });
+  });
+});
+
+describe('a response body whose head the memory cap evicted, in our HAR', () => {
+  const evicted: Capture['records'] = [{ kind: 'evicted', conn: 'c1', t: T0 + 300, chunks: 2, messages: 0, bytes: 70 }];
+
+  it('is written with the whole body\'s size and a comment: no reader takes the rest kept for the whole body', () => {
+    const cap = capture(undefined, evicted);
+    const text = writeHar(cap);
+    const har = JSON.parse(text) as HarJson;
+    const content = har.log.entries[0].response.content;
+    expect(content.text).toBe(sse);
+    expect(content.size).toBe(70 + bytesOf(sse));
+    expect(content.comment).toBe('body cut: its first 70 bytes were evicted to keep the capture within its memory cap; text holds the rest');
+    expect(plainReading(content.size, content.text)).toBe('cut');
+    expect([...harParts(cap)].join('')).toBe(text); // written as it is made, the same
+    expect(importHar(har)).toEqual(cap); // ours, with `_replyscope`: exact
+    const back = importHar(stripped(har)).records.filter((r): r is ChunkRecord => r.kind === 'chunk');
+    expect(new TextDecoder().decode(recordsToBytes(back))).toBe(sse); // ours without it: the rest kept, as before
+  });
+
+  it('an eviction after the chunks kept (where a live panel\'s log may hold it) cut none of them, nor does a capture with none', () => {
+    const after = capture(undefined);
+    after.records.splice(2, 0, ...evicted);
+    const content = (JSON.parse(writeHar(after)) as HarJson).log.entries[0].response.content;
+    expect(content).toEqual({ size: bytesOf(sse), mimeType: 'text/event-stream', text: sse });
+    // Every chunk evicted: no text kept, the body's size still said.
+    const all = capture(undefined, evicted);
+    all.records.splice(2, 1);
+    const none = (JSON.parse(writeHar(all)) as HarJson).log.entries[0].response.content;
+    expect(none).toMatchObject({ size: 70, text: '' });
+    expect(plainReading(none.size, none.text)).toBe('cut');
   });
 });
