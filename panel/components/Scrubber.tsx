@@ -7,13 +7,15 @@ import { useWidth } from './useWidth.ts';
 import { connectionName, connectionNumbers, shownId } from '../lib/resume-words.ts';
 import { replyWords } from '../lib/reply-words.ts';
 import { nextIn, nextPlayStep, playDelay, type Speed } from '../store/steps.ts';
-import type { PanelStore } from '../store/store.ts';
+import type { PanelStore, SelectionShown } from '../store/store.ts';
 
 /** Keyboard map shared by the slider and the app-wide handler. Returns true when the key was used. */
 export function scrubberKey(store: PanelStore, e: KeyboardEvent): boolean {
   const reply = store.selectedReply.value;
   const conn = store.selectedConnection.value;
   if (e.ctrlKey || e.metaKey || e.altKey) return false;
+  // The selection is being placed back (a replaced capture read back): the step is not known yet, so nothing to move from.
+  if (store.placing.value) return false;
   // An event of no reply is selected: End goes back to the reply it was chosen from, and follows it again.
   if (!reply && e.key === 'End') return store.backToReply();
   if (!reply || !conn) return false;
@@ -56,6 +58,16 @@ export function scrubberKey(store: PanelStore, e: KeyboardEvent): boolean {
  * status and the flagged count in the titles (the event pane shows the index). At 800 px the bar wrapped to two lines.
  */
 const COMPACT_BELOW = 700;
+
+/**
+ * While a capture that replaced the panel's is read back: what the selection waits for — the step (or event) the user
+ * had, by the number they saw — and how far the reading is. The half-read reply's "step 812 / 300" named a step the
+ * new capture did not have yet, or another one (its steps are numbered from its cut).
+ */
+function placingWords(placing: SelectionShown, backlog: { done: number; total: number } | undefined): string {
+  const what = placing.step !== undefined ? `step ${placing.step + 1}` : `event #${placing.event}`;
+  return `Reading the capture back: finding ${what}…${backlog ? ` ${Math.floor((100 * backlog.done) / backlog.total)}%` : ''}`;
+}
 
 /** Play from the current step (from the start when at the end), or pause. */
 export function togglePlay(store: PanelStore): void {
@@ -106,6 +118,14 @@ export function Scrubber({ store }: { store: PanelStore }) {
     return () => clearTimeout(id);
   }, [playing, k, reply, speed]);
 
+  const placing = store.placing.value;
+  if (placing) {
+    return (
+      <div class="scrubber" data-testid="scrubber" ref={bar.ref} aria-busy="true">
+        <span class="dim" data-testid="step-finding">{placingWords(placing, store.backlog.value)}</span>
+      </div>
+    );
+  }
   if (!reply || !conn) {
     const event = store.selectedEventView.value;
     const left = store.replyLeft.value;

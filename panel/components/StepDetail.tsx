@@ -220,7 +220,10 @@ export function StepDetail({ store }: { store: PanelStore }) {
     const b = box.getBoundingClientRect();
     if (r.bottom > b.bottom || r.top < b.top) target.scrollIntoView({ block: 'nearest' });
   }, [k, reply?.id, tab, conn?.record.id]);
-  if (!conn) return <div class="empty">Select a connection.</div>;
+  // A capture that replaced the panel's is read back to the selected event (store.ts `reset`): until it is placed no
+  // event is selected, and its connection or reply may not be read yet — "Select a connection." said otherwise.
+  const reading = store.placing.value !== undefined;
+  if (!conn) return <div class="empty">{reading ? 'Reading the capture up to the selected step…' : 'Select a connection.'}</div>;
   const event = store.selectedEventView.value;
   const selectedFrame = store.selectedFrame.value;
   const frame = selectedFrame === undefined ? undefined : frameByIndex(conn, selectedFrame);
@@ -237,17 +240,15 @@ export function StepDetail({ store }: { store: PanelStore }) {
         <TabList<DetailTab> tabs={tabs} selected={tab} onSelect={(id) => (store.detailTab.value = id)} label="Message views" panelId="message-view" />
       </div>
       <TabPanel panelId="message-view" selected={tab} class="scroll" panelRef={scroller} tabIndex={0}>
-        {!reply ? (
+        {reading && !event ? (
+          <div class="empty" data-testid="step-reading">Reading the capture up to the selected step…</div>
+        ) : !reply ? (
           <div class="empty">
             {event ? 'This event belongs to no reply; its reconstruction is not shown.'
               : conn.events.length === 0 ? 'No events in this stream: nothing to reconstruct.' : 'Select a reply or an event.'}
           </div>
         ) : !state ? (
-          // No event: the capture was replaced and is read back to the selected step (store.ts `reset`).
-          <div class="empty">
-            {event ? 'The selected event is not a step of this reply.'
-              : store.backlog.value ? 'Reading the capture up to the selected step…' : 'Select a step or an event.'}
-          </div>
+          <div class="empty">{event ? 'The selected event is not a step of this reply.' : 'Select a step or an event.'}</div>
         ) : state.error ? (
           <div class="empty err">{state.error}</div>
         ) : tab === 'message' ? (
@@ -277,7 +278,7 @@ export function StepDetail({ store }: { store: PanelStore }) {
   return (
     <SplitPane direction="row" initial={560} storageKey="detail" label="Resize message and event panes">
       {left}
-      {frame ? <FrameDetail conn={conn} frame={frame} /> : <EventDetail conn={conn} event={event} numbers={numbers} />}
+      {frame ? <FrameDetail conn={conn} frame={frame} /> : reading && !event ? <div class="empty">Reading the capture up to the selected event…</div> : <EventDetail conn={conn} event={event} numbers={numbers} />}
     </SplitPane>
   );
 }

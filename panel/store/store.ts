@@ -32,6 +32,22 @@ export interface StoreOptions {
   afterRender?: (then: () => void) => void;
 }
 
+/** The selected event as the user saw it when the capture was replaced: its index, and its step when it was the selected reply's. */
+export interface SelectionShown {
+  event: number;
+  /** The reply's step (0-based, as `step`) the event was, when it was one. */
+  step?: number;
+}
+
+/** The selected event across a reset (see `anchor` in createPanelStore). */
+interface EventAnchor {
+  conn: string;
+  /** Counted from the stream's start (its index + the events evicted before it). */
+  event: number;
+  recordsCut?: number;
+  shown: SelectionShown;
+}
+
 /** Records pushed into the analyzer between two clock checks. */
 export const SLICE_RECORDS = 16;
 /** Chunks longer than this (UTF-16 units) are analysed in pieces of this size. */
@@ -95,8 +111,10 @@ export function createPanelStore(options: StoreOptions = {}) {
    * from the stream's start. `recordsCut` is that record count when the selection's capture had one: only a capture
    * with the same cut numbers its events the same; between any other two, the event cannot be placed — none is
    * selected, rather than another.
+   * A signal: until it is placed, the scrubber says it is finding that step (`placing`) — the old step number beside
+   * the half-read reply named a step of the new numbering, or none at all.
    */
-  let anchor: { conn: string; event: number; recordsCut?: number } | undefined;
+  const anchor = signal<EventAnchor | undefined>(undefined);
   /**
    * The selected frame (`selectedFrame`) across such a reset, as `anchor` is the selected event's: its index would name
    * another frame of the new capture (or none), shown in the event pane as if the user had selected it. Until the new
@@ -161,6 +179,8 @@ export function createPanelStore(options: StoreOptions = {}) {
   const movedByArrival = signal(false);
   /** The scrubber is playing the selected reply (Space / the play button). */
   const playing = signal(false);
+  /** The selection being placed back in a capture that replaced the panel's (see `anchor`); undefined once it is, or given up. */
+  const placing = computed<SelectionShown | undefined>(() => anchor.value?.shown);
   const view = signal<MainView>('events');
   const detailTab = signal<DetailTab>('message');
   const filters = createFilters();
@@ -342,27 +362,28 @@ export function createPanelStore(options: StoreOptions = {}) {
 
   /** After a refresh: the anchored event is read again (or will not be): select it (or where its reply now starts). */
   function reanchor(drained: boolean): void {
-    if (!anchor) return;
+    const a = anchor.value;
+    if (!a) return;
     const conn = selectedConnection.value;
-    if (selectedConnId.value !== anchor.conn) {
-      anchor = undefined; // the user moved on
+    if (selectedConnId.value !== a.conn) {
+      anchor.value = undefined; // the user moved on
       return;
     }
     if (!conn) {
-      if (drained) anchor = undefined; // the new capture has no such connection
+      if (drained) anchor.value = undefined; // the new capture has no such connection (a new page's: the first is selected)
       return;
     }
     // A snapshot puts a connection's eviction record right after the connection's, and a backlog is refreshed between
     // slices: before any event of it is read, the cut (and the numbering) may not be known yet.
     if (!drained && conn.events.length === 0) return;
-    if (anchor.recordsCut !== recordsCutOf(conn)) {
-      anchor = undefined;
+    if (a.recordsCut !== recordsCutOf(conn)) {
+      anchor.value = undefined;
       unselectUncounted();
       return;
     }
-    const index = anchor.event - conn.evictedEvents;
+    const index = a.event - conn.evictedEvents;
     if (index >= conn.events.length && !drained) return; // not read this far yet
-    anchor = undefined;
+    anchor.value = undefined;
     const frame = frameAnchor; // (moving the selection back is no move of the user's: a frame anchored with it stays)
     if (index >= 0 && index < conn.events.length) selectEvent(index);
     else if (index < 0) {
@@ -388,7 +409,7 @@ export function createPanelStore(options: StoreOptions = {}) {
 
   /** After a refresh, once the selected event is back: the anchored frame is read again (or will not be): select it (or none). */
   function reanchorFrame(drained: boolean): void {
-    if (!frameAnchor || anchor) return; // (the event first: selecting it clears a selected frame)
+    if (!frameAnchor || anchor.value) return; // (the event first: selecting it clears a selected frame)
     if (selectedConnId.value !== frameAnchor.conn) {
       frameAnchor = undefined; // the user moved on
       return;
@@ -416,7 +437,7 @@ export function createPanelStore(options: StoreOptions = {}) {
       if (replyAwaited && conn.replies.length > 0) selectReply(conn.replies[0].id, 'end');
       return;
     }
-    if (anchor) return;
+    if (anchor.value) return;
     const first = shownConnections.value[0];
     if (first) selectConnection(first.record.id);
   }
@@ -461,11 +482,20 @@ export function createPanelStore(options: StoreOptions = {}) {
     // and the connection's numbering (its eviction record) may not be read yet.
     const conn = selectedConnection.value;
     const ev = selectedEvent.value;
+    const reply = selectedReply.value;
     const recordsCut = conn && recordsCutOf(conn);
-    anchor ??= conn && ev !== undefined && !(selectedReply.value && follow.value)
-      ? { conn: conn.record.id, event: conn.evictedEvents + ev, ...(recordsCut !== undefined ? { recordsCut } : {}) } : undefined;
+    const shown: SelectionShown | undefined = ev === undefined ? undefined
+      : { event: ev, ...(reply && reply.eventIndices[step.value] === ev ? { step: step.value } : {}) };
+    anchor.value ??= conn && shown && !(reply && follow.value)
+      ? { conn: conn.record.id, event: conn.evictedEvents + shown.event, ...(recordsCut !== undefined ? { recordsCut } : {}), shown } : undefined;
     const frame = selectedFrame.value;
     frameAnchor ??= conn && frame !== undefined ? frameAnchorOf(conn, frame) : undefined;
+    if (recs.length === 0) {
+      // Nothing to read back (a new page's capture, before its first record): nothing to wait for — the scrubber
+      // would say it is finding the step until records of other connections came.
+      anchor.value = undefined;
+      frameAnchor = undefined;
+    }
     pending = [];
     pendingDone = 0;
     stale = false;
@@ -477,6 +507,8 @@ export function createPanelStore(options: StoreOptions = {}) {
       // (anchored: selected again once read; meanwhile their indices would name other ones of the new capture)
       selectedEvent.value = undefined;
       selectedFrame.value = undefined;
+      // (playing on from the old step would move it in the new numbering, and drop the anchor as a move of the user's)
+      if (anchor.value) playing.value = false;
       revision.value++;
       held.value = 0;
       queue(recs);
@@ -490,7 +522,7 @@ export function createPanelStore(options: StoreOptions = {}) {
     const max = reply.history.length - 1;
     const clamped = Math.max(min, Math.min(max, Math.round(k)));
     if (!keepFollow) {
-      anchor = undefined;
+      anchor.value = undefined;
       frameAnchor = undefined;
     }
     batch(() => {
@@ -505,7 +537,7 @@ export function createPanelStore(options: StoreOptions = {}) {
   }
 
   function selectConnection(id: string | undefined): void {
-    anchor = undefined;
+    anchor.value = undefined;
     frameAnchor = undefined;
     batch(() => {
       movedByArrival.value = false;
@@ -521,7 +553,7 @@ export function createPanelStore(options: StoreOptions = {}) {
   }
 
   function selectReply(id: string | undefined, at: 'start' | 'end' = 'end'): void {
-    anchor = undefined;
+    anchor.value = undefined;
     frameAnchor = undefined;
     replyAwaited = false;
     batch(() => {
@@ -540,7 +572,7 @@ export function createPanelStore(options: StoreOptions = {}) {
   function selectEvent(index: number): void {
     const conn = selectedConnection.value;
     if (!conn) return;
-    anchor = undefined;
+    anchor.value = undefined;
     frameAnchor = undefined;
     replyAwaited = false;
     batch(() => {
@@ -655,6 +687,7 @@ export function createPanelStore(options: StoreOptions = {}) {
     follow,
     movedByArrival,
     playing,
+    placing,
     view,
     detailTab,
     filters,

@@ -2,7 +2,8 @@
 // a panel opened only afterwards (so it gets the relay's post-eviction snapshot) still shows the last reply's
 // final text exactly as the page read it, and says how many events were evicted before that point. The same session
 // over a WebSocket, with the app's own messages and a sent one among the events: they are not counted as events. A
-// panel watching all along is handed the kept capture once it outgrows the cap, the selected heartbeat kept selected.
+// panel watching all along is handed the kept capture once it outgrows the cap, the selected heartbeat kept selected,
+// a selected step found again (the scrubber saying so while the capture is read back).
 // A cap set in the panel's toolbar (Memory cap…) applies from then on: the relay evicts at it, a lower one at once.
 import { bubbleTextBlocks, expectedShown } from './support/bubble.ts';
 import { expect, test, type Page } from '@playwright/test';
@@ -282,6 +283,67 @@ test('a heartbeat selected in a live panel stays selected when the panel is hand
   await app.close();
 });
 
+/** A panel watching the held /session-beat stream, its reply selected (followed: at its newest step). */
+async function watchingBeatSession(): Promise<{ app: Page; panel: Page }> {
+  const app = await ext.context.newPage();
+  await app.goto(`${server.url}/app`);
+  const tabId = await ext.tabIdFor(app);
+  const panel = await ext.panelPage(tabId);
+  await app.evaluate(() => void (window as unknown as { run: (p: string) => Promise<void> }).run('/session-beat'));
+  await panel.locator('[data-conn]').first().click();
+  await expect(panel.getByTestId('step-pos')).toHaveText(/^step \d+ \/ \d+/);
+  return { app, panel };
+}
+
+/** The step the scrubber shows, and of how many. */
+async function stepShown(panel: Page): Promise<{ step: number; of: number }> {
+  const [, step, of] = /^step (\d+) \/ (\d+)/.exec((await panel.getByTestId('step-pos').textContent()) ?? '') ?? [];
+  return { step: Number(step), of: Number(of) };
+}
+
+test('a step selected in a live panel is found again when the panel is handed the kept capture, and meanwhile the scrubber says it is finding it', async () => {
+  const { app, panel } = await watchingBeatSession();
+  await expect.poll(async () => (await stepShown(panel)).step).toBe(BEAT_SESSION.before + 2 + 3); // held: all read
+  await panel.keyboard.press('ArrowLeft'); // the step before the newest: no longer following
+  const old = await stepShown(panel);
+  expect(old.step).toBe(BEAT_SESSION.before + 2 + 3 - 1);
+  const raw = panel.getByTestId('event-detail').getByTestId('raw-frame');
+  const frame = await raw.textContent();
+  expect(frame).toContain(`r-long:${BEAT_SESSION.before + 1} `);
+  // Every text the scrubber shows from here on.
+  await panel.evaluate(() => {
+    const seen: string[] = ((window as unknown as { scrubberTexts: string[] }).scrubberTexts = []);
+    new MutationObserver(() => {
+      const text = document.querySelector('[data-testid="scrubber"]')?.textContent ?? '';
+      if (text !== seen.at(-1)) seen.push(text);
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+  // The panel's CPU slowed: the kept capture (~1 MB) is read back in ~150 ms, before the first refresh that shows any of
+  // it; slowed, it takes seconds, refreshed every 250 ms — as a big cap's capture is read back.
+  const cdp = await panel.context().newCDPSession(panel);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 20 });
+  releaseBeat();
+  await expect(app).toHaveTitle('done', { timeout: 60_000 });
+  await expect(panel.getByText('Evicted', { exact: true })).toBeVisible({ timeout: 30_000 });
+  await expect(raw).toHaveText(frame!, { timeout: 30_000 });
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+  await cdp.detach();
+  // The same event, at its step in the kept capture (numbered from the cut), not followed away from.
+  const found = await stepShown(panel);
+  expect(found.step).toBeLessThan(old.step);
+
+  // Until then the scrubber said what it was finding: never a step number beside the half-read reply (it showed
+  // "step 27504 / 2144", then the old number among the new ones).
+  const texts = await panel.evaluate(() => (window as unknown as { scrubberTexts: string[] }).scrubberTexts);
+  const finding = `Reading the capture back: finding step ${old.step}…`;
+  const first = texts.findIndex((t) => t.startsWith(finding));
+  expect(first, texts.join('\n')).toBeGreaterThanOrEqual(0);
+  const placed = texts.findIndex((t, i) => i > first && !t.startsWith(finding));
+  expect(placed, texts.join('\n')).toBeGreaterThan(first);
+  for (const t of texts.slice(placed)) expect(t).toMatch(new RegExp(`step ${found.step} / \\d+`));
+  await panel.close();
+  await app.close();
+});
 
 test('a cap set in the panel applies to the capture from then on: evicted at the new cap, at once when it is lowered', async () => {
   const MB = 1024 * 1024;

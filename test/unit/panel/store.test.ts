@@ -745,6 +745,64 @@ describe('panel store', () => {
     expect([...shown]).toEqual([undefined, early]);
     expect(sliced.store.selectedFrame.value).toBe(keptIndex(early));
   });
+
+  it('while a replaced capture is read back, the selection is being placed: no step of the old numbering is shown as the selection', () => {
+    const { records, compacted } = sixRepliesThroughRelay();
+    const other = Array.from({ length: 20 }, (_, i) => sample.records.map((r) => renameConn(r, `-${i}`))).flat();
+    const sliced = manualStore(300, 1);
+    const { store } = sliced;
+    store.ingest(records);
+    sliced.flush();
+    store.selectConnection('a');
+    store.selectReply('r4');
+    store.seek(290); // the user scrubs back: no longer following
+    const event = store.selectedEvent.value!;
+    const rawText = store.selectedEventView.value!.rawText;
+    store.playing.value = true; // played on from the old step, it moved the step in the new numbering, dropping the anchor
+    store.reset(undefined, [...other, ...compacted]);
+    expect(store.playing.value).toBe(false);
+    // What the scrubber says until it is placed: the step the user had (the old step number, beside the half-read
+    // reply, named another step of the new numbering or none).
+    const seen: unknown[] = [];
+    while (sliced.queued.length) {
+      seen.push(store.placing.value);
+      expect(store.selectedEvent.value).toBeUndefined();
+      sliced.queued.shift()!();
+      if (!store.placing.value) break;
+    }
+    expect(seen.length).toBeGreaterThan(1); // read in slices
+    expect(new Set(seen.map((p) => JSON.stringify(p)))).toEqual(new Set([JSON.stringify({ event, step: 290 })]));
+    expect(store.selectedEventView.value?.rawText).toBe(rawText);
+    sliced.flush();
+
+    // An event of no reply (a CUSTOM) is found as an event, not a step.
+    const custom = manualStore();
+    custom.store.ingest(replyWithCustom(5));
+    custom.flush();
+    custom.store.selectConnection('c');
+    custom.store.selectEvent(2);
+    custom.store.reset(undefined, replyWithCustom(5));
+    expect(custom.store.placing.value).toEqual({ event: 2 });
+    custom.flush();
+    expect(custom.store.placing.value).toBeUndefined();
+    expect(custom.store.selectedEventView.value?.type).toBe('CUSTOM');
+
+    // A followed reply follows: nothing to find.
+    store.selectReply('r5');
+    store.reset(undefined, compacted);
+    expect(store.placing.value).toBeUndefined();
+    sliced.flush();
+
+    // A capture with nothing in it yet (a new page's, before its first record): nothing will be read back, nothing is
+    // being found — the connections that come are a new page's, and the first of them is selected.
+    store.selectReply('r4');
+    store.seek(10);
+    store.reset(undefined, []);
+    expect(store.placing.value).toBeUndefined();
+    store.ingest(sample.records);
+    sliced.flush();
+    expect(store.selectedConnId.value).toBe(sample.records.find((r) => r.kind === 'connection')!.id);
+  });
 });
 
 function renameConn(r: CaptureRecord, suffix: string): CaptureRecord {
