@@ -126,6 +126,9 @@ export function Scrubber({ store }: { store: PanelStore }) {
       </div>
     );
   }
+  // Where a replaced capture's read-back left the selection when it no longer held it (store.ts `placeNearest`).
+  const note = store.selectionNote.value;
+  const noteSpan = note ? <span class="warn selection-note" data-testid="selection-note" role="status">{note}</span> : null;
   if (!reply || !conn) {
     const event = store.selectedEventView.value;
     const left = store.replyLeft.value;
@@ -135,9 +138,10 @@ export function Scrubber({ store }: { store: PanelStore }) {
         {conn && event ? (
           // An event of no reply (a CUSTOM notification): no step to show, and no reply's step left standing beside it.
           <span class="dim" data-testid="step-none">Event #{event.index} ({event.type}) belongs to no reply.</span>
-        ) : (
+        ) : note ? null : (
           <span class="dim">Select a reply to scrub through its events.</span>
         )}
+        {noteSpan}
         {back ? (
           <button class="link" data-testid="back-to-reply" title="Back to the reply's newest step, following it (End)" onClick={() => store.backToReply()}>
             Back to {replyWords(back, conn!.replies, 16)} (End)
@@ -228,6 +232,7 @@ export function Scrubber({ store }: { store: PanelStore }) {
           {flagged}
         </span>
       )}
+      {noteSpan}
     </div>
   );
 }

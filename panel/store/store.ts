@@ -110,7 +110,7 @@ export function createPanelStore(options: StoreOptions = {}) {
    * and numbers the events from the first frame after the cut: such a capture's `evictedEvents` + index is no count
    * from the stream's start. `recordsCut` is that record count when the selection's capture had one: only a capture
    * with the same cut numbers its events the same; between any other two, the event cannot be placed — none is
-   * selected, rather than another.
+   * selected, rather than another (and `selectionNote` says why).
    * A signal: until it is placed, the scrubber says it is finding that step (`placing`) — the old step number beside
    * the half-read reply named a step of the new numbering, or none at all.
    */
@@ -181,6 +181,11 @@ export function createPanelStore(options: StoreOptions = {}) {
   const playing = signal(false);
   /** The selection being placed back in a capture that replaced the panel's (see `anchor`); undefined once it is, or given up. */
   const placing = computed<SelectionShown | undefined>(() => anchor.value?.shown);
+  /**
+   * Why the selection is not what the user left when a capture that replaced the panel's no longer held it (evicted,
+   * not in it, its reply gone, not countable): where it landed instead. Until the user's next move, or the next reset.
+   */
+  const selectionNote = signal<string | undefined>(undefined);
   const view = signal<MainView>('events');
   const detailTab = signal<DetailTab>('message');
   const filters = createFilters();
@@ -360,7 +365,7 @@ export function createPanelStore(options: StoreOptions = {}) {
     }
   }
 
-  /** After a refresh: the anchored event is read again (or will not be): select it (or where its reply now starts). */
+  /** After a refresh: the anchored event is read again (or will not be): select it (or the nearest step of its reply kept). */
   function reanchor(drained: boolean): void {
     const a = anchor.value;
     if (!a) return;
@@ -379,6 +384,7 @@ export function createPanelStore(options: StoreOptions = {}) {
     if (a.recordsCut !== recordsCutOf(conn)) {
       anchor.value = undefined;
       unselectUncounted();
+      selectionNote.value = `Event #${a.shown.event} cannot be found in this capture: its eviction counted chunks or messages, not events — nothing is selected.`;
       return;
     }
     const index = a.event - conn.evictedEvents;
@@ -386,11 +392,36 @@ export function createPanelStore(options: StoreOptions = {}) {
     anchor.value = undefined;
     const frame = frameAnchor; // (moving the selection back is no move of the user's: a frame anchored with it stays)
     if (index >= 0 && index < conn.events.length) selectEvent(index);
-    else if (index < 0) {
-      const reply = selectedReply.value; // the event itself was evicted: the oldest step kept
-      if (reply) seek(reply.history.evictedBefore);
-    }
+    else placeNearest(a.shown, index < 0);
     frameAnchor = frame;
+  }
+
+  /**
+   * The anchored event is not in the new capture — the cut took it (`evicted`), or the capture ends before it: the
+   * nearest step its reply has kept (the oldest, the latest), not followed — the user was not following — or, with no
+   * such reply, nothing; the note says which. (The reply stayed selected at no step: the scrubber read "step 812 / 300".)
+   */
+  function placeNearest(shown: SelectionShown, evicted: boolean): void {
+    const reply = selectedReply.value;
+    const what = `Event #${shown.event}`;
+    const gone = evicted ? 'was evicted (memory cap)' : 'is no longer in the capture';
+    if (reply && reply.history.length > reply.history.evictedBefore) {
+      batch(() => {
+        seek(evicted ? reply.history.evictedBefore : reply.history.length - 1);
+        follow.value = false;
+        selectionNote.value = `${what} ${gone} — showing the reply's ${evicted ? 'oldest' : 'latest'} step kept.`;
+      });
+      return;
+    }
+    const hadReply = selectedReplyId.value !== undefined;
+    batch(() => {
+      playing.value = false;
+      selectedReplyId.value = undefined;
+      selectedEvent.value = undefined;
+      selectionNote.value = hadReply
+        ? `${what} and its reply ${evicted ? 'were evicted (memory cap)' : 'are no longer in the capture'} — nothing is selected.`
+        : `${what} ${gone} — nothing is selected.`;
+    });
   }
 
   /** The number of records an eviction without a digest took from `conn` (undefined: it has none). */
@@ -509,6 +540,7 @@ export function createPanelStore(options: StoreOptions = {}) {
       selectedFrame.value = undefined;
       // (playing on from the old step would move it in the new numbering, and drop the anchor as a move of the user's)
       if (anchor.value) playing.value = false;
+      selectionNote.value = undefined;
       revision.value++;
       held.value = 0;
       queue(recs);
@@ -532,6 +564,7 @@ export function createPanelStore(options: StoreOptions = {}) {
       if (!keepFollow) {
         follow.value = clamped === max;
         selectedFrame.value = undefined; // the user moved the step (following a live reply does not)
+        selectionNote.value = undefined;
       }
     });
   }
@@ -541,6 +574,7 @@ export function createPanelStore(options: StoreOptions = {}) {
     frameAnchor = undefined;
     batch(() => {
       movedByArrival.value = false;
+      selectionNote.value = undefined;
       selectedConnId.value = id;
       const conn = selectedConnection.value;
       selectedReplyId.value = undefined;
@@ -557,6 +591,7 @@ export function createPanelStore(options: StoreOptions = {}) {
     frameAnchor = undefined;
     replyAwaited = false;
     batch(() => {
+      selectionNote.value = undefined;
       if (id !== selectedReplyId.value) playing.value = false;
       selectedReplyId.value = id;
       replyLeft.value = undefined;
@@ -577,6 +612,7 @@ export function createPanelStore(options: StoreOptions = {}) {
     replyAwaited = false;
     batch(() => {
       movedByArrival.value = false;
+      selectionNote.value = undefined;
       selectedFrame.value = undefined;
       const owner = replyOfEvent(conn, index);
       if (owner) {
@@ -616,6 +652,7 @@ export function createPanelStore(options: StoreOptions = {}) {
       replyAwaited = false;
       batch(() => {
         movedByArrival.value = false;
+        selectionNote.value = undefined;
         selectedFrame.value = frameIndex;
       });
     }
@@ -688,6 +725,7 @@ export function createPanelStore(options: StoreOptions = {}) {
     movedByArrival,
     playing,
     placing,
+    selectionNote,
     view,
     detailTab,
     filters,

@@ -3,7 +3,8 @@
 // final text exactly as the page read it, and says how many events were evicted before that point. The same session
 // over a WebSocket, with the app's own messages and a sent one among the events: they are not counted as events. A
 // panel watching all along is handed the kept capture once it outgrows the cap, the selected heartbeat kept selected,
-// a selected step found again (the scrubber saying so while the capture is read back).
+// a selected step found again (the scrubber saying so while the capture is read back) — one the cut took replaced by
+// the reply's oldest step kept, with a note saying so.
 // A cap set in the panel's toolbar (Memory cap…) applies from then on: the relay evicts at it, a lower one at once.
 import { bubbleTextBlocks, expectedShown } from './support/bubble.ts';
 import { expect, test, type Page } from '@playwright/test';
@@ -331,9 +332,10 @@ test('a step selected in a live panel is found again when the panel is handed th
   // The same event, at its step in the kept capture (numbered from the cut), not followed away from.
   const found = await stepShown(panel);
   expect(found.step).toBeLessThan(old.step);
+  await expect(panel.getByTestId('selection-note')).toHaveCount(0);
 
   // Until then the scrubber said what it was finding: never a step number beside the half-read reply (it showed
-  // "step 27504 / 2144", then the old number among the new ones).
+  // "step 27504 / 2144", then the old number among the new ones), never the note of a step not found.
   const texts = await panel.evaluate(() => (window as unknown as { scrubberTexts: string[] }).scrubberTexts);
   const finding = `Reading the capture back: finding step ${old.step}…`;
   const first = texts.findIndex((t) => t.startsWith(finding));
@@ -341,6 +343,25 @@ test('a step selected in a live panel is found again when the panel is handed th
   const placed = texts.findIndex((t, i) => i > first && !t.startsWith(finding));
   expect(placed, texts.join('\n')).toBeGreaterThan(first);
   for (const t of texts.slice(placed)) expect(t).toMatch(new RegExp(`step ${found.step} / \\d+`));
+  await panel.close();
+  await app.close();
+});
+
+test('a step selected in a live panel that the kept capture evicted: the reply\'s oldest step kept, and a note saying so', async () => {
+  const { app, panel } = await watchingBeatSession();
+  await panel.keyboard.press('Home'); // the reply's first step (REPLY_START, event #0): no longer following
+  await expect(panel.getByTestId('step-pos')).toHaveText(/^step 1 \/ \d+/);
+  releaseBeat();
+  await expect(app).toHaveTitle('done', { timeout: 60_000 });
+  await expect(panel.getByTestId('selection-note')).toHaveText('Event #0 was evicted (memory cap) — showing the reply\'s oldest step kept.', { timeout: 30_000 });
+  await expect(panel.getByText('Evicted', { exact: true })).toBeVisible();
+  await expect(panel.getByTestId('step-pos')).toHaveText(/^step 1 \/ \d+ \(continues after evicted events\)/);
+  await expect(panel.getByTestId('event-detail')).toContainText('TEXT_BLOCK_DELTA');
+  await panel.screenshot({ path: test.info().outputPath('live-panel-compacted-step-evicted.png') });
+  // The user's next move takes the note away.
+  await panel.keyboard.press('ArrowRight');
+  await expect(panel.getByTestId('step-pos')).toHaveText(/^step 2 \//);
+  await expect(panel.getByTestId('selection-note')).toHaveCount(0);
   await panel.close();
   await app.close();
 });

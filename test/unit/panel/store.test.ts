@@ -773,6 +773,7 @@ describe('panel store', () => {
     expect(seen.length).toBeGreaterThan(1); // read in slices
     expect(new Set(seen.map((p) => JSON.stringify(p)))).toEqual(new Set([JSON.stringify({ event, step: 290 })]));
     expect(store.selectedEventView.value?.rawText).toBe(rawText);
+    expect(store.selectionNote.value).toBeUndefined();
     sliced.flush();
 
     // An event of no reply (a CUSTOM) is found as an event, not a step.
@@ -802,6 +803,78 @@ describe('panel store', () => {
     store.ingest(sample.records);
     sliced.flush();
     expect(store.selectedConnId.value).toBe(sample.records.find((r) => r.kind === 'connection')!.id);
+  });
+
+  it('a replaced capture that no longer holds the selected event lands on its reply\'s nearest step kept, or on none, and says so', () => {
+    const { records, compacted } = sixRepliesThroughRelay();
+    const { store, flush } = manualStore();
+    /** The whole capture, `reply` selected at `step` (not following); the event selected. */
+    const at = (reply: string, step: number) => {
+      store.reset(undefined, records);
+      flush();
+      store.selectConnection('a');
+      store.selectReply(reply);
+      store.seek(step);
+      return store.selectedEvent.value!;
+    };
+    const replaced = (recs: CaptureRecord[]) => {
+      store.reset(undefined, recs);
+      flush();
+    };
+    /** The stream's first `chunks` chunks, the connection still open. */
+    const upTo = (chunks: number) => records.slice(0, 1 + chunks);
+    const selection = () => ({ reply: store.selectedReplyId.value, step: store.step.value, event: store.selectedEvent.value, follow: store.follow.value, note: store.selectionNote.value });
+
+    // The cut took it: the reply's oldest step kept (as before), and the note says why.
+    let event = at('r4', 1);
+    replaced(compacted);
+    let reply = store.selectedReply.value!;
+    expect(selection()).toEqual({
+      reply: 'r4', step: reply.history.evictedBefore, event: reply.eventIndices[reply.history.evictedBefore], follow: false,
+      note: `Event #${event} was evicted (memory cap) — showing the reply's oldest step kept.`,
+    });
+
+    // The capture ends before it (it was not re-sent that far): the reply's latest step there, not followed — it stayed
+    // selected at no step, the scrubber showing "step 201 / 150".
+    event = at('r5', 200);
+    replaced(upTo(185));
+    reply = store.selectedReply.value!;
+    expect(reply.history.length).toBeLessThan(200);
+    expect(selection()).toEqual({
+      reply: 'r5', step: reply.history.length - 1, event: reply.eventIndices[reply.history.length - 1], follow: false,
+      note: `Event #${event} is no longer in the capture — showing the reply's latest step kept.`,
+    });
+    // Until the user's next move.
+    store.seek(3);
+    expect(store.selectionNote.value).toBeUndefined();
+
+    // Its reply is gone too (evicted whole; not in the capture at all): nothing is selected, rather than a reply at no step.
+    event = at('r1', 100);
+    replaced(compacted);
+    expect(selection()).toMatchObject({ reply: undefined, event: undefined, note: `Event #${event} and its reply were evicted (memory cap) — nothing is selected.` });
+    event = at('r5', 200);
+    replaced(upTo(160));
+    expect(store.selectedConnection.value!.replies.map((r) => r.id)).not.toContain('r5');
+    expect(selection()).toMatchObject({ reply: undefined, event: undefined, note: `Event #${event} and its reply are no longer in the capture — nothing is selected.` });
+
+    // An event of no reply (a CUSTOM) the capture ends before.
+    const custom = manualStore();
+    custom.store.ingest(replyWithCustom(5));
+    custom.flush();
+    custom.store.selectConnection('c');
+    custom.store.selectEvent(2);
+    custom.store.reset(undefined, replyWithCustom(5).slice(0, 3)); // the connection and its first two events
+    custom.flush();
+    expect(custom.store.selectedEvent.value).toBeUndefined();
+    expect(custom.store.selectionNote.value).toBe('Event #2 is no longer in the capture — nothing is selected.');
+
+    // An eviction without its digest cannot be counted: nothing is selected (as before), and the note says why.
+    event = at('r4', 290);
+    replaced(compacted.map((r) => (r.kind === 'evicted' ? { ...r, derived: undefined } : r)));
+    expect(selection()).toMatchObject({ reply: undefined, event: undefined, note: `Event #${event} cannot be found in this capture: its eviction counted chunks or messages, not events — nothing is selected.` });
+    // The next capture's read-back starts afresh.
+    store.reset(undefined, records);
+    expect(store.selectionNote.value).toBeUndefined();
   });
 });
 
