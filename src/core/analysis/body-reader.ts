@@ -11,6 +11,7 @@ import { AgentScopeClientReader } from '../frames/client-reading.ts';
 import { NdjsonDecoder, isNdjsonContentType } from '../frames/ndjson.ts';
 import { SseSpecDecoder, type SpecTail } from '../frames/sse-spec.ts';
 import { PageTextDecoder } from '../frames/utf8-chunks.ts';
+import { Resync } from '../frames/resync.ts';
 import type { FrameView } from './types.ts';
 import { readWireDelta } from './agentscope-wire-delta.ts';
 import { ReadEvent, type RawEvent } from './raw-event.ts';
@@ -72,9 +73,9 @@ export class BodyReader {
   private linesAgree = true;
   /**
    * After an eviction nothing was derived from: text is dropped up to the first frame boundary (see `resync`); after
-   * one inside a line the digest gave up (`line`): up to the end of that line.
+   * one inside a line the digest gave up: up to the end of that line.
    */
-  private resyncing?: { tail: string; line?: boolean };
+  private resyncing?: Resync;
 
   /**
    * `splitOnce: false` makes each reader split every chunk itself (the tests compare both ways); `transport`: whose
@@ -111,7 +112,7 @@ export class BodyReader {
     // A base64 chunk is one that was not valid UTF-8 (this tool's writers; another's may base64 valid text: then
     // its decoding shows no U+FFFD).
     if (chunk.base64 !== undefined && chunk.bytes > 0 && text.includes('\ufffd')) this.noteInvalidUtf8();
-    return this.pushText(this.resyncing ? this.skipToBoundary(text) : text, chunk.t);
+    return this.pushText(this.resyncing ? this.skipToBoundary(this.resyncing, text) : text, chunk.t);
   }
 
   /**
@@ -129,7 +130,7 @@ export class BodyReader {
    */
   resync(): void {
     if (this.bytes > 0 || this.frames.length > 0) throw new Error('BodyReader.resync: the reader has already read data');
-    if (this.kind !== 'eventsource') this.resyncing = { tail: '' };
+    if (this.kind !== 'eventsource') this.resyncing = new Resync(this.kind === 'ndjson' ? 'line' : 'frame');
   }
 
   /**
@@ -138,21 +139,14 @@ export class BodyReader {
    */
   resyncLine(): void {
     if (this.bytes > 0 || this.frames.length > 0) throw new Error('BodyReader.resyncLine: the reader has already read data');
-    if (this.kind !== 'eventsource') this.resyncing = { tail: '', line: true };
+    if (this.kind !== 'eventsource') this.resyncing = new Resync('line');
   }
 
   /** The part of `text` after the first frame boundary since `resync` ('' while none was seen yet). */
-  private skipToBoundary(text: string): string {
-    const r = this.resyncing as { tail: string; line?: boolean };
-    // The tail keeps the last characters of skipped text so a boundary split across chunks is still found.
-    const s = r.tail + text;
-    const m = this.kind === 'ndjson' || r.line ? /\n/.exec(s) : /(?:\r\n|\r(?!\n)|\n)(?:\r\n|\r|\n)/.exec(s);
-    if (!m) {
-      r.tail = s.slice(-3);
-      return '';
-    }
-    this.resyncing = undefined;
-    return s.slice(m.index + m[0].length);
+  private skipToBoundary(resync: Resync, text: string): string {
+    const rest = resync.skip(text);
+    if (resync.found) this.resyncing = undefined;
+    return rest;
   }
 
   /** Feed one EventSource message: the browser already did the SSE reading. */
