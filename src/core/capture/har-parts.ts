@@ -7,7 +7,8 @@
 // slices. The text is exactly writeHar's (test/unit/capture/har-parts.test.ts holds them equal).
 import type { Capture, ChunkRecord } from './model.ts';
 import type { PlacedFrame } from '../frames/frame-list.ts';
-import { entrySteps, groupSteps, harDocument, withEvicted, type EntryBodies, type HarEventSourceMessage } from './har.ts';
+import { entrySteps, groupSteps, harDocument, withEvicted, type EntryBodies } from './har.ts';
+import type { HarEventSourceMessage } from './har-messages.ts';
 import { jsonParts, LazyArray, LazyString, LazyValue, PAUSE, type Pause, type WorkProgress } from './json-parts.ts';
 import { SseSpecDecoder } from '../frames/sse-spec.ts';
 import { bytesToBase64, PageTextDecoder, payloadBytes, utf8Length } from '../frames/utf8-chunks.ts';

@@ -1,27 +1,20 @@
 // HAR 1.2 export of a capture. Every connection becomes one entry whose response content is the exact body (text,
 // or base64 when it is not UTF-8) and whose stream is also listed, like Chrome lists WebSocket frames under
 // `_webSocketMessages`, as `_eventSourceMessages: [{time, eventName, eventId, data}]` (time = epoch seconds):
-// EventSource connections from their dispatched messages, SSE bodies from the spec reading of the bytes.
+// EventSource connections from their dispatched messages, SSE bodies from the spec reading of the bytes (har-messages.ts).
 // For a lossless round trip each entry also carries its raw records under `_replyscope` (with their position in
 // the capture), and the log carries the header and the connection-less records; importHar (har-import.ts) prefers those.
 // The tab's pages (Preserve log: `navigation` records) are HAR's own `log.pages` and each entry's `pageref` (harPages),
 // so that a HAR reader without our fields still sees where each page began.
 import type { Entry, Har, Header, Page } from 'har-format';
 import type { BodyRecord, Capture, CaptureRecord, ChunkRecord, ConnectionRecord, EndRecord, MessageRecord, NavigationRecord } from './model.ts';
-import { readSse, chunkTexts } from '../frames/read-body.ts';
 import { recordsToBytes, bytesToBase64, utf8Length } from '../frames/utf8-chunks.ts';
 import { harPages, isoTime } from './har-pages.ts';
 import { jsonParts, PAUSE, runSteps, type Pause } from './json-parts.ts';
+import { esMessage, sseMessages, wsMessage } from './har-messages.ts';
 
 export { importHar, HarImportError } from './har-import.ts';
-
-/** One EventSource-like message as Chrome writes them (`time` in seconds since the epoch). */
-export interface HarEventSourceMessage {
-  time: number;
-  eventName: string;
-  eventId: string;
-  data: string;
-}
+export type { HarEventSourceMessage } from './har-messages.ts';
 
 /** Our extension of an entry / the log: the raw records, each with its index in `Capture.records`. */
 export interface HarReplyscopeEntry {
@@ -88,26 +81,6 @@ function bodyContent(chunks: ChunkRecord[], mimeType: string): Entry['response']
   } catch {
     return { size: bytes.length, mimeType, text: bytesToBase64(bytes), encoding: 'base64' };
   }
-}
-
-export function sseMessages(chunks: ChunkRecord[], ended: boolean): HarEventSourceMessage[] {
-  const reading = readSse(chunkTexts(chunks), { ended });
-  let lastId = '';
-  const out: HarEventSourceMessage[] = [];
-  for (const f of reading.frames) {
-    if (f.kind !== 'data') continue;
-    if (f.id !== undefined) lastId = f.id; // EventSource semantics: the last event id persists
-    out.push({ time: f.t / 1000, eventName: f.event ?? 'message', eventId: lastId, data: f.data });
-  }
-  return out;
-}
-
-function esMessage(m: MessageRecord): HarEventSourceMessage {
-  return { time: m.t / 1000, eventName: m.type, eventId: m.lastEventId, data: m.data };
-}
-
-function wsMessage(m: MessageRecord) {
-  return { type: m.type === 'send' ? ('send' as const) : ('receive' as const), time: m.t / 1000, opcode: 1, data: m.data };
 }
 
 /**
