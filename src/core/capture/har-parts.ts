@@ -11,6 +11,7 @@ import { entrySteps, groupSteps, harDocument, withEvicted, type EntryBodies } fr
 import type { HarEventSourceMessage } from './har-messages.ts';
 import { jsonParts, LazyArray, LazyString, LazyValue, PAUSE, type Pause, type WorkProgress } from './json-parts.ts';
 import { SseSpecDecoder } from '../frames/sse-spec.ts';
+import { Resync } from '../frames/resync.ts';
 import { bytesToBase64, PageTextDecoder, payloadBytes, utf8Length } from '../frames/utf8-chunks.ts';
 
 /**
@@ -51,7 +52,7 @@ export function harParts(capture: Capture, progress: WorkProgress = { done: 0, t
 function asWritten(progress: WorkProgress): EntryBodies {
   return {
     content: (chunks, mimeType, evicted) => bodyContent(chunks, mimeType, evicted, progress),
-    sseMessages: (chunks) => sseMessages(chunks, progress),
+    sseMessages: (chunks, _ended, headEvicted) => sseMessages(chunks, headEvicted, progress),
     list: (items, each) => new LazyArray(function* () {
       for (const item of items) {
         progress.done++;
@@ -156,19 +157,20 @@ function joined(a: Uint8Array, b: Uint8Array): Uint8Array {
 
 /**
  * `_eventSourceMessages` of an SSE body, read as they are written: the page's text of each chunk (as chunkTexts has
- * it) through the spec reader, each data frame a message (as sseMessages makes them; the end of the body, which
- * adds no frame, is not needed).
+ * it) through the spec reader, each data frame a message (as sseMessages makes them, har-messages.ts: a body whose
+ * head was evicted from its first whole event; the end of the body, which adds no frame, is not needed).
  */
-function sseMessages(chunks: ChunkRecord[], progress: WorkProgress): LazyArray {
+function sseMessages(chunks: ChunkRecord[], headEvicted: boolean, progress: WorkProgress): LazyArray {
   return new LazyArray(function* (): Generator<HarEventSourceMessage | Pause> {
     const page = new PageTextDecoder();
     const spec = new SseSpecDecoder();
+    const resync = headEvicted ? new Resync('frame') : undefined;
     let lastId = '';
     for (let k = 0; k < chunks.length; k++) {
       let text = page.push(chunks[k]);
       if (k === chunks.length - 1) text += page.end(); // a character another writer's base64 left unfinished
       const from = spec.frames.length;
-      spec.read(text, chunks[k].t);
+      spec.read(resync ? resync.skip(text) : text, chunks[k].t);
       for (let i = from; i < spec.frames.length; i++) {
         const f = spec.frames.at(i) as PlacedFrame;
         if (f.kind !== 'data') continue;

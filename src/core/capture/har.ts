@@ -11,7 +11,7 @@ import type { BodyRecord, Capture, CaptureRecord, ChunkRecord, ConnectionRecord,
 import { recordsToBytes, bytesToBase64, utf8Length } from '../frames/utf8-chunks.ts';
 import { harPages, isoTime } from './har-pages.ts';
 import { jsonParts, PAUSE, runSteps, type Pause } from './json-parts.ts';
-import { esMessage, sseMessages, wsMessage } from './har-messages.ts';
+import { esMessage, evictedMessagesComment, sseMessages, wsMessage } from './har-messages.ts';
 
 export { importHar, HarImportError } from './har-import.ts';
 export type { HarEventSourceMessage } from './har-messages.ts';
@@ -90,8 +90,8 @@ function bodyContent(chunks: ChunkRecord[], mimeType: string): Entry['response']
 export interface EntryBodies {
   /** The response content of a body's chunks, its first `evicted` bytes let go (withEvicted). */
   content(chunks: ChunkRecord[], mimeType: string, evicted: number): unknown;
-  /** `_eventSourceMessages` read from an SSE body. */
-  sseMessages(chunks: ChunkRecord[], ended: boolean): unknown;
+  /** `_eventSourceMessages` read from an SSE body (`headEvicted`: from its first whole event, see har-messages.ts). */
+  sseMessages(chunks: ChunkRecord[], ended: boolean, headEvicted: boolean): unknown;
   /** A list of small values, one per message (EventSource / WebSocket messages). */
   list<T>(items: T[], each: (item: T) => unknown): unknown;
   /** The entry's raw records, `_replyscope.records`. */
@@ -117,8 +117,10 @@ export function* entrySteps({ conn, own, pageref }: HarGroups['connections'][num
   const messages: MessageRecord[] = [];
   let end: EndRecord | undefined;
   // The body's bytes the memory cap evicted: an eviction before any chunk kept (one after them, where a live panel's
-  // log may hold it, evicted what is still here: the analysis reads it so too). Evicted messages are no body's bytes.
+  // log may hold it, evicted what is still here: the analysis reads it so too). Evicted messages are no body's bytes;
+  // they are counted so, before any message kept.
   let evicted = 0;
+  let evictedMessages = 0;
   // The first and last time known after the request: a loop, not Math.min(...times) — spread as arguments, the
   // times of a connection of ~120,000 chunks or messages (a day-long session) overflowed the stack, and the HAR
   // export failed with "Maximum call stack size exceeded".
@@ -138,7 +140,10 @@ export function* entrySteps({ conn, own, pageref }: HarGroups['connections'][num
       messages.push(r);
       see(r.t);
     } else if (r.kind === 'end') end ??= r;
-    else if (r.kind === 'evicted' && chunks.length === 0 && r.messages === 0) evicted += r.bytes;
+    else if (r.kind === 'evicted') {
+      if (chunks.length === 0 && r.messages === 0) evicted += r.bytes;
+      if (messages.length === 0) evictedMessages += r.messages;
+    }
     if (i % PAUSE_EVERY === PAUSE_EVERY - 1) yield PAUSE;
   }
   see(end?.t);
@@ -153,9 +158,10 @@ export function* entrySteps({ conn, own, pageref }: HarGroups['connections'][num
   const ended = end !== undefined && end.state !== 'open' && end.state !== 'evicted-open';
   const eventSourceMessages = conn.transport === 'eventsource'
     ? bodies.list(messages, esMessage)
-    : conn.transport !== 'websocket' && isSse ? bodies.sseMessages(chunks, ended) : undefined;
+    : conn.transport !== 'websocket' && isSse ? bodies.sseMessages(chunks, ended, evicted > 0) : undefined;
   // Chrome's form: what a WebSocket received and sent, as text frames.
   const webSocketMessages = conn.transport === 'websocket' ? bodies.list(messages, wsMessage) : undefined;
+  const comment = evictedMessagesComment(conn.transport, isSse, { bytes: evicted, messages: evictedMessages });
   let url = conn.url;
   let queryString: Entry['request']['queryString'] = [];
   try {
@@ -205,6 +211,7 @@ export function* entrySteps({ conn, own, pageref }: HarGroups['connections'][num
     _resourceType: conn.transport === 'import' ? 'other' : conn.transport,
     ...(eventSourceMessages ? { _eventSourceMessages: eventSourceMessages } : {}),
     ...(webSocketMessages ? { _webSocketMessages: webSocketMessages } : {}),
+    ...(comment !== undefined ? { comment } : {}),
     _replyscope: { records: bodies.records(own) },
   };
   return entry as Entry;

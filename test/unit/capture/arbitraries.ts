@@ -38,17 +38,24 @@ const connection = (id: string, transport: ConnectionRecord['transport']) =>
   );
 
 const fetchConn = (id: string) =>
-  fc.tuple(connection(id, 'fetch'), bodyBytes.chain((b) => fc.tuple(fc.constant(b), fc.array(fc.integer({ min: 1, max: Math.max(1, b.length) }), { maxLength: 12 }))), fc.constantFrom('complete', 'aborted', 'open'), fc.boolean())
+  fc.tuple(connection(id, 'fetch'), bodyBytes.chain((b) => fc.tuple(fc.constant(b), fc.array(fc.integer({ min: 1, max: Math.max(1, b.length) }), { maxLength: 12 }))), fc.constantFrom('complete', 'aborted', 'open'), fc.constantFrom('none', 'head', 'after'))
     .map(([conn, [bytes, cuts], state, evicted]): CaptureRecord[] => {
       const recs: CaptureRecord[] = [conn, ...toRecords(cut(bytes, cuts), id, 1.75e12)];
-      if (evicted) recs.push({ kind: 'evicted', conn: id, t: 1.75e12 + 99, chunks: 1, messages: 0, bytes: 10 });
+      // Its head (the chunks kept start anywhere in a frame), or after the chunks kept, as a live panel's log holds it.
+      const eviction: CaptureRecord = { kind: 'evicted', conn: id, t: 1.75e12 + 99, chunks: 1, messages: 0, bytes: 10 };
+      if (evicted === 'head') recs.splice(1, 0, eviction);
+      else if (evicted === 'after') recs.push(eviction);
       if (state !== 'open') recs.push({ kind: 'end', conn: id, t: 1.75e12 + 100, state: state as 'complete' | 'aborted', ...(state === 'aborted' ? { error: 'AbortError: The user aborted a request.' } : {}) });
       return recs;
     });
 
 const esConn = (id: string) =>
-  fc.tuple(connection(id, 'eventsource'), fc.array(fc.record({ type: fc.constantFrom('message', 'delta'), data: fc.string({ unit: 'grapheme' }), lastEventId: fc.constantFrom('', '7') }), { maxLength: 5 }))
-    .map(([conn, msgs]): CaptureRecord[] => [conn, ...msgs.map((m, k) => ({ kind: 'message' as const, conn: id, t: 1.75e12 + k, ...m }))]);
+  fc.tuple(connection(id, 'eventsource'), fc.array(fc.record({ type: fc.constantFrom('message', 'delta'), data: fc.string({ unit: 'grapheme' }), lastEventId: fc.constantFrom('', '7') }), { maxLength: 5 }), fc.boolean())
+    .map(([conn, msgs, evicted]): CaptureRecord[] => [
+      conn,
+      ...(evicted ? [{ kind: 'evicted' as const, conn: id, t: 1.75e12, chunks: 0, messages: 2, bytes: 30 }] : []),
+      ...msgs.map((m, k) => ({ kind: 'message' as const, conn: id, t: 1.75e12 + k, ...m })),
+    ]);
 
 /** A WebSocket as a HAR import gives it: the received text messages (type "message", no event id). */
 const wsConn = (id: string) =>

@@ -4,7 +4,8 @@
 // without them a request body cut, a response body as the rest kept.
 import { describe, expect, it } from 'vitest';
 import { makeHeader } from '../../../src/core/capture/capture-log.ts';
-import { importHar, writeHar } from '../../../src/core/capture/har.ts';
+import { analyzeCapture } from '../../../src/core/analysis/analyze.ts';
+import { importHar, writeHar, type HarEventSourceMessage } from '../../../src/core/capture/har.ts';
 import { harParts } from '../../../src/core/capture/har-parts.ts';
 import type { BodyRecord, Capture, ChunkRecord, ConnectionRecord } from '../../../src/core/capture/model.ts';
 import { recordsToBytes } from '../../../src/core/frames/utf8-chunks.ts';
@@ -112,5 +113,80 @@ describe('a response body whose head the memory cap evicted, in our HAR', () => 
     const none = (JSON.parse(writeHar(all)) as HarJson).log.entries[0].response.content;
     expect(none).toMatchObject({ size: 70, text: '' });
     expect(plainReading(none.size, none.text)).toBe('cut');
+  });
+});
+
+describe('the messages of a connection whose head the memory cap evicted, in our HAR', () => {
+  type Entry = HarJson['log']['entries'][number] & { comment?: string; _eventSourceMessages?: HarEventSourceMessage[]; _webSocketMessages?: { type: string; data: string }[] };
+  const entryOf = (cap: Capture) => (JSON.parse(writeHar(cap)) as HarJson).log.entries[0] as Entry;
+
+  // Named events (Anthropic's shape). The chunk evicted ended between a frame's `event:`/`id:` lines and its `data:`
+  // line: the text kept begins with the data of an event whose name and id went with it.
+  const head = 'event: message_start\ndata: {"type":"message_start"}\n\nevent: content_block_delta\nid: 7\n';
+  const kept = [
+    'data: {"type":"content_block_delta","delta":{"text":"Grü"}}\n\nevent: content_block_delta\nid: 8\ndata: {"type":"content_block_delta","delta":{"text":"ße"}}\n\nevent: message_stop\n',
+    'data: {"type":"message_stop"}\n\n',
+  ];
+  const cutSse = (): Capture => {
+    const cap = capture(undefined, [{ kind: 'evicted', conn: 'c1', t: T0 + 90, chunks: 1, messages: 0, bytes: bytesOf(head) }]);
+    const at = cap.records.findIndex((r) => r.kind === 'chunk');
+    cap.records.splice(at, 1, ...kept.map((text, k): ChunkRecord => ({ kind: 'chunk', conn: 'c1', t: T0 + 100 * (k + 1), bytes: bytesOf(text), text })));
+    return cap;
+  };
+
+  it('an SSE body cut mid-frame: _eventSourceMessages begin at its first whole event, as the analysis reads it, and the entry says why', () => {
+    const cap = cutSse();
+    const text = writeHar(cap);
+    const entry = (JSON.parse(text) as HarJson).log.entries[0] as Entry;
+    // The rest of the event cut through was the first message, its data under no name and no id: one never sent.
+    expect(entry._eventSourceMessages).toEqual([
+      { time: (T0 + 100) / 1000, eventName: 'content_block_delta', eventId: '8', data: '{"type":"content_block_delta","delta":{"text":"ße"}}' },
+      { time: (T0 + 200) / 1000, eventName: 'message_stop', eventId: '8', data: '{"type":"message_stop"}' },
+    ]);
+    const frames = [...analyzeCapture(cap)[0].frames].filter((f) => f.kind === 'data').map((f) => [f.event ?? 'message', f.data]);
+    expect(entry._eventSourceMessages?.map((m) => [m.eventName, m.data])).toEqual(frames);
+    expect(entry.comment).toBe(`messages cut: the body's first ${bytesOf(head)} bytes were evicted to keep the capture within its memory cap; ` +
+      '_eventSourceMessages begins at the first whole event of the rest, after its first blank line (the text before it may be the rest of an event the eviction cut through)');
+    expect(entry.response.content.text).toBe(kept.join('')); // the body is the bytes kept, as before
+    expect([...harParts(cap)].join('')).toBe(text); // written as it is made, the same
+    expect(importHar(JSON.parse(text))).toEqual(cap); // ours, with `_replyscope`: exact
+    // Not evicted, or evicted after the chunks kept (where a live panel's log may hold it): read whole, no comment.
+    const whole = cutSse();
+    whole.records.splice(1, 1);
+    const after = cutSse();
+    after.records.splice(after.records.length - 1, 0, ...after.records.splice(1, 1));
+    for (const cap of [whole, after]) {
+      const entry = entryOf(cap);
+      expect(entry._eventSourceMessages?.[0]).toMatchObject({ eventName: 'message', eventId: '', data: '{"type":"content_block_delta","delta":{"text":"Grü"}}' });
+      expect(entry._eventSourceMessages).toHaveLength(3);
+      expect(entry.comment).toBeUndefined();
+    }
+  });
+
+  const messagesCut = (transport: 'eventsource' | 'websocket', where: 'head' | 'after'): Capture => {
+    const cap = capture(undefined);
+    const conn = cap.records[0] as ConnectionRecord;
+    cap.records[0] = { ...conn, transport, method: 'GET', ...(transport === 'websocket' ? { responseHeaders: [] } : {}) };
+    const messages: Capture['records'] = ['{"n":3}', '{"n":4}'].map((data, k) => ({
+      kind: 'message', conn: 'c1', t: T0 + 100 * (k + 1), type: transport === 'websocket' && k === 0 ? 'send' : 'message', data, lastEventId: transport === 'eventsource' ? String(k + 3) : '',
+    }));
+    const evicted: Capture['records'] = [{ kind: 'evicted', conn: 'c1', t: T0 + 90, chunks: 0, messages: 2, bytes: 14 }];
+    cap.records.splice(1, 1, ...(where === 'head' ? [...evicted, ...messages] : [...messages, ...evicted]));
+    return cap;
+  };
+
+  it('an EventSource\'s or a WebSocket\'s evicted messages went whole: the rest are listed as they are, and the entry says the first ones were evicted', () => {
+    for (const transport of ['eventsource', 'websocket'] as const) {
+      const cap = messagesCut(transport, 'head');
+      const text = writeHar(cap);
+      const entry = (JSON.parse(text) as HarJson).log.entries[0] as Entry;
+      const list = transport === 'websocket' ? '_webSocketMessages' : '_eventSourceMessages';
+      expect(entry[list]?.map((m) => m.data)).toEqual(['{"n":3}', '{"n":4}']);
+      expect(entry.comment).toBe(`messages cut: the first 2 were evicted to keep the capture within its memory cap; ${list} holds the rest`);
+      expect([...harParts(cap)].join('')).toBe(text);
+      expect(importHar(JSON.parse(text))).toEqual(cap);
+      // Evicted after the messages kept (where a live panel's log may hold it): none of these was.
+      expect(entryOf(messagesCut(transport, 'after')).comment).toBeUndefined();
+    }
   });
 });
