@@ -3,6 +3,7 @@
 // reads the entry and chooses which).
 import type { CaptureRecord, EndRecord, Transport } from './model.ts';
 import { SseSpecDecoder } from '../frames/sse-spec.ts';
+import { Resync } from '../frames/resync.ts';
 import { Utf8ChunkEncoder, base64ToBytes } from '../frames/utf8-chunks.ts';
 import type { ImportMasking } from './har-import-mask.ts';
 import { HarImportError, num, str, type Obj } from './har-import-fields.ts';
@@ -47,9 +48,11 @@ export function webSocketRecords(id: string, frames: Obj[], start: number, endT:
 /**
  * Body bytes as chunks; split at frame ends with the message times when they line up one to one. Otherwise the body
  * is one chunk of unknown time (NaN): a browser keeps no arrival times, and the entry's end time would read as if
- * every event had arrived at once (a time to first token of 0 ms).
+ * every event had arrived at once (a time to first token of 0 ms). `headCut`: the entry's size says more than its
+ * text — ours when the memory cap evicted the body's head, whose messages begin at the first whole event of the rest
+ * (har-messages.ts): when they line up only so, the text before that event goes with it.
  */
-export function bodyChunks(conn: string, body: Uint8Array, endT: number, msgTimes: number[], isSse: boolean): CaptureRecord[] {
+export function bodyChunks(conn: string, body: Uint8Array, endT: number, msgTimes: number[], isSse: boolean, headCut = false): CaptureRecord[] {
   const enc = new Utf8ChunkEncoder();
   const pieces: { bytes: Uint8Array; t: number }[] = [];
   // The pieces are cut from the decoded text and encoded again: only where that gives the body's bytes back, i.e. the
@@ -57,7 +60,12 @@ export function bodyChunks(conn: string, body: Uint8Array, endT: number, msgTime
   const text = isSse && msgTimes.length > 0 ? utf8TextOf(body) : undefined;
   if (text !== undefined) {
     const dec = new SseSpecDecoder();
-    const data = dec.push(text, Number.NaN).filter((f) => f.kind === 'data');
+    let data = dec.push(text, Number.NaN).filter((f) => f.kind === 'data');
+    if (headCut && data.length > msgTimes.length) {
+      const head = text.length - new Resync('frame').skip(text).length;
+      const whole = data.filter((f) => f.end > head);
+      if (whole.length === msgTimes.length) data = whole;
+    }
     if (data.length === msgTimes.length) {
       let from = 0;
       data.forEach((f, k) => {

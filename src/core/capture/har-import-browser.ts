@@ -230,7 +230,7 @@ function browserEntry(entry: Obj, index: number, opts: ReadOptions, records: Cap
     records.push({ kind: 'notice', t: endT, conn: id, level: 'warning', text: 'This HAR entry\'s response body is empty: nothing to read.' });
   } else if (text !== undefined) {
     const body = content.encoding === 'base64' ? contentBytes(text, index, conn.url) : mended ?? new TextEncoder().encode(text);
-    pushAll(records, bodyChunks(id, body, endT, msgTimes, isSse));
+    pushAll(records, bodyChunks(id, body, endT, msgTimes, isSse, (num(content.size) ?? 0) > body.length));
   } else if (status !== undefined || end.state === 'complete' || end.state === 'open') {
     // (A request that failed before any answer has no body to miss: its error is what the connection shows.)
     records.push({ kind: 'notice', t: endT, conn: id, level: 'warning', text: missingBodyNote(content, end.state, transport) });

@@ -163,6 +163,16 @@ describe('the messages of a connection whose head the memory cap evicted, in our
     }
   });
 
+  it('read back without our fields, the body kept comes back at its messages\' times: the text before the first whole event goes with it', () => {
+    const har = JSON.parse(writeHar(cutSse())) as HarJson;
+    const back = importHar(stripped(har)).records.filter((r): r is ChunkRecord => r.kind === 'chunk');
+    expect(new TextDecoder().decode(recordsToBytes(back))).toBe(kept.join(''));
+    // The messages, one fewer than the text's data frames, did not line up with them: the body was one chunk of no
+    // time known (a time to first token "—").
+    expect(back.map((c) => Math.round(c.t))).toEqual([T0 + 100, T0 + 200]);
+    expect(new TextDecoder().decode(recordsToBytes(back.slice(0, 1)))).toBe(kept[0].slice(0, kept[0].indexOf('event: message_stop')));
+  });
+
   const messagesCut = (transport: 'eventsource' | 'websocket', where: 'head' | 'after'): Capture => {
     const cap = capture(undefined);
     const conn = cap.records[0] as ConnectionRecord;
