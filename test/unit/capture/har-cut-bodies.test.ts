@@ -1,7 +1,8 @@
 // A body Replyscope holds cut must be written cut in HAR 1.2's own terms, so that a HAR reader that ignores our
 // `_replyscope` fields does not read it as whole: a request's bodySize more than its postData text, or -1 (not known);
 // a response's content.size more than its text. Our own import reads the file back exactly with those fields, and
-// without them a request body cut, a response body as the rest kept.
+// without them a request body cut, a response body as the rest kept. The messages listed beside a body whose head was
+// evicted begin at its first whole event, as the analysis reads it, and the entry says the first ones were evicted.
 import { describe, expect, it } from 'vitest';
 import { makeHeader } from '../../../src/core/capture/capture-log.ts';
 import { analyzeCapture } from '../../../src/core/analysis/analyze.ts';
