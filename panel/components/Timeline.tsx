@@ -10,6 +10,7 @@ import { useRevealReplyLanes, useRevealTable } from './timeline-scroll.ts';
 import { axisTicks } from '../lib/axis-ticks.ts';
 import { formatMs, truncate } from '../lib/format.ts';
 import { labelColumn } from '../lib/text-fit.ts';
+import { laneIds, shortIdsIn } from '../lib/timeline-words.ts';
 import { eventByIndex } from '../store/lookups.ts';
 import type { PanelStore } from '../store/store.ts';
 
@@ -108,8 +109,12 @@ export function Timeline({ store }: { store: PanelStore }) {
     const replyText = (id: string) => replyName.get(id) ?? id;
     return { replyNumber, replyName, laneName, replyText };
   }, [replies]);
-  // Measured once per lanes, names and width (a hover re-renders).
-  const column = useMemo(() => (tl ? labelColumn(tl.lanes.map(laneName), width, labelFont(), LABEL_MIN_W) : undefined), [tl, laneName, width]);
+  // Measured once per lanes, names and width (a hover re-renders). A label shows its ids shortened as the table does
+  // ("R1 · text 0e78ea…493f"), the whole name in its title: a 32-digit id filled the column and the label was cut.
+  const column = useMemo(
+    () => (tl ? labelColumn(tl.lanes.map((lane) => shortIdsIn(laneName(lane), laneIds(lane))), width, labelFont(), LABEL_MIN_W) : undefined),
+    [tl, laneName, width],
+  );
   // Zoomed in, the view follows the selected step: moved with the keys (End, [ ]) the cursor left the view and
   // only a mouse could pan back to it.
   const selectedEvent = store.selectedEvent.value;
@@ -317,7 +322,7 @@ export function Timeline({ store }: { store: PanelStore }) {
             <g key={lane.id} class={`kind-${lane.kind}${lane.replyId !== undefined && lane.replyId === markedReply ? ' tl-selected' : ''}`} data-lane={lane.id}>
               <text class="lane-label" x={4} y={y + 13} clip-path="url(#labels)">
                 <title>{n !== undefined ? `${label}\nreply ${replyName.get(lane.replyId!) ?? lane.replyId}` : label}</title>
-                {column?.texts[li] ?? label}
+                {column?.texts[li] ?? shortIdsIn(label, laneIds(lane))}
               </text>
               <g clip-path="url(#plot)">
                 {lane.spans.map((sp, si) => {

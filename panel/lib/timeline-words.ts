@@ -94,6 +94,14 @@ export function idPieces(text: string, ids: readonly string[]): IdPiece[] {
   return out;
 }
 
+/**
+ * `text` with its `ids` shortened as the table shows them (idPieces): the chart's lane labels, which are plain SVG
+ * text. "R1 · text e6336d1ff989d237…" was cut by the label column, a long id taking all of it.
+ */
+export function shortIdsIn(text: string, ids: readonly string[]): string {
+  return idPieces(text, ids).map((p) => ('text' in p ? p.text : p.short)).join('');
+}
+
 /** Names longer than this may wrap after their underscores (longNameParts). */
 const NAME_WHOLE_MAX = 16;
 

@@ -1,6 +1,7 @@
 // The timeline at a wide panel (W, 1600×900) and a docked one (N, 800×500): a selected reply's lanes come into view
 // and are marked; the Table button brings its table into view and focus into its grid; the table's ids are
-// shortened, never wrapped, and the table fits its pane; the time axis reads in one format.
+// shortened, never wrapped, and the table fits its pane, the chart's lane labels shortened alike; the time axis reads
+// in one format.
 import { expect, test, type Page } from '@playwright/test';
 import { sseCaptureLog } from './support/sse-log.ts';
 import { useViewer } from './support/viewer.ts';
@@ -176,6 +177,17 @@ for (const [name, size] of Object.entries(SIZES)) {
     expect(await table.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
     // Short cells are not stretched to the pane: at W the table is as wide as its columns.
     if (name === 'W') expect(await table.evaluate((el) => el.querySelector('table')!.getBoundingClientRect().width < el.clientWidth - 100)).toBe(true);
+    await page.close();
+  });
+
+  test(`${name}: the chart's lane labels shorten ids as the table does, the whole name in their title`, async () => {
+    const page = await openSession(size);
+    await page.locator('[data-tab="timeline"]').click();
+    const label = page.getByTestId('timeline').locator(`[data-lane="reply:${replyId(1)}:"] text.lane-label`);
+    const full = replyId(1);
+    // The title holds the whole id; the text drawn after it, the id's head and tail, whole (it was cut: "…").
+    await expect(label.locator('title')).toHaveText(`R2 · reply ${full}\nreply agent1 · ${full}`);
+    expect(await label.evaluate((el) => el.lastChild?.textContent)).toBe(`R2 · reply ${full.slice(0, 6)}…${full.slice(-4)}`);
     await page.close();
   });
 

@@ -1037,9 +1037,10 @@ test('the timeline of several replies says whose each lane is; labels stop befor
   let n = 0;
   const reply = (r: string, s: number) => [
     ev({ type: 'REPLY_START', id: `e${n++}`, created_at: `2026-12-01T00:00:0${s}`, reply_id: r, session_id: 's', name: `agent-${r}` }),
-    ev({ type: 'TEXT_BLOCK_START', id: `e${n++}`, created_at: `2026-12-01T00:00:0${s}`, reply_id: r, block_id: `a-very-long-block-identifier-${r}` }),
-    ev({ type: 'TEXT_BLOCK_DELTA', id: `e${n++}`, created_at: `2026-12-01T00:00:0${s + 1}`, reply_id: r, block_id: `a-very-long-block-identifier-${r}`, delta: 'hi' }),
-    ev({ type: 'TEXT_BLOCK_END', id: `e${n++}`, created_at: `2026-12-01T00:00:0${s + 1}`, reply_id: r, block_id: `a-very-long-block-identifier-${r}` }),
+    // A long tool name (an id as long is shortened, as the table shows it: "a-very…r-r1").
+    ev({ type: 'TOOL_CALL_START', id: `e${n++}`, created_at: `2026-12-01T00:00:0${s}`, reply_id: r, tool_call_id: `call-${r}`, tool_call_name: `a_very_long_tool_name_${r}` }),
+    ev({ type: 'TOOL_CALL_DELTA', id: `e${n++}`, created_at: `2026-12-01T00:00:0${s + 1}`, reply_id: r, tool_call_id: `call-${r}`, delta: '{}' }),
+    ev({ type: 'TOOL_CALL_END', id: `e${n++}`, created_at: `2026-12-01T00:00:0${s + 1}`, reply_id: r, tool_call_id: `call-${r}` }),
     ev({ type: 'REPLY_END', id: `e${n++}`, created_at: `2026-12-01T00:00:0${s + 2}`, reply_id: r, session_id: 's' }),
   ].join('');
   await importText(page, 'two-replies.sse', reply('r1', 1) + reply('r2', 5));
@@ -1051,8 +1052,8 @@ test('the timeline of several replies says whose each lane is; labels stop befor
   expect(texts.some((t) => t.startsWith('R2 · '))).toBe(true);
   for (const label of await labels.all()) await expect(label).toHaveAttribute('clip-path', 'url(#labels)');
   // The column grows to the longest label (measured, lib/text-fit.ts): on this panel none is cut, and each one ends
-  // before its clip, so before the bars (a fixed 25-character cut showed "R1 · text a-very-long-block-i…").
-  expect(texts.some((t) => t.endsWith('R1 · text a-very-long-block-identifier-r1'))).toBe(true); // (after its <title>)
+  // before its clip, so before the bars (a fixed 25-character cut showed "R1 · tool call call-r1 · …", the name gone).
+  expect(texts.some((t) => t.endsWith('R1 · tool call call-r1 · a_very_long_tool_name_r1'))).toBe(true); // (after its <title>)
   expect(texts.some((t) => t.endsWith('…'))).toBe(false);
   const fit = await page.getByTestId('timeline').evaluate((el) => {
     const clipWidth = Number(el.querySelector('#labels rect')!.getAttribute('width'));

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { deriveTimeline } from '../../../src/core/analysis/timeline.ts';
 import { timelineViews } from './timeline-views.ts';
-import { idPieces, laneIds, longNameParts, shortId } from '../../../panel/lib/timeline-words.ts';
+import { idPieces, laneIds, longNameParts, shortId, shortIdsIn } from '../../../panel/lib/timeline-words.ts';
 
 const HEX = 'e6336d1ff989d237ba2529d0fcfbedbf';
 
@@ -39,6 +39,15 @@ describe('laneIds and idPieces', () => {
       { text: 'R2 · text ' }, { id: `blk_${HEX}`, short: 'blk_e6…edbf' },
     ]);
     expect(idPieces(`a · ${HEX}`, [HEX])).toEqual([{ text: 'a · ' }, { id: HEX, short: 'e6336d…edbf' }]);
+  });
+
+  it('shortIdsIn: the chart\'s lane label, its ids as the table shows them, its words whole', () => {
+    expect(shortIdsIn(`R2 · text blk_${HEX}`, laneIds(lane('text')))).toBe('R2 · text blk_e6…edbf');
+    expect(shortIdsIn(`R1 · reply ${HEX}`, laneIds(lane('reply')))).toBe('R1 · reply e6336d…edbf');
+    // A tool's name is no id: whole, however long.
+    expect(shortIdsIn('tool call toolu_01AbCdEfGhIjKlMnOp · plot_csv_of_every_column', ['toolu_01AbCdEfGhIjKlMnOp']))
+      .toBe('tool call toolu_…MnOp · plot_csv_of_every_column');
+    expect(shortIdsIn(lane('custom').label, laneIds(lane('custom')))).toBe(lane('custom').label);
   });
 
   it('leaves ids under 4 characters plain (a model call\'s number)', () => {
