@@ -7,10 +7,10 @@ import { deriveTimeline, waitText, type Timeline as TL, type TimelineLane } from
 import { Icon } from './Icon.tsx';
 import { TABLE_ID, TimelineTable } from './TimelineTable.tsx';
 import { useRevealReplyLanes, useRevealTable } from './timeline-scroll.ts';
-import { axisTicks } from '../lib/axis-ticks.ts';
-import { formatMs, truncate } from '../lib/format.ts';
+import { axisTicks, axisTime } from '../lib/axis-ticks.ts';
+import { truncate } from '../lib/format.ts';
 import { labelColumn } from '../lib/text-fit.ts';
-import { laneIds, shortIdsIn } from '../lib/timeline-words.ts';
+import { laneIds, lengthText, shortIdsIn } from '../lib/timeline-words.ts';
 import { eventByIndex } from '../store/lookups.ts';
 import type { PanelStore } from '../store/store.ts';
 
@@ -37,12 +37,12 @@ const WAIT_LABEL_CHAR_W = 6.5;
  * agent while another waits for an external execution — and their labels, all on one line, were drawn over each
  * other, unreadable.
  */
-function waitLabels(waits: TL['waits'], x: (t: number) => number): { x: number; row: number; text: string }[] {
+function waitLabels(tl: TL, x: (t: number) => number): { x: number; row: number; text: string }[] {
   const rowEnds: number[] = [];
   const out: { x: number; row: number; text: string }[] = [];
-  const shown = waits.filter((w) => w.kind === 'human' && x(w.end) - x(w.start) > 70).sort((a, b) => a.start - b.start);
+  const shown = tl.waits.filter((w) => w.kind === 'human' && x(w.end) - x(w.start) > 70).sort((a, b) => a.start - b.start);
   for (const w of shown) {
-    const text = `${waitText(w)} · ${formatMs(w.end - w.start)}`;
+    const text = `${waitText(w)} · ${lengthText(tl, w.end - w.start)}`;
     const x0 = x(w.start) + 4;
     let row = rowEnds.findIndex((end) => end <= x0);
     if (row < 0) row = rowEnds.length;
@@ -207,9 +207,11 @@ export function Timeline({ store }: { store: PanelStore }) {
     }
     const hit = nearest(px, py);
     const ev = hit && eventByIndex(conn, hit.event);
+    // Its time as the axis reads it (an axis of event indexes has none: "#12" says it).
+    const at = hit && tl.axis !== 'index' ? `\n${axisTime(hit.t, v0, v1, origin, plotW)}` : '';
     setHover(
       ev
-        ? { x: px + 12, y: py + 12, text: `#${ev.index} ${ev.type}${ev.blockId ? ` · ${ev.blockId}` : ''}\n${formatMs(hit!.t - origin)}${ev.preview ? `\n${truncate(ev.preview, 200)}` : ''}` }
+        ? { x: px + 12, y: py + 12, text: `#${ev.index} ${ev.type}${ev.blockId ? ` · ${ev.blockId}` : ''}${at}${ev.preview ? `\n${truncate(ev.preview, 200)}` : ''}` }
         : undefined,
     );
   };
@@ -297,10 +299,10 @@ export function Timeline({ store }: { store: PanelStore }) {
               fill={w.kind === 'human' ? 'url(#hatch)' : 'var(--bg-alt)'}
               opacity={w.kind === 'gap' ? 0.8 : 1}
             >
-              <title>{`${waitText(w)}: ${w.label} · ${formatMs(w.end - w.start)}${w.open ? ' (unanswered)' : ''}`}</title>
+              <title>{`${waitText(w)}: ${w.label} · ${lengthText(tl, w.end - w.start)}${w.open ? ' (unanswered)' : ''}`}</title>
             </rect>
           ))}
-          {waitLabels(tl.waits, x).map((l, i) => (
+          {waitLabels(tl, x).map((l, i) => (
             <text key={`l${i}`} class="axis-text wait-label" x={l.x} y={AXIS_H + tl.lanes.length * LANE_H - 4 - l.row * WAIT_LABEL_H}>
               {l.text}
             </text>

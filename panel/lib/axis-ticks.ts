@@ -1,6 +1,7 @@
 // The timeline's time axis: where its ticks go (a round step, a label every ~90 px) and what they say — one format for
 // the whole axis, chosen by its step and its largest time. Each label was formatMs'd on its own: "20.00 s", "40.00 s"
-// beside "1 min 0 s", "1 min 20 s".
+// beside "1 min 0 s", "1 min 20 s". The chart's other times (its tooltip's, its waits' and its table's lengths) read
+// in the same words: the tooltip said "10.53 s" and "1 min 23 s" under an axis of "0:20", "1:20".
 
 export interface AxisTick {
   /** On the axis (ms, as the timeline's times). */
@@ -21,26 +22,41 @@ function decimals(step: number, max: number): number {
   return step >= 1 ? 0 : Math.min(max, Math.ceil(-Math.log10(step) - 1e-9));
 }
 
+type Unit = 'ms' | 's' | 'm:ss';
+
+/**
+ * The unit of times that reach `reach` ms from the origin, told apart to `resolution` ms: milliseconds under a second,
+ * seconds under a minute, m:ss past it.
+ */
+function unitOf(reach: number, resolution: number): Unit {
+  if (reach < 1000 && resolution < 1000) return 'ms';
+  return reach < 60_000 ? 's' : 'm:ss';
+}
+
+/** `rel` ms in `unit`, with the decimals `resolution` (ms) needs. */
+function inUnit(rel: number, unit: Unit, resolution: number): string {
+  if (unit === 'ms') return `${rel.toFixed(decimals(resolution, 3))} ms`;
+  const d = decimals(resolution / 1000, 6); // zoomed in to microseconds on a long axis: "1:01.00005"
+  if (unit === 's') return `${(rel / 1000).toFixed(d)} s`;
+  const unitS = 10 ** -d;
+  const s = Math.round(Math.abs(rel) / 1000 / unitS) * unitS; // rounded first: 59.99 s is "1:00", not "0:60"
+  const m = Math.floor(s / 60 + 1e-9);
+  const sec = (s - m * 60).toFixed(d).padStart(d ? d + 3 : 2, '0');
+  return `${rel < 0 ? '-' : ''}${m}:${sec}`;
+}
+
 /**
  * Labels for times `rel` ms from the axis's origin, in one unit for all, by how far the view reaches (`reach`, ms from
  * the origin): milliseconds under a second, seconds under a minute, m:ss past it ("0:40", "1:00", "1:20"), with the
  * decimals the step needs.
  */
 export function tickLabels(rel: readonly number[], step: number, reach = Math.max(0, ...rel.map(Math.abs))): string[] {
-  if (reach < 1000 && step < 1000) {
-    const d = decimals(step, 3);
-    return rel.map((r) => `${r.toFixed(d)} ms`);
-  }
-  const d = decimals(step / 1000, 6); // zoomed in to microseconds on a long axis: "1:01.00005"
-  if (reach < 60_000) return rel.map((r) => `${(r / 1000).toFixed(d)} s`);
-  const unit = 10 ** -d;
-  return rel.map((r) => {
-    const s = Math.round(Math.abs(r) / 1000 / unit) * unit; // rounded first: 59.99 s is "1:00", not "0:60"
-    const m = Math.floor(s / 60 + 1e-9);
-    const sec = (s - m * 60).toFixed(d).padStart(d ? d + 3 : 2, '0');
-    return `${r < 0 ? '-' : ''}${m}:${sec}`;
-  });
+  const unit = unitOf(reach, step);
+  return rel.map((r) => inUnit(r, unit, step));
 }
+
+/** How far the view [v0, v1] reaches from `origin`, either way. */
+const reachOf = (v0: number, v1: number, origin: number) => Math.max(Math.abs(v0 - origin), Math.abs(v1 - origin));
 
 /** The ticks of the view [v0, v1] of a `px`-wide plot, at round times from `origin` (at most 200). */
 export function axisTicks(v0: number, v1: number, origin: number, px: number): AxisTick[] {
@@ -49,6 +65,31 @@ export function axisTicks(v0: number, v1: number, origin: number, px: number): A
   const first = Math.ceil((v0 - origin) / step);
   for (let i = first; origin + i * step <= v1 && ts.length < 200; i++) ts.push(origin + i * step);
   // By the view's reach, not its last tick: an 88 s axis with ticks at 0 and 50 s reads "0:00", "0:50".
-  const labels = tickLabels(ts.map((t) => t - origin), step, Math.max(Math.abs(v0 - origin), Math.abs(v1 - origin)));
+  const labels = tickLabels(ts.map((t) => t - origin), step, reachOf(v0, v1, origin));
   return ts.map((t, i) => ({ t, label: labels[i] }));
+}
+
+/**
+ * The time `t` as the axis of the view [v0, v1] (a `px`-wide plot, times from `origin`) reads it — in its unit — to
+ * a tenth of a millisecond on an axis of milliseconds, to the millisecond on one of seconds or m:ss ("0:10.530"),
+ * finer when the view is zoomed in further: the chart's tooltip.
+ */
+export function axisTime(t: number, v0: number, v1: number, origin: number, px: number): string {
+  const step = niceStep(v1 - v0, px);
+  const unit = unitOf(reachOf(v0, v1, origin), step);
+  return inUnit(t - origin, unit, Math.min(step, unit === 'ms' ? 0.1 : 1));
+}
+
+/**
+ * A length of `ms` in the axis's words, in the unit its own size calls for, to three significant digits: "0.25 ms",
+ * "340 ms", "2.00 s", "10.5 s" — and past a minute m:ss to the second, "1:23" (it read "1 min 23 s").
+ */
+export function axisDuration(ms: number): string {
+  if (!Number.isFinite(ms)) return '—';
+  // Rounded first: 999.6 ms is "1.00 s", not "1000 ms"; past a minute, to the second.
+  const sig = Number(Math.abs(ms).toPrecision(3));
+  const a = sig >= 60_000 ? Math.round(Math.abs(ms) / 1000) * 1000 : sig;
+  if (a === 0) return '0 ms';
+  const resolution = a >= 60_000 ? 1000 : a >= 1 ? Math.max(1, 10 ** (Math.floor(Math.log10(a)) - 2)) : 0.01;
+  return inUnit(ms < 0 ? -a : a, unitOf(a, resolution), resolution);
 }

@@ -4,13 +4,13 @@ import type { Timeline as TL, TimelineLane } from '../../src/core/analysis/timel
 import { CUSTOM_OTHER_ID, waitText } from '../../src/core/analysis/timeline.ts';
 import type { LaneSummary } from '../../src/core/analysis/timeline-text.ts';
 import type { ConnectionView } from '../../src/core/analysis/types.ts';
-import { formatMs } from './format.ts';
+import { axisDuration } from './axis-ticks.ts';
 
 export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-/** A length on the axis in words: time, or (no times in the input) events. */
+/** A length on the axis in words: time as the axis reads it, or (no times in the input) events. */
 export function lengthText(tl: TL, d: number): string {
-  return tl.axis === 'index' ? plural(Math.round(d), 'event') : formatMs(d);
+  return tl.axis === 'index' ? plural(Math.round(d), 'event') : axisDuration(d);
 }
 
 /**

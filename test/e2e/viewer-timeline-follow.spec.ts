@@ -1,7 +1,7 @@
 // The timeline at a wide panel (W, 1600×900) and a docked one (N, 800×500): a selected reply's lanes come into view
 // and are marked; the Table button brings its table into view and focus into its grid; the table's ids are
 // shortened, never wrapped, and the table fits its pane, the chart's lane labels shortened alike; the time axis reads
-// in one format.
+// in one format, the tooltip's time in the axis's.
 import { expect, test, type Page } from '@playwright/test';
 import { sseCaptureLog } from './support/sse-log.ts';
 import { useViewer } from './support/viewer.ts';
@@ -188,6 +188,21 @@ for (const [name, size] of Object.entries(SIZES)) {
     // The title holds the whole id; the text drawn after it, the id's head and tail, whole (it was cut: "…").
     await expect(label.locator('title')).toHaveText(`R2 · reply ${full}\nreply agent1 · ${full}`);
     expect(await label.evaluate((el) => el.lastChild?.textContent)).toBe(`R2 · reply ${full.slice(0, 6)}…${full.slice(-4)}`);
+    await page.close();
+  });
+
+  test(`${name}: the tooltip's time reads as the axis does`, async () => {
+    const page = await openSession(size);
+    await page.locator('[data-tab="timeline"]').click();
+    const timeline = page.getByTestId('timeline');
+    // The axis reaches ~3 min: m:ss. R2's reply began 12 s in; at its bar's left edge the tooltip names that event.
+    await expect(timeline.locator('text.axis-text:not(.wait-label)').first()).toHaveText('0:00');
+    await timeline.evaluate((el) => (el.scrollTop = 0)); // (the first reply's block lanes were scrolled to)
+    const bar = (await timeline.locator(`[data-lane="reply:${replyId(1)}:"] rect`).first().boundingBox())!;
+    await page.mouse.move(bar.x + 1, bar.y + bar.height / 2);
+    const tip = page.locator('.tl-tooltip');
+    await expect(tip).toHaveText(/^#\d+ REPLY_START\n/);
+    expect((await tip.textContent())!.split('\n')[1]).toBe('0:12.000'); // it read "12.00 s"
     await page.close();
   });
 

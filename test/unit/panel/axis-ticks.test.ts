@@ -1,6 +1,6 @@
 // The timeline's axis labels: one format for the whole axis — "20.00 s" stood next to "1 min 0 s" on one axis.
 import { describe, expect, it } from 'vitest';
-import { axisTicks, niceStep, tickLabels } from '../../../panel/lib/axis-ticks.ts';
+import { axisDuration, axisTicks, axisTime, niceStep, tickLabels } from '../../../panel/lib/axis-ticks.ts';
 
 const labels = (v0: number, v1: number, px = 900, origin = 0) => axisTicks(v0, v1, origin, px).map((k) => k.label);
 
@@ -51,5 +51,30 @@ describe('tickLabels by the view\'s reach', () => {
     const l = labels(61_000, 61_000.1, 400);
     expect(new Set(l).size).toBe(l.length);
     expect(l.slice(0, 2)).toEqual(['1:01.00000', '1:01.00005']); // a step of 50 µs
+  });
+});
+
+describe('axisTime: a time as the axis reads it (the chart\'s tooltip)', () => {
+  it('in the axis\'s unit, to the millisecond: "0:10.530" under "0:20", "1:20" (it read "10.53 s")', () => {
+    expect(labels(0, 103_000)[1]).toBe('0:20');
+    expect(axisTime(10_530, 0, 103_000, 0, 900)).toBe('0:10.530');
+    expect(axisTime(83_016.4, 0, 103_000, 0, 900)).toBe('1:23.016'); // "1 min 23 s"
+    expect(axisTime(10_530, 0, 30_000, 0, 900)).toBe('10.530 s');
+    expect(axisTime(253.44, 0, 800, 0, 900)).toBe('253.4 ms');
+  });
+
+  it('counts from the origin, and is finer where the view is zoomed in further than the millisecond', () => {
+    expect(axisTime(11_530, 0, 103_000, 1_000, 900)).toBe('0:10.530');
+    expect(axisTime(61_000.05, 61_000, 61_000.1, 0, 400)).toBe('1:01.00005');
+  });
+});
+
+describe('axisDuration: a length in the axis\'s words', () => {
+  it('by its own size, to three significant digits; past a minute m:ss', () => {
+    expect([0.25, 45, 340, 2_000, 10_530, 83_000, 3_723_000].map(axisDuration)).toEqual(['0.25 ms', '45 ms', '340 ms', '2.00 s', '10.5 s', '1:23', '62:03']);
+  });
+
+  it('rounds before it picks the unit: 999.6 ms is "1.00 s", 59.96 s is "1:00"', () => {
+    expect([0, 999.6, 59_960].map(axisDuration)).toEqual(['0 ms', '1.00 s', '1:00']);
   });
 });
