@@ -54,8 +54,9 @@ export function scrubberKey(store: PanelStore, e: KeyboardEvent): boolean {
 }
 
 /**
- * Below this width the bar keeps to one line by saying less: the speeds without "(recorded)", the event index and step
- * status and the flagged count in the titles (the event pane shows the index). At 800 px the bar wrapped to two lines.
+ * Below this width the bar keeps to one line by saying less: the speeds without "(recorded)", the step status beside
+ * the position ("step 61 / 61 · changed", cut before the slider is), the event index and the flagged count in the
+ * titles (the event pane shows the index). At 800 px the bar wrapped to two lines.
  */
 const COMPACT_BELOW = 700;
 
@@ -157,6 +158,7 @@ export function Scrubber({ store }: { store: PanelStore }) {
   const nextDiag = nextIn(diags, k, 1);
   const eventIndex = reply.eventIndices[k];
   const status = reply.stepStatus[k];
+  const statusWord = <span class={status === 'changed' ? 'ok' : status === 'unchanged' ? 'dim' : 'err'}>{status}</span>;
   const flagged = `${diags.length} flagged`;
 
   return (
@@ -202,6 +204,8 @@ export function Scrubber({ store }: { store: PanelStore }) {
       />
       <span class="pos" data-testid="step-pos" title={compact ? `#${eventIndex} · ${status} · ${flagged}` : undefined}>
         step {k + 1} / {n}
+        {/* Shown, not only in the title: a docked panel's step status was in no text on screen. */}
+        {compact ? <span data-testid="step-status"> · {statusWord}</span> : null}
         {min > 0 ? <span class="warn" title="Older events were evicted (memory cap)"> ({min} evicted)</span> : null}
         {reply.continuesEviction ? (
           <span class="warn" title="This reply began in events evicted by the memory cap: step 1 continues from its message as the eviction digest derived it">
@@ -217,7 +221,7 @@ export function Scrubber({ store }: { store: PanelStore }) {
       </span>
       {compact ? null : (
         <span class="dim mono" title="Connection event index · step status">
-          #{eventIndex} · <span class={status === 'changed' ? 'ok' : status === 'unchanged' ? 'dim' : 'err'}>{status}</span>
+          #{eventIndex} · {statusWord}
         </span>
       )}
       <button title={`Previous diagnostic ([)${compact ? ` · ${flagged}` : ''}`} aria-label="Previous diagnostic" aria-disabled={prevDiag === undefined} onClick={() => prevDiag !== undefined && store.seek(prevDiag)}>

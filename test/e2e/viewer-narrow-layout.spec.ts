@@ -1,6 +1,7 @@
 // The panel in a DevTools docked below the page (800 × 500), measured: the demo capture's description folds to one
-// line, the scrubber keeps to one line, the event list and the message keep room; the panes follow the window when it
-// is resized (a dragged divider keeps its share); keys on a focused Replies list never scroll its rows out of view.
+// line, the scrubber keeps to one line and says the step's status, the event list and the message keep room; the
+// panes follow the window when it is resized (a dragged divider keeps its share); keys on a focused Replies
+// list never scroll its rows out of view.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
@@ -134,6 +135,10 @@ test('at 800 × 500 the description is one line, the scrubber one line, and six 
     const b = (await control.boundingBox())!;
     expect(b.x >= 0 && b.x + b.width <= N.width && b.y >= 0 && b.y + b.height <= N.height).toBe(true);
   }
+  // The step status is said on the bar, not only in a title ("#60 · changed" was one): whole, beside the position.
+  const pos = page.getByTestId('step-pos');
+  await expect(pos).toHaveText('step 61 / 61 · changed');
+  expect(await pos.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
   // The event list's search, type and heartbeats stay beside the tabs.
   const tabs = page.locator('.tabs').first();
   expect(await childSpread(tabs)).toBeLessThan(8);
