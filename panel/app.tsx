@@ -169,6 +169,8 @@ function EmptyState({ source, onOpen, unreachable, off, status }: { source: Pane
 function MainTabs({ store }: { store: PanelStore }) {
   const view = store.view.value;
   const [allDiagnostics, setAllDiagnostics] = useState(false);
+  // Where the timeline puts its buttons (zoom, Fit, Table): beside the tabs, as the event list's tools.
+  const [timelineTools, setTimelineTools] = useState<HTMLElement | null>(null);
   const conn = store.selectedConnection.value;
   // The count of what the tab lists: every connection's with "All connections" (it said the selected one's 11 over 14).
   const diagnostics = allDiagnostics ? store.connections.value.reduce((n, c) => n + c.diagnostics.length, 0) : conn?.diagnostics.length ?? 0;
@@ -183,6 +185,7 @@ function MainTabs({ store }: { store: PanelStore }) {
         <TabList<MainView> tabs={tabs} selected={view} onSelect={(id) => (store.view.value = id)} label="Connection views" panelId="connection-view" />
         <span class="tab-extra">
           {view === 'events' ? <EventToolbar store={store} /> : null}
+          {view === 'timeline' ? <span class="tl-tools" ref={setTimelineTools} /> : null}
           {view === 'diagnostics' ? (
             <label>
               <input type="checkbox" checked={allDiagnostics} onChange={(e) => setAllDiagnostics((e.currentTarget as HTMLInputElement).checked)} />
@@ -193,7 +196,7 @@ function MainTabs({ store }: { store: PanelStore }) {
       </div>
       {conn?.notes.length ? <div class="section warn">{conn.notes.join(' · ')}</div> : null}
       <TabPanel panelId="connection-view" selected={view} class="tabpanel">
-        {view === 'events' ? <EventList store={store} /> : view === 'timeline' ? <Timeline store={store} /> : <DiagnosticsView store={store} scope={allDiagnostics ? 'all' : 'connection'} />}
+        {view === 'events' ? <EventList store={store} /> : view === 'timeline' ? <Timeline store={store} tools={timelineTools} /> : <DiagnosticsView store={store} scope={allDiagnostics ? 'all' : 'connection'} />}
       </TabPanel>
     </>
   );

@@ -1,7 +1,10 @@
 // The timeline chart (SVG): lanes from src/core/analysis/timeline.ts on a real time axis, delta ticks, waits and
 // gaps, zoom (wheel / buttons) and pan (drag), hover shows the event, click seeks the scrubber there. Its text
 // equivalent, for a screen reader or the keyboard, is the table the "Table" button opens (TimelineTable.tsx).
+// Its buttons sit in the connection views' tab bar, as the event list's tools do (`tools`, a place app.tsx gives):
+// a toolbar row of its own took a docked panel's chart ~25 px, a lane and a half of ~6.
 import { signal, useComputed } from '@preact/signals';
+import { createPortal } from 'preact/compat';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { deriveTimeline, waitText, type Timeline as TL, type TimelineLane } from '../../src/core/analysis/timeline.ts';
 import { Icon } from './Icon.tsx';
@@ -69,7 +72,8 @@ function laneEvents(lane: TimelineLane): { t: number; event: number }[] {
   return out;
 }
 
-export function Timeline({ store }: { store: PanelStore }) {
+/** `tools`: where the chart's buttons go (an element of the tab bar; none yet while that is being drawn). */
+export function Timeline({ store, tools }: { store: PanelStore; tools: HTMLElement | null }) {
   const box = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(800);
   const [view, setView] = useState<[number, number] | undefined>(undefined);
@@ -235,22 +239,22 @@ export function Timeline({ store }: { store: PanelStore }) {
 
   return (
     <div class="timeline" ref={box} data-testid="timeline">
-      {/* The toolbar and the time axis stay in view (sticky): the chart scrolls down to a selected reply's lanes, and
-          the Table opens under every lane. */}
+      {tools ? createPortal(
+        <>
+          {/* Around the selected step when it is in view (zooming around the middle lost it), else the middle. */}
+          <button onClick={() => zoom(0.5, cursorAt())} aria-label="Zoom in"><Icon name="zoomIn" /></button>
+          <button onClick={() => zoom(2, cursorAt())} aria-label="Zoom out"><Icon name="zoomOut" /></button>
+          {/* aria-disabled: disabled by its own press, the button lost focus to the document. */}
+          <button onClick={() => view && setView(undefined)} aria-disabled={!view}>Fit</button>
+          <button class={tableOpen.value ? 'on' : undefined} onClick={() => (tableOpen.value = tableOpened.current = !tableOpen.value)} aria-expanded={tableOpen.value} aria-controls={TABLE_ID}>Table</button>
+        </>,
+        tools,
+      ) : null}
+      {/* The time axis stays in view (sticky): the chart scrolls down to a selected reply's lanes, and the Table opens
+          under every lane. What it counts is said in its corner, over the label column (cut to it: the title holds
+          it whole). */}
       <div class="tl-sticky" style={{ marginBottom: `-${AXIS_H}px` }}>
-        <div class="tabs">
-          <span class="dim" style={{ padding: '4px 8px' }}>
-            axis: {AXIS_TITLE[tl.axis]}
-          </span>
-          <span class="tab-extra">
-            {/* Around the selected step when it is in view (zooming around the middle lost it), else the middle. */}
-            <button onClick={() => zoom(0.5, cursorAt())} aria-label="Zoom in"><Icon name="zoomIn" /></button>
-            <button onClick={() => zoom(2, cursorAt())} aria-label="Zoom out"><Icon name="zoomOut" /></button>
-            {/* aria-disabled: disabled by its own press, the button lost focus to the document. */}
-            <button onClick={() => view && setView(undefined)} aria-disabled={!view}>Fit</button>
-            <button class={tableOpen.value ? 'on' : undefined} onClick={() => (tableOpen.value = tableOpened.current = !tableOpen.value)} aria-expanded={tableOpen.value} aria-controls={TABLE_ID}>Table</button>
-          </span>
-        </div>
+        <span class="tl-axis-title" style={{ width: `${labelW - 8}px` }} title={`axis: ${AXIS_TITLE[tl.axis]}`}>axis: {AXIS_TITLE[tl.axis]}</span>
         <svg class="tl-axis" width={width} height={AXIS_H} aria-hidden="true">
           {shownTicks.map(({ t, label }) => (
             <g key={t}>

@@ -1,6 +1,6 @@
 // The panel in a DevTools docked below the page (800 × 500), measured: the demo capture's description folds to one
-// line, the scrubber keeps to one line and says the step's status, the event list and the message keep room; the
-// panes follow the window when it is resized (a dragged divider keeps its share); keys on a focused Replies
+// line, the scrubber keeps to one line and says the step's status, the event list, the timeline and the message keep
+// room; the panes follow the window when it is resized (a dragged divider keeps its share); keys on a focused Replies
 // list never scroll its rows out of view.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -148,6 +148,35 @@ test('at 800 × 500 the description is one line, the scrubber one line, and six 
   await page.screenshot({ path: test.info().outputPath('demo-800x500.png') });
   await page.close();
 });
+
+/** Timeline lanes whose label is wholly in view: below the chart's sticky time axis, above the pane's bottom edge. */
+const lanesInView = (page: Page) =>
+  page.getByTestId('timeline').evaluate((tl) => {
+    const top = tl.querySelector(':scope > .tl-sticky')!.getBoundingClientRect().bottom;
+    const bottom = tl.getBoundingClientRect().bottom;
+    return [...tl.querySelectorAll('text.lane-label')].filter((l) => {
+      const b = l.getBoundingClientRect();
+      return b.top >= top - 0.5 && b.bottom <= bottom + 0.5;
+    }).length;
+  });
+
+for (const [name, size, lanes] of [['800 × 500', N, 7], ['1600 × 900', W, 16]] as const) {
+  test(`at ${name} the timeline's buttons sit beside the tabs, its axis says what it counts, and ${lanes} lanes are in view`, async () => {
+    const page = await openDemo(size);
+    await page.locator('[data-tab="timeline"]').click();
+    const tabs = page.locator('.tabs').first();
+    // Zoom, Fit and Table in the tab bar, on its one line (a toolbar row of their own took the chart ~25 px).
+    for (const button of ['Zoom in', 'Zoom out', 'Fit', 'Table']) await expect(tabs.getByRole('button', { name: button, exact: true })).toBeVisible();
+    expect(await childSpread(tabs)).toBeLessThan(8);
+    await expect(page.getByTestId('timeline').locator('.tl-axis-title')).toHaveText('axis: arrival time');
+    expect(await lanesInView(page)).toBeGreaterThanOrEqual(lanes); // 6 and 15 under a toolbar row of their own
+    // The step status stays said beside the chart too (the scrubber is under it).
+    await expect(page.getByTestId('step-pos')).toContainText('step 61 / 61');
+    await expect(page.getByTestId('scrubber')).toContainText('changed');
+    await page.screenshot({ path: test.info().outputPath(`timeline-${size.width}x${size.height}.png`) });
+    await page.close();
+  });
+}
 
 /** Resolves once the element's scroll position has stood still for 20 frames (a keyboard scroll animates). */
 const scrollSettled = (l: Locator) =>
