@@ -2,7 +2,7 @@
 //   Replyscope capture log (first line is its header) · HAR ({"log": {"entries"}}) · JSON array of events ·
 //   {"events": [...]} (also the conformance case shape; `client` becomes the request body, `raw` the body chunks) ·
 //   NDJSON of events · raw SSE text. Replyscope's own diagnostics report and reconstructed messages are refused, as
-//   what they are (derived-export.ts).
+//   what they are — the panel's exports and the CLI's outputs alike (derived-export.ts).
 // Bare events and SSE get a synthesised connection (transport 'import'); times come from the events' `created_at`
 // when they have one, else are NaN (unknown). Bad input -> InputError with one line saying what was expected, what
 // was found and where.
@@ -299,6 +299,8 @@ export function loadInputDetailed(data: string | Uint8Array, fileName?: string, 
         }
         times.push(createdAtMs(events[events.length - 1]));
       });
+      const derived = derivedExportKind(events); // `replay --steps` of the CLI: messages, no events
+      if (derived) throw new InputError(`${where(fileName)}${derivedExportMessage(derived)}`);
       // keep the lines exactly as given (NDJSON body), one chunk per line at the event's time
       const enc = new TextEncoder();
       let k = 0;

@@ -6,6 +6,8 @@ import { analyzeCapture } from '../../../src/core/analysis/analyze.ts';
 import { runCli } from '../../../src/cli/commands.ts';
 import { buildExport } from '../../../panel/store/export.ts';
 import { sampleCapture } from '../../../panel/dev/sample-capture.ts';
+import { writeCaptureLog } from '../../../src/core/capture/capture-log.ts';
+import { failureOutput } from '../../../src/cli/run-errors.ts';
 
 const sample = sampleCapture();
 const none = { headers: false, requestBodies: false, textContent: false };
@@ -62,5 +64,29 @@ describe('derived exports', () => {
     const err = await runCli(['validate', 'report.json'], () => report).then(() => undefined, (e: Error) => e);
     expect(err?.message).toMatch(/^report\.json: this is a Replyscope diagnostics report/);
     expect((err as { exitCode?: number }).exitCode).toBe(2);
+  });
+
+  it('the CLI\'s own outputs are refused as what they are: validate --json, replay, replay --steps (exit 2, not read as events)', async () => {
+    const log = new TextEncoder().encode(writeCaptureLog(sample));
+    const outputOf = async (...args: string[]) => {
+      const out = await runCli([...args, 'sample.replyscope.ndjson'], () => log);
+      return out.stdout + [...(out.lines ?? [])].join('');
+    };
+    const cases: [string, string, string][] = [
+      [await outputOf('validate', '--json'), 'report.json', 'validate --json'],
+      [await outputOf('replay'), 'replies.json', 'replay'],
+      [await outputOf('replay', '--steps'), 'steps.ndjson', 'replay --steps'],
+    ];
+    for (const [text, name, command] of cases) {
+      expect(refusal(text, name), command).toMatch(new RegExp(`^${name.replace('.', '\\.')}: this is the output of "replyscope ${command}": `));
+      const err = await runCli(['validate', name], () => new TextEncoder().encode(text)).then(() => undefined, (e: Error) => e);
+      expect((err as { exitCode?: number } | undefined)?.exitCode, command).toBe(2);
+    }
+    // A one-step reply's --steps output is one line: one JSON object, told alike.
+    const [oneStep] = cases[2][0].split('\n');
+    expect(refusal(oneStep, 'step.ndjson')).toMatch(/^step\.ndjson: this is the output of "replyscope replay --steps"/);
+    // The usage error's entry (`file` and `connection` null) is the report too.
+    const usage = failureOutput('json', false, 'unknown option --frob for validate (--help for usage)')!;
+    expect(refusal(usage, 'usage.json')).toMatch(/"replyscope validate --json"/);
   });
 });
