@@ -234,10 +234,23 @@ function* replaySteps(conns: ConnectionView[], replyId: string | undefined): Gen
   }
 }
 
+/** How many reply ids the message of an unknown --reply lists before it counts the rest. */
+const REPLY_IDS_LISTED = 10;
+
 function checkReply(conns: ConnectionView[], replyId: string | undefined): void {
   if (replyId !== undefined && !conns.some((c) => c.replies.some((r) => r.id === replyId))) {
     const ids = conns.flatMap((c) => c.replies.map((r) => r.id));
-    const known = ids.length === 0 ? 'the input has no replies' : `its replies: ${ids.slice(0, 10).join(', ')}${ids.length > 10 ? ', …' : ''}`;
+    // An id as the panel's reply list shows it, cut ("85ee21c17…"), or typed short as a commit hash is: the one it
+    // starts, named — the list alone left it to be found among the others, and past the first ten not at all.
+    const start = replyId.replace(/…$/, '');
+    const starts = start === '' ? [] : ids.filter((id) => id.startsWith(start));
+    if (starts.length === 1) throw new CliError(`no reply with id "${replyId}" — did you mean ${starts[0]}? (--reply takes the whole id)`);
+    const listed = starts.length > 1 ? starts : ids;
+    const more = listed.length - REPLY_IDS_LISTED;
+    const known = ids.length === 0
+      ? 'the input has no replies'
+      : `its replies${starts.length > 1 ? ` that start with "${start}"` : ''}: ${listed.slice(0, REPLY_IDS_LISTED).join(', ')}` +
+        `${more > 0 ? ` and ${more} more (replay without --reply lists them all)` : ''}`;
     throw new CliError(`no reply with id "${replyId}" (${known})`);
   }
 }

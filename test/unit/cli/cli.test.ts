@@ -389,6 +389,21 @@ describe('the replyscope binary', () => {
     expect(step).toEqual({ connection: 'import:1', reply: 'import:1#0', step: 0, event: 0, message: null });
   });
 
+  it('an unknown --reply names the id it starts (as the reply list cuts it), and counts the ids past the ten it lists', async () => {
+    const file = path.resolve(import.meta.dirname, '../../../examples/demo.replyscope.ndjson');
+    const ids = (JSON.parse((await runCli(['replay', file], read)).stdout) as { replies: { id: string }[] }[]).flatMap((c) => c.replies.map((r) => r.id));
+    expect(ids.length).toBeGreaterThan(10);
+    const reply = (id: string) => runCli(['replay', file, '--reply', id], read).then(() => undefined, (e: Error & { exitCode?: number }) => e);
+    const cut = await reply(`${ids[7].slice(0, 9)}…`);
+    expect(cut?.exitCode).toBe(2);
+    expect(cut?.message).toBe(`no reply with id "${ids[7].slice(0, 9)}…" — did you mean ${ids[7]}? (--reply takes the whole id)`);
+    // The ids past the tenth (here the pi replies) were left as "…": now counted, with where to find them.
+    expect((await reply('nope'))?.message).toBe(`no reply with id "nope" (its replies: ${ids.slice(0, 10).join(', ')} and ${ids.length - 10} more (replay without --reply lists them all))`);
+    const pi = ids.filter((id) => id.startsWith('demo:'));
+    expect(pi.length).toBeGreaterThan(1);
+    expect((await reply('demo:'))?.message).toBe(`no reply with id "demo:" (its replies that start with "demo:": ${pi.join(', ')})`);
+  });
+
   it('replay of a pi stream that ended without done or error says its result() never settles', async () => {
     const c = loadCases('pi').find((x) => x.name === 'done_toolUse')!;
     const events = (c.input.events as { type: string }[]).filter((e) => e.type !== 'done' && e.type !== 'error');
