@@ -37,7 +37,11 @@ export function createViewerSource(location: Location): PanelSource {
           sink.status(`Loaded ${name}`);
         })
         .catch((err: Error) => {
-          if (err.name !== 'AbortError') sink.status(`Could not load ${name}: ${err.message}`, 'error');
+          if (err.name === 'AbortError') return;
+          // The reader's message starts with the file's name, which this line names already ("a.bin: a.bin: …"), as an
+          // import's does (app.tsx).
+          const message = err.message.startsWith(`${name}: `) ? err.message.slice(name.length + 2) : err.message;
+          sink.status(`Could not load ${name}: ${message}`, 'error');
         });
     },
     disconnect() {

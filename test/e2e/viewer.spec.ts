@@ -983,6 +983,15 @@ test('a reply the network cut off: its last step is flagged, its event shows the
   await page.close();
 });
 
+test('a preloaded file (?load=) that cannot be read is named once in what the viewer says, as an import names it', async () => {
+  const page = await viewer.browser.newPage({ viewport: { width: 1400, height: 860 } });
+  await page.route('**/garbage.bin', (route) => route.fulfill({ body: Buffer.from([0xd1, 0x82, 0x5a, 0xa0, 0xd9, 0x66, 0x46, 0x5e, 0x00, 0x01]), contentType: 'application/octet-stream' }));
+  await page.goto(`${viewer.url}/index.html?load=garbage.bin`);
+  await expect(page.getByTestId('import-error')).toHaveText(/^Could not load garbage\.bin: expected a capture log, a HAR file, JSON events, NDJSON or SSE text; found binary data/);
+  await expect(page.getByTestId('status')).toHaveAttribute('title', /^Could not load garbage\.bin: expected/);
+  await page.close();
+});
+
 test('an import that fails is said whole where the user looks, not only in the toolbar\'s cut status line', async () => {
   const page = await openViewer();
   await page.setViewportSize({ width: 800, height: 600 });
