@@ -3,7 +3,8 @@
 // agent's recorded session by default, or a file you name.
 //
 //   npm run viewer [-- FILE] [--port N] [--build]
-//     FILE     a capture log, HAR, NDJSON/JSON events or raw SSE text to open instead of the demo sample
+//     FILE     a capture log, HAR, NDJSON/JSON events or raw SSE text to open instead of the demo sample; a relative
+//              path is taken from the directory `npm run` was started in (npm runs the script in the repository's)
 //     --port   default 8766 (0 = any free port)
 //     --build  run `npm run build` first (also done automatically when dist/panel is missing)
 
@@ -13,7 +14,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { listenOrFallback, portWasAsked } from '../src/demo/port-fallback.ts';
 import { recordDemoCapture } from '../src/demo/record-capture.ts';
 import { writeCaptureLog, CAPTURE_LOG_EXTENSION } from '../src/core/capture/capture-log.ts';
@@ -25,25 +26,46 @@ const TYPES: Record<string, string> = {
   '.json': 'application/json', '.map': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png',
 };
 
-interface ViewerOptions { file?: string; port: number; build: boolean }
+export interface ViewerOptions {
+  /** The file to preload, as an absolute path. */
+  file?: string;
+  port: number;
+  build: boolean;
+}
 
-function parseArgs(argv: string[]): ViewerOptions {
-  const opts: ViewerOptions = { port: Number(process.env.PORT ?? 8766), build: false };
+/**
+ * The command line. `npm run viewer` runs this script in the repository, wherever it was started: a relative FILE
+ * is taken from where it was started (npm's INIT_CWD) — `npm run viewer -- capture.har` in another directory said
+ * "cannot read capture.har: ENOENT".
+ */
+export function parseViewerArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): ViewerOptions {
+  const opts: ViewerOptions = { port: Number(env.PORT ?? 8766), build: false };
+  let file: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--port') opts.port = Number(argv[++i]);
     else if (a.startsWith('--port=')) opts.port = Number(a.slice(7));
     else if (a === '--build') opts.build = true;
     else if (a.startsWith('-')) throw new Error(`unknown option ${a} (usage: npm run viewer -- [FILE] [--port N] [--build])`);
-    else if (opts.file) throw new Error('only one file can be preloaded; open more from the viewer (Import…)');
-    else opts.file = a;
+    else if (file !== undefined) throw new Error('only one file can be preloaded; open more from the viewer (Import…)');
+    else file = a;
   }
   if (!Number.isInteger(opts.port) || opts.port < 0 || opts.port > 65535) throw new Error('--port must be an integer 0–65535');
+  if (file !== undefined) opts.file = path.resolve(env.INIT_CWD ?? process.cwd(), file);
   return opts;
 }
 
+/** FILE's bytes, or an error that says what is wrong with it in words (not "ENOENT: …, open '…'"). */
+async function readPreload(file: string): Promise<Buffer> {
+  return readFile(file).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') throw new Error(`no such file: ${file}`);
+    if (err.code === 'EISDIR') throw new Error(`${file} is a directory, not a file`);
+    throw new Error(`cannot read ${file}: ${err.message}`);
+  });
+}
+
 async function main(): Promise<void> {
-  const opts = parseArgs(process.argv.slice(2));
+  const opts = parseViewerArgs(process.argv.slice(2));
   if (opts.build || !existsSync(path.join(DIST, 'panel', 'index.html'))) {
     console.log('Building (npm run build)…');
     const built = spawnSync('npm', ['run', 'build', '--silent'], { cwd: REPO_ROOT, stdio: 'inherit' });
@@ -53,9 +75,7 @@ async function main(): Promise<void> {
   // The one preloaded file, served under a name that keeps its extension (the viewer sniffs by name and content).
   let preload: { route: string; body: Buffer | string };
   if (opts.file) {
-    const body = await readFile(opts.file).catch((err: Error) => {
-      throw new Error(`cannot read ${opts.file}: ${err.message}`);
-    });
+    const body = await readPreload(opts.file);
     preload = { route: `/preload/${encodeURIComponent(path.basename(opts.file))}`, body };
   } else {
     preload = { route: `/preload/replyscope-demo${CAPTURE_LOG_EXTENSION}`, body: writeCaptureLog(await recordDemoCapture()) };
@@ -107,7 +127,9 @@ async function serve(req: IncomingMessage, res: ServerResponse, preload: { route
   res.writeHead(200, { 'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream' }).end(await readFile(file));
 }
 
-main().catch((err: unknown) => {
-  console.error(`npm run viewer failed: ${err instanceof Error ? err.message : String(err)}`);
-  process.exit(1);
-});
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((err: unknown) => {
+    console.error(`npm run viewer failed: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  });
+}
