@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launchDemo, parseDemoArgs } from '../src/demo/main.ts';
+import { DEMO_USAGE, launchDemo, parseDemoArgs } from '../src/demo/main.ts';
 import { listenOrFallback, portWasAsked } from '../src/demo/port-fallback.ts';
 import { chromiumArgs, findChromium, seedProfile } from '../src/demo/launch-chromium.ts';
 
@@ -22,6 +22,11 @@ interface StartOptions {
   build: boolean;
   chromeArgs: string[];
 }
+
+const USAGE = `usage: npm start -- [--port N] [--fast] [--heartbeat MS] [--no-build] [-- CHROMIUM FLAGS…]
+  builds the extension (--no-build: uses the dist/ there is), starts the demo agent and opens Chromium with it loaded
+  and DevTools open, until Ctrl-C; the demo agent's options, as npm run demo takes them:
+${DEMO_USAGE.split('\n').slice(1).join('\n')}`;
 
 function parseStartArgs(argv: string[]): StartOptions {
   const split = argv.indexOf('--');
@@ -41,6 +46,10 @@ function buildExtension(): void {
 async function main(): Promise<void> {
   const opts = parseStartArgs(process.argv.slice(2));
   const demoOpts = parseDemoArgs(opts.demoArgs);
+  if (demoOpts.help) {
+    console.log(USAGE);
+    return;
+  }
   if (opts.build) buildExtension();
   else if (!existsSync(path.join(DIST, 'manifest.json'))) throw new Error('--no-build, but dist/ holds no built extension');
 

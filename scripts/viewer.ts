@@ -31,7 +31,16 @@ export interface ViewerOptions {
   file?: string;
   port: number;
   build: boolean;
+  /** --help (or -h) was given: the usage is printed, and nothing is started. */
+  help?: boolean;
 }
+
+const USAGE = `usage: npm run viewer -- [FILE] [--port N] [--build]
+  FILE      a capture log, HAR, JSON/NDJSON events or raw SSE text to preload instead of the demo's capture (a
+            relative path is taken from the directory you ran npm in)
+  --port N  the port on 127.0.0.1 (default 8766, or PORT=N; 0: any free port) — the default taken, a free one; a port
+            you name that is taken fails
+  --build   run npm run build first (done anyway when dist/panel is missing)`;
 
 /**
  * The command line. `npm run viewer` runs this script in the repository, wherever it was started: a relative FILE
@@ -46,7 +55,8 @@ export function parseViewerArgs(argv: readonly string[], env: NodeJS.ProcessEnv 
     if (a === '--port') opts.port = Number(argv[++i]);
     else if (a.startsWith('--port=')) opts.port = Number(a.slice(7));
     else if (a === '--build') opts.build = true;
-    else if (a.startsWith('-')) throw new Error(`unknown option ${a} (usage: npm run viewer -- [FILE] [--port N] [--build])`);
+    else if (a === '--help' || a === '-h') opts.help = true;
+    else if (a.startsWith('-')) throw new Error(`unknown option ${a} (usage: npm run viewer -- [FILE] [--port N] [--build]; --help says more)`);
     else if (file !== undefined) throw new Error('only one file can be preloaded; open more from the viewer (Import…)');
     else file = a;
   }
@@ -66,6 +76,10 @@ async function readPreload(file: string): Promise<Buffer> {
 
 async function main(): Promise<void> {
   const opts = parseViewerArgs(process.argv.slice(2));
+  if (opts.help) {
+    console.log(USAGE);
+    return;
+  }
   if (opts.build || !existsSync(path.join(DIST, 'panel', 'index.html'))) {
     console.log('Building (npm run build)…');
     const built = spawnSync('npm', ['run', 'build', '--silent'], { cwd: REPO_ROOT, stdio: 'inherit' });

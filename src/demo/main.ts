@@ -12,9 +12,18 @@ export interface DemoCliOptions {
   port: number;
   fast: boolean;
   heartbeatMs: number;
+  /** --help (or -h) was given: the usage is printed, and nothing is started. */
+  help?: boolean;
 }
 
 export const DEFAULT_DEMO_PORT = 8765;
+
+/** What `npm run demo -- --help` prints (on stdout, exit 0: asked for, it is no failure). */
+export const DEMO_USAGE = `usage: npm run demo -- [--port N] [--fast] [--heartbeat MS]
+  --port N        the port on 127.0.0.1 (default ${DEFAULT_DEMO_PORT}, or PORT=N; 0: any free port) — the default taken,
+                  a free one; a port you name that is taken fails
+  --fast          no realistic pauses between events
+  --heartbeat MS  a ":" comment on an idle session stream every MS ms (default 30000, as the AgentScope service)`;
 
 export function parseDemoArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): DemoCliOptions {
   const opts: DemoCliOptions = { port: env.PORT ? toInt('PORT', env.PORT) : DEFAULT_DEMO_PORT, fast: false, heartbeatMs: 30_000 };
@@ -25,7 +34,7 @@ export function parseDemoArgs(argv: readonly string[], env: NodeJS.ProcessEnv = 
     if (flag === '--port') opts.port = toInt('--port', value());
     else if (flag === '--fast') opts.fast = true;
     else if (flag === '--heartbeat') opts.heartbeatMs = toInt('--heartbeat', value());
-    else if (flag === '--help' || flag === '-h') fail('usage: npm run demo -- [--port N] [--fast] [--heartbeat MS]');
+    else if (flag === '--help' || flag === '-h') opts.help = true;
     else fail(`unknown option ${arg} (try --help)`);
   }
   if (opts.port > 65535) fail(`--port ${opts.port} is out of range`);
@@ -55,6 +64,10 @@ async function main(): Promise<void> {
   } catch (err) {
     console.error((err as Error).message);
     process.exit(2);
+  }
+  if (opts.help) {
+    console.log(DEMO_USAGE);
+    return;
   }
   const server = await listenOrFallback(opts.port, portWasAsked(process.argv.slice(2)), (port) => launchDemo({ ...opts, port }));
   console.log(`Replyscope demo agent: ${server.url}/${opts.fast ? '  (fast mode)' : ''}`);
