@@ -21,7 +21,10 @@ export async function listenOrFallback<T>(
   try {
     return await listen(port);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || asked || port === 0) throw err;
+    if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || port === 0) throw err;
+    // Said as what to do: "listen EADDRINUSE: address already in use 127.0.0.1:8765" named neither the cause (another
+    // demo or viewer still running) nor the way out.
+    if (asked) throw Object.assign(new Error(`port ${port} is taken (another demo or viewer still running?) — it was asked for with --port or PORT, so it is not moved: name another, or leave it out to take a free one`), { code: 'EADDRINUSE', cause: err });
     log(`Port ${port} is busy; using a free one.`);
     return listen(0);
   }

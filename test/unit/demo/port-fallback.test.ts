@@ -44,7 +44,11 @@ describe('listenOrFallback', () => {
   it('fails on a busy port the user asked for', async () => {
     const busy = await listen(0);
     const said: string[] = [];
-    await expect(listenOrFallback(busy, true, listen, (l) => said.push(l))).rejects.toMatchObject({ code: 'EADDRINUSE' });
+    await expect(listenOrFallback(busy, true, listen, (l) => said.push(l))).rejects.toMatchObject({
+      code: 'EADDRINUSE',
+      // What to do, not "listen EADDRINUSE: address already in use 127.0.0.1:N".
+      message: `port ${busy} is taken (another demo or viewer still running?) — it was asked for with --port or PORT, so it is not moved: name another, or leave it out to take a free one`,
+    });
     expect(said).toEqual([]);
   });
 
