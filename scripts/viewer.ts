@@ -48,21 +48,30 @@ const USAGE = `usage: npm run viewer -- [FILE] [--port N] [--build]
  * "cannot read capture.har: ENOENT".
  */
 export function parseViewerArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): ViewerOptions {
-  const opts: ViewerOptions = { port: Number(env.PORT ?? 8766), build: false };
+  const opts: ViewerOptions = { port: env.PORT === undefined ? 8766 : portOf('PORT', env.PORT), build: false };
   let file: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    if (a === '--port') opts.port = Number(argv[++i]);
-    else if (a.startsWith('--port=')) opts.port = Number(a.slice(7));
+    if (a === '--port') opts.port = portOf('--port', argv[++i]);
+    else if (a.startsWith('--port=')) opts.port = portOf('--port', a.slice(7));
     else if (a === '--build') opts.build = true;
     else if (a === '--help' || a === '-h') opts.help = true;
     else if (a.startsWith('-')) throw new Error(`unknown option ${a} (usage: npm run viewer -- [FILE] [--port N] [--build]; --help says more)`);
     else if (file !== undefined) throw new Error('only one file can be preloaded; open more from the viewer (Import…)');
     else file = a;
   }
-  if (!Number.isInteger(opts.port) || opts.port < 0 || opts.port > 65535) throw new Error('--port must be an integer 0–65535');
   if (file !== undefined) opts.file = path.resolve(env.INIT_CWD ?? process.cwd(), file);
   return opts;
+}
+
+/**
+ * A port named by `name` (--port, PORT). Number('') is 0: an empty value ("--port=", a CI variable that came out empty)
+ * took any free port, and PORT=abc was told as "--port must be an integer".
+ */
+function portOf(name: string, text: string | undefined): number {
+  const port = text === undefined || text.trim() === '' ? Number.NaN : Number(text);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${name} must be an integer 0–65535 (got ${text === undefined ? 'nothing' : JSON.stringify(text)})`);
+  return port;
 }
 
 /** FILE's bytes, or an error that says what is wrong with it in words (not "ENOENT: …, open '…'"). */

@@ -42,7 +42,8 @@ export function parseDemoArgs(argv: readonly string[], env: NodeJS.ProcessEnv = 
 }
 
 function toInt(name: string, text: string): number {
-  const n = Number(text);
+  // Number('') is 0: "--port=" (a CI variable that came out empty) took any free port, as --port 0 asks.
+  const n = text.trim() === '' ? Number.NaN : Number(text);
   if (!Number.isInteger(n) || n < 0) fail(`${name} must be a non-negative integer, got "${text}"`);
   return n;
 }

@@ -122,5 +122,7 @@ describe('npm run demo arguments', () => {
     expect(() => parseDemoArgs(['--port', 'abc'], {})).toThrow(/--port must be a non-negative integer/);
     expect(() => parseDemoArgs(['--bogus'], {})).toThrow(/unknown option --bogus/);
     expect(() => parseDemoArgs(['--port'], {})).toThrow(/needs a value/);
+    // Number('') is 0: an empty value asked for any free port.
+    expect(() => parseDemoArgs(['--port='], {})).toThrow('--port must be a non-negative integer, got ""');
   });
 });

@@ -26,6 +26,15 @@ describe('npm run viewer -- FILE', () => {
     expect(parseViewerArgs([], {}).file).toBeUndefined();
   });
 
+  it('a port that is no port is refused, named by where it came from — an empty one is not 0 (any port)', () => {
+    expect(() => parseViewerArgs(['--port='], {})).toThrow('--port must be an integer 0–65535 (got "")');
+    expect(() => parseViewerArgs(['--port'], {})).toThrow('--port must be an integer 0–65535 (got nothing)');
+    expect(() => parseViewerArgs([], { PORT: 'abc' })).toThrow('PORT must be an integer 0–65535 (got "abc")');
+    expect(() => parseViewerArgs([], { PORT: '' })).toThrow('PORT must be an integer 0–65535 (got "")');
+    expect(parseViewerArgs(['--port=0'], { PORT: '9000' }).port).toBe(0);
+    expect(parseViewerArgs([], { PORT: '9000' }).port).toBe(9000);
+  });
+
   it('a FILE it cannot read is said in words, with the path it looked at', async () => {
     const dir = tempDir('rs-viewer-args-');
     mkdirSync(path.join(dir, 'captures'));
