@@ -33,13 +33,21 @@ function nameOf(path: string): string {
   return path === '-' ? 'standard input' : path;
 }
 
+/**
+ * A path with a shell pattern in it that names no file: the shell passes a pattern that matched nothing as it is —
+ * the README's `validate captures/*.replyscope.ndjson` with no such captures said only "no such file: captures/*…".
+ */
+function unmatchedPattern(path: string): string {
+  return /[*?[]/.test(path) ? ' (a pattern that matched no file: the shell passes one as it is)' : '';
+}
+
 /** A read or stat failure as one line for the user. */
 function readError(err: unknown, path: string): CliError {
   if (err instanceof CliError) return err;
   const code = (err as NodeJS.ErrnoException).code;
   const what = nameOf(path);
   // ERR_FS_FILE_TOO_LARGE: past what one Buffer holds (2 GiB); the size check says the smaller limit for the rest.
-  return new CliError(code === 'ENOENT' ? `no such file: ${path}` : code === 'EISDIR' ? `${what} is a directory, not a file`
+  return new CliError(code === 'ENOENT' ? `no such file: ${path}${unmatchedPattern(path)}` : code === 'EISDIR' ? `${what} is a directory, not a file`
     : code === 'ERR_FS_FILE_TOO_LARGE' ? `${what} is larger than one input can hold (512 MiB); split it` : `cannot read ${what}: ${code ?? String(err)}`);
 }
 

@@ -163,4 +163,14 @@ describe('validate FILE…', () => {
     expect(conformance.code).toBe(2);
     expect(conformance.stderr).toMatch(/^replyscope: conformance runs one CASE\.json \(got 4: .*, …\): its output is that case's object — run it once per case\n$/);
   });
+
+  it('a pattern the shell matched to no file is said to be one: the shell passed it as it is', async () => {
+    // The README's `validate captures/*.replyscope.ndjson`, in a directory with no such captures.
+    const pattern = path.join(dir(), 'captures', '*.replyscope.ndjson');
+    const out = await cli('validate', pattern, clean);
+    expect(out.code).toBe(2);
+    expect(out.stderr).toBe(`replyscope: no such file: ${pattern} (a pattern that matched no file: the shell passes one as it is)\n`);
+    // A path without a pattern is only missing.
+    expect((await cli('validate', missing)).stderr).toBe(`replyscope: no such file: ${missing}\n`);
+  });
 });
