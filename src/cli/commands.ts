@@ -255,10 +255,18 @@ function checkReply(conns: ConnectionView[], replyId: string | undefined): void 
   }
 }
 
+/**
+ * How to split an input too large for one string. A capture log's chunk records need their connection's record
+ * before them (a part cut at any line after the header is refused: "chunk record for connection …, which no earlier
+ * line declares"), so it is split by connection, each part beginning with the header line.
+ */
+export const SPLIT_ADVICE = 'split it — a capture log by connection (the header line, then whole connections\' lines, in each part), ' +
+  'an SSE body at a blank line';
+
 /** The input is larger than one string holds: said before reading it when its size is known (a file, not a pipe). */
 export function tooLarge(file: string, size: number): CliError {
   return new CliError(`${file} is ${(size / 2 ** 20).toFixed(0)} MiB: more than one input can hold (${Math.round(MAX_INPUT_BYTES / 2 ** 20)} MiB, ` +
-    'the longest string JavaScript makes); split it — a capture log at any line after its header, an SSE body at a blank line');
+    `the longest string JavaScript makes); ${SPLIT_ADVICE}`);
 }
 
 export interface CliResult {

@@ -6,7 +6,7 @@ import { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import { CliError } from './cli-error.ts';
 import type { Timeout } from './duration.ts';
-import { MAX_INPUT_BYTES, tooLarge } from './commands.ts';
+import { MAX_INPUT_BYTES, SPLIT_ADVICE, tooLarge } from './commands.ts';
 
 /** What was read, and whether --timeout cut it (then the input had not ended). */
 export interface InputRead {
@@ -121,7 +121,7 @@ function readStream(stream: Readable, path: string, options: ReadOptions): Promi
           stream.destroy();
           const limit = maxBytes >= 2 ** 20 ? `${Math.round(maxBytes / 2 ** 20)} MiB` : `${maxBytes} bytes`;
           reject(new CliError(`${path === '-' ? 'stdin' : path} holds more than ${limit}, the most one input can hold (the longest string ` +
-            'JavaScript makes); split it — a capture log at any line after its header, an SSE body at a blank line'));
+            `JavaScript makes); ${SPLIT_ADVICE}`));
         });
         return;
       }

@@ -124,7 +124,7 @@ describe('--timeout on a named pipe', () => {
     const writer = await open(fifo, 'w');
     const result = reading.then(() => 'read', (e: Error) => e.message);
     await writer.write(Buffer.alloc(4000, 'a'));
-    expect(await result).toBe(`${fifo} holds more than 1000 bytes, the most one input can hold (the longest string JavaScript makes); split it — a capture log at any line after its header, an SSE body at a blank line`);
+    expect(await result).toBe(`${fifo} holds more than 1000 bytes, the most one input can hold (the longest string JavaScript makes); split it — a capture log by connection (the header line, then whole connections' lines, in each part), an SSE body at a blank line`);
     await writer.close();
   });
 });
