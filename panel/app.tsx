@@ -48,7 +48,9 @@ export async function importFiles(store: PanelStore, files: Iterable<File>): Pro
       const { capture } = read;
       const before = new Set(store.connections.value.map((c) => c.record.id));
       store.status.value = { text: `Importing ${file.name}…`, level: 'info' };
-      const known = store.importCapture(capture, file.name);
+      const known = await store.importCapture(capture, file.name, (share) => {
+        store.status.value = { text: `Comparing ${file.name} with what is shown… ${Math.floor(100 * share)}%`, level: 'info' };
+      });
       store.importedFiles.set(fingerprint, file.name);
       await store.whenIdle();
       const added = store.connections.value.filter((c) => !before.has(c.record.id));

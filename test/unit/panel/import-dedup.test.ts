@@ -20,13 +20,13 @@ function syncStore() {
 }
 
 describe('an import of what is shown already', () => {
-  it('the HAR of a capture whose log is shown adds nothing: each connection is known as the shown one', () => {
+  it('the HAR of a capture whose log is shown adds nothing: each connection is known as the shown one', async () => {
     const store = syncStore();
-    expect(store.importCapture(log, 'sample.replyscope.ndjson').size).toBe(0);
+    expect((await store.importCapture(log, 'sample.replyscope.ndjson')).size).toBe(0);
     store.flushNow();
     const shown = store.connections.value.length;
     const notices = store.notices.value.length;
-    const known = store.importCapture(har, 'sample.har');
+    const known = await store.importCapture(har, 'sample.har');
     store.flushNow();
     expect([...known]).toEqual(ids(log.records).map((id) => [id, id]));
     expect(store.connections.value).toHaveLength(shown);
@@ -35,25 +35,25 @@ describe('an import of what is shown already', () => {
     expect(new Set(store.connections.value.map((c) => store.connectionFiles.get(c.record.id)))).toEqual(new Set(['sample.replyscope.ndjson']));
   });
 
-  it('a connection whose records differ is added (renamed where its id is taken); an identical one under another id is known', () => {
+  it('a connection whose records differ is added (renamed where its id is taken); an identical one under another id is known', async () => {
     const [first, second, third] = ids(sample.records);
     const renamed = sample.records.map((r): CaptureRecord => (r.kind === 'connection' && r.id === first ? { ...r, id: 'other' } : 'conn' in r && r.conn === first ? { ...r, conn: 'other' } : r));
     // The second connection's first chunk one character apart.
     const at = renamed.findIndex((r) => r.kind === 'chunk' && r.conn === second);
     const edited = renamed.map((r, i) => (i === at && r.kind === 'chunk' && r.text ? { ...r, text: `x${r.text.slice(1)}` } : r));
-    const { records, known } = withoutShown(sample.records, edited);
+    const { records, known } = await withoutShown(sample.records, edited);
     expect([...known]).toEqual([['other', first], [third, third]]);
     expect(ids(records)).toEqual([second]);
     const store = syncStore();
-    store.importCapture(sample, 'a.replyscope.ndjson');
-    store.importCapture({ header: sample.header, records: edited }, 'b.replyscope.ndjson');
+    await store.importCapture(sample, 'a.replyscope.ndjson');
+    await store.importCapture({ header: sample.header, records: edited }, 'b.replyscope.ndjson');
     store.flushNow();
     expect(store.connectionFiles.get(`${second}~2`)).toBe('b.replyscope.ndjson');
     expect(store.connections.value).toHaveLength(ids(sample.records).length + 1);
   });
 
-  it('key order does not matter: a record written by another writer with its keys in another order is the same', () => {
+  it('key order does not matter: a record written by another writer with its keys in another order is the same', async () => {
     const reordered = sample.records.map((r) => Object.fromEntries(Object.entries(r).reverse()) as CaptureRecord);
-    expect(withoutShown(sample.records, reordered).records).toEqual([]);
+    expect((await withoutShown(sample.records, reordered)).records).toEqual([]);
   });
 });

@@ -282,13 +282,13 @@ describe('panel store', () => {
     expect(store.connections.value).toEqual([]);
   });
 
-  it('imports next to existing data, renaming clashing connection ids', () => {
+  it('imports next to existing data, renaming clashing connection ids', async () => {
     const { store, flush } = manualStore();
     store.ingest(ofConn('tab1:3'));
     flush();
     // Another request to the same URL under the same id (a second capture's "tab1:3"): the same records but its start.
     const another = ofConn('tab1:3').map((r) => (r.kind === 'connection' ? { ...r, startTime: r.startTime + 1 } : r)) as CaptureRecord[];
-    store.importCapture({ header: sample.header, records: another });
+    await store.importCapture({ header: sample.header, records: another });
     flush();
     expect(store.connections.value.map((c) => c.record.id)).toEqual(['tab1:3', 'tab1:3~2']);
     const [a, b] = store.connections.value;
