@@ -10,17 +10,17 @@ import { deriveTimeline, waitText, type Timeline as TL, type TimelineLane } from
 import { Icon } from './Icon.tsx';
 import { TABLE_ID, TimelineTable } from './TimelineTable.tsx';
 import { useRevealReplyLanes, useRevealTable } from './timeline-scroll.ts';
-import { axisTicks, axisTime } from '../lib/axis-ticks.ts';
+import { axisScale, axisTime } from '../lib/axis-ticks.ts';
 import { truncate } from '../lib/format.ts';
-import { labelColumn } from '../lib/text-fit.ts';
+import { labelColumn, textWidth } from '../lib/text-fit.ts';
 import { laneIds, lengthText, shortIdsIn } from '../lib/timeline-words.ts';
 import { eventByIndex } from '../store/lookups.ts';
 import type { PanelStore } from '../store/store.ts';
 
 /** The label column's least width (it grows to the longest label, up to a third of the chart: lib/text-fit.ts). */
 const LABEL_MIN_W = 170;
-/** The lane labels' font: .lane-label's size (styles.css) in the panel's family. */
-const labelFont = (): string => `11px ${typeof document === 'undefined' ? 'sans-serif' : getComputedStyle(document.body).fontFamily}`;
+/** The lane labels' font: .lane-label's size (styles.css) in the panel's family; the axis's, .axis-text's. */
+const labelFont = (px = 11): string => `${px}px ${typeof document === 'undefined' ? 'sans-serif' : getComputedStyle(document.body).fontFamily}`;
 const LANE_H = 18;
 const AXIS_H = 22;
 
@@ -164,6 +164,11 @@ export function Timeline({ store, tools }: { store: PanelStore; tools: HTMLEleme
   const height = AXIS_H + tl.lanes.length * LANE_H + 6;
   const selected = store.selectedEvent.value;
   const selPos = selected === undefined ? undefined : tl.times[selected - (conn.events[0]?.index ?? 0)];
+  // Labels that fit before the axis's right edge (8 px past the plot's), measured in its font: a fixed 30 px kept from
+  // the plot's end dropped the last of a docked panel's three ticks, the first being before the view.
+  const axisFont = labelFont(10);
+  const axis = axisScale(v0, v1, origin, plotW, { pastEnd: width - labelW - plotW, width: (l) => textWidth(l, axisFont) });
+  const shownTicks = axis.ticks;
 
   const zoom = (factor: number, at = (v0 + v1) / 2) => {
     const span = Math.max((full[1] - full[0]) / 1e6, (v1 - v0) * factor);
@@ -212,7 +217,7 @@ export function Timeline({ store, tools }: { store: PanelStore; tools: HTMLEleme
     const hit = nearest(px, py);
     const ev = hit && eventByIndex(conn, hit.event);
     // Its time as the axis reads it (an axis of event indexes has none: "#12" says it).
-    const at = hit && tl.axis !== 'index' ? `\n${axisTime(hit.t, v0, v1, origin, plotW)}` : '';
+    const at = hit && tl.axis !== 'index' ? `\n${axisTime(hit.t, v0, v1, origin, plotW, axis.step)}` : '';
     setHover(
       ev
         ? { x: px + 12, y: py + 12, text: `#${ev.index} ${ev.type}${ev.blockId ? ` · ${ev.blockId}` : ''}${at}${ev.preview ? `\n${truncate(ev.preview, 200)}` : ''}` }
@@ -234,8 +239,6 @@ export function Timeline({ store, tools }: { store: PanelStore; tools: HTMLEleme
     if (e.shiftKey || Math.abs(e.deltaX) > Math.abs(e.deltaY)) pan(((e.deltaX || e.deltaY) / plotW) * (v1 - v0));
     else zoom(e.deltaY > 0 ? 1.25 : 0.8, px >= labelW ? tAt(px) : undefined);
   };
-
-  const shownTicks = axisTicks(v0, v1, origin, plotW).filter(({ t }) => x(t) < labelW + plotW - 30);
 
   return (
     <div class="timeline" ref={box} data-testid="timeline">

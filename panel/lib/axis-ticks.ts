@@ -58,24 +58,79 @@ export function tickLabels(rel: readonly number[], step: number, reach = Math.ma
 /** How far the view [v0, v1] reaches from `origin`, either way. */
 const reachOf = (v0: number, v1: number, origin: number) => Math.max(Math.abs(v0 - origin), Math.abs(v1 - origin));
 
+/** The next finer round step: 50 → 20 → 10 → 5. */
+export function finerStep(step: number): number {
+  const pow = 10 ** Math.floor(Math.log10(step) + 1e-9);
+  const m = Math.round(step / pow);
+  return m >= 5 ? 2 * pow : m >= 2 ? pow : pow / 2;
+}
+
+/** Where the axis's labels must fit, and how wide one is. */
+export interface LabelRoom {
+  /** How far (px) past the plot's end a label may reach (a label is drawn from 2 px right of its tick). */
+  pastEnd: number;
+  /** Width (px) of a label as drawn. */
+  width: (label: string) => number;
+}
+
+/** Without a font to measure in: a width per character at least a digit's of the 10 px axis font. */
+const APPROX_LABEL_CHAR_PX = 6.5;
+/** Labels closer than this (px) read as one. */
+const LABEL_GAP = 8;
+
+export interface Axis {
+  /** Between the round ticks (ms); their labels' resolution. */
+  step: number;
+  /** The ticks whose label fits (`room`), at least two when two labels fit in the plot at all. */
+  ticks: AxisTick[];
+}
+
+/**
+ * The ticks of the view [v0, v1] of a `px`-wide plot, at round times from `origin` (at most 200), each whose label
+ * fits in `room`. A step that leaves fewer than two labels — a docked panel's ~350 px plot of 1:43 had its ticks at
+ * 0:00 (before the view) and 1:40 (no room for its label), "0:50" alone — gives way to a finer one while the labels
+ * still stand apart; short of that (a plot of a label or two), the view's start is labelled.
+ */
+export function axisScale(v0: number, v1: number, origin: number, px: number, room: LabelRoom = { pastEnd: Infinity, width: (l) => l.length * APPROX_LABEL_CHAR_PX }): Axis {
+  const range = v1 - v0;
+  const pxOf = (t: number) => ((t - v0) / range) * px;
+  const fits = (t: number, label: string) => pxOf(t) + 2 + room.width(label) <= px + room.pastEnd;
+  const round = (step: number): AxisTick[] => {
+    const ts: number[] = [];
+    for (let i = Math.ceil((v0 - origin) / step); origin + i * step <= v1 && ts.length < 200; i++) ts.push(origin + i * step);
+    // By the view's reach, not its last tick: an 88 s axis with ticks at 0 and 50 s reads "0:00", "0:50".
+    const labels = tickLabels(ts.map((t) => t - origin), step, reachOf(v0, v1, origin));
+    return ts.map((t, i) => ({ t, label: labels[i] })).filter((k) => fits(k.t, k.label));
+  };
+  /** Whether labels a step apart stand clear of each other. */
+  const apart = (step: number, ticks: AxisTick[]) => (step / range) * px >= Math.max(0, ...ticks.map((k) => room.width(k.label))) + LABEL_GAP;
+  let step = niceStep(range, px);
+  let ticks = round(step);
+  while (ticks.length < 2) {
+    const finer = finerStep(step);
+    const next = round(finer);
+    if (!apart(finer, next)) break;
+    [step, ticks] = [finer, next];
+  }
+  if (ticks.length >= 2 || !(range > 0)) return { step, ticks };
+  // The view's start, in the step's words, and the round ticks clear of its label.
+  const [start] = tickLabels([v0 - origin], step, reachOf(v0, v1, origin));
+  const clear = room.width(start) + LABEL_GAP;
+  return { step, ticks: [{ t: v0, label: start }, ...ticks.filter((k) => pxOf(k.t) >= clear)].filter((k) => fits(k.t, k.label)) };
+}
+
 /** The ticks of the view [v0, v1] of a `px`-wide plot, at round times from `origin` (at most 200). */
-export function axisTicks(v0: number, v1: number, origin: number, px: number): AxisTick[] {
-  const step = niceStep(v1 - v0, px);
-  const ts: number[] = [];
-  const first = Math.ceil((v0 - origin) / step);
-  for (let i = first; origin + i * step <= v1 && ts.length < 200; i++) ts.push(origin + i * step);
-  // By the view's reach, not its last tick: an 88 s axis with ticks at 0 and 50 s reads "0:00", "0:50".
-  const labels = tickLabels(ts.map((t) => t - origin), step, reachOf(v0, v1, origin));
-  return ts.map((t, i) => ({ t, label: labels[i] }));
+export function axisTicks(v0: number, v1: number, origin: number, px: number, room?: LabelRoom): AxisTick[] {
+  return axisScale(v0, v1, origin, px, room).ticks;
 }
 
 /**
  * The time `t` as the axis of the view [v0, v1] (a `px`-wide plot, times from `origin`) reads it — in its unit — to
  * a tenth of a millisecond on an axis of milliseconds, to the millisecond on one of seconds or m:ss ("0:10.530"),
- * finer when the view is zoomed in further: the chart's tooltip.
+ * finer when the view is zoomed in further: the chart's tooltip. `step`: the axis's (axisScale), when it took a finer
+ * one than its ~90 px.
  */
-export function axisTime(t: number, v0: number, v1: number, origin: number, px: number): string {
-  const step = niceStep(v1 - v0, px);
+export function axisTime(t: number, v0: number, v1: number, origin: number, px: number, step = niceStep(v1 - v0, px)): string {
   const unit = unitOf(reachOf(v0, v1, origin), step);
   return inUnit(t - origin, unit, Math.min(step, unit === 'ms' ? 0.1 : 1));
 }

@@ -1,7 +1,7 @@
 // The panel in a DevTools docked below the page (800 × 500), measured: the demo capture's description folds to one
 // line, the scrubber keeps to one line and says the step's status, the event list, the timeline and the message keep
-// room; the panes follow the window when it is resized (a dragged divider keeps its share); keys on a focused Replies
-// list never scroll its rows out of view.
+// room, the timeline's axis has two labels or more; the panes follow the window when it is resized (a dragged divider
+// keeps its share); keys on a focused Replies list never scroll its rows out of view.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
@@ -174,6 +174,25 @@ for (const [name, size, lanes] of [['800 × 500', N, 7], ['1600 × 900', W, 16]]
     await expect(page.getByTestId('step-pos')).toContainText('step 61 / 61');
     await expect(page.getByTestId('scrubber')).toContainText('changed');
     await page.screenshot({ path: test.info().outputPath(`timeline-${size.width}x${size.height}.png`) });
+    await page.close();
+  });
+
+  test(`at ${name} the timeline's axis has two labels or more, apart and whole`, async () => {
+    const page = await openDemo(size);
+    await page.locator('[data-tab="timeline"]').click();
+    const timeline = page.getByTestId('timeline');
+    await expect(timeline.locator('svg[role=img]')).toBeVisible();
+    // Each label in the axis, clear of the next: 800 × 500 showed "0:50" alone (0:00 before the view, 1:40 dropped).
+    const labels = await timeline.locator('.tl-axis').evaluate((axis) => {
+      const edge = axis.getBoundingClientRect();
+      return [...axis.querySelectorAll('text.axis-text')].map((t) => {
+        const b = t.getBoundingClientRect();
+        return { text: t.textContent, left: b.left, right: b.right, inAxis: b.left >= edge.left && b.right <= edge.right + 0.5 };
+      });
+    });
+    expect(labels.length, labels.map((l) => l.text).join(' ')).toBeGreaterThanOrEqual(2);
+    expect(labels.filter((l) => !l.inAxis)).toEqual([]);
+    for (let i = 1; i < labels.length; i++) expect(labels[i].left, `${labels[i - 1].text} | ${labels[i].text}`).toBeGreaterThan(labels[i - 1].right + 2);
     await page.close();
   });
 }

@@ -1,6 +1,6 @@
 // The timeline's axis labels: one format for the whole axis — "20.00 s" stood next to "1 min 0 s" on one axis.
 import { describe, expect, it } from 'vitest';
-import { axisDuration, axisTicks, axisTime, niceStep, tickLabels } from '../../../panel/lib/axis-ticks.ts';
+import { axisDuration, axisScale, axisTicks, axisTime, finerStep, niceStep, tickLabels, type LabelRoom } from '../../../panel/lib/axis-ticks.ts';
 
 const labels = (v0: number, v1: number, px = 900, origin = 0) => axisTicks(v0, v1, origin, px).map((k) => k.label);
 
@@ -33,6 +33,53 @@ describe('axisTicks', () => {
 
   it('niceStep: 1, 2 or 5 × a power of ten, about 90 px apart', () => {
     expect([niceStep(103_000, 900), niceStep(30_000, 900), niceStep(1_000, 900)]).toEqual([20_000, 5_000, 100]);
+  });
+});
+
+describe('axisScale: labels that fit, two at least', () => {
+  /** The chart's axis: labels may reach 8 px past the plot's end; a label ~6.5 px a character. */
+  const room: LabelRoom = { pastEnd: 8, width: (l) => l.length * 6.5 };
+  const fits = (v0: number, v1: number, px: number) => (k: { t: number; label: string }) => ((k.t - v0) / (v1 - v0)) * px + 2 + room.width(k.label) <= px + room.pastEnd;
+
+  it('a docked panel\'s ~350 px plot of 1:40 from 0:03: a finer step, four labels (it showed "0:50" alone)', () => {
+    // At ~90 px a label: 0:00 (before the view), 0:50, 1:40 (no room for its label).
+    expect(niceStep(100_000, 352)).toBe(50_000);
+    const axis = axisScale(3_000, 103_000, 0, 352, room);
+    expect(axis.step).toBe(20_000);
+    expect(axis.ticks.map((k) => k.label)).toEqual(['0:20', '0:40', '1:00', '1:20']);
+    expect(axis.ticks.every(fits(3_000, 103_000, 352))).toBe(true);
+    expect(axisTicks(3_000, 103_000, 0, 352, room).map((k) => k.label)).toEqual(['0:20', '0:40', '1:00', '1:20']);
+  });
+
+  it('the finer step still keeps its labels apart: no finer than the labels\' width', () => {
+    for (const px of [90, 120, 196, 352, 500]) {
+      const { step, ticks } = axisScale(3_000, 103_000, 0, px, room);
+      expect(ticks.length, `${px} px`).toBeGreaterThanOrEqual(2);
+      const apart = (step / 100_000) * px;
+      if (ticks[0].t !== 3_000) expect(apart, `${px} px`).toBeGreaterThanOrEqual(Math.max(...ticks.map((k) => room.width(k.label))) + 8);
+      expect(ticks.every(fits(3_000, 103_000, px)), `${px} px`).toBe(true);
+    }
+  });
+
+  it('a plot too narrow for two round ticks\' labels: the view\'s start is labelled, and a round tick clear of it', () => {
+    expect(axisScale(3_000, 103_000, 0, 90, room).ticks.map((k) => [k.t, k.label])).toEqual([[3_000, '0:03'], [50_000, '0:50']]);
+  });
+
+  it('a wide plot keeps its ~90 px step and every label that fits', () => {
+    const axis = axisScale(0, 103_000, 0, 1000, room);
+    expect(axis.step).toBe(niceStep(103_000, 1000));
+    expect(axis.ticks.map((k) => k.label)).toEqual(['0:00', '0:10', '0:20', '0:30', '0:40', '0:50', '1:00', '1:10', '1:20', '1:30', '1:40']);
+    // A label that would run past the axis's end is left out: 1:40 on a 900 px plot (at 874 px, ~26 px wide).
+    expect(axisTicks(0, 103_000, 0, 900, { pastEnd: 0, width: room.width }).map((k) => k.label).at(-1)).toBe('1:20');
+  });
+
+  it('finerStep: down the 1, 2, 5 ladder', () => {
+    expect([50_000, 20_000, 10_000, 5, 2, 1, 0.001].map(finerStep)).toEqual([20_000, 10_000, 5_000, 2, 1, 0.5, 0.0005]);
+  });
+
+  it('the tooltip reads to the axis\'s step when it is finer than its ~90 px one', () => {
+    expect(axisTime(1_000.4, 0, 2_000, 0, 400)).toBe('1.000 s');
+    expect(axisTime(1_000.4, 0, 2_000, 0, 400, 0.5)).toBe('1.0004 s');
   });
 });
 
