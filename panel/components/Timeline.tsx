@@ -9,6 +9,7 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { deriveTimeline, waitText, type Timeline as TL, type TimelineLane } from '../../src/core/analysis/timeline.ts';
 import { Icon } from './Icon.tsx';
 import { TABLE_ID, TimelineTable } from './TimelineTable.tsx';
+import { TimelineTooltip } from './TimelineTooltip.tsx';
 import { useRevealReplyLanes, useRevealTable } from './timeline-scroll.ts';
 import { axisScale, axisTime } from '../lib/axis-ticks.ts';
 import { truncate } from '../lib/format.ts';
@@ -78,6 +79,7 @@ export function Timeline({ store, tools }: { store: PanelStore; tools: HTMLEleme
   const [width, setWidth] = useState(800);
   const [view, setView] = useState<[number, number] | undefined>(undefined);
   const dragRef = useRef<{ startX: number; v0: number } | undefined>(undefined);
+  // The pointer in the window (clientX, clientY): the tooltip places itself in the pane from there.
   const [hover, setHover] = useState<{ x: number; y: number; text: string } | undefined>(undefined);
   const conn = store.selectedConnection.value;
   const resumed = conn?.replies.some((r) => r.continuesConnection !== undefined) ?? false;
@@ -220,7 +222,7 @@ export function Timeline({ store, tools }: { store: PanelStore; tools: HTMLEleme
     const at = hit && tl.axis !== 'index' ? `\n${axisTime(hit.t, v0, v1, origin, plotW, axis.step)}` : '';
     setHover(
       ev
-        ? { x: px + 12, y: py + 12, text: `#${ev.index} ${ev.type}${ev.blockId ? ` · ${ev.blockId}` : ''}${at}${ev.preview ? `\n${truncate(ev.preview, 200)}` : ''}` }
+        ? { x: e.clientX, y: e.clientY, text: `#${ev.index} ${ev.type}${ev.blockId ? ` · ${ev.blockId}` : ''}${at}${ev.preview ? `\n${truncate(ev.preview, 200)}` : ''}` }
         : undefined,
     );
   };
@@ -381,11 +383,7 @@ export function Timeline({ store, tools }: { store: PanelStore; tools: HTMLEleme
       </svg>
       {/* keyed by connection: what its status line said of another connection's lanes is not carried over */}
       {tableOpen.value ? <TimelineTable key={conn.record.id} store={store} conn={conn} tl={tl} laneName={laneName} replyName={replyText} select={pick} /> : null}
-      {hover ? (
-        <div class="tl-tooltip mono" style={{ left: `${hover.x}px`, top: `${hover.y + 26}px` }}>
-          {hover.text}
-        </div>
-      ) : null}
+      {hover ? <TimelineTooltip x={hover.x} y={hover.y} text={hover.text} /> : null}
     </div>
   );
 }

@@ -1,7 +1,8 @@
 // The panel in a DevTools docked below the page (800 × 500), measured: the demo capture's description folds to one
 // line, the scrubber keeps to one line and says the step's status, the event list, the timeline and the message keep
-// room, the timeline's axis has two labels or more; the panes follow the window when it is resized (a dragged divider
-// keeps its share); keys on a focused Replies list never scroll its rows out of view.
+// room, the timeline's axis has two labels or more and its tooltip stays inside its pane; the panes follow the window
+// when it is resized (a dragged divider keeps its share); keys on a focused Replies list never scroll its rows out of
+// view.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
@@ -193,6 +194,37 @@ for (const [name, size, lanes] of [['800 × 500', N, 7], ['1600 × 900', W, 16]]
     expect(labels.length, labels.map((l) => l.text).join(' ')).toBeGreaterThanOrEqual(2);
     expect(labels.filter((l) => !l.inAxis)).toEqual([]);
     for (let i = 1; i < labels.length; i++) expect(labels[i].left, `${labels[i - 1].text} | ${labels[i].text}`).toBeGreaterThan(labels[i - 1].right + 2);
+    await page.close();
+  });
+
+  test(`at ${name} the timeline's tooltip stays inside its pane, beside the pointer`, async () => {
+    const page = await openDemo(size);
+    await page.locator('[data-tab="timeline"]').click();
+    const timeline = page.getByTestId('timeline');
+    await expect(timeline.locator('svg[role=img]')).toBeVisible();
+    // The bar lowest in view, rightmost of its lane: its tooltip went past the window's right edge and under the pane.
+    const at = await timeline.evaluate((tl) => {
+      const pane = tl.getBoundingClientRect();
+      const top = tl.querySelector(':scope > .tl-sticky')!.getBoundingClientRect().bottom;
+      const bars = [...tl.querySelectorAll('svg[role=img] g[data-lane] rect')].map((r) => r.getBoundingClientRect())
+        .filter((b) => b.top >= top && b.bottom <= pane.bottom - 2 && b.right <= pane.right && b.width > 0);
+      const b = bars.reduce((m, b) => (b.top > m.top + 1 || (Math.abs(b.top - m.top) <= 1 && b.right > m.right) ? b : m));
+      return { x: b.right - 1, y: b.top + b.height / 2 };
+    });
+    await page.mouse.move(at.x, at.y);
+    const tip = page.locator('.tl-tooltip');
+    await expect(tip).toHaveText(/^#\d+ /);
+    const pane = (await timeline.boundingBox())!;
+    const box = (await tip.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(pane.x);
+    expect(box.y).toBeGreaterThanOrEqual(pane.y);
+    expect(box.x + box.width).toBeLessThanOrEqual(pane.x + pane.width);
+    expect(box.y + box.height).toBeLessThanOrEqual(pane.y + pane.height);
+    // Beside the pointer, not over it.
+    expect(at.y < box.y || at.y > box.y + box.height || at.x < box.x || at.x > box.x + box.width).toBe(true);
+    // (It did not widen the pane's scrolled area either.)
+    expect(await timeline.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    await page.screenshot({ path: test.info().outputPath(`timeline-hover-${size.width}x${size.height}.png`) });
     await page.close();
   });
 }
