@@ -59,6 +59,13 @@ export function scrubberKey(store: PanelStore, e: KeyboardEvent): boolean {
  * titles (the event pane shows the index). At 800 px the bar wrapped to two lines.
  */
 const COMPACT_BELOW = 700;
+/**
+ * Below this width (a window under ~630 px) the First and Last step buttons go — Home and End, and the slider's ends,
+ * do the same: the compact bar's parts need ~410 px on one line (its buttons and slider a little narrower,
+ * styles.css), and without those two ~355 px (a 540 px window's bar). Before, the compact bar wrapped below ~470 px
+ * (a 700 px window), its diagnostic buttons on a second line.
+ */
+const TIGHT_BELOW = 420;
 
 /**
  * While a capture that replaced the panel's is read back: what the selection waits for — the step (or event) the user
@@ -87,6 +94,7 @@ export function Scrubber({ store }: { store: PanelStore }) {
   const [speed, setSpeed] = useState<Speed>(1);
   const bar = useWidth();
   const compact = bar.width > 0 && bar.width < COMPACT_BELOW;
+  const tight = bar.width > 0 && bar.width < TIGHT_BELOW;
   // Dragging the slider fires input events faster than frames on a fast pointer: seek once per frame, to the
   // latest position (each seek is a history.at(k) and a render; the ones in between would never be seen).
   const drag = useRef<{ target: number; frame: number | undefined }>({ target: 0, frame: undefined });
@@ -166,7 +174,7 @@ export function Scrubber({ store }: { store: PanelStore }) {
       {/* aria-disabled, not disabled: a button disabled by its own press (First step at the first step, Next step
           reaching the last) lost focus to the document, and a screen reader was left nowhere. It stays focusable
           and does nothing. */}
-      <button title="First step (Home)" aria-label="First step" onClick={() => k > min && store.seek(min)} aria-disabled={k <= min}><Icon name="first" /></button>
+      {tight ? null : <button title="First step (Home)" aria-label="First step" onClick={() => k > min && store.seek(min)} aria-disabled={k <= min}><Icon name="first" /></button>}
       <button title="Previous step (←, Shift+← = 10)" aria-label="Previous step" onClick={() => k > min && store.seek(k - 1)} aria-disabled={k <= min}><Icon name="prev" /></button>
       <button
         title={playing ? 'Pause (Space)' : 'Play from here (Space)'}
@@ -176,7 +184,7 @@ export function Scrubber({ store }: { store: PanelStore }) {
         <Icon name={playing ? 'pause' : 'play'} />
       </button>
       <button title="Next step (→, Shift+→ = 10)" aria-label="Next step" onClick={() => k < n - 1 && store.seek(k + 1)} aria-disabled={k >= n - 1}><Icon name="next" /></button>
-      <button title="Last step (End)" aria-label="Last step" onClick={() => k < n - 1 && store.seek(n - 1)} aria-disabled={k >= n - 1}><Icon name="last" /></button>
+      {tight ? null : <button title="Last step (End)" aria-label="Last step" onClick={() => k < n - 1 && store.seek(n - 1)} aria-disabled={k >= n - 1}><Icon name="last" /></button>}
       <select aria-label="Playback speed" title="Playback speed (1×: the recorded pace)" value={String(speed)} onChange={(e) => {
         const v = (e.currentTarget as HTMLSelectElement).value;
         setSpeed(v === 'max' ? 'max' : (Number(v) as 1 | 4));

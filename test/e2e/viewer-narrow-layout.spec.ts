@@ -1,8 +1,8 @@
 // The panel in a DevTools docked below the page (800 × 500), measured: the demo capture's description folds to one
-// line, the scrubber keeps to one line and says the step's status, the event list, the timeline and the message keep
-// room, the timeline's axis has two labels or more and its tooltip stays inside its pane; the panes follow the window
-// when it is resized (a dragged divider keeps its share); keys on a focused Replies list never scroll its rows out of
-// view.
+// line, the scrubber keeps to one line (in 640 and 560 px windows too) and says the step's status, the event list,
+// the timeline and the message keep room, the timeline's axis has two labels or more and its tooltip stays inside its
+// pane; the panes follow the window when it is resized (a dragged divider keeps its share); keys on a focused Replies
+// list never scroll its rows out of view.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
@@ -225,6 +225,33 @@ for (const [name, size, lanes] of [['800 × 500', N, 7], ['1600 × 900', W, 16]]
     // (It did not widen the pane's scrolled area either.)
     expect(await timeline.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
     await page.screenshot({ path: test.info().outputPath(`timeline-hover-${size.width}x${size.height}.png`) });
+    await page.close();
+  });
+}
+
+for (const [width, height] of [[640, 480], [560, 480]] as const) {
+  test(`in a ${width} px wide window the scrubber keeps to one line`, async () => {
+    const page = await openDemo({ width, height });
+    const scrubber = page.getByTestId('scrubber');
+    // One line: every part side by side and the bar as tall as at 1600 px (it wrapped, its diagnostic buttons below).
+    expect(await childSpread(scrubber)).toBeLessThan(8);
+    const narrow = await heightOf(scrubber);
+    for (const control of await scrubber.locator('button, select, input').all()) {
+      const b = (await control.boundingBox())!;
+      expect(b.x >= 0 && b.x + b.width <= width && b.y >= 0 && b.y + b.height <= height).toBe(true);
+    }
+    await expect(page.getByTestId('step-pos')).toContainText('step 61 / 61');
+    await page.screenshot({ path: test.info().outputPath(`scrubber-${width}x${height}.png`) });
+    // Under ~420 px (a 560 px window's bar) First and Last step go: Home and End, and the slider's ends, do as they did.
+    await expect(scrubber.getByRole('button', { name: /^(First|Last) step$/ })).toHaveCount(width === 560 ? 0 : 2);
+    await page.getByTestId('step-slider').focus();
+    await page.keyboard.press('Home');
+    await expect(page.getByTestId('step-pos')).toContainText('step 1 / 61');
+    await page.keyboard.press('End');
+    await expect(page.getByTestId('step-pos')).toContainText('step 61 / 61');
+    await page.setViewportSize(W);
+    await expect(page.getByTestId('scrubber')).toContainText('flagged'); // the wide bar
+    expect(narrow).toBe(await heightOf(scrubber));
     await page.close();
   });
 }
