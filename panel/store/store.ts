@@ -90,6 +90,13 @@ export function createPanelStore(options: StoreOptions = {}) {
   let analyzer = new CaptureAnalyzer();
   /** Every record received, as received (export writes these). */
   let records: CaptureRecord[] = [];
+  /**
+   * The analyzer whose read model the views show, and the records it read: `analyzer` and `records`, but for a while
+   * after a reset — the capture it replaced stays shown until the new one has something to show (`readBackShows`).
+   * Shown at once, the new capture was empty until the first refresh (up to BACKLOG_REFRESH_MS): the whole panel
+   * flashed to its empty page, and keyboard focus fell to the document with the lists it had been in.
+   */
+  let shown = { analyzer, records };
   /** What the analyzer has still to read: the same records, huge chunks cut in pieces (see splitChunk). */
   let pending: CaptureRecord[] = [];
   /** Position in `pending` up to which records were analysed (a backlog is consumed across several flushes). */
@@ -192,19 +199,19 @@ export function createPanelStore(options: StoreOptions = {}) {
 
   const connections = computed<ConnectionView[]>(() => {
     void revision.value;
-    return analyzer.connections();
+    return shown.analyzer.connections();
   });
   /** The connections the list shows (URL filter, "Has errors"): the list and its count read this one. */
   const shownConnections = computed<ConnectionView[]>(() => filterConnections(connections.value, filters.urlText.value, filters.errorsOnly.value));
   /** Where the tab's top frame loaded a new page among the connections (Preserve log kept the earlier page's). */
   const navigations = computed(() => {
     void revision.value;
-    return analyzer.navigations().slice(); // a new array: the analyzer's grows in place
+    return shown.analyzer.navigations().slice(); // a new array: the analyzer's grows in place
   });
   /** The capture's notices that belong to no connection (what the page opened that cannot be captured, import notes). */
   const notices = computed<readonly NoticeRecord[]>(() => {
     void revision.value;
-    return analyzer.notices().slice(); // a new array: the analyzer's grows in place
+    return shown.analyzer.notices().slice(); // a new array: the analyzer's grows in place
   });
   const selectedConnection = computed(() => {
     const id = selectedConnId.value;
@@ -223,10 +230,11 @@ export function createPanelStore(options: StoreOptions = {}) {
     const status = c?.record.status;
     if (!c || status === undefined || status < 400 || c.record.transport === 'websocket' || c.record.transport === 'eventsource') return undefined;
     const id = c.record.id;
-    if (errorBodyScan?.records !== records || errorBodyScan.conn !== id) errorBodyScan = { records, conn: id, at: 0, parts: [], size: 0 };
+    const read = shown.records;
+    if (errorBodyScan?.records !== read || errorBodyScan.conn !== id) errorBodyScan = { records: read, conn: id, at: 0, parts: [], size: 0 };
     const scan = errorBodyScan;
-    for (; scan.at < records.length && scan.size < ERROR_BODY_SHOWN; scan.at++) {
-      const r = records[scan.at];
+    for (; scan.at < read.length && scan.size < ERROR_BODY_SHOWN; scan.at++) {
+      const r = read[scan.at];
       if (r.kind !== 'chunk' || r.conn !== id) continue;
       const bytes = r.text !== undefined ? new TextEncoder().encode(r.text) : r.base64 !== undefined ? base64ToBytes(r.base64) : undefined;
       if (!bytes) continue;
@@ -314,6 +322,14 @@ export function createPanelStore(options: StoreOptions = {}) {
       else if (due) backlog.value = undefined;
       if (!due) return;
       const t0 = now();
+      if (shown.analyzer !== analyzer) {
+        // A reset's capture, read so far: the one it replaced stays shown until this one has something to show.
+        if (!readBackShows(drained)) {
+          lastRefresh = now(); // (asked again at the refresh pace, not every slice)
+          return;
+        }
+        showReadBack();
+      }
       revision.value++;
       void connections.value; // rebuild the changed views now, to time it
       keepFollowing();
@@ -507,26 +523,6 @@ export function createPanelStore(options: StoreOptions = {}) {
     importedFiles.clear(); // what they added is gone with the rest
     connectionFiles.clear();
     if (file !== undefined) for (const r of recs) if (r.kind === 'connection') connectionFiles.set(r.id, file);
-    // A selection not placed back yet (the capture before this one was replaced while still being read: compaction
-    // hands an undigested capture, then the digested one, while a big snapshot takes seconds to read) keeps its
-    // anchor: what the half-read capture shows is no selection of the user's — the event and frame were cleared,
-    // and the connection's numbering (its eviction record) may not be read yet.
-    const conn = selectedConnection.value;
-    const ev = selectedEvent.value;
-    const reply = selectedReply.value;
-    const recordsCut = conn && recordsCutOf(conn);
-    const shown: SelectionShown | undefined = ev === undefined ? undefined
-      : { event: ev, ...(reply && reply.eventIndices[step.value] === ev ? { step: step.value } : {}) };
-    anchor.value ??= conn && shown && !(reply && follow.value)
-      ? { conn: conn.record.id, event: conn.evictedEvents + shown.event, ...(recordsCut !== undefined ? { recordsCut } : {}), shown } : undefined;
-    const frame = selectedFrame.value;
-    frameAnchor ??= conn && frame !== undefined ? frameAnchorOf(conn, frame) : undefined;
-    if (recs.length === 0) {
-      // Nothing to read back (a new page's capture, before its first record): nothing to wait for — the scrubber
-      // would say it is finding the step until records of other connections came.
-      anchor.value = undefined;
-      frameAnchor = undefined;
-    }
     pending = [];
     pendingDone = 0;
     stale = false;
@@ -535,6 +531,51 @@ export function createPanelStore(options: StoreOptions = {}) {
       analyzer = new CaptureAnalyzer();
       records = [];
       header.value = h;
+      held.value = 0;
+      // Nothing to read back (the user's Clear, a new page's capture before its first record): shown at once, empty.
+      if (recs.length === 0) showReadBack();
+      else queue(recs); // shown once it has something to show (see `shown`)
+    });
+  }
+
+  /**
+   * The capture being read back has something to show in place of the one it replaced: all of it is read, or the
+   * selected connection's first frames are (with none selected: any connection) — the lists the user was in have rows
+   * again. A connection it does not hold (a new page's) waits for all of it.
+   */
+  function readBackShows(drained: boolean): boolean {
+    if (drained) return true;
+    const id = selectedConnId.value;
+    return id !== undefined ? analyzer.frameCount(id) > 0 : analyzer.connections().length > 0;
+  }
+
+  /**
+   * The views show the capture a reset brought, from the capture it replaced: the selection made there — before the
+   * reset, or in the old views since — is anchored, to be placed back as the new capture is read (see `anchor`).
+   */
+  function showReadBack(): void {
+    // A selection not placed back yet (the capture before this one was replaced while still being read: compaction
+    // hands an undigested capture, then the digested one, while a big snapshot takes seconds to read) keeps its
+    // anchor: what the half-read capture shows is no selection of the user's — the event and frame were cleared,
+    // and the connection's numbering (its eviction record) may not be read yet.
+    const conn = selectedConnection.value;
+    const ev = selectedEvent.value;
+    const reply = selectedReply.value;
+    const recordsCut = conn && recordsCutOf(conn);
+    const selection: SelectionShown | undefined = ev === undefined ? undefined
+      : { event: ev, ...(reply && reply.eventIndices[step.value] === ev ? { step: step.value } : {}) };
+    anchor.value ??= conn && selection && !(reply && follow.value)
+      ? { conn: conn.record.id, event: conn.evictedEvents + selection.event, ...(recordsCut !== undefined ? { recordsCut } : {}), shown: selection } : undefined;
+    const frame = selectedFrame.value;
+    frameAnchor ??= conn && frame !== undefined ? frameAnchorOf(conn, frame) : undefined;
+    if (records.length === 0) {
+      // Nothing to read back (a new page's capture, before its first record): nothing to wait for — the scrubber
+      // would say it is finding the step until records of other connections came.
+      anchor.value = undefined;
+      frameAnchor = undefined;
+    }
+    shown = { analyzer, records };
+    batch(() => {
       // (anchored: selected again once read; meanwhile their indices would name other ones of the new capture)
       selectedEvent.value = undefined;
       selectedFrame.value = undefined;
@@ -542,8 +583,6 @@ export function createPanelStore(options: StoreOptions = {}) {
       if (anchor.value) playing.value = false;
       selectionNote.value = undefined;
       revision.value++;
-      held.value = 0;
-      queue(recs);
     });
   }
 

@@ -4,7 +4,8 @@
 // over a WebSocket, with the app's own messages and a sent one among the events: they are not counted as events. A
 // panel watching all along is handed the kept capture once it outgrows the cap, the selected heartbeat kept selected,
 // a selected step found again (the scrubber saying so while the capture is read back) — one the cut took replaced by
-// the reply's oldest step kept, with a note saying so.
+// the reply's oldest step kept, with a note saying so; what it showed stays shown until the kept capture has something
+// to show (never the empty page), keyboard focus kept in the event list.
 // A cap set in the panel's toolbar (Memory cap…) applies from then on: the relay evicts at it, a lower one at once.
 import { bubbleTextBlocks, expectedShown } from './support/bubble.ts';
 import { expect, test, type Page } from '@playwright/test';
@@ -296,6 +297,41 @@ async function watchingBeatSession(): Promise<{ app: Page; panel: Page }> {
   return { app, panel };
 }
 
+/** What the panel showed, at each change of its document since `watchPanel`. */
+interface PanelSeen {
+  /** The scrubber's texts, in turn. */
+  scrubber: string[];
+  /** The panel's empty page ("No agent streams yet…") was shown. */
+  emptyPage: boolean;
+  /** Every text of an empty pane ("Select a connection.", "Reading the capture up to the selected step…"). */
+  emptyPanes: string[];
+  /** Where keyboard focus was, in turn: an element's data-testid (its tag name), or "document" when it had none. */
+  focus: string[];
+}
+
+/** From now on, records what the panel shows at each change of its document (see PanelSeen). */
+async function watchPanel(panel: Page): Promise<void> {
+  await panel.evaluate(() => {
+    const seen: PanelSeen = ((window as unknown as { panelSeen: PanelSeen }).panelSeen = { scrubber: [], emptyPage: false, emptyPanes: [], focus: [] });
+    const add = (list: string[], text: string) => {
+      if (text !== list.at(-1)) list.push(text);
+    };
+    const look = () => {
+      add(seen.scrubber, document.querySelector('[data-testid="scrubber"]')?.textContent ?? '');
+      if (document.querySelector('[data-testid="empty"]')) seen.emptyPage = true;
+      for (const pane of document.querySelectorAll('.empty')) if (!seen.emptyPanes.includes(pane.textContent ?? '')) seen.emptyPanes.push(pane.textContent ?? '');
+      const at = document.activeElement;
+      add(seen.focus, !at || at === document.body ? 'document' : at.getAttribute('data-testid') ?? at.tagName.toLowerCase());
+    };
+    look();
+    new MutationObserver(look).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+  });
+}
+
+function panelSeen(panel: Page): Promise<PanelSeen> {
+  return panel.evaluate(() => (window as unknown as { panelSeen: PanelSeen }).panelSeen);
+}
+
 /** The step the scrubber shows, and of how many. */
 async function stepShown(panel: Page): Promise<{ step: number; of: number }> {
   const [, step, of] = /^step (\d+) \/ (\d+)/.exec((await panel.getByTestId('step-pos').textContent()) ?? '') ?? [];
@@ -311,14 +347,7 @@ test('a step selected in a live panel is found again when the panel is handed th
   const raw = panel.getByTestId('event-detail').getByTestId('raw-frame');
   const frame = await raw.textContent();
   expect(frame).toContain(`r-long:${BEAT_SESSION.before + 1} `);
-  // Every text the scrubber shows from here on.
-  await panel.evaluate(() => {
-    const seen: string[] = ((window as unknown as { scrubberTexts: string[] }).scrubberTexts = []);
-    new MutationObserver(() => {
-      const text = document.querySelector('[data-testid="scrubber"]')?.textContent ?? '';
-      if (text !== seen.at(-1)) seen.push(text);
-    }).observe(document.body, { subtree: true, childList: true, characterData: true });
-  });
+  await watchPanel(panel);
   // The panel's CPU slowed: the kept capture (~1 MB) is read back in ~150 ms, before the first refresh that shows any of
   // it; slowed, it takes seconds, refreshed every 250 ms — as a big cap's capture is read back.
   const cdp = await panel.context().newCDPSession(panel);
@@ -336,13 +365,44 @@ test('a step selected in a live panel is found again when the panel is handed th
 
   // Until then the scrubber said what it was finding: never a step number beside the half-read reply (it showed
   // "step 27504 / 2144", then the old number among the new ones), never the note of a step not found.
-  const texts = await panel.evaluate(() => (window as unknown as { scrubberTexts: string[] }).scrubberTexts);
+  const seen = await panelSeen(panel);
+  const texts = seen.scrubber;
   const finding = `Reading the capture back: finding step ${old.step}…`;
   const first = texts.findIndex((t) => t.startsWith(finding));
   expect(first, texts.join('\n')).toBeGreaterThanOrEqual(0);
   const placed = texts.findIndex((t, i) => i > first && !t.startsWith(finding));
   expect(placed, texts.join('\n')).toBeGreaterThan(first);
   for (const t of texts.slice(placed)) expect(t).toMatch(new RegExp(`step ${found.step} / \\d+`));
+  // The capture it replaced was shown until the new one had something to show: no empty page or pane in between.
+  expect(seen.emptyPage).toBe(false);
+  expect(seen.emptyPanes.filter((t) => !t.startsWith('Reading the capture'))).toEqual([]);
+  await panel.close();
+  await app.close();
+});
+
+test('a live panel handed the kept capture shows the one it had until the new one has something to show: never its empty page, keyboard focus kept in the event list', async () => {
+  const { app, panel } = await watchingBeatSession();
+  await expect.poll(async () => (await stepShown(panel)).step).toBe(BEAT_SESSION.before + 2 + 3); // held: all read
+  const list = panel.getByTestId('events');
+  await list.locator('.vrow[aria-selected="true"]').click(); // the list has focus: the user walks it with the keys
+  await panel.keyboard.press('ArrowUp'); // the event before the newest: no longer following
+  await expect(list).toBeFocused();
+  const raw = panel.getByTestId('event-detail').getByTestId('raw-frame');
+  await expect(raw).toContainText(`r-long:${BEAT_SESSION.before + 1} `);
+  const frame = await raw.textContent();
+  await watchPanel(panel);
+  releaseBeat();
+  await expect(app).toHaveTitle('done', { timeout: 60_000 });
+  await expect(panel.getByText('Evicted', { exact: true })).toBeVisible({ timeout: 30_000 });
+  await expect(raw).toHaveText(frame!);
+  await expect(list.locator('.vrow[aria-selected="true"]')).toBeInViewport();
+  // Between the reset and the first refresh of the new capture the panel showed its empty page ("No agent streams
+  // yet…"): the event list went with it, and focus fell to the document.
+  await expect(list).toBeFocused();
+  const seen = await panelSeen(panel);
+  expect(seen.emptyPage).toBe(false);
+  expect(seen.emptyPanes.filter((t) => !t.startsWith('Reading the capture'))).toEqual([]);
+  expect(seen.focus).toEqual(['events']);
   await panel.close();
   await app.close();
 });

@@ -565,6 +565,7 @@ describe('panel store', () => {
     sliced.store.selectReply('r5');
     sliced.store.seek(100);
     const slicedEvent = sliced.store.selectedEventView.value!.rawText;
+    const replaced = sliced.store.selectedConnection.value;
     const other = sample.records.map((r) => renameConn(r, '-x'));
     const before = other.slice(0, other.length - ((other.length + 1) % SLICE_RECORDS)); // the slice ends with 'a'
     sliced.store.reset(undefined, [...before, ...undigested]);
@@ -572,9 +573,10 @@ describe('panel store', () => {
     while (sliced.queued.length) {
       sliced.queued.shift()!();
       const conn = sliced.store.selectedConnection.value;
-      seen.add(!conn ? 'unread' : conn.evictedRecordsOnly ? 'cut' : 'uncut');
+      seen.add(conn === replaced ? 'replaced' : !conn ? 'unread' : conn.evictedRecordsOnly ? 'cut' : 'uncut');
     }
-    expect([...seen]).toEqual(['unread', 'uncut', 'cut']);
+    // (The capture it replaced stays shown until the connection's first frames are read: after its eviction record.)
+    expect([...seen]).toEqual(['replaced', 'cut']);
     expect(sliced.store.selectedReplyId.value).toBe('r5');
     expect(sliced.store.selectedEventView.value?.rawText).toBe(slicedEvent);
   });
@@ -598,11 +600,13 @@ describe('panel store', () => {
     const event = store.selectedEventView.value!.rawText;
 
     // The selected connection not read yet when the second capture comes: its selection was lost, and the old
-    // capture's event index stayed selected, naming another event of the new one.
+    // capture's event index stayed selected, naming another event of the new one. (Now the capture it replaced is
+    // still shown, as the user left it.)
+    const replaced = store.selectedConnection.value;
     store.reset(undefined, [...other, ...undigested]);
     flushes(3);
-    expect(store.selectedConnection.value).toBeUndefined();
-    expect(store.selectedEvent.value).toBeUndefined(); // no event of the old numbering meanwhile
+    expect(store.selectedConnection.value).toBe(replaced);
+    expect(store.selectedEventView.value?.rawText).toBe(event);
     store.reset(undefined, [...other, ...digested]);
     sliced.flush();
     expect(store.selectedReplyId.value).toBe('r4');
@@ -611,7 +615,7 @@ describe('panel store', () => {
 
     // Its connection and eviction analysed, not yet the selected event (nor published: no refresh placed the anchor):
     // the anchor taken from that view counted the old index from the undigested cut (recordsCut), which the digested
-    // capture has not — the selection was dropped.
+    // capture has not — the selection was dropped. (The views saw it, unpublished; now they show the capture replaced.)
     const unrefreshed = manualStore(1, 1);
     unrefreshed.store.ingest(records);
     unrefreshed.flush();
@@ -620,7 +624,7 @@ describe('panel store', () => {
     unrefreshed.store.seek(290);
     unrefreshed.store.reset(undefined, undigested);
     unrefreshed.queued.shift()!();
-    expect(unrefreshed.store.selectedConnection.value?.evictedRecordsOnly).toBe(true);
+    expect(unrefreshed.store.selectedConnection.value?.evictedRecordsOnly).toBeUndefined();
     unrefreshed.store.reset(undefined, digested);
     unrefreshed.flush();
     expect(unrefreshed.store.selectedEventView.value?.rawText).toBe(event);
@@ -735,14 +739,16 @@ describe('panel store', () => {
     sliced.store.selectFrame(sliced.store.selectedConnection.value!.frames.toArray().findIndex((f) => f.data === early));
     const other = Array.from({ length: 20 }, (_, i) => sample.records.map((r) => renameConn(r, `-${i}`))).flat();
     sliced.store.reset(undefined, [...other, ...compacted]);
-    const shown = new Set<string | undefined>();
+    const shown: (string | undefined)[] = [];
     while (sliced.queued.length) {
       sliced.queued.shift()!();
       const i = sliced.store.selectedFrame.value;
-      shown.add(i === undefined ? undefined : sliced.store.selectedConnection.value?.frames.data(i));
+      const data = i === undefined ? undefined : sliced.store.selectedConnection.value?.frames.data(i);
+      if (data !== shown.at(-1) || shown.length === 0) shown.push(data);
     }
     expect(sliced.store.selectedEventView.value?.rawText).toBe(late);
-    expect([...shown]).toEqual([undefined, early]);
+    // (First in the capture it replaced, shown until the connection is read.)
+    expect(shown).toEqual([early, undefined, early]);
     expect(sliced.store.selectedFrame.value).toBe(keptIndex(early));
   });
 
@@ -759,30 +765,41 @@ describe('panel store', () => {
     const event = store.selectedEvent.value!;
     const rawText = store.selectedEventView.value!.rawText;
     store.playing.value = true; // played on from the old step, it moved the step in the new numbering, dropping the anchor
+    const replaced = store.selectedConnection.value;
     store.reset(undefined, [...other, ...compacted]);
-    expect(store.playing.value).toBe(false);
-    // What the scrubber says until it is placed: the step the user had (the old step number, beside the half-read
-    // reply, named another step of the new numbering or none).
-    const seen: unknown[] = [];
-    while (sliced.queued.length) {
-      seen.push(store.placing.value);
-      expect(store.selectedEvent.value).toBeUndefined();
+    // What the scrubber says, refresh by refresh: the capture it replaced, as the user left it, until the connection
+    // is read; then the step the user had, being found (the old step number, beside the half-read reply, named another
+    // step of the new numbering or none); then that step.
+    const finding = `finding ${JSON.stringify({ event, step: 290 })}`;
+    const seen: string[] = [];
+    for (;;) {
+      const p = store.placing.value;
+      const phase = store.selectedConnection.value === replaced ? 'replaced' : p ? `finding ${JSON.stringify(p)}` : 'found';
+      if (phase !== seen.at(-1)) seen.push(phase);
+      if (phase === 'replaced') {
+        expect({ step: store.step.value, event: store.selectedEvent.value, playing: store.playing.value }).toEqual({ step: 290, event, playing: true });
+      } else if (phase === finding) {
+        expect(store.selectedEvent.value).toBeUndefined();
+        expect(store.playing.value).toBe(false);
+      }
+      if (phase === 'found' || !sliced.queued.length) break;
       sliced.queued.shift()!();
-      if (!store.placing.value) break;
     }
-    expect(seen.length).toBeGreaterThan(1); // read in slices
-    expect(new Set(seen.map((p) => JSON.stringify(p)))).toEqual(new Set([JSON.stringify({ event, step: 290 })]));
+    expect(seen).toEqual(['replaced', finding, 'found']);
     expect(store.selectedEventView.value?.rawText).toBe(rawText);
     expect(store.selectionNote.value).toBeUndefined();
     sliced.flush();
 
-    // An event of no reply (a CUSTOM) is found as an event, not a step.
-    const custom = manualStore();
+    // An event of no reply (a CUSTOM) is found as an event, not a step. (Read in slices: the connection's first event
+    // ends the first one, the CUSTOM is in the next.)
+    const custom = manualStore(300, 1);
     custom.store.ingest(replyWithCustom(5));
     custom.flush();
     custom.store.selectConnection('c');
     custom.store.selectEvent(2);
-    custom.store.reset(undefined, replyWithCustom(5));
+    const first = replyWithCustom(5).slice(0, 2); // the connection and its first event
+    custom.store.reset(undefined, [...ofConn('tab1:1').slice(0, SLICE_RECORDS - first.length), ...replyWithCustom(5)]);
+    custom.queued.shift()!();
     expect(custom.store.placing.value).toEqual({ event: 2 });
     custom.flush();
     expect(custom.store.placing.value).toBeUndefined();
@@ -803,6 +820,83 @@ describe('panel store', () => {
     store.ingest(sample.records);
     sliced.flush();
     expect(store.selectedConnId.value).toBe(sample.records.find((r) => r.kind === 'connection')!.id);
+  });
+
+  it('a replacing capture is shown once it has something to show: until then the views keep the one it replaced, never an empty one', () => {
+    const { records, compacted } = sixRepliesThroughRelay();
+    const { store, flush } = manualStore();
+    store.ingest(records);
+    flush();
+    store.selectConnection('a');
+    store.selectReply('r4');
+    store.seek(290); // the user scrubs back: no longer following
+    const views = () => ({
+      connections: store.connections.value, navigations: store.navigations.value, notices: store.notices.value,
+      conn: store.selectedConnection.value, reply: store.selectedReply.value, step: store.step.value,
+      event: store.selectedEventView.value, frame: store.selectedFrame.value, rows: store.eventRows.value, placing: store.placing.value,
+    });
+    const before = views();
+    const rawText = before.event!.rawText;
+
+    // Between the reset and the refresh that shows the new capture (up to 250 ms): the views saw an empty capture —
+    // the panel's empty page, the lists that had keyboard focus gone with it.
+    store.reset(undefined, compacted);
+    for (const [k, v] of Object.entries(views())) expect(v, k).toBe(before[k as keyof typeof before]);
+    flush();
+    expect(store.selectedConnection.value!.evictedEvents).toBeGreaterThan(0);
+    expect(store.selectedEventView.value?.rawText).toBe(rawText);
+    expect(store.placing.value).toBeUndefined();
+
+    // Read in slices, other connections first: the one it replaced stays shown, refresh after refresh, until the
+    // selected connection's first frames are read — then the step is found. A move the user makes in it meanwhile is
+    // the one found.
+    const sliced = manualStore(300, 1);
+    sliced.store.ingest(records);
+    sliced.flush();
+    sliced.store.selectConnection('a');
+    sliced.store.selectReply('r4');
+    sliced.store.seek(290);
+    const other = Array.from({ length: 20 }, (_, i) => sample.records.map((r) => renameConn(r, `-${i}`))).flat();
+    sliced.store.reset(undefined, [...other, ...compacted]);
+    sliced.store.seek(100);
+    const moved = sliced.store.selectedEventView.value!.rawText;
+    const replaced = sliced.store.selectedConnection.value;
+    let refreshes = 0;
+    while (sliced.queued.length && sliced.store.selectedConnection.value === replaced) {
+      expect(sliced.store.connections.value.map((c) => c.record.id)).toEqual(['a']);
+      expect(sliced.store.selectedEventView.value?.rawText).toBe(moved);
+      sliced.queued.shift()!();
+      refreshes++;
+    }
+    expect(refreshes).toBeGreaterThanOrEqual(Math.floor(other.length / SLICE_RECORDS)); // a refresh per slice of the others
+    expect(sliced.store.backlog.value).toBeDefined(); // (shown before all of it is read)
+    sliced.flush();
+    expect(sliced.store.step.value).toBeLessThan(100);
+    expect(sliced.store.selectedEventView.value?.rawText).toBe(moved);
+
+    // A new page's capture (none of its connections is the selected one): the page before stays shown until all of
+    // it is read, then its first connection is selected, as on opening.
+    const page = ofConn('tab1:2').map((r) => renameConn(r, '-next'));
+    const pageBefore = sliced.store.connections.value;
+    sliced.store.reset(undefined, [...other, ...page]);
+    while (sliced.queued.length) {
+      expect(sliced.store.connections.value).toBe(pageBefore);
+      sliced.queued.shift()!();
+      if (sliced.store.backlog.value === undefined) break;
+    }
+    expect(sliced.store.connections.value).toHaveLength(other.filter((r) => r.kind === 'connection').length + 1);
+    expect(sliced.store.selectedConnId.value).toBe(sliced.store.connections.value[0].record.id);
+
+    // Nothing to show — the user's Clear, a new page's capture before its first record: shown at once, empty.
+    store.reset(undefined, []);
+    expect(store.connections.value).toEqual([]);
+    expect(store.selectedConnection.value).toBeUndefined();
+    store.ingest(records);
+    flush();
+    store.selectConnection('a');
+    store.clear();
+    expect(store.connections.value).toEqual([]);
+    expect(store.selectedConnection.value).toBeUndefined();
   });
 
   it('a replaced capture that no longer holds the selected event lands on its reply\'s nearest step kept, or on none, and says so', () => {
@@ -872,8 +966,10 @@ describe('panel store', () => {
     event = at('r4', 290);
     replaced(compacted.map((r) => (r.kind === 'evicted' ? { ...r, derived: undefined } : r)));
     expect(selection()).toMatchObject({ reply: undefined, event: undefined, note: `Event #${event} cannot be found in this capture: its eviction counted chunks or messages, not events — nothing is selected.` });
-    // The next capture's read-back starts afresh.
+    // The next capture's read-back starts afresh (the note goes once it is shown: until then, what it says is shown).
     store.reset(undefined, records);
+    expect(store.selectionNote.value).toBeDefined();
+    flush();
     expect(store.selectionNote.value).toBeUndefined();
   });
 });
