@@ -1,7 +1,7 @@
 // The scrubber: a slider over the steps of the selected reply, step buttons, diagnostic jumps and playback.
 // Seeking only calls history.at(k) (checkpointed in the core); nothing is replayed here, and nothing on a seek
 // scans the reply (diagnostic steps are maintained incrementally by the store, jumps are binary searches).
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { Icon } from './Icon.tsx';
 import { useWidth } from './useWidth.ts';
 import { connectionName, connectionNumbers, shownId } from '../lib/resume-words.ts';
@@ -128,9 +128,32 @@ export function Scrubber({ store }: { store: PanelStore }) {
   }, [playing, k, reply, speed]);
 
   const placing = store.placing.value;
+  const root = useRef<HTMLDivElement | null>(null);
+  const setRoot = useCallback((el: HTMLDivElement | null) => {
+    root.current = el;
+    bar.ref(el);
+  }, []);
+  // Keyboard focus in the bar when it turns to the finding state (a replaced capture read back) stays on the bar, and
+  // goes back to the slider once the step is found: the controls it was on go with the step, and it fell to the
+  // document — the next Tab started over at the toolbar. Read while rendering: the controls are still in the document.
+  const focusKept = useRef(false);
+  if (placing && root.current?.contains(document.activeElement)) focusKept.current = true;
+  useLayoutEffect(() => {
+    const el = root.current;
+    if (!focusKept.current || !el) return;
+    if (placing) {
+      if (document.activeElement !== el) el.focus();
+      return;
+    }
+    focusKept.current = false;
+    const at = document.activeElement;
+    if (at === el || at === null || at === document.body) {
+      el.querySelector<HTMLElement>('[data-testid="step-slider"], [data-testid="back-to-reply"]')?.focus();
+    }
+  }, [placing !== undefined]);
   if (placing) {
     return (
-      <div class="scrubber" data-testid="scrubber" ref={bar.ref} aria-busy="true">
+      <div class="scrubber" data-testid="scrubber" ref={setRoot} tabIndex={-1} aria-busy="true">
         <span class="dim" data-testid="step-finding">{placingWords(placing, store.backlog.value)}</span>
       </div>
     );
@@ -143,7 +166,7 @@ export function Scrubber({ store }: { store: PanelStore }) {
     const left = store.replyLeft.value;
     const back = left !== undefined ? conn?.replies.find((r) => r.id === left) : undefined;
     return (
-      <div class="scrubber" data-testid="scrubber" ref={bar.ref}>
+      <div class="scrubber" data-testid="scrubber" ref={setRoot}>
         {conn && event ? (
           // An event of no reply (a CUSTOM notification): no step to show, and no reply's step left standing beside it.
           <span class="dim" data-testid="step-none">Event #{event.index} ({event.type}) belongs to no reply.</span>
@@ -170,7 +193,7 @@ export function Scrubber({ store }: { store: PanelStore }) {
   const flagged = `${diags.length} flagged`;
 
   return (
-    <div class={`scrubber${compact ? ' compact' : ''}`} data-testid="scrubber" ref={bar.ref}>
+    <div class={`scrubber${compact ? ' compact' : ''}`} data-testid="scrubber" ref={setRoot}>
       {/* aria-disabled, not disabled: a button disabled by its own press (First step at the first step, Next step
           reaching the last) lost focus to the document, and a screen reader was left nowhere. It stays focusable
           and does nothing. */}

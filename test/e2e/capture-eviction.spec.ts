@@ -3,9 +3,9 @@
 // final text exactly as the page read it, and says how many events were evicted before that point. The same session
 // over a WebSocket, with the app's own messages and a sent one among the events: they are not counted as events. A
 // panel watching all along is handed the kept capture once it outgrows the cap, the selected heartbeat kept selected,
-// a selected step found again (the scrubber saying so while the capture is read back) — one the cut took replaced by
-// the reply's oldest step kept, with a note saying so; what it showed stays shown until the kept capture has something
-// to show (never the empty page), keyboard focus kept in the event list.
+// a selected step found again (the scrubber saying so while the capture is read back, keyboard focus kept on it) — one
+// the cut took replaced by the reply's oldest step kept, with a note saying so; what it showed stays shown until the
+// kept capture has something to show (never the empty page), keyboard focus kept in the event list.
 // A cap set in the panel's toolbar (Memory cap…) applies from then on: the relay evicts at it, a lower one at once.
 import { bubbleTextBlocks, expectedShown } from './support/bubble.ts';
 import { expect, test, type Page } from '@playwright/test';
@@ -347,6 +347,8 @@ test('a step selected in a live panel is found again when the panel is handed th
   const raw = panel.getByTestId('event-detail').getByTestId('raw-frame');
   const frame = await raw.textContent();
   expect(frame).toContain(`r-long:${BEAT_SESSION.before + 1} `);
+  const slider = panel.getByTestId('step-slider');
+  await slider.focus(); // the user scrubs with the keys
   await watchPanel(panel);
   // The panel's CPU slowed: the kept capture (~1 MB) is read back in ~150 ms, before the first refresh that shows any of
   // it; slowed, it takes seconds, refreshed every 250 ms — as a big cap's capture is read back.
@@ -373,6 +375,11 @@ test('a step selected in a live panel is found again when the panel is handed th
   const placed = texts.findIndex((t, i) => i > first && !t.startsWith(finding));
   expect(placed, texts.join('\n')).toBeGreaterThan(first);
   for (const t of texts.slice(placed)) expect(t).toMatch(new RegExp(`step ${found.step} / \\d+`));
+  // Keyboard focus stayed in the scrubber: on its bar while the slider was gone, then back on the slider (it fell to
+  // the document when the finding state took the slider away).
+  await expect(slider).toBeFocused();
+  expect(seen.focus).toContain('scrubber');
+  expect(seen.focus.filter((f) => f !== 'step-slider' && f !== 'scrubber')).toEqual([]);
   // The capture it replaced was shown until the new one had something to show: no empty page or pane in between.
   expect(seen.emptyPage).toBe(false);
   expect(seen.emptyPanes.filter((t) => !t.startsWith('Reading the capture'))).toEqual([]);
