@@ -2,82 +2,37 @@
 // gaps, zoom (wheel / buttons) and pan (drag), hover shows the event, click seeks the scrubber there. Its text
 // equivalent, for a screen reader or the keyboard, is the table the "Table" button opens (TimelineTable.tsx).
 // Its buttons sit in the connection views' tab bar, as the event list's tools do (`tools`, a place app.tsx gives):
-// a toolbar row of its own took a docked panel's chart ~25 px, a lane and a half of ~6.
+// a toolbar row of its own took a docked panel's chart ~25 px, a lane and a half of ~6. What it draws is in files of
+// its own — the axis (TimelineAxis.tsx), the waits (TimelineWaits.tsx), the lanes (TimelineLanes.tsx) — as are the
+// view it zooms and pans (useTimelineView.ts) and the event under the pointer (timeline-hit.ts).
 import { signal, useComputed } from '@preact/signals';
 import { createPortal } from 'preact/compat';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { deriveTimeline, waitText, type Timeline as TL, type TimelineLane } from '../../src/core/analysis/timeline.ts';
+import { deriveTimeline, type TimelineLane } from '../../src/core/analysis/timeline.ts';
 import { Icon } from './Icon.tsx';
+import { TimelineAxis } from './TimelineAxis.tsx';
+import { TimelineLanes } from './TimelineLanes.tsx';
 import { TABLE_ID, TimelineTable } from './TimelineTable.tsx';
 import { TimelineTooltip } from './TimelineTooltip.tsx';
+import { TimelineWaits } from './TimelineWaits.tsx';
+import { nearestEvent } from './timeline-hit.ts';
+import { AXIS_H, LABEL_MIN_W, LANE_H, labelFont } from './timeline-layout.ts';
 import { useRevealReplyLanes, useRevealTable } from './timeline-scroll.ts';
+import { useTimelineView } from './useTimelineView.ts';
 import { axisScale, axisTime } from '../lib/axis-ticks.ts';
 import { truncate } from '../lib/format.ts';
 import { labelColumn, textWidth } from '../lib/text-fit.ts';
-import { laneIds, lengthText, shortIdsIn } from '../lib/timeline-words.ts';
+import { laneIds, shortIdsIn } from '../lib/timeline-words.ts';
 import { eventByIndex } from '../store/lookups.ts';
 import type { PanelStore } from '../store/store.ts';
 
-/** The label column's least width (it grows to the longest label, up to a third of the chart: lib/text-fit.ts). */
-const LABEL_MIN_W = 170;
-/** The lane labels' font: .lane-label's size (styles.css) in the panel's family; the axis's, .axis-text's. */
-const labelFont = (px = 11): string => `${px}px ${typeof document === 'undefined' ? 'sans-serif' : getComputedStyle(document.body).fontFamily}`;
-const LANE_H = 18;
-const AXIS_H = 22;
-
-const AXIS_TITLE: Record<TL['axis'], string> = {
-  arrival: 'arrival time',
-  created_at: 'event created_at (no arrival times in this capture)',
-  index: 'event index (no times in this capture)',
-};
-
-/** Line height of the wait labels, and a width per character that is at least the bold 10 px label's. */
-const WAIT_LABEL_H = 12;
-const WAIT_LABEL_CHAR_W = 6.5;
-
-/**
- * The labels of the human-in-the-loop waits wide enough to hold one, each on the lowest line (counted up from the
- * bottom lane) where it runs into no label before it. Waits of several replies overlap in time — a confirmation of one
- * agent while another waits for an external execution — and their labels, all on one line, were drawn over each
- * other, unreadable.
- */
-function waitLabels(tl: TL, x: (t: number) => number): { x: number; row: number; text: string }[] {
-  const rowEnds: number[] = [];
-  const out: { x: number; row: number; text: string }[] = [];
-  const shown = tl.waits.filter((w) => w.kind === 'human' && x(w.end) - x(w.start) > 70).sort((a, b) => a.start - b.start);
-  for (const w of shown) {
-    const text = `${waitText(w)} · ${lengthText(tl, w.end - w.start)}`;
-    const x0 = x(w.start) + 4;
-    let row = rowEnds.findIndex((end) => end <= x0);
-    if (row < 0) row = rowEnds.length;
-    rowEnds[row] = x0 + text.length * WAIT_LABEL_CHAR_W + 8;
-    out.push({ x: x0, row, text });
-  }
-  return out;
-}
-
 /** The table is open: kept across tab and connection changes (a screen-reader user who opened it wants it again). */
 const tableOpen = signal(false);
-
-/** How far (px) from an event, outside the lane's bars, the pointer still finds it. */
-const HIT_PX = 12;
-
-/** Events a lane knows about (span starts, ticks, ends), to find the one nearest to a pointer. */
-function laneEvents(lane: TimelineLane): { t: number; event: number }[] {
-  const out: { t: number; event: number }[] = [];
-  for (const s of lane.spans) {
-    out.push({ t: s.start, event: s.startEvent });
-    for (const tk of s.ticks) out.push(tk);
-    if (s.endEvent !== undefined) out.push({ t: s.end, event: s.endEvent });
-  }
-  return out;
-}
 
 /** `tools`: where the chart's buttons go (an element of the tab bar; none yet while that is being drawn). */
 export function Timeline({ store, tools }: { store: PanelStore; tools: HTMLElement | null }) {
   const box = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(800);
-  const [view, setView] = useState<[number, number] | undefined>(undefined);
   const dragRef = useRef<{ startX: number; v0: number } | undefined>(undefined);
   // The pointer in the window (clientX, clientY): the tooltip places itself in the pane from there.
   const [hover, setHover] = useState<{ x: number; y: number; text: string } | undefined>(undefined);
@@ -100,7 +55,7 @@ export function Timeline({ store, tools }: { store: PanelStore; tools: HTMLEleme
     setWidth(el.clientWidth);
     return () => ro.disconnect();
   }, [conn?.record.id]);
-  useEffect(() => setView(undefined), [conn?.record.id]);
+  const [view, setView] = useTimelineView(tl, conn, store.selectedEvent.value);
   // Built once per replies list, not on every render (a hover re-renders; a session can hold thousands of replies).
   const replies = conn?.replies;
   const { replyNumber, replyName, laneName, replyText } = useMemo(() => {
@@ -121,18 +76,6 @@ export function Timeline({ store, tools }: { store: PanelStore; tools: HTMLEleme
     () => (tl ? labelColumn(tl.lanes.map((lane) => shortIdsIn(laneName(lane), laneIds(lane))), width, labelFont(), LABEL_MIN_W) : undefined),
     [tl, laneName, width],
   );
-  // Zoomed in, the view follows the selected step: moved with the keys (End, [ ]) the cursor left the view and
-  // only a mouse could pan back to it.
-  const selectedEvent = store.selectedEvent.value;
-  useEffect(() => {
-    if (!view || !tl || !conn || selectedEvent === undefined) return;
-    const pos = tl.times[selectedEvent - (conn.events[0]?.index ?? 0)];
-    if (pos === undefined || !Number.isFinite(pos) || (pos >= view[0] && pos <= view[1])) return;
-    const span = view[1] - view[0];
-    const end = tl.end > tl.start ? tl.end : tl.start + 1;
-    const a = Math.max(tl.start, Math.min(pos - span / 2, end - span));
-    setView([a, a + span]);
-  }, [selectedEvent]);
 
   // A step the chart or its table picked: the reply it selects is not scrolled to — the user is where they clicked
   // (the chart) or working in the table, and the view jumped away from either.
@@ -185,18 +128,7 @@ export function Timeline({ store, tools }: { store: PanelStore; tools: HTMLEleme
     setView([a, a + span]);
   };
 
-  const laneAt = (py: number) => tl.lanes[Math.floor((py - AXIS_H) / LANE_H)];
-  // The event nearest the pointer in its lane — within reach: inside one of the lane's bars, or a few pixels from an
-  // event. Without a limit, a click on empty space zoomed in far from any event seeked minutes away, off-screen.
-  const nearest = (px: number, py: number) => {
-    const lane = laneAt(py);
-    if (!lane || px < labelW) return undefined;
-    const t = tAt(px);
-    const inBar = lane.spans.some((s) => x(s.start) <= px && px <= Math.max(x(s.start) + 3, x(s.end))); // as drawn
-    let best: { t: number; event: number } | undefined;
-    for (const c of laneEvents(lane)) if (!best || Math.abs(c.t - t) < Math.abs(best.t - t)) best = c;
-    return best && (inBar || Math.abs(x(best.t) - px) <= HIT_PX) ? best : undefined;
-  };
+  const nearest = (px: number, py: number) => nearestEvent(tl.lanes, px, py, { x, tAt, labelW });
   const local = (e: MouseEvent) => {
     const r = (e.currentTarget as SVGSVGElement).getBoundingClientRect();
     return [e.clientX - r.left, e.clientY - r.top] as const;
@@ -255,22 +187,7 @@ export function Timeline({ store, tools }: { store: PanelStore; tools: HTMLEleme
         </>,
         tools,
       ) : null}
-      {/* The time axis stays in view (sticky): the chart scrolls down to a selected reply's lanes, and the Table opens
-          under every lane. What it counts is said in its corner, over the label column (cut to it: the title holds
-          it whole). */}
-      <div class="tl-sticky" style={{ marginBottom: `-${AXIS_H}px` }}>
-        <span class="tl-axis-title" style={{ width: `${labelW - 8}px` }} title={`axis: ${AXIS_TITLE[tl.axis]}`}>axis: {AXIS_TITLE[tl.axis]}</span>
-        <svg class="tl-axis" width={width} height={AXIS_H} aria-hidden="true">
-          {shownTicks.map(({ t, label }) => (
-            <g key={t}>
-              <line class="axis" x1={x(t)} x2={x(t)} y1={AXIS_H - 4} y2={AXIS_H} opacity="0.5" />
-              <text class="axis-text" x={x(t) + 2} y={12}>
-                {tl.axis === 'index' ? `#${Math.round(t)}` : label}
-              </text>
-            </g>
-          ))}
-        </svg>
-      </div>
+      <TimelineAxis axis={tl.axis} ticks={shownTicks} x={x} labelW={labelW} width={width} />
       <svg
         width={width}
         height={height}
@@ -297,86 +214,20 @@ export function Timeline({ store, tools }: { store: PanelStore; tools: HTMLEleme
           </clipPath>
         </defs>
         {shownTicks.map(({ t }) => <line key={t} class="axis" x1={x(t)} x2={x(t)} y1={AXIS_H - 4} y2={height} opacity="0.5" />)}
-        <g clip-path="url(#plot)">
-          {tl.waits.map((w, i) => (
-            <rect
-              key={i}
-              x={x(w.start)}
-              y={AXIS_H}
-              width={Math.max(1, x(w.end) - x(w.start))}
-              height={tl.lanes.length * LANE_H}
-              fill={w.kind === 'human' ? 'url(#hatch)' : 'var(--bg-alt)'}
-              opacity={w.kind === 'gap' ? 0.8 : 1}
-            >
-              <title>{`${waitText(w)}: ${w.label} · ${lengthText(tl, w.end - w.start)}${w.open ? ' (unanswered)' : ''}`}</title>
-            </rect>
-          ))}
-          {waitLabels(tl, x).map((l, i) => (
-            <text key={`l${i}`} class="axis-text wait-label" x={l.x} y={AXIS_H + tl.lanes.length * LANE_H - 4 - l.row * WAIT_LABEL_H}>
-              {l.text}
-            </text>
-          ))}
-        </g>
-        {/* The selected reply's lanes, marked across the chart (they sit in every group of lanes). */}
-        {tl.lanes.map((lane, li) => lane.replyId !== undefined && lane.replyId === markedReply ? (
-          <g key={lane.id} class="tl-band" data-reply-lane={lane.id}>
-            <rect x={0} y={AXIS_H + li * LANE_H} width={width} height={LANE_H} />
-            <rect class="tl-band-edge" x={0} y={AXIS_H + li * LANE_H} width={3} height={LANE_H} />
-          </g>
-        ) : null)}
-        {tl.lanes.map((lane, li) => {
-          const y = AXIS_H + li * LANE_H;
-          const n = lane.replyId === undefined ? undefined : replyNumber.get(lane.replyId);
-          const label = laneName(lane);
-          let lastPointPx = -1;
-          return (
-            <g key={lane.id} class={`kind-${lane.kind}${lane.replyId !== undefined && lane.replyId === markedReply ? ' tl-selected' : ''}`} data-lane={lane.id}>
-              <text class="lane-label" x={4} y={y + 13} clip-path="url(#labels)">
-                <title>{n !== undefined ? `${label}\nreply ${replyName.get(lane.replyId!) ?? lane.replyId}` : label}</title>
-                {column?.texts[li] ?? shortIdsIn(label, laneIds(lane))}
-              </text>
-              <g clip-path="url(#plot)">
-                {lane.spans.map((sp, si) => {
-                  const x0 = x(sp.start);
-                  const w = Math.max(3, x(sp.end) - x0);
-                  // One point (a CUSTOM notification, a hint) per pixel: a lane of thousands of notifications drew a
-                  // rectangle each.
-                  if (sp.startEvent === sp.endEvent) {
-                    const px = Math.round(x0);
-                    if (px === lastPointPx) return null;
-                    lastPointPx = px;
-                  }
-                  let lastPx = -1;
-                  let lastMarkPx = -1;
-                  return (
-                    <g key={si}>
-                      <rect x={x0} y={y + 3} width={w} height={LANE_H - 6} rx={2} fill="var(--kind)" opacity={sp.open ? 0.35 : 0.6} stroke={sp.open ? 'var(--kind)' : 'none'} stroke-dasharray={sp.open ? '3 2' : undefined} />
-                      {sp.continued ? ( // began before the evicted part, or on the connection this one resumes: an open left edge
-                        <path d={`M${x0 + 5} ${y + 3} L${x0} ${y + LANE_H / 2} L${x0 + 5} ${y + LANE_H - 3}`} fill="none" stroke="var(--fg)" stroke-width="1.5" data-continued="">
-                          <title>{resumed ? 'began on the connection this one resumes' : 'began before the evicted part (memory cap)'}</title>
-                        </path>
-                      ) : null}
-                      {sp.ticks.map((tk) => {
-                        const px = Math.round(x(tk.t));
-                        if (px < labelW || px > labelW + plotW) return null;
-                        // A reply's marks (interrupt, iteration limit, confirm…) stand out from delta ticks; one per pixel
-                        // too (a stream could send thousands).
-                        if (tk.mark) {
-                          if (px === lastMarkPx) return null;
-                          lastMarkPx = px;
-                          return <line key={tk.event} class="tl-mark" data-mark={tk.mark} x1={px} x2={px} y1={y + 1} y2={y + LANE_H - 1} />;
-                        }
-                        if (px === lastPx) return null; // one tick per pixel
-                        lastPx = px;
-                        return <line key={tk.event} x1={px} x2={px} y1={y + 4} y2={y + LANE_H - 4} stroke="var(--fg)" opacity="0.45" />;
-                      })}
-                    </g>
-                  );
-                })}
-              </g>
-            </g>
-          );
-        })}
+        <TimelineWaits tl={tl} x={x} />
+        <TimelineLanes
+          lanes={tl.lanes}
+          x={x}
+          labelW={labelW}
+          plotW={plotW}
+          width={width}
+          labelTexts={column?.texts}
+          laneName={laneName}
+          replyNumber={replyNumber}
+          replyName={replyName}
+          markedReply={markedReply}
+          resumed={resumed}
+        />
         {selPos !== undefined && Number.isFinite(selPos) && selPos >= v0 && selPos <= v1 ? (
           <line class="cursor" x1={x(selPos)} x2={x(selPos)} y1={AXIS_H - 4} y2={height} />
         ) : null}
