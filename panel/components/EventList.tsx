@@ -1,162 +1,19 @@
 // The event list: windowed (only visible rows exist in the DOM), so 100k+ events scroll without jank, and
 // incremental (rows come from the store's EventRowIndex; memoised rows re-render only when they change).
-// Columns: index, relative time, type (colour per block kind), block/tool-call id, preview, validation status.
+// Columns: index, relative time, type (colour per block kind), block/tool-call id, preview, validation status. A row
+// is drawn by EventListRow.tsx, the list's tools (search, type, "Hide heartbeats") by EventToolbar.tsx.
 import { batch } from '@preact/signals';
-import { memo } from 'preact/compat';
 import { useEffect, useRef } from 'preact/hooks';
-import { eventRole } from '../../src/core/analysis/timeline.ts';
-import type { EventView } from '../../src/core/analysis/types.ts';
-import type { Diagnostic } from '../../src/core/diagnostics/types.ts';
-import { formatElapsed, truncate } from '../lib/format.ts';
-import type { EventRow } from '../store/filters.ts';
-import { frameMatcher, type RowsSnapshot } from '../store/event-rows.ts';
-import { extraDiagnostics, frameByIndex } from '../store/lookups.ts';
+import type { RowsSnapshot } from '../store/event-rows.ts';
+import { extraDiagnostics } from '../store/lookups.ts';
 import type { PanelStore } from '../store/store.ts';
 import { useRowWindow } from './useRowWindow.ts';
-import { EdgeSpacedText } from './EdgeSpacedText.tsx';
-import { FilterStatus } from './FilterStatus.tsx';
+import { Row, rowId } from './EventListRow.tsx';
+
+/** The list's tools are drawn in the tab bar (app.tsx takes them from here, with the list). */
+export { EventToolbar } from './EventToolbar.tsx';
 
 const ROW = 20;
-
-/** `extra`: the connection's diagnostics told at this event (see extraDiagnostics). */
-function statusOf(e: EventView, extra: readonly Diagnostic[] | undefined): { text: string; cls: string } {
-  if (!e.valid) return { text: 'invalid', cls: 'err' };
-  const diagnostics = extra ? [...e.diagnostics, ...extra] : e.diagnostics;
-  if (diagnostics.some((d) => d.severity === 'error')) return { text: 'error', cls: 'err' };
-  if (diagnostics.some((d) => d.severity === 'warning')) return { text: 'warning', cls: 'warn' };
-  if (e.extras.length) return { text: 'extras', cls: 'dim' };
-  return { text: 'ok', cls: 'ok' };
-}
-
-export function kindClass(e: EventView): string {
-  const role = eventRole(e);
-  return role ? `kind-${role.kind}` : '';
-}
-
-export function EventToolbar({ store }: { store: PanelStore }) {
-  const f = store.filters;
-  const types = store.eventTypes.value;
-  const chosen = [...f.eventTypes.value][0] ?? '';
-  return (
-    <>
-      <input
-        type="search"
-        placeholder="Search events"
-        aria-label="Search events"
-        value={f.eventText.value}
-        onInput={(e) => (f.eventText.value = (e.currentTarget as HTMLInputElement).value)}
-      />
-      <select
-        aria-label="Event type"
-        value={chosen}
-        onChange={(e) => {
-          const v = (e.currentTarget as HTMLSelectElement).value;
-          f.eventTypes.value = new Set(v ? [v] : []);
-        }}
-      >
-        <option value="">All types</option>
-        {/* A type chosen on another connection stays chosen: it is listed here too, with none of its events. */}
-        {chosen && !types.some(([t]) => t === chosen) ? <option value={chosen}>{chosen} (0)</option> : null}
-        {types.map(([t, n]) => (
-          <option key={t} value={t}>
-            {t} ({n})
-          </option>
-        ))}
-      </select>
-      <label title="Hide heartbeat / comment frames and a socket's messages that are no agent events (what the page sent stays)">
-        <input
-          type="checkbox"
-          checked={f.hideHeartbeats.value}
-          onChange={(e) => {
-            const hide = (e.currentTarget as HTMLInputElement).checked;
-            batch(() => {
-              f.hideHeartbeats.value = hide;
-              // A selected frame goes with its row (the list's own rule: what the page sent stays shown).
-              const conn = store.selectedConnection.value;
-              const sel = store.selectedFrame.value;
-              const frame = conn && sel !== undefined ? frameByIndex(conn, sel) : undefined;
-              const shown = frameMatcher({ text: f.eventText.value, types: f.eventTypes.value, hideHeartbeats: hide });
-              if (hide && frame && !shown(frame)) store.selectedFrame.value = undefined;
-            });
-          }}
-        />
-        Hide heartbeats
-      </label>
-      <FilterStatus filter={`${f.eventText.value}\n${chosen}\n${f.hideHeartbeats.value}`} text={rowsShown(store.eventRows.value?.count ?? 0)} />
-    </>
-  );
-}
-
-const rowsShown = (n: number) => (n === 0 ? 'No events match' : `${n} ${n === 1 ? 'row' : 'rows'} shown`);
-
-interface RowProps {
-  row: EventRow;
-  /** Position in the filtered list (aria-rowindex is this + 2: the header is row 1). */
-  index: number;
-  top: number;
-  odd: boolean;
-  selected: boolean;
-  origin: number;
-  onSelect: (index: number) => void;
-  onSelectFrame: (frameIndex: number) => void;
-  /** The connection's diagnostics told at this row's event (a prop of its own: rows without any stay memoised). */
-  extra?: readonly Diagnostic[];
-}
-
-/** One row; memoised, so a seek re-renders the two rows whose selection changed and a flush only the new ones. */
-const Row = memo(function Row({ row, index, top, odd, selected, origin, onSelect, onSelectFrame, extra }: RowProps) {
-  if (row.kind === 'heartbeat') {
-    return (
-      <div
-        class={`vrow heartbeat${odd ? ' odd' : ''}`}
-        style={{ top: `${top}px` }}
-        role="row"
-        id={rowId(row)}
-        aria-rowindex={index + 2}
-        aria-selected={selected}
-        onClick={() => onSelectFrame(row.frameIndex)}
-        data-frame={row.frameIndex}
-      >
-        <span role="gridcell" class="num">·</span>
-        <span role="gridcell" class="num">{formatElapsed(row.t, origin)}</span>
-        <span role="gridcell">{row.sent ? 'sent' : row.foreign ? 'other message' : 'heartbeat'}</span>
-        <span role="gridcell" />
-        <span role="gridcell" title={truncate(row.data, 2000)}>{truncate(row.foreign || row.sent ? row.data : row.data ? `: ${row.data}` : ':', 200)}</span>
-        <span role="gridcell" />
-      </div>
-    );
-  }
-  const e = row.event;
-  const st = statusOf(e, extra);
-  return (
-    <div
-      class={`vrow${odd ? ' odd' : ''}${st.cls === 'err' ? ' has-error' : ''}`}
-      style={{ top: `${top}px` }}
-      role="row"
-      id={rowId(row)}
-      aria-rowindex={index + 2}
-      aria-selected={selected}
-      onClick={() => onSelect(e.index)}
-      data-event={e.index}
-    >
-      <span role="gridcell" class="num">{e.index}</span>
-      <span role="gridcell" class="num">{formatElapsed(e.t, origin)}</span>
-      <span role="gridcell" class={`type-cell ${kindClass(e)}`} title={e.type}>
-        {e.type}
-      </span>
-      <span role="gridcell" title={e.blockId}>{e.blockId ?? ''}</span>
-      <span role="gridcell" class="mono" title={truncate(e.preview, 500)}>
-        <EdgeSpacedText text={truncate(e.preview, 300)} />
-      </span>
-      <span role="gridcell" class={`status-cell ${st.cls}`}>{st.text}</span>
-    </div>
-  );
-});
-
-/** The DOM id of a row (the list's active descendant when selected). */
-function rowId(row: EventRow): string {
-  return row.kind === 'event' ? `event-row-${row.event.index}` : `frame-row-${row.frameIndex}`;
-}
 
 export function EventList({ store }: { store: PanelStore }) {
   const rows = store.eventRows.value;
@@ -290,13 +147,13 @@ export function EventList({ store }: { store: PanelStore }) {
   );
 }
 
-/** What hides every row, in words ("the search "abc" and the type TEXT_BLOCK_DELTA"). */
 /** Some event filter is set (search, types, "Hide heartbeats"). */
 function filtering(store: PanelStore): boolean {
   const f = store.filters;
   return f.eventText.value !== '' || f.eventTypes.value.size > 0 || f.hideHeartbeats.value;
 }
 
+/** What hides every row, in words ("the search "abc" and the type TEXT_BLOCK_DELTA"). */
 function describeFilters(store: PanelStore): string {
   const f = store.filters;
   const parts: string[] = [];
