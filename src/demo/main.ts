@@ -26,7 +26,9 @@ export const DEMO_USAGE = `usage: npm run demo -- [--port N] [--fast] [--heartbe
   --heartbeat MS  a ":" comment on an idle session stream every MS ms (default 30000, as the AgentScope service)`;
 
 export function parseDemoArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): DemoCliOptions {
-  const opts: DemoCliOptions = { port: env.PORT ? toInt('PORT', env.PORT) : DEFAULT_DEMO_PORT, fast: false, heartbeatMs: 30_000 };
+  // An empty PORT is refused as an empty --port is, not taken for no PORT: portWasAsked counts it as asking, so the
+  // default port it stood for failed when taken instead of moving to a free one.
+  const opts: DemoCliOptions = { port: env.PORT !== undefined ? toInt('PORT', env.PORT) : DEFAULT_DEMO_PORT, fast: false, heartbeatMs: 30_000 };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const [flag, inline] = arg.split('=', 2) as [string, string | undefined];

@@ -124,5 +124,7 @@ describe('npm run demo arguments', () => {
     expect(() => parseDemoArgs(['--port'], {})).toThrow(/needs a value/);
     // Number('') is 0: an empty value asked for any free port.
     expect(() => parseDemoArgs(['--port='], {})).toThrow('--port must be a non-negative integer, got ""');
+    // PORT= as well (the viewer refuses it so): read as no PORT, the default port was still counted as asked for.
+    expect(() => parseDemoArgs([], { PORT: '' })).toThrow('PORT must be a non-negative integer, got ""');
   });
 });
