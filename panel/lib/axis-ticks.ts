@@ -136,8 +136,9 @@ export function axisTime(t: number, v0: number, v1: number, origin: number, px: 
 }
 
 /**
- * A length of `ms` in the axis's words, in the unit its own size calls for, to three significant digits: "0.25 ms",
- * "340 ms", "2.00 s", "10.5 s" — and past a minute m:ss to the second, "1:23" (it read "1 min 23 s").
+ * A length of `ms` in the axis's words, in the unit its own size calls for: under a millisecond to the hundredth
+ * ("0.25 ms"), then to the whole millisecond ("6 ms", "340 ms", as formatMs did), from a second to
+ * three significant digits ("2.00 s", "10.5 s") — and past a minute m:ss to the second, "1:23" (it read "1 min 23 s").
  */
 export function axisDuration(ms: number): string {
   if (!Number.isFinite(ms)) return '—';
