@@ -11,8 +11,7 @@ import type { ConnectionView, EventView, ReplyView } from '../../src/core/analys
 import { base64ToBytes, CaptureAnalyzer, ERROR_BODY_RECORDED_BYTES } from '../core-bridge.ts';
 import { EventRowIndex, TypeCounter, type RowsSnapshot } from './event-rows.ts';
 import { createFilters, filterConnections } from './filters.ts';
-import { remapConnectionIds } from './import-merge.ts';
-import { withoutShown, type ShownAlready } from './import-dedup.ts';
+import { createImports } from './import-capture.ts';
 import { splitChunk } from './chunk-pieces.ts';
 import { eventByIndex, frameByIndex, replyOfEvent } from './lookups.ts';
 import { anchoredFrame, frameAnchorOf, type FrameAnchor } from './frame-anchor.ts';
@@ -716,37 +715,7 @@ export function createPanelStore(options: StoreOptions = {}) {
     });
   }
 
-  /** The imports under way, one after another: each is compared with what those before it added. */
-  let importing: Promise<unknown> = Promise.resolve();
-
-  /**
-   * Add an imported capture next to what is there (connection ids that clash are renamed, nothing replaced), read
-   * from `file`. Its connections shown already (the same records: the log and the HAR of one capture) are not added
-   * again: returned, by their id in the file → the shown connection's. The comparison is made in slices
-   * (import-dedup.ts); `onCompared`: the share of it made, as the thread is given back.
-   */
-  function importCapture(capture: Capture, file?: string, onCompared?: (share: number) => void): Promise<Map<string, string>> {
-    const done = importing.then(() => importNext(capture, file, onCompared));
-    importing = done.catch(() => {});
-    return done;
-  }
-
-  async function importNext(capture: Capture, file: string | undefined, onCompared?: (share: number) => void): Promise<Map<string, string>> {
-    let shown: CaptureRecord[];
-    let result: ShownAlready;
-    do {
-      shown = records;
-      result = await withoutShown(shown, capture.records, { sliceMs, now, onProgress: onCompared });
-    } while (shown !== records); // replaced meanwhile (Clear, a capture replacing this one): compared with it again
-    const { records: fresh, known } = result;
-    const ids = new Set<string>();
-    for (const r of records) if (r.kind === 'connection') ids.add(r.id);
-    const recs = remapConnectionIds(fresh, ids);
-    if (file !== undefined) for (const r of recs) if (r.kind === 'connection') connectionFiles.set(r.id, file);
-    if (!header.value) header.value = capture.header;
-    queue(recs);
-    return known;
-  }
+  const { importCapture } = createImports({ records: () => records, connectionFiles, header, queue, sliceMs, now });
 
   /** Every record the store holds (analysed or queued), as received, in arrival order: what export writes. */
   function capture(): Capture {

@@ -1,0 +1,57 @@
+// An imported capture added to the store's, one import after another: compared with what is shown already (the same
+// records read twice add nothing), its connection ids made distinct, then queued as live records are. Apart from the
+// rest of the store: an import reaches it only through the records it holds, the file each connection came from, the
+// header and the queue — how an import is read and compared can change here alone.
+import type { Signal } from '@preact/signals';
+import type { Capture, CaptureHeader, CaptureRecord } from '../../src/core/capture/model.ts';
+import { remapConnectionIds } from './import-merge.ts';
+import { withoutShown, type ShownAlready } from './import-dedup.ts';
+
+export interface ImportDeps {
+  /** Every record the store holds now (a reset replaces the list: an import compared with an older one is compared again). */
+  records: () => CaptureRecord[];
+  /** The file each connection came from, by connection id (store.ts `connectionFiles`). */
+  connectionFiles: Map<string, string>;
+  header: Signal<CaptureHeader | undefined>;
+  /** Queues records for the analyzer, as live ones are (store.ts `ingest`). */
+  queue: (recs: CaptureRecord[]) => void;
+  /** The comparison's slice budget (ms) and its clock (StoreOptions `sliceMs`, `now`). */
+  sliceMs: number;
+  now: () => number;
+}
+
+export function createImports({ records, connectionFiles, header, queue, sliceMs, now }: ImportDeps) {
+  /** The imports under way, one after another: each is compared with what those before it added. */
+  let importing: Promise<unknown> = Promise.resolve();
+
+  /**
+   * Add an imported capture next to what is there (connection ids that clash are renamed, nothing replaced), read
+   * from `file`. Its connections shown already (the same records: the log and the HAR of one capture) are not added
+   * again: returned, by their id in the file → the shown connection's. The comparison is made in slices
+   * (import-dedup.ts); `onCompared`: the share of it made, as the thread is given back.
+   */
+  function importCapture(capture: Capture, file?: string, onCompared?: (share: number) => void): Promise<Map<string, string>> {
+    const done = importing.then(() => importNext(capture, file, onCompared));
+    importing = done.catch(() => {});
+    return done;
+  }
+
+  async function importNext(capture: Capture, file: string | undefined, onCompared?: (share: number) => void): Promise<Map<string, string>> {
+    let shown: CaptureRecord[];
+    let result: ShownAlready;
+    do {
+      shown = records();
+      result = await withoutShown(shown, capture.records, { sliceMs, now, onProgress: onCompared });
+    } while (shown !== records()); // replaced meanwhile (Clear, a capture replacing this one): compared with it again
+    const { records: fresh, known } = result;
+    const ids = new Set<string>();
+    for (const r of records()) if (r.kind === 'connection') ids.add(r.id);
+    const recs = remapConnectionIds(fresh, ids);
+    if (file !== undefined) for (const r of recs) if (r.kind === 'connection') connectionFiles.set(r.id, file);
+    if (!header.value) header.value = capture.header;
+    queue(recs);
+    return known;
+  }
+
+  return { importCapture };
+}
