@@ -1,9 +1,6 @@
 // The panel's state: raw records (source of truth) + the core analyzer's read model + the user's selection.
-// All input goes through one entry (`ingest`) that only queues; a flush per animation frame (or timer, when the
-// panel is hidden and rAF does not fire) pushes the queue into the analyzer and writes every signal inside one
-// `batch()`, so thousands of events per second cost one render per frame. A flush works for a bounded time and
-// leaves the rest for the next frame, so a big import or snapshot is analysed in slices while the page stays
-// responsive (`backlog` drives the progress indicator).
+// All input goes through one entry (`ingest`) that only queues; flush.ts pushes the queue into the analyzer in
+// slices, a flush per frame, and `publish` writes every signal inside its one `batch()`.
 import { batch, computed, signal } from '@preact/signals';
 import type { Capture, CaptureHeader, CaptureRecord, NoticeRecord } from '../../src/core/capture/model.ts';
 import type { LiveState } from '../sources/source.ts';
@@ -12,10 +9,12 @@ import { base64ToBytes, CaptureAnalyzer, ERROR_BODY_RECORDED_BYTES } from '../co
 import { EventRowIndex, TypeCounter, type RowsSnapshot } from './event-rows.ts';
 import { createFilters, filterConnections } from './filters.ts';
 import { createImports } from './import-capture.ts';
-import { splitChunk } from './chunk-pieces.ts';
+import { createFlush } from './flush.ts';
 import { eventByIndex, frameByIndex, replyOfEvent } from './lookups.ts';
 import { anchoredFrame, frameAnchorOf, type FrameAnchor } from './frame-anchor.ts';
 import { DiagnosticSteps } from './steps.ts';
+
+export { SLICE_RECORDS } from './flush.ts';
 
 export type MainView = 'events' | 'timeline' | 'diagnostics';
 export type DetailTab = 'message' | 'json' | 'diff' | 'event';
@@ -47,65 +46,22 @@ interface EventAnchor {
   shown: SelectionShown;
 }
 
-/** Records pushed into the analyzer between two clock checks. */
-export const SLICE_RECORDS = 16;
-/** Chunks longer than this (UTF-16 units) are analysed in pieces of this size. */
-const PIECE_CHARS = 16 * 1024;
-
-/** While a backlog is worked off, views are refreshed at most this often (each refresh rebuilds what changed). */
-const BACKLOG_REFRESH_MS = 250;
-
-function defaultSchedule(flush: () => void): void {
-  let done = false;
-  const run = () => {
-    if (done) return;
-    done = true;
-    flush();
-  };
-  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(run);
-  // rAF is paused in hidden DevTools panels and background tabs; the timer keeps the data flowing there.
-  setTimeout(run, 100);
-}
-
-/** A message to ourselves: delivered in a task of its own, after the rendering of the frame that is being built. */
-function defaultAfterRender(then: () => void): void {
-  if (typeof MessageChannel !== 'function') return;
-  const channel = new MessageChannel();
-  channel.port1.onmessage = () => {
-    channel.port1.close();
-    then();
-  };
-  channel.port2.postMessage(null);
-}
-
 /** How much of an HTTP error answer's body the connection details show: what the tap records of it. */
 const ERROR_BODY_SHOWN = ERROR_BODY_RECORDED_BYTES;
 
 export function createPanelStore(options: StoreOptions = {}) {
-  const schedule = options.schedule ?? defaultSchedule;
   const sliceMs = options.sliceMs ?? 10;
   const now = options.now ?? (() => performance.now());
-  const afterRender = options.afterRender ?? defaultAfterRender;
   let analyzer = new CaptureAnalyzer();
   /** Every record received, as received (export writes these). */
   let records: CaptureRecord[] = [];
   /**
    * The analyzer whose read model the views show, and the records it read: `analyzer` and `records`, but for a while
    * after a reset — the capture it replaced stays shown until the new one has something to show (`readBackShows`).
-   * Shown at once, the new capture was empty until the first refresh (up to BACKLOG_REFRESH_MS): the whole panel
+   * Shown at once, the new capture was empty until the first refresh (up to BACKLOG_REFRESH_MS, flush.ts): the whole panel
    * flashed to its empty page, and keyboard focus fell to the document with the lists it had been in.
    */
   let shown = { analyzer, records };
-  /** What the analyzer has still to read: the same records, huge chunks cut in pieces (see splitChunk). */
-  let pending: CaptureRecord[] = [];
-  /** Position in `pending` up to which records were analysed (a backlog is consumed across several flushes). */
-  let pendingDone = 0;
-  let flushScheduled = false;
-  /** Analysed records not yet published to the views. */
-  let stale = false;
-  let lastRefresh = -Infinity;
-  let refreshGap = 0;
-  let idleWaiters: (() => void)[] = [];
   /**
    * The selected event, counted from its stream's start, when the capture was replaced by another (`reset`) while
    * the user looked at it. A live panel's capture is replaced by the extension's bounded one once it outgrows it
@@ -284,89 +240,22 @@ export function createPanelStore(options: StoreOptions = {}) {
   });
 
   /**
-   * Analyse queued records for at most `budgetMs`, then publish. Whatever is left is analysed in the next frames.
-   * Publishing (the analyzer rebuilding the views of changed connections, then the render) can cost more than the
-   * analysis itself on a long live connection, so views refresh at most every `refreshGap` ms — three times what the
-   * last refresh cost, up to BACKLOG_REFRESH_MS — leaving frames free for input; and every BACKLOG_REFRESH_MS while a
-   * big batch is worked off. The cost counts the render too (style, layout, paint: measured in the task after the
-   * frame), which on a long live stream is most of it. (A panel following 300,000 events at 5,000/s was busy ~89% of
-   * the time, mostly rendering; ~43% with this and the incremental view rebuild of src/core/analysis — Chromium traces.)
+   * A flush's refresh (see flush.ts): the views show what was analysed, and the selection moves with it; false while
+   * a reset's capture, read so far, has nothing to show yet.
    */
-  function flush(budgetMs = sliceMs): void {
-    flushScheduled = false;
-    if (paused.value) return;
-    const start = now();
-    while (pendingDone < pending.length) {
-      const slice = pending.slice(pendingDone, pendingDone + SLICE_RECORDS);
-      pendingDone += slice.length;
-      analyzer.push(slice);
-      stale = true;
-      if (now() - start >= budgetMs) break;
+  function publish(drained: boolean): boolean {
+    if (shown.analyzer !== analyzer) {
+      // A reset's capture, read so far: the one it replaced stays shown until this one has something to show.
+      if (!readBackShows(drained)) return false;
+      showReadBack();
     }
-    if (!stale) return;
-    const drained = pendingDone === pending.length;
-    const total = pending.length;
-    const done = pendingDone;
-    if (drained) {
-      pending = [];
-      pendingDone = 0;
-    }
-    const gap = drained ? refreshGap : Math.max(refreshGap, BACKLOG_REFRESH_MS);
-    const due = budgetMs === Infinity || now() - lastRefresh >= gap;
-    batch(() => {
-      held.value = 0;
-      // Until what was analysed is published the views still show the backlog's state (a file's connection read
-      // "live" without its end): the backlog ends with the refresh that shows all of it.
-      if (!drained) backlog.value = { done, total };
-      else if (due) backlog.value = undefined;
-      if (!due) return;
-      const t0 = now();
-      if (shown.analyzer !== analyzer) {
-        // A reset's capture, read so far: the one it replaced stays shown until this one has something to show.
-        if (!readBackShows(drained)) {
-          lastRefresh = now(); // (asked again at the refresh pace, not every slice)
-          return;
-        }
-        showReadBack();
-      }
-      revision.value++;
-      void connections.value; // rebuild the changed views now, to time it
-      keepFollowing();
-      reanchor(drained);
-      reanchorFrame(drained);
-      selectFirst(drained);
-      lastRefresh = now();
-      refreshGap = Math.min(BACKLOG_REFRESH_MS, 3 * (lastRefresh - t0));
-      stale = false;
-      const refreshedAt = lastRefresh;
-      afterRender(() => {
-        if (lastRefresh !== refreshedAt) return; // another refresh came first: it measures itself
-        refreshGap = Math.min(BACKLOG_REFRESH_MS, Math.max(refreshGap, 3 * (now() - t0)));
-      });
-    });
-    if (stale || !drained) requestFlush();
-    else {
-      const waiters = idleWaiters;
-      idleWaiters = [];
-      for (const w of waiters) w();
-    }
-  }
-
-  function requestFlush(): void {
-    if (flushScheduled) return;
-    flushScheduled = true;
-    schedule(flush);
-  }
-
-  /** Resolves once everything queued so far has been analysed and published. */
-  function whenIdle(): Promise<void> {
-    if (pending.length === pendingDone && !stale && !paused.value) return Promise.resolve();
-    return new Promise((resolve) => idleWaiters.push(resolve));
-  }
-
-  /** Analyse everything queued right now, in one go (tests, and callers that need the result synchronously). */
-  function flushAll(): void {
-    flush(Infinity);
+    revision.value++;
+    void connections.value; // rebuild the changed views now, to time it
+    keepFollowing();
+    reanchor(drained);
+    reanchorFrame(drained);
+    selectFirst(drained);
+    return true;
   }
 
   /** After new data: a followed reply jumps to its newest step; a first connection gets selected in the viewer. */
@@ -495,17 +384,13 @@ export function createPanelStore(options: StoreOptions = {}) {
       held.value = deferred.records.length;
       return;
     }
-    for (const r of recs) {
-      records.push(r);
-      // Analysis units: a huge chunk (a whole imported SSE body is one) is cut so it, too, is analysed in slices.
-      if (r.kind === 'chunk') for (const p of splitChunk(r, PIECE_CHARS)) pending.push(p);
-      else pending.push(r);
-    }
+    for (const r of recs) records.push(r);
+    flusher.enqueue(recs);
     if (paused.value) {
       held.value += recs.length;
       return;
     }
-    requestFlush();
+    flusher.requestFlush();
   }
 
   /**
@@ -522,9 +407,7 @@ export function createPanelStore(options: StoreOptions = {}) {
     importedFiles.clear(); // what they added is gone with the rest
     connectionFiles.clear();
     if (file !== undefined) for (const r of recs) if (r.kind === 'connection') connectionFiles.set(r.id, file);
-    pending = [];
-    pendingDone = 0;
-    stale = false;
+    flusher.discard();
     batch(() => {
       backlog.value = undefined;
       analyzer = new CaptureAnalyzer();
@@ -700,7 +583,7 @@ export function createPanelStore(options: StoreOptions = {}) {
     paused.value = on;
     if (on) return;
     if (deferred) reset(deferred.header, deferred.records, { file: deferred.file }); // what replaced the paused view, and what came after it
-    else if (pending.length > pendingDone) requestFlush();
+    else if (flusher.hasPending()) flusher.requestFlush();
   }
 
   function clear(): void {
@@ -715,6 +598,17 @@ export function createPanelStore(options: StoreOptions = {}) {
     });
   }
 
+  const flusher = createFlush({
+    schedule: options.schedule,
+    afterRender: options.afterRender,
+    sliceMs,
+    now,
+    analyzer: () => analyzer,
+    paused,
+    held,
+    backlog,
+    publish,
+  });
   const { importCapture } = createImports({ records: () => records, connectionFiles, header, queue, sliceMs, now });
 
   /** Every record the store holds (analysed or queued), as received, in arrival order: what export writes. */
@@ -766,8 +660,8 @@ export function createPanelStore(options: StoreOptions = {}) {
     diagnosticStepList,
     ingest: queue,
     reset,
-    flushNow: flushAll,
-    whenIdle,
+    flushNow: flusher.flushAll,
+    whenIdle: flusher.whenIdle,
     seek,
     selectConnection,
     selectReply,
