@@ -11,10 +11,13 @@ import { createFilters, filterConnections } from './filters.ts';
 import { createImports } from './import-capture.ts';
 import { createFlush } from './flush.ts';
 import { eventByIndex, frameByIndex, replyOfEvent } from './lookups.ts';
-import { anchoredFrame, frameAnchorOf, type FrameAnchor } from './frame-anchor.ts';
+import { anchoredFrame, frameAnchorOf } from './frame-anchor.ts';
+import { createSelection, type SelectionShown } from './selection.ts';
 import { DiagnosticSteps } from './steps.ts';
 
 export { SLICE_RECORDS } from './flush.ts';
+
+export type { SelectionShown } from './selection.ts';
 
 export type MainView = 'events' | 'timeline' | 'diagnostics';
 export type DetailTab = 'message' | 'json' | 'diff' | 'event';
@@ -28,22 +31,6 @@ export interface StoreOptions {
   now?: () => number;
   /** Runs `then` in the task after the current one — after the frame a refresh rendered (tests pass their own). */
   afterRender?: (then: () => void) => void;
-}
-
-/** The selected event as the user saw it when the capture was replaced: its index, and its step when it was the selected reply's. */
-export interface SelectionShown {
-  event: number;
-  /** The reply's step (0-based, as `step`) the event was, when it was one. */
-  step?: number;
-}
-
-/** The selected event across a reset (see `anchor` in createPanelStore). */
-interface EventAnchor {
-  conn: string;
-  /** Counted from the stream's start (its index + the events evicted before it). */
-  event: number;
-  recordsCut?: number;
-  shown: SelectionShown;
 }
 
 /** How much of an HTTP error answer's body the connection details show: what the tap records of it. */
@@ -62,32 +49,6 @@ export function createPanelStore(options: StoreOptions = {}) {
    * flashed to its empty page, and keyboard focus fell to the document with the lists it had been in.
    */
   let shown = { analyzer, records };
-  /**
-   * The selected event, counted from its stream's start, when the capture was replaced by another (`reset`) while
-   * the user looked at it. A live panel's capture is replaced by the extension's bounded one once it outgrows it
-   * (src/extension/panel-compaction.ts), and a capture whose head was evicted numbers its events (and its replies'
-   * steps) from the cut: the same event gets another index. Once the new capture is read that far, the selection
-   * moves back onto it. A followed reply needs none of this: it follows.
-   * An eviction without a digest (an older log, a compaction that stopped waiting for it) counts records, not events,
-   * and numbers the events from the first frame after the cut: such a capture's `evictedEvents` + index is no count
-   * from the stream's start. `recordsCut` is that record count when the selection's capture had one: only a capture
-   * with the same cut numbers its events the same; between any other two, the event cannot be placed — none is
-   * selected, rather than another (and `selectionNote` says why).
-   * A signal: until it is placed, the scrubber says it is finding that step (`placing`) — the old step number beside
-   * the half-read reply named a step of the new numbering, or none at all.
-   */
-  const anchor = signal<EventAnchor | undefined>(undefined);
-  /**
-   * The selected frame (`selectedFrame`) across such a reset, as `anchor` is the selected event's: its index would name
-   * another frame of the new capture (or none), shown in the event pane as if the user had selected it. Until the new
-   * capture is read that far no frame is selected; if the cut took the frame, none is (see frame-anchor.ts).
-   */
-  let frameAnchor: FrameAnchor | undefined;
-  /**
-   * The selected connection had no reply when it was selected (a live stream's first records) and nothing in it was
-   * chosen since: its first reply is selected when it comes, as selecting the connection does when it has one.
-   */
-  let replyAwaited = false;
   /**
    * A capture that replaced this one while paused (a navigation, or the extension handing a live panel its bounded
    * capture): the paused view stays as the user froze it, and this — with what arrived after it — is applied on
@@ -118,36 +79,6 @@ export function createPanelStore(options: StoreOptions = {}) {
    */
   const connectionFiles = new Map<string, string>();
 
-  const selectedConnId = signal<string | undefined>(undefined);
-  const selectedReplyId = signal<string | undefined>(undefined);
-  /** Step within the selected reply (history.at(step)). */
-  const step = signal(0);
-  /** Selected connection event index (follows the step; can also point at an event outside any reply). */
-  const selectedEvent = signal<number | undefined>(undefined);
-  /**
-   * A selected frame that is no event (a heartbeat, a socket's sent or other message), shown in the event pane in the
-   * event's place. The scrubber keeps its step; the next user move of the step or selection of an event clears it.
-   */
-  const selectedFrame = signal<number | undefined>(undefined);
-  /**
-   * The reply that was selected when the user chose an event of no reply (a CUSTOM notification): that event is no
-   * step of it, so the reply is no longer selected — the scrubber and the reply list showed it as if the event were
-   * its last step — but `End` (and the scrubber's button) go back to it and follow it again.
-   */
-  const replyLeft = signal<string | undefined>(undefined);
-  /** Keep the scrubber at the newest step while the selected reply streams. */
-  const follow = signal(true);
-  /** The last move of the step was following new data (not the user): lists leave their announced row alone. */
-  const movedByArrival = signal(false);
-  /** The scrubber is playing the selected reply (Space / the play button). */
-  const playing = signal(false);
-  /** The selection being placed back in a capture that replaced the panel's (see `anchor`); undefined once it is, or given up. */
-  const placing = computed<SelectionShown | undefined>(() => anchor.value?.shown);
-  /**
-   * Why the selection is not what the user left when a capture that replaced the panel's no longer held it (evicted,
-   * not in it, its reply gone, not countable): where it landed instead. Until the user's next move, or the next reset.
-   */
-  const selectionNote = signal<string | undefined>(undefined);
   const view = signal<MainView>('events');
   const detailTab = signal<DetailTab>('message');
   const filters = createFilters();
@@ -168,10 +99,31 @@ export function createPanelStore(options: StoreOptions = {}) {
     void revision.value;
     return shown.analyzer.notices().slice(); // a new array: the analyzer's grows in place
   });
-  const selectedConnection = computed(() => {
-    const id = selectedConnId.value;
-    return id === undefined ? undefined : connections.value.find((c) => c.record.id === id);
-  });
+  const selection = createSelection({ connections, shownConnections });
+  const {
+    selectedConnId,
+    selectedReplyId,
+    step,
+    selectedEvent,
+    selectedFrame,
+    replyLeft,
+    follow,
+    movedByArrival,
+    playing,
+    placing,
+    selectionNote,
+    selectedConnection,
+    selectedReply,
+    anchor,
+    seek,
+    selectConnection,
+    selectReply,
+    selectEvent,
+    backToReply,
+    selectFrame,
+    keepFollowing,
+    selectFirst,
+  } = selection;
   /**
    * The selected connection's body when it is an HTTP error answer (a 401/429/500 JSON or HTML body): the server's
    * message is the finding, but it is no stream — no event shows it (stream.http-error says only the status). The
@@ -206,10 +158,6 @@ export function createPanelStore(options: StoreOptions = {}) {
       if (at === all.length) break;
     }
     return { text: new TextDecoder().decode(all), bytes: c.bytes, cut: scan.size > ERROR_BODY_SHOWN || c.bytes > all.length };
-  });
-  const selectedReply = computed<ReplyView | undefined>(() => {
-    const id = selectedReplyId.value;
-    return id === undefined ? undefined : selectedConnection.value?.replies.find((r) => r.id === id);
   });
   const selectedEventView = computed<EventView | undefined>(() => {
     const i = selectedEvent.value;
@@ -258,17 +206,6 @@ export function createPanelStore(options: StoreOptions = {}) {
     return true;
   }
 
-  /** After new data: a followed reply jumps to its newest step; a first connection gets selected in the viewer. */
-  function keepFollowing(): void {
-    const reply = selectedReply.value;
-    if (reply && follow.value && reply.history.length > 0) {
-      batch(() => {
-        seek(reply.history.length - 1, true);
-        movedByArrival.value = true;
-      });
-    }
-  }
-
   /** After a refresh: the anchored event is read again (or will not be): select it (or the nearest step of its reply kept). */
   function reanchor(drained: boolean): void {
     const a = anchor.value;
@@ -294,10 +231,10 @@ export function createPanelStore(options: StoreOptions = {}) {
     const index = a.event - conn.evictedEvents;
     if (index >= conn.events.length && !drained) return; // not read this far yet
     anchor.value = undefined;
-    const frame = frameAnchor; // (moving the selection back is no move of the user's: a frame anchored with it stays)
+    const frame = selection.frameAnchor; // (moving the selection back is no move of the user's: a frame anchored with it stays)
     if (index >= 0 && index < conn.events.length) selectEvent(index);
     else placeNearest(a.shown, index < 0);
-    frameAnchor = frame;
+    selection.frameAnchor = frame;
   }
 
   /**
@@ -344,37 +281,16 @@ export function createPanelStore(options: StoreOptions = {}) {
 
   /** After a refresh, once the selected event is back: the anchored frame is read again (or will not be): select it (or none). */
   function reanchorFrame(drained: boolean): void {
-    if (!frameAnchor || anchor.value) return; // (the event first: selecting it clears a selected frame)
-    if (selectedConnId.value !== frameAnchor.conn) {
-      frameAnchor = undefined; // the user moved on
+    if (!selection.frameAnchor || anchor.value) return; // (the event first: selecting it clears a selected frame)
+    if (selectedConnId.value !== selection.frameAnchor.conn) {
+      selection.frameAnchor = undefined; // the user moved on
       return;
     }
     const conn = selectedConnection.value;
-    const found = conn ? anchoredFrame(conn, frameAnchor, drained) : drained ? 'gone' : 'wait';
+    const found = conn ? anchoredFrame(conn, selection.frameAnchor, drained) : drained ? 'gone' : 'wait';
     if (found === 'wait') return;
-    frameAnchor = undefined;
+    selection.frameAnchor = undefined;
     if (found !== 'gone') selectedFrame.value = found;
-  }
-
-  /**
-   * Nothing selected — the viewer's first file, a live panel's first stream or the capture after a reload (its
-   * connections are new ones): the first connection shown and its first reply, as an import selects them. All three
-   * panes said "Select a connection." beside a single one. Never over the user's selection, nor while one being read
-   * back (a capture replaced while the user looked at it) may still come. A connection selected before its first
-   * reply came gets it when it comes (see `replyAwaited`). Only once what was queued is read, as an import selects
-   * after it: picked mid-way through a big file, its reply was followed through the rest of the backlog, each refresh
-   * rendering the message anew (a 110 MB reply crashed the page).
-   */
-  function selectFirst(drained: boolean): void {
-    if (!drained) return;
-    const conn = selectedConnection.value;
-    if (conn) {
-      if (replyAwaited && conn.replies.length > 0) selectReply(conn.replies[0].id, 'end');
-      return;
-    }
-    if (anchor.value) return;
-    const first = shownConnections.value[0];
-    if (first) selectConnection(first.record.id);
   }
 
   function queue(recs: CaptureRecord[]): void {
@@ -444,17 +360,17 @@ export function createPanelStore(options: StoreOptions = {}) {
     const ev = selectedEvent.value;
     const reply = selectedReply.value;
     const recordsCut = conn && recordsCutOf(conn);
-    const selection: SelectionShown | undefined = ev === undefined ? undefined
+    const selectionShown: SelectionShown | undefined = ev === undefined ? undefined
       : { event: ev, ...(reply && reply.eventIndices[step.value] === ev ? { step: step.value } : {}) };
-    anchor.value ??= conn && selection && !(reply && follow.value)
-      ? { conn: conn.record.id, event: conn.evictedEvents + selection.event, ...(recordsCut !== undefined ? { recordsCut } : {}), shown: selection } : undefined;
+    anchor.value ??= conn && selectionShown && !(reply && follow.value)
+      ? { conn: conn.record.id, event: conn.evictedEvents + selectionShown.event, ...(recordsCut !== undefined ? { recordsCut } : {}), shown: selectionShown } : undefined;
     const frame = selectedFrame.value;
-    frameAnchor ??= conn && frame !== undefined ? frameAnchorOf(conn, frame) : undefined;
+    selection.frameAnchor ??= conn && frame !== undefined ? frameAnchorOf(conn, frame) : undefined;
     if (records.length === 0) {
       // Nothing to read back (a new page's capture, before its first record): nothing to wait for — the scrubber
       // would say it is finding the step until records of other connections came.
       anchor.value = undefined;
-      frameAnchor = undefined;
+      selection.frameAnchor = undefined;
     }
     shown = { analyzer, records };
     batch(() => {
@@ -466,117 +382,6 @@ export function createPanelStore(options: StoreOptions = {}) {
       selectionNote.value = undefined;
       revision.value++;
     });
-  }
-
-  function seek(k: number, keepFollow = false): void {
-    const reply = selectedReply.value;
-    if (!reply) return;
-    const min = reply.history.evictedBefore;
-    const max = reply.history.length - 1;
-    const clamped = Math.max(min, Math.min(max, Math.round(k)));
-    if (!keepFollow) {
-      anchor.value = undefined;
-      frameAnchor = undefined;
-    }
-    batch(() => {
-      movedByArrival.value = false;
-      step.value = clamped;
-      selectedEvent.value = reply.eventIndices[clamped];
-      if (!keepFollow) {
-        follow.value = clamped === max;
-        selectedFrame.value = undefined; // the user moved the step (following a live reply does not)
-        selectionNote.value = undefined;
-      }
-    });
-  }
-
-  function selectConnection(id: string | undefined): void {
-    anchor.value = undefined;
-    frameAnchor = undefined;
-    batch(() => {
-      movedByArrival.value = false;
-      selectionNote.value = undefined;
-      selectedConnId.value = id;
-      const conn = selectedConnection.value;
-      selectedReplyId.value = undefined;
-      replyLeft.value = undefined;
-      selectedEvent.value = undefined;
-      selectedFrame.value = undefined;
-      if (conn && conn.replies.length > 0) selectReply(conn.replies[0].id, 'end');
-    });
-    replyAwaited = selectedConnection.value !== undefined && selectedReplyId.value === undefined;
-  }
-
-  function selectReply(id: string | undefined, at: 'start' | 'end' = 'end'): void {
-    anchor.value = undefined;
-    frameAnchor = undefined;
-    replyAwaited = false;
-    batch(() => {
-      selectionNote.value = undefined;
-      if (id !== selectedReplyId.value) playing.value = false;
-      selectedReplyId.value = id;
-      replyLeft.value = undefined;
-      selectedFrame.value = undefined;
-      const reply = selectedReply.value;
-      if (!reply) return;
-      follow.value = at === 'end';
-      seek(at === 'end' ? reply.history.length - 1 : reply.history.evictedBefore, at === 'end');
-    });
-  }
-
-  /** Select a connection event; if it belongs to a reply, move that reply's scrubber onto it. */
-  function selectEvent(index: number): void {
-    const conn = selectedConnection.value;
-    if (!conn) return;
-    anchor.value = undefined;
-    frameAnchor = undefined;
-    replyAwaited = false;
-    batch(() => {
-      movedByArrival.value = false;
-      selectionNote.value = undefined;
-      selectedFrame.value = undefined;
-      const owner = replyOfEvent(conn, index);
-      if (owner) {
-        selectedReplyId.value = owner.reply.id;
-        replyLeft.value = undefined;
-        if (owner.step >= owner.reply.history.evictedBefore) {
-          seek(owner.step);
-          return;
-        }
-      } else if (selectedReplyId.value !== undefined) {
-        // An event of no reply (a CUSTOM): no reply's step, so none stays selected (the scrubber said "step 61 / 61"
-        // of the reply before and the reply list highlighted it); End goes back to it.
-        replyLeft.value = selectedReplyId.value;
-        selectedReplyId.value = undefined;
-        playing.value = false;
-      }
-      selectedEvent.value = index;
-      // Not a step (a CUSTOM, an event of no reply, an evicted step): the user chose it, so the reply is no longer
-      // followed — the next live flush moved the selection to the reply's newest step, away from it.
-      follow.value = false;
-    });
-  }
-
-  /** Back to the reply left for an event of no reply (see `replyLeft`), at its newest step, following it; false when there is none. */
-  function backToReply(): boolean {
-    const id = replyLeft.value;
-    if (id === undefined || !selectedConnection.value?.replies.some((r) => r.id === id)) return false;
-    selectReply(id, 'end');
-    return true;
-  }
-
-  /** Select a frame that is no event (see `selectedFrame`); the step and the selected reply stay. */
-  function selectFrame(frameIndex: number): void {
-    const conn = selectedConnection.value;
-    if (conn && frameByIndex(conn, frameIndex)) {
-      frameAnchor = undefined;
-      replyAwaited = false;
-      batch(() => {
-        movedByArrival.value = false;
-        selectionNote.value = undefined;
-        selectedFrame.value = frameIndex;
-      });
-    }
   }
 
   function setPaused(on: boolean): void {
