@@ -158,7 +158,7 @@ export function Scrubber({ store }: { store: PanelStore }) {
       </div>
     );
   }
-  // Where a replaced capture's read-back left the selection when it no longer held it (store.ts `placeNearest`).
+  // Where a replaced capture's read-back left the selection when it no longer held it (read-back.ts `placeNearest`).
   const note = store.selectionNote.value;
   const noteSpan = note ? <span class="warn selection-note" data-testid="selection-note" role="status">{note}</span> : null;
   if (!reply || !conn) {
