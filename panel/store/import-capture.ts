@@ -37,12 +37,12 @@ export function createImports({ records, connectionFiles, header, queue, sliceMs
   }
 
   async function importNext(capture: Capture, file: string | undefined, onCompared?: (share: number) => void): Promise<Map<string, string>> {
-    let shown: CaptureRecord[];
+    let compared: CaptureRecord[];
     let result: ShownAlready;
     do {
-      shown = records();
-      result = await withoutShown(shown, capture.records, { sliceMs, now, onProgress: onCompared });
-    } while (shown !== records()); // replaced meanwhile (Clear, a capture replacing this one): compared with it again
+      compared = records();
+      result = await withoutShown(compared, capture.records, { sliceMs, now, onProgress: onCompared });
+    } while (compared !== records()); // replaced meanwhile (Clear, a capture replacing this one): compared with it again
     const { records: fresh, known } = result;
     const ids = new Set<string>();
     for (const r of records()) if (r.kind === 'connection') ids.add(r.id);
