@@ -8,7 +8,10 @@ import { remapConnectionIds } from './import-merge.ts';
 import { withoutShown, type ShownAlready } from './import-dedup.ts';
 
 export interface ImportDeps {
-  /** Every record the store holds now (a reset replaces the list: an import compared with an older one is compared again). */
+  /**
+   * The records an import joins: the store's, or while paused those of a capture held back for resume (a reset
+   * replaces the list: an import compared with an older one is compared again).
+   */
   records: () => CaptureRecord[];
   /** The file each connection came from, by connection id (store.ts `connectionFiles`). */
   connectionFiles: Map<string, string>;

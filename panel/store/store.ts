@@ -87,7 +87,8 @@ export function createPanelStore(options: StoreOptions = {}) {
     backlog,
     publish,
   });
-  const { importCapture } = createImports({ records: () => captures.read.records, connectionFiles, header, queue, sliceMs, now });
+  // While paused, a capture that replaced the paused view is the one an import joins (`queue` adds to it): compared with it.
+  const { importCapture } = createImports({ records: () => deferred?.records ?? captures.read.records, connectionFiles, header, queue, sliceMs, now });
 
   /**
    * A flush's refresh (see flush.ts): the views show what was analysed, and the selection moves with it; false while

@@ -57,3 +57,24 @@ describe('an import of what is shown already', () => {
     expect((await withoutShown(sample.records, reordered)).records).toEqual([]);
   });
 });
+
+/** The records of connection `id` (its connection record, chunks, end), under `as`. */
+const connRecords = (id: string, as = id): CaptureRecord[] =>
+  sample.records.flatMap((r): CaptureRecord[] => (r.kind === 'connection' && r.id === id ? [{ ...r, id: as }] : 'conn' in r && r.conn === id ? [{ ...r, conn: as }] : []));
+
+describe('an import while the capture changes', () => {
+  it('while paused, after a capture replaced the paused view: compared with that capture, which resume shows', async () => {
+    const [first, second, third] = ids(sample.records);
+    const store = syncStore();
+    store.reset(sample.header, connRecords(first)); // the old capture
+    store.flushNow();
+    store.setPaused(true);
+    store.reset(sample.header, [...connRecords(second), ...connRecords(third)]); // held back until resume
+    // The file: a copy of a connection only the old capture had, and one of the capture that replaced it.
+    const known = await store.importCapture({ header: sample.header, records: [...connRecords(first, 'a'), ...connRecords(second, 'b')] }, 'x.ndjson');
+    expect([...known]).toEqual([['b', second]]);
+    store.setPaused(false);
+    store.flushNow();
+    expect(store.connections.value.map((c) => c.record.id)).toEqual([second, third, 'a']);
+  });
+});
