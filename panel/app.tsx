@@ -46,18 +46,20 @@ export async function importFiles(store: PanelStore, files: Iterable<File>): Pro
         continue;
       }
       const { capture } = read;
-      const before = new Set(store.connections.value.map((c) => c.record.id));
       store.status.value = { text: `Importing ${file.name}…`, level: 'info' };
-      const known = await store.importCapture(capture, file.name, (share) => {
+      const imported = await store.importCapture(capture, file.name, (share) => {
         store.status.value = { text: `Comparing ${file.name} with what is shown… ${Math.floor(100 * share)}%`, level: 'info' };
       });
+      const { known } = imported;
       store.importedFiles.set(fingerprint, file.name);
       await store.whenIdle();
-      const added = store.connections.value.filter((c) => !before.has(c.record.id));
+      // The file's own connections, as the store shows them now: not live ones that arrived while it was imported.
+      const present = new Set(store.connections.value.map((c) => c.record.id));
+      const added = imported.added.filter((id) => present.has(id));
       const shown = known.size ? alreadyShown(store, [...known.values()]) : '';
       const detail = added.length === 0 && known.size ? shown : `${added.length} connection${added.length === 1 ? '' : 's'}${known.size ? `; ${shown}` : ''}`;
       outcomes.push({ name: file.name, detail, failed: false, skipped: added.length === 0 && known.size > 0 });
-      if (added.length && !store.selectedConnId.value) store.selectConnection(added[0].record.id);
+      if (added.length && !store.selectedConnId.value) store.selectConnection(added[0]);
     } catch (err) {
       // The reader's message starts with the file's name; the status line names it already ("a.json: a.json: …").
       const message = (err as Error).message;

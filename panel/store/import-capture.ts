@@ -23,6 +23,17 @@ export interface ImportDeps {
   now: () => number;
 }
 
+/** What an import did: its connections added (by their id in the store, renamed where it clashed), and those not. */
+export interface Imported {
+  /**
+   * The connections it added, by their id in the store: only its own — a live capture goes on meanwhile, so what
+   * the store shows beyond what it showed before an import is not all the import's.
+   */
+  added: string[];
+  /** Its connections shown already, not added again: their id in the file → the shown connection's. */
+  known: Map<string, string>;
+}
+
 export function createImports({ records, connectionFiles, header, queue, sliceMs, now }: ImportDeps) {
   /** The imports under way, one after another: each is compared with what those before it added. */
   let importing: Promise<unknown> = Promise.resolve();
@@ -30,16 +41,16 @@ export function createImports({ records, connectionFiles, header, queue, sliceMs
   /**
    * Add an imported capture next to what is there (connection ids that clash are renamed, nothing replaced), read
    * from `file`. Its connections shown already (the same records: the log and the HAR of one capture) are not added
-   * again: returned, by their id in the file → the shown connection's. The comparison is made in slices
+   * again (`known`). The comparison is made in slices
    * (import-dedup.ts); `onCompared`: the share of it made, as the thread is given back.
    */
-  function importCapture(capture: Capture, file?: string, onCompared?: (share: number) => void): Promise<Map<string, string>> {
+  function importCapture(capture: Capture, file?: string, onCompared?: (share: number) => void): Promise<Imported> {
     const done = importing.then(() => importNext(capture, file, onCompared));
     importing = done.catch(() => {});
     return done;
   }
 
-  async function importNext(capture: Capture, file: string | undefined, onCompared?: (share: number) => void): Promise<Map<string, string>> {
+  async function importNext(capture: Capture, file: string | undefined, onCompared?: (share: number) => void): Promise<Imported> {
     let compared: CaptureRecord[];
     let result: ShownAlready;
     do {
@@ -53,7 +64,7 @@ export function createImports({ records, connectionFiles, header, queue, sliceMs
     if (file !== undefined) for (const r of recs) if (r.kind === 'connection') connectionFiles.set(r.id, file);
     if (!header.value) header.value = capture.header;
     queue(recs);
-    return known;
+    return { added: recs.flatMap((r) => (r.kind === 'connection' ? [r.id] : [])), known };
   }
 
   return { importCapture };

@@ -22,11 +22,11 @@ function syncStore() {
 describe('an import of what is shown already', () => {
   it('the HAR of a capture whose log is shown adds nothing: each connection is known as the shown one', async () => {
     const store = syncStore();
-    expect((await store.importCapture(log, 'sample.replyscope.ndjson')).size).toBe(0);
+    expect((await store.importCapture(log, 'sample.replyscope.ndjson')).known.size).toBe(0);
     store.flushNow();
     const shown = store.connections.value.length;
     const notices = store.notices.value.length;
-    const known = await store.importCapture(har, 'sample.har');
+    const { known } = await store.importCapture(har, 'sample.har');
     store.flushNow();
     expect([...known]).toEqual(ids(log.records).map((id) => [id, id]));
     expect(store.connections.value).toHaveLength(shown);
@@ -59,22 +59,41 @@ describe('an import of what is shown already', () => {
 });
 
 /** The records of connection `id` (its connection record, chunks, end), under `as`. */
+/** Analyses what is queued only when the test says (flushNow): a synchronous scheduler flushes again and again, on the stack, while a refresh is not due. */
+const quietStore = () => createPanelStore({ schedule: () => {}, afterRender: () => {} });
+
 const connRecords = (id: string, as = id): CaptureRecord[] =>
   sample.records.flatMap((r): CaptureRecord[] => (r.kind === 'connection' && r.id === id ? [{ ...r, id: as }] : 'conn' in r && r.conn === id ? [{ ...r, conn: as }] : []));
 
 describe('an import while the capture changes', () => {
   it('while paused, after a capture replaced the paused view: compared with that capture, which resume shows', async () => {
     const [first, second, third] = ids(sample.records);
-    const store = syncStore();
+    const store = quietStore();
     store.reset(sample.header, connRecords(first)); // the old capture
     store.flushNow();
     store.setPaused(true);
     store.reset(sample.header, [...connRecords(second), ...connRecords(third)]); // held back until resume
     // The file: a copy of a connection only the old capture had, and one of the capture that replaced it.
-    const known = await store.importCapture({ header: sample.header, records: [...connRecords(first, 'a'), ...connRecords(second, 'b')] }, 'x.ndjson');
+    const { known } = await store.importCapture({ header: sample.header, records: [...connRecords(first, 'a'), ...connRecords(second, 'b')] }, 'x.ndjson');
     expect([...known]).toEqual([['b', second]]);
     store.setPaused(false);
     store.flushNow();
     expect(store.connections.value.map((c) => c.record.id)).toEqual([second, third, 'a']);
+  });
+});
+
+describe('an import next to a live capture', () => {
+  it('names the connections it added, not live ones that arrived while it was compared (an id of theirs taken: renamed)', async () => {
+    const [first, second, third] = ids(sample.records);
+    const store = quietStore();
+    store.ingest(connRecords(first));
+    store.flushNow();
+    const importing = store.importCapture({ header: sample.header, records: [...connRecords(first, 'a'), ...connRecords(second, 'b')] }, 'x.ndjson');
+    store.ingest(connRecords(third, 'b')); // live, before the comparison is over; under the id the file's new connection has
+    const { added, known } = await importing;
+    expect(added).toEqual(['b~2']);
+    expect([...known]).toEqual([['a', first]]);
+    store.flushNow();
+    expect(store.connections.value.map((c) => c.record.id)).toEqual([first, 'b', 'b~2']);
   });
 });
