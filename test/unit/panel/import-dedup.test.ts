@@ -14,14 +14,15 @@ const log = loadInput(writeCaptureLog(noted), 'sample.replyscope.ndjson');
 const har = loadInput(writeHar(noted), 'sample.har');
 const ids = (recs: readonly CaptureRecord[]) => recs.flatMap((r) => (r.kind === 'connection' ? [r.id] : []));
 
-function syncStore() {
-  const store = createPanelStore({ schedule: (f) => f(), afterRender: () => {} });
-  return store;
-}
+/**
+ * Analyses what is queued only when the test says (flushNow): a scheduler that flushed at once flushed again, on the
+ * stack, as long as a refresh was not due — past the stack's size on a slow run.
+ */
+const quietStore = () => createPanelStore({ schedule: () => {}, afterRender: () => {} });
 
 describe('an import of what is shown already', () => {
   it('the HAR of a capture whose log is shown adds nothing: each connection is known as the shown one', async () => {
-    const store = syncStore();
+    const store = quietStore();
     expect((await store.importCapture(log, 'sample.replyscope.ndjson')).known.size).toBe(0);
     store.flushNow();
     const shown = store.connections.value.length;
@@ -44,7 +45,7 @@ describe('an import of what is shown already', () => {
     const { records, known } = await withoutShown(sample.records, edited);
     expect([...known]).toEqual([['other', first], [third, third]]);
     expect(ids(records)).toEqual([second]);
-    const store = syncStore();
+    const store = quietStore();
     await store.importCapture(sample, 'a.replyscope.ndjson');
     await store.importCapture({ header: sample.header, records: edited }, 'b.replyscope.ndjson');
     store.flushNow();
@@ -59,9 +60,6 @@ describe('an import of what is shown already', () => {
 });
 
 /** The records of connection `id` (its connection record, chunks, end), under `as`. */
-/** Analyses what is queued only when the test says (flushNow): a synchronous scheduler flushes again and again, on the stack, while a refresh is not due. */
-const quietStore = () => createPanelStore({ schedule: () => {}, afterRender: () => {} });
-
 const connRecords = (id: string, as = id): CaptureRecord[] =>
   sample.records.flatMap((r): CaptureRecord[] => (r.kind === 'connection' && r.id === id ? [{ ...r, id: as }] : 'conn' in r && r.conn === id ? [{ ...r, conn: as }] : []));
 
