@@ -85,6 +85,48 @@ for (const leaveAt of [1, 3000]) {
   });
 }
 
+test('streams open when the page reloads end as the page leaving, not as failed connections (Preserve log keeps them)', async () => {
+  const app = await ext.context.newPage();
+  await app.goto(`${server.url}/app`);
+  const panel = await ext.panelPage(await ext.tabIdFor(app));
+  await expect(panel.getByTestId('status')).toContainText('Capturing');
+  await panel.getByRole('checkbox', { name: 'Preserve log' }).check();
+  // A chat page's two ways to hold a stream open: a fetch it reads to the end, and an EventSource.
+  await app.evaluate(() => {
+    void fetch('/stream').then(async (r) => {
+      const reader = (r.body as ReadableStream<Uint8Array>).getReader();
+      while (!(await reader.read()).done);
+    });
+    new EventSource('/stream').onmessage = () => {};
+  });
+  const rows = panel.locator('[data-conn]');
+  await expect(rows).toHaveCount(2);
+  for (const row of await rows.all()) await expect(row).toContainText('live');
+  await app.reload(); // the browser stops the page's loads as the new page commits
+  await expect(panel.getByText('Navigated to')).toBeVisible();
+  const ends = () => panel.evaluate(() => {
+    const { store } = (globalThis as unknown as { replyscopePanel: { store: { capture(): { records: { kind: string; state?: string; error?: string }[] } } } }).replyscopePanel;
+    return store.capture().records.filter((r) => r.kind === 'end').map((r) => ({ state: r.state, error: r.error }));
+  });
+  await expect.poll(async () => (await ends()).length).toBe(2);
+  // Was: the fetch "error — TypeError: network error" (stream.network-error, "The connection failed"), the EventSource
+  // "EventSource failed: … an answer other than 200 text/event-stream …" — for streams that were fine.
+  for (const end of await ends()) {
+    expect(end.state).toBe('aborted');
+    expect(end.error).toMatch(/^the page left while it streamed/);
+  }
+  for (const row of await rows.all()) await expect(row).toContainText('aborted');
+  await rows.first().click();
+  await panel.getByRole('tab', { name: /Diagnostics/ }).click();
+  await panel.getByRole('checkbox', { name: 'All connections' }).check();
+  const diagnostics = panel.getByTestId('diagnostics');
+  await expect(diagnostics.getByText('stream.aborted')).toBeVisible();
+  await expect(diagnostics.getByText('stream.network-error')).toHaveCount(0);
+  await panel.screenshot({ path: test.info().outputPath('reloaded-streams.png') });
+  await panel.close();
+  await app.close();
+});
+
 test('a page script that dispatches a pagehide of its own does not make the capture drop what is on its way', async () => {
   const app = await ext.context.newPage();
   await app.goto(`${server.url}/app`);

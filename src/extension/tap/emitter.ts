@@ -8,7 +8,7 @@ import type { ConnectionRecord } from '../../core/capture/model.ts';
 import { maskUrlUserinfo } from '../../core/capture/credential-mask.ts';
 import type { BytesRecord, PageRecord, RelayToTap, TapToRelay, WireRecord } from '../messages.ts';
 import { LEAVE_BATCH_EVENT } from './handshake.ts';
-import { natives, pageHidden, postOn, randomToken } from './natives.ts';
+import { natives, nextTask, pageHidden, postOn, randomToken } from './natives.ts';
 
 const FLUSH_DELAY_MS = 40;
 const FLUSH_BYTES = 256 * 1024;
@@ -35,6 +35,11 @@ export class TapEmitter {
   private seq = 0;
   /** The element the relay listens on for the batch still waiting when the page leaves (handshake.ts). */
   private leaveNode: Element | undefined;
+  /**
+   * Error ends emitted since the page's event loop last turned (a task of the tap's own clears them): one still here at
+   * `pagehide` came with the page leaving, not before it (see endedByLeaving).
+   */
+  private readonly errorsThisTask = new Set<WireRecord>();
   /** Until the relay says otherwise, record (the relay drops everything if the site is switched off). */
   config: TapConfig = { enabled: true, includeUrls: [] };
   readonly isSubframe: boolean;
@@ -81,6 +86,7 @@ export class TapEmitter {
 
   /** The page is going away: what waits goes to the relay before this returns, on the leave element. */
   private handOffOnLeave(): void {
+    if (this.errorsThisTask.size) this.pending = this.pending.map((r) => (this.errorsThisTask.has(r) ? endedByLeaving(r) : r));
     if (!this.leaveNode || !this.port || this.pending.length === 0) {
       this.flush();
       return;
@@ -111,6 +117,7 @@ export class TapEmitter {
   emit(record: PageRecord, approxBytes = 64): void {
     if (!this.port && this.pending.length >= MAX_BUFFER_WITHOUT_PORT) return; // no relay in this frame
     if (record.kind === 'connection') record = boundConnection(record);
+    if (record.kind === 'end' && record.state === 'error') this.noteError(record);
     this.pending.push(record);
     this.pendingBytes += approxBytes;
     // A stream that completed goes at once: a page that leaves right after a stream ended (opens the page a reply
@@ -120,6 +127,15 @@ export class TapEmitter {
     // hand-off, which comes a moment later (handOffOnLeave).
     if (this.pendingBytes >= FLUSH_BYTES || (record.kind === 'end' && record.state === 'complete')) this.flush();
     else this.schedule();
+  }
+
+  private noteError(record: WireRecord): void {
+    // (await, not .then: a page that patched Promise.prototype.then would see the tap's call.)
+    if (this.errorsThisTask.size === 0) void (async () => {
+      await nextTask();
+      this.errorsThisTask.clear();
+    })();
+    this.errorsThisTask.add(record);
   }
 
   /** A fetch chunk's payload (a buffer of its own, see ChunkSplitter): handed over to the relay without a copy. */
@@ -206,3 +222,20 @@ function boundConnection(c: ConnectionRecord): ConnectionRecord {
     ...(c.responseHeaders ? { responseHeaders: headers(c.responseHeaders) } : {}),
   };
 }
+
+/**
+ * An error end the page leaving caused: the browser stops the document's loads as the next page commits, which fails
+ * a fetch body with "TypeError: network error" and closes an EventSource as if it had failed — and runs `pagehide`
+ * before the page's event loop turns again (measured in Chromium 156: an error up to ~15 ms before `pagehide`, and no
+ * task in between). Left as it was, a reload with Preserve log showed every stream the page had open as a failed
+ * connection (`stream.network-error`), an EventSource as "an answer other than 200". An error the page answered by
+ * navigating (a reload on failure) came tasks before it, and stays an error. Told as the relay tells a stream whose
+ * document went away.
+ */
+function endedByLeaving(record: WireRecord): WireRecord {
+  if (record.kind !== 'end' || record.state !== 'error') return record;
+  return { ...record, state: 'aborted', error: `${LEFT_PAGE}${record.error ? `; the browser ended the stream with "${record.error}"` : ''}` };
+}
+
+/** Why a stream the page had open when it left ended (its error, if the browser gave one, follows). */
+export const LEFT_PAGE = 'the page left while it streamed';

@@ -15,6 +15,8 @@ class FakeDocument extends EventTarget {
 const setTimeoutSpy = vi.fn(globalThis.setTimeout);
 const clearTimeoutSpy = vi.fn(globalThis.clearTimeout);
 let TapEmitter: typeof import('../../../src/extension/tap/emitter.ts').TapEmitter;
+let LEFT_PAGE: string;
+let nextTask: () => Promise<void>;
 
 beforeAll(async () => {
   vi.stubGlobal('Document', FakeDocument);
@@ -23,7 +25,8 @@ beforeAll(async () => {
   vi.stubGlobal('setTimeout', setTimeoutSpy);
   vi.stubGlobal('clearTimeout', clearTimeoutSpy);
   vi.resetModules();
-  ({ TapEmitter } = await import('../../../src/extension/tap/emitter.ts'));
+  ({ TapEmitter, LEFT_PAGE } = await import('../../../src/extension/tap/emitter.ts'));
+  ({ nextTask } = await import('../../../src/extension/tap/natives.ts'));
 });
 afterAll(() => void vi.unstubAllGlobals());
 
@@ -130,6 +133,39 @@ describe('TapEmitter as the page leaves', () => {
     await got;
     expect(received).toEqual([[record(3)]]);
     expect(seqs).toEqual([0]);
+    close();
+  });
+
+  it('a stream error that came with the page leaving (no task between) is handed over as the page leaving, not a failure', () => {
+    visibility = 'visible';
+    const { emitter, close } = wired();
+    const node = new EventTarget();
+    const handedOff: TapToRelay[] = [];
+    node.addEventListener(LEAVE_BATCH_EVENT, (e) => handedOff.push((e as CustomEvent<TapToRelay>).detail));
+    emitter.attachLeaveNode(node as unknown as Element);
+    // The browser stops the document's loads as the next page commits: a fetch body fails, an EventSource closes.
+    emitter.emit({ kind: 'end', conn: 'f', t: 1, state: 'error', error: 'TypeError: network error' });
+    emitter.emit({ kind: 'end', conn: 'e', t: 2, state: 'error' });
+    window.dispatchEvent(browserEvent('pagehide'));
+    expect(handedOff.flatMap((m) => (m.type === 'records' ? m.records : []))).toEqual([
+      { kind: 'end', conn: 'f', t: 1, state: 'aborted', error: `${LEFT_PAGE}; the browser ended the stream with "TypeError: network error"` },
+      { kind: 'end', conn: 'e', t: 2, state: 'aborted', error: LEFT_PAGE },
+    ]);
+    close();
+  });
+
+  it('a stream error the page answered by leaving (a reload on failure: tasks later) stays an error', async () => {
+    visibility = 'visible';
+    const { emitter, close } = wired();
+    const node = new EventTarget();
+    const handedOff: TapToRelay[] = [];
+    node.addEventListener(LEAVE_BATCH_EVENT, (e) => handedOff.push((e as CustomEvent<TapToRelay>).detail));
+    emitter.attachLeaveNode(node as unknown as Element);
+    const failed = { kind: 'end', conn: 'f', t: 1, state: 'error', error: 'TypeError: network error' } as const;
+    emitter.emit(failed);
+    await nextTask(); // the page's event loop turned: the error was before the page began to leave
+    window.dispatchEvent(browserEvent('pagehide'));
+    expect(handedOff.flatMap((m) => (m.type === 'records' ? m.records : []))).toEqual([failed]);
     close();
   });
 });
