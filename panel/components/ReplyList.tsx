@@ -129,9 +129,12 @@ const NARROW_PX = 380;
 const PAGE = 10;
 
 /**
- * A fetch the page holds open without reading: the tap records a fetch body as the page reads it (it never reads
- * ahead: that would change the page's backpressure), so none of the body is seen yet — the usual cause of "my UI
- * shows nothing" is right here. (An XHR's or EventSource's body is read by the browser regardless.)
+ * A fetch with none of its body read yet: the tap records a fetch body as the page reads it (it never reads ahead:
+ * that would change the page's backpressure). The page may be holding it unread — the usual cause of "my UI shows
+ * nothing" is right here — or reading a stream the server has sent nothing on yet: an AgentScope session stream is
+ * opened with the page and idles until the next message (the demo's first screen), and was asked "does the page read
+ * response.body?". The tap cannot tell the two apart, so the note names both. (An XHR's or EventSource's body is read
+ * by the browser regardless.)
  */
 function unreadFetch(conn: ConnectionView): boolean {
   return conn.record.transport === 'fetch' && conn.state === 'live' && conn.bytes === 0 && conn.evictedEvents === 0;
@@ -147,7 +150,7 @@ export function ReplyList({ store }: { store: PanelStore }) {
     return (
       <div class="scroll">
         <div class="empty">{unreadFetch(conn)
-          ? 'No replies in this stream yet: the page has not read any of its body. A fetch body is recorded as the page reads it — does the page read response.body?'
+          ? 'No replies in this stream yet: none of its body has reached the page. Either the server has sent nothing yet (an idle stream, such as a session stream waiting for the next message), or the page does not read it — a fetch body is recorded as the page reads it (response.body).'
           : `No replies in this stream${conn.events.length ? ' (its events name no reply)' : ' yet'}.`}</div>
         <ConnectionDetails store={store} />
       </div>

@@ -151,7 +151,7 @@ test('a live panel selects its first stream and its reply, again after a reload;
   await app.close();
 });
 
-test('a fetch the page holds without reading its body says so (the tap sees a body as the page reads it)', async () => {
+test('a fetch with none of its body read says so, naming both causes: an idle stream, or a page that holds it unread', async () => {
   gate = deferred();
   const { app, panel } = await appWithPanel();
   await app.evaluate(() => {
@@ -160,8 +160,12 @@ test('a fetch the page holds without reading its body says so (the tap sees a bo
   const row = panel.locator('[data-conn]').first();
   await expect(row).toContainText('live');
   await row.click();
-  const unread = panel.getByText('the page has not read any of its body');
+  const unread = panel.getByText('none of its body has reached the page');
   await expect(unread).toBeVisible();
+  // The tap sees a body as the page reads it, so it cannot tell a page holding a stream unread from one reading an
+  // idle stream (the demo's session stream, before the first message): it said only "does the page read response.body?".
+  await expect(unread).toContainText('the server has sent nothing yet');
+  await expect(unread).toContainText('or the page does not read it');
   // The page reads one chunk: its replies come, and the note goes.
   await app.evaluate(async () => {
     const res = await (window as unknown as { held: Promise<Response> }).held;
