@@ -2,8 +2,8 @@
 // AgentScope stream from a loopback server shows up while it streams, the selection and a scrubbed-back step survive
 // live updates, the final bubble equals the core's reconstruction of what the extension captured, clear empties it.
 import { bubbleTextBlocks, expectedShown } from './support/bubble.ts';
-import { expect, test, type Page } from '@playwright/test';
-import { launchWithExtension, type ExtensionBrowser } from './support/extension.ts';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { launchWithExtension, setCaptureLimit, type ExtensionBrowser } from './support/extension.ts';
 import { startServer, writeAndWait, deferred, type TestServer } from './support/server.ts';
 import { CaptureAnalyzer } from '../../panel/core-bridge.ts';
 
@@ -235,6 +235,38 @@ test('at 800 px (DevTools docked below) the live toolbar keeps its controls on o
   for (const [name, role] of controls) expect(Math.abs((await middleOf(name, role)) - row), `${name} on the first row`).toBeLessThan(4);
   await middleOf('Keyboard shortcuts', 'button'); // the help, on the second row with the status, still in the window
   await panel.screenshot({ path: test.info().outputPath('live-toolbar-800.png') });
+  await panel.close();
+  await app.close();
+});
+
+test('at 800 px the toolbar keeps its row with an include list of twelve and a three-digit cap in the buttons', async () => {
+  const { app, panel } = await appWithPanel();
+  await panel.setViewportSize({ width: 800, height: 500 });
+  const toolbar = panel.getByRole('toolbar', { name: 'Replyscope' });
+  // Twelve patterns (matching nothing here) and the largest cap: the buttons read "URLs (12)…" and "Cap 128 MB…".
+  await toolbar.getByTestId('include-open').click();
+  const patterns = Array.from({ length: 12 }, (_, i) => `https://agent-${i}.example/*/stream`);
+  await panel.getByTestId('include-dialog').getByRole('textbox').fill(patterns.join('\n'));
+  await panel.getByTestId('include-save').click();
+  await setCaptureLimit(ext, 128 * 1024 * 1024);
+  await expect(toolbar.getByTestId('include-open').locator('.narrow-label')).toHaveText('URLs (12)…');
+  await expect(toolbar.getByTestId('cap-open').locator('.narrow-label')).toHaveText('Cap 128 MB…');
+  const middle = async (locator: Locator) => {
+    const box = (await locator.boundingBox())!;
+    return box.y + box.height / 2;
+  };
+  const row = await middle(toolbar.getByRole('button', { name: 'Pause recording' }));
+  // Export… went to the second row (beside the status) once the count was in the button.
+  for (const button of [toolbar.getByTestId('include-open'), toolbar.getByTestId('cap-open'), toolbar.getByRole('button', { name: 'Import…' }), toolbar.getByRole('button', { name: 'Export…' })]) {
+    expect(Math.abs((await middle(button)) - row), `${await button.innerText()} on the first row`).toBeLessThan(4);
+  }
+  // The URL filter gave way, down to the width its placeholder ("Filter URL") needs beside the field's clear button.
+  expect((await toolbar.getByRole('searchbox', { name: 'Filter connections by URL' }).boundingBox())!.width).toBeGreaterThanOrEqual(80);
+  await panel.screenshot({ path: test.info().outputPath('live-toolbar-800-settings.png') });
+  await toolbar.getByTestId('include-open').click();
+  await panel.getByTestId('include-dialog').getByRole('textbox').fill('');
+  await panel.getByTestId('include-save').click();
+  await setCaptureLimit(ext, null);
   await panel.close();
   await app.close();
 });
