@@ -10,3 +10,4 @@ export { harParts } from '../src/core/capture/har-parts.ts';
 export { jsonParts, PAUSE, type Pause, type WorkProgress } from '../src/core/capture/json-parts.ts';
 export { redactCapture, redactSteps, type RedactOptions as RedactionOptions } from '../src/core/capture/redact.ts';
 export { diagnosticDoc } from '../src/core/diagnostics/catalog.ts';
+export { evictionCauseText } from '../src/core/analysis/eviction-cause.ts';

@@ -1,4 +1,5 @@
 // Request/response details of the selected connection (DevTools "Headers"): where the prompt and pi's model live.
+import { evictionCauseText } from '../core-bridge.ts';
 import { formatBytes, formatMs } from '../lib/format.ts';
 import { prettyJsonText } from '../lib/partial-json-view.ts';
 import type { PanelStore } from '../store/store.ts';
@@ -43,7 +44,7 @@ export function ConnectionDetails({ store }: { store: PanelStore }) {
         <span class="k">Received</span>
         <span>{formatBytes(c.bytes)} · {c.frames.length} frames · {c.events.length} events · {formatMs(connectionDuration(c))}</span>
         <ResumeDetails c={c} store={store} numbers={connectionNumbers(store.connections.value)} />
-        {c.evictedEvents ? (<><span class="k">Evicted</span><span class="warn">{c.evictedEvents} oldest {c.evictedRecordsOnly ? 'chunks or messages' : 'events'} (memory cap)</span></>) : null}
+        {c.evictedEvents ? (<><span class="k">Evicted</span><span class="warn">{c.evictedEvents} oldest {c.evictedRecordsOnly ? 'chunks or messages' : 'events'} ({evictionCauseText(c.evictedBy ?? 'cap')})</span></>) : null}
       </div>
       {c.notes.map((n, i) => <div key={i} class="section warn">{n}</div>)}
       <Headers title="Request headers" headers={r.requestHeaders} />

@@ -241,6 +241,7 @@ function evictFrom(doc: DocumentCapture, ev: EvictionRecord): void {
     chunks: (previous?.chunks ?? 0) + ev.chunks,
     messages: (previous?.messages ?? 0) + ev.messages,
     bytes: (previous?.bytes ?? 0) + ev.bytes,
+    ...(previous?.cleared ? { cleared: previous.cleared } : {}), // (an increment is the cap's: Clear comes in a snapshot)
     // The relay digests what it evicts in idle time (relay/capture-store.ts): an increment without a digest makes the
     // previous one stale (it covers less than the counts now say), so it is dropped until a later increment — one with
     // zero counts, sent once the digest caught up — brings the current one.

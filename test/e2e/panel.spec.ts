@@ -127,6 +127,30 @@ test('a live stream appears while it streams; selection and a scrubbed-back step
   await app.close();
 });
 
+test('Clear with a stream still open: what it dropped is said as Clear\'s, not the memory cap\'s, and the reply goes on', async () => {
+  gate = deferred();
+  const { app, panel } = await appWithPanel();
+  await app.click('#go');
+  const row = panel.locator('[data-conn]').first();
+  await expect(row).toContainText('live');
+  await row.click();
+  await expect(panel.getByTestId('step-pos')).toHaveText(/^step 6 \/ 6\b/);
+  await panel.getByRole('button', { name: 'Clear' }).click();
+  // The open stream stays, going on from a digest of what Clear dropped — which read "6 oldest events (memory cap)"
+  // (and "evicted 6 events before this point (memory cap)") in a capture nowhere near its cap.
+  await expect(row).toContainText('live');
+  await row.click();
+  await expect(panel.getByText('6 oldest events (Clear, the stream still open)')).toBeVisible();
+  await expect(panel.getByText('(memory cap)')).toHaveCount(0);
+  gate.resolve();
+  await expect(row).toContainText('complete');
+  await panel.getByRole('tab', { name: /Diagnostics/ }).click();
+  await expect(panel.getByTestId('diagnostics')).toContainText('evicted 6 events before this point (Clear, the stream still open)');
+  await expect(panel.getByTestId('bubble')).toContainText(words.join(''));
+  await panel.close();
+  await app.close();
+});
+
 test('a live panel selects its first stream and its reply, again after a reload; the toolbar shows no tab id', async () => {
   const { app, panel, tabId } = await appWithPanel();
   await expect(panel.getByTestId('empty')).toBeVisible();

@@ -6,6 +6,7 @@ import type { EvictionDerived, NoticeRecord } from '../capture/model.ts';
 import { EVENTSOURCE_PARTIAL_NOTICE, EVENTSOURCE_RECONNECT_NOTICE } from '../capture/notices.ts';
 import type { Diagnostic } from '../diagnostics/types.ts';
 import { ConnectionReading } from './connection-reading.ts';
+import { evictionCause, evictionCauseText } from './eviction-cause.ts';
 import { dialectOfEvent, isAgentScope, isPi } from './dialect.ts';
 import { clipped } from '../diagnostics/shown.ts';
 import { HeldBackWatch } from './held-back.ts';
@@ -128,6 +129,7 @@ export class ConnectionAnalysis extends ConnectionReading implements EarlierStre
       replies,
       diagnostics,
       evictedEvents: this.evictedEvents,
+      ...(this.evictedEvents && this.headEviction ? { evictedBy: evictionCause(this.headEviction) } : {}),
       ...(this.evictedRecordsOnly ? { evictedRecordsOnly: true } : {}),
       notes: this.notes,
       ...(this.resume ? { resumes: this.resume.view } : {}),
@@ -204,9 +206,10 @@ export class ConnectionAnalysis extends ConnectionReading implements EarlierStre
       // Base64 data the digest kept only the newest part of: the block shows, but does not decode to what was sent.
       const cuts = (d?.replies ?? []).flatMap((r) => (r.cutData ?? []).map((c) => `block ${c.block} of reply ${r.id} (${c.chars.toLocaleString('en-US')} characters)`));
       const cut = cuts.length === 0 ? '' : `; the data of ${cuts.slice(0, 3).join(', ')}${cuts.length > 3 ? ` and ${cuts.length - 3} more` : ''} lost its head to the cap: it no longer decodes to what was sent`;
+      const by = evictionCauseText(this.headEviction ? evictionCause(this.headEviction) : 'cap');
       out.push({ code: 'stream.evicted', severity: unread || cuts.length ? 'warning' : 'info', index: 0, message: this.evictedRecordsOnly
-        ? `evicted ${this.evictedEvents} chunks or messages before this point (memory cap), without a digest: how many events they held is not known`
-        : `evicted ${this.evictedEvents} events before this point (memory cap)${lost}${cut}` });
+        ? `evicted ${this.evictedEvents} chunks or messages before this point (${by}), without a digest: how many events they held is not known`
+        : `evicted ${this.evictedEvents} events before this point (${by})${lost}${cut}` });
     }
     const bad = this.reader.invalidUtf8;
     if (bad) {

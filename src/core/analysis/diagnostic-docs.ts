@@ -93,7 +93,8 @@ export const ANALYSIS_DIAGNOSTIC_DOCS: DiagnosticDoc[] = [
     alsoWarning: true,
     title: 'Older data was evicted',
     explanation:
-      'The per-tab memory cap was reached and the oldest captured chunks were dropped. Replies stay inspectable from ' +
+      'The per-tab memory cap was reached and the oldest captured chunks were dropped — or the panel\'s Clear dropped ' +
+      'what a stream still open had sent so far (the message says which). Replies stay inspectable from ' +
       'the eviction point on; earlier steps cannot be shown. A warning when the digest of what went lost something the ' +
       'replies go on without: an event on a line too long to keep, the head of a block\'s base64 data.',
   },

@@ -3,6 +3,7 @@
 import type { FrameList } from '../frames/frame-list.ts';
 import type { ConnectionRecord, EndRecord } from '../capture/model.ts';
 import type { Diagnostic } from '../diagnostics/types.ts';
+import type { EvictionCause } from './eviction-cause.ts';
 
 /** Which protocol a stream speaks. `agentscope-legacy` is the camelCase agentscope-typescript dialect. */
 export type Dialect =
@@ -174,8 +175,10 @@ export interface ConnectionView {
   replies: ReplyView[];
   /** All diagnostics of the connection (frames, events, replies), `index` = connection event index. */
   diagnostics: Diagnostic[];
-  /** Number of events evicted from the head of this connection (memory cap), if any. */
+  /** Number of events evicted from the head of this connection (memory cap, or Clear while it was open), if any. */
   evictedEvents: number;
+  /** What evicted them, when some were: the memory cap, Clear (the stream open), or both. */
+  evictedBy?: EvictionCause;
   /** The eviction came without a digest (an older log): `evictedEvents` then counts chunks and messages, not events. */
   evictedRecordsOnly?: boolean;
   /** Notes the user must see (e.g. EventSource: comments/retry/unlistened events are invisible to page script). */

@@ -103,8 +103,9 @@ export interface EndRecord {
 }
 
 /**
- * The oldest data of a connection was dropped to keep the per-tab memory cap. `bytes`/`chunks`/`messages` say how
- * much; what analysis derived from it up to that point is rebuilt from `state` (opaque, owned by analysis) when present.
+ * The oldest data of a connection was dropped to keep the per-tab memory cap — or by the panel's Clear, which keeps a
+ * stream still open going from a digest of what it dropped (`cleared`). `bytes`/`chunks`/`messages` say how much;
+ * what analysis derived from it up to that point is rebuilt from `derived` when present.
  */
 export interface EvictionRecord {
   kind: 'evicted';
@@ -113,6 +114,11 @@ export interface EvictionRecord {
   chunks: number;
   messages: number;
   bytes: number;
+  /**
+   * How many of the `chunks` and `messages` the panel's Clear dropped while the connection was open (the rest the
+   * memory cap). Absent when the cap evicted them all, and in older logs.
+   */
+  cleared?: number;
   /**
    * What the evicted records amount to, so analysis continues from the eviction point instead of from nothing
    * (like redux-devtools merging old actions into a base state). Absent in older logs and when nothing was digested.

@@ -90,6 +90,7 @@ export const evictedSchema = z.strictObject({
   chunks: nonNegInt,
   messages: nonNegInt,
   bytes: nonNegInt,
+  cleared: nonNegInt.optional(),
   derived: z
     .strictObject({
       events: nonNegInt,

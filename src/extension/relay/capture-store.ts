@@ -245,7 +245,7 @@ export class CaptureStore {
         const ev = conn?.evicted;
         if (ev && (ev.chunks || ev.messages)) {
           const derived = derivedOf(conn);
-          out.push({ kind: 'evicted', conn: rec.id, t: ev.t, ...pick(ev), ...(derived ? { derived } : {}) });
+          out.push({ kind: 'evicted', conn: rec.id, t: ev.t, ...pick(ev), ...(ev.cleared ? { cleared: ev.cleared } : {}), ...(derived ? { derived } : {}) });
         }
       }
     }
@@ -270,12 +270,15 @@ export class CaptureStore {
       const conn = this.conns.get(rec.id);
       if (!conn || conn.ended || !keepOpen) continue;
       const lost = { ...conn.evicted };
+      const cleared = conn.data.length - conn.dataHead;
       for (let i = conn.dataHead; i < conn.data.length; i++) {
         const d = this.records[conn.data[i]] as DataRecord;
         digestInto(conn, d); // what Clear drops is evicted too: the rest of the stream continues from its digest
         countLost(lost, d);
       }
       lost.t = now;
+      // Said as Clear's, not the memory cap's: "evicted 15 events (memory cap)" after a Clear sent the user to the cap.
+      if (cleared > 0) lost.cleared = (lost.cleared ?? 0) + cleared;
       conn.digest?.forgetEnded();
       keptConns.set(rec.id, { record: rec, at: kept.length, order: keptConns.size, ended: false, data: [], dataHead: 0, undigested: 0, evicted: lost, digest: conn.digest });
       kept.push(rec);

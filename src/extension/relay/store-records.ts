@@ -21,7 +21,8 @@ export interface ConnState {
   dataHead: number;
   /** Evicted records of this connection still in the store's digest queue. */
   undigested: number;
-  evicted: { chunks: number; messages: number; bytes: number; t: number };
+  /** What went, and when last; `cleared`: how many of the chunks and messages Clear dropped (the rest the cap). */
+  evicted: { chunks: number; messages: number; bytes: number; t: number; cleared?: number };
 }
 
 export function dataCost(rec: DataRecord): number {

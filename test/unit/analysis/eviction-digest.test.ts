@@ -218,6 +218,23 @@ describe('eviction keeps the evicted part derived', () => {
     expect(msg.content.map((b) => b.text)).toEqual(['Again']);
   });
 
+  it('what the panel\'s Clear dropped of an open stream is said as Clear\'s, not the memory cap\'s', () => {
+    const events = sessionEvents([{ thinking: [], text: ['Hello ', 'world'] }, { thinking: [], text: ['Again'] }]);
+    const chunks = events.map((e) => new TextEncoder().encode(sseBody([e])));
+    const records = captureOf(chunks, { id: 'c' });
+    const { records: rest, record } = afterEviction(records, 4);
+    const said = (cleared?: number) => {
+      const ev = parseRecord(JSON.parse(JSON.stringify({ ...record, ...(cleared !== undefined ? { cleared } : {}) }))) as EvictionRecord;
+      const view = analyse([rest[0], ev, ...rest.slice(2)]);
+      return { by: view.evictedBy, message: view.diagnostics.find((d) => d.code === 'stream.evicted')?.message };
+    };
+    const E = record.derived!.events;
+    expect(said()).toEqual({ by: 'cap', message: `evicted ${E} events before this point (memory cap)` });
+    // Was "(memory cap)" for a capture that never came near the cap: the user pressed Clear with the stream open.
+    expect(said(4)).toEqual({ by: 'clear', message: `evicted ${E} events before this point (Clear, the stream still open)` });
+    expect(said(1)).toEqual({ by: 'both', message: `evicted ${E} events before this point (memory cap and Clear)` });
+  });
+
   it('digest memory is per reply, not per event: a long stream digests to one message per reply', () => {
     const spec: ReplySpec = { thinking: [], text: Array.from({ length: 2000 }, (_, i) => `w${i} `) };
     const records = captureOf([new TextEncoder().encode(sseBody(sessionEvents([spec])))], { id: 'long' });

@@ -130,4 +130,30 @@ describe('CaptureStore.clear (the panel\'s Clear) keeps only what open connectio
     expect(store.snapshot()).toEqual([]);
     expect(retainedChars(store)).toBe(0);
   });
+
+  it('counts what Clear dropped apart from what the memory cap did: the cap\'s later evictions add to the counts, not to it', () => {
+    const store = new CaptureStore(1 << 20);
+    store.add([connection('c', 'fetch')], 1);
+    let t = 2;
+    const events = reply(0, 10_000, true); // 12 events, an open reply
+    for (const e of events) store.add([record('c', 'fetch', e, t++)], t);
+    store.clear(t);
+    // Was { chunks: 12, … } alone, which every reader took for the memory cap's work ("evicted 12 events (memory cap)").
+    expect(store.snapshot()[1]).toMatchObject({ kind: 'evicted', conn: 'c', chunks: events.length, messages: 0, cleared: events.length });
+    // The stream goes on past the cap: the cap evicts the oldest of what came after.
+    for (let i = 0; i < 1_500; i++) store.add([record('c', 'fetch', { type: 'TEXT_BLOCK_DELTA', reply_id: 'r0', block_id: 'b0', delta: 'x'.repeat(1000) }, t++)], t);
+    const after = store.snapshot()[1];
+    expect(after).toMatchObject({ kind: 'evicted', cleared: events.length });
+    expect(after.kind === 'evicted' && after.chunks).toBeGreaterThan(events.length);
+  });
+
+  it('a connection the cap evicted from, never cleared, has no count of Clear\'s', () => {
+    const store = new CaptureStore(1 << 20);
+    store.add([connection('c', 'fetch')], 1);
+    let t = 2;
+    for (let i = 0; i < 1_500; i++) store.add([record('c', 'fetch', { type: 'TEXT_BLOCK_DELTA', reply_id: 'r0', block_id: 'b0', delta: 'x'.repeat(1000) }, t++)], t);
+    const evicted = store.snapshot()[1];
+    expect(evicted.kind).toBe('evicted');
+    expect(evicted).not.toHaveProperty('cleared');
+  });
 });

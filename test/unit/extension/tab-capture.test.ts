@@ -41,6 +41,16 @@ describe('TabCapture', () => {
     expect(c.records().filter((r) => r.kind === 'chunk').map((r) => r.t)).toEqual([3]);
   });
 
+  it('a live eviction after a Clear keeps the count of what Clear dropped: the merged record is said as both', () => {
+    const c = new TabCapture();
+    const conn: PageRecord = { kind: 'connection', id: 'x', transport: 'fetch', frameUrl: 'https://app.test/', method: 'GET', url: 'https://app.test/s', requestHeaders: [], startTime: 0 };
+    const chunk = (t: number): PageRecord => ({ kind: 'chunk', conn: 'x', t, bytes: 9, text: `data: ${t}\n\n` });
+    // The relay's snapshot after Clear: three chunks dropped by it, the stream going on.
+    c.apply(snapshot('top1', true, [conn, { kind: 'evicted', conn: 'x', t: 4, chunks: 3, messages: 0, bytes: 27, cleared: 3 }, chunk(5), chunk(6)]));
+    c.apply({ type: 'records', docId: 'top1', records: [{ kind: 'evicted', conn: 'x', t: 7, chunks: 1, messages: 0, bytes: 9 }] }); // the cap's
+    expect(c.records()[1]).toEqual({ kind: 'evicted', conn: 'x', t: 7, chunks: 4, messages: 0, bytes: 36, cleared: 3 });
+  });
+
   it('without preserve log, leaving a page drops its documents; a removed iframe stays until then', () => {
     const c = new TabCapture();
     c.apply(snapshot('top1', true, [notice('old page')]));

@@ -1,0 +1,19 @@
+// What took a connection's head away: the per-tab memory cap, or the panel's Clear — which keeps a stream still open
+// going from a digest of what it dropped, and so leaves the same kind of eviction record. Said by the diagnostic, the
+// connection's details and the docs alike: "evicted 15 events (memory cap)" after a Clear sent the user to raise a cap
+// the capture had never reached.
+import type { EvictionRecord } from '../capture/model.ts';
+
+export type EvictionCause = 'cap' | 'clear' | 'both';
+
+/** The cause of an eviction record's counts (`cleared` of them Clear's, the rest the cap's). */
+export function evictionCause(ev: Pick<EvictionRecord, 'chunks' | 'messages' | 'cleared'>): EvictionCause {
+  const cleared = ev.cleared ?? 0;
+  if (cleared <= 0) return 'cap';
+  return cleared >= ev.chunks + ev.messages ? 'clear' : 'both';
+}
+
+/** The cause in words, as the panel puts it in parentheses: "memory cap", "Clear", "memory cap and Clear". */
+export function evictionCauseText(cause: EvictionCause): string {
+  return cause === 'cap' ? 'memory cap' : cause === 'clear' ? 'Clear, the stream still open' : 'memory cap and Clear';
+}
