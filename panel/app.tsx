@@ -128,7 +128,16 @@ function ImportError({ status }: { status: { text: string; level: 'info' | 'erro
   return <div class="error-box import-error" data-testid="import-error">{status.text}</div>;
 }
 
-function EmptyState({ source, onOpen, unreachable, off, status }: { source: PanelSource; onOpen: () => void; unreachable: boolean; off?: string; status?: { text: string; level: 'info' | 'error' } }) {
+function EmptyState({ source, onOpen, unreachable, off, closed, status }: { source: PanelSource; onOpen: () => void; unreachable: boolean; off?: string; closed?: boolean; status?: { text: string; level: 'info' | 'error' } }) {
+  if (source.kind === 'extension' && closed) {
+    // (It said "No agent streams yet — reload the page or open the demo": there is no page left to reload.)
+    return (
+      <div class="empty" data-testid="empty" data-tab-closed="">
+        <strong>The inspected tab was closed.</strong>
+        Nothing was captured in it. You can still import a capture file.
+      </div>
+    );
+  }
   if (source.kind === 'extension' && unreachable) {
     return (
       <div class="empty" data-testid="empty" data-unreachable="">
@@ -285,7 +294,7 @@ export function App({ store, source }: { store: PanelStore; source: PanelSource 
         onCap={capControls ? () => setDialog('cap') : undefined} capBytes={store.live.value.captureLimitBytes} />
       <PageNotices notices={store.notices.value} />
       {empty ? (
-        <EmptyState source={source} unreachable={store.live.value.pageReachable === false} status={store.status.value}
+        <EmptyState source={source} unreachable={store.live.value.pageReachable === false} closed={store.live.value.tabClosed} status={store.status.value}
           off={store.live.value.siteEnabled === false ? store.live.value.siteOrigin ?? 'this site' : undefined} onOpen={() => document.querySelector<HTMLInputElement>('[data-testid="import-input"]')?.click()} />
       ) : (
         <SplitPane

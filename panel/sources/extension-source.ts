@@ -35,6 +35,7 @@ export function createExtensionSource(tabId: number, connectToTab: ConnectToTab)
             ...(st.pageReachable !== undefined ? { pageReachable: st.pageReachable } : {}),
             ...(st.includeCount !== undefined ? { includeCount: st.includeCount } : {}),
             ...(st.captureLimitBytes !== undefined ? { captureLimitBytes: st.captureLimitBytes } : {}),
+            ...(st.tabClosed ? { tabClosed: true } : {}),
           }),
       });
       if (preserve) conn.setPreserveLog(true);

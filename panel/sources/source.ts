@@ -28,6 +28,8 @@ export interface LiveState {
   includeCount?: number;
   /** The per-tab capture cap in bytes (see LiveControls.captureLimit), as the extension last reported. */
   captureLimitBytes?: number;
+  /** The inspected tab was closed (the panel opened as a tab outlives it): nothing more will come. */
+  tabClosed?: boolean;
 }
 
 /** Controls only a live capture has. */

@@ -39,10 +39,14 @@ export interface ConnectionStatus {
   includeCount?: number;
   /** The user's capture cap (bytes), kept current like includeCount; unset until read. */
   captureLimitBytes?: number;
+  /** The inspected tab was closed (a panel opened as a tab outlives it): what it captured stays shown. */
+  tabClosed?: boolean;
 }
 
 export const PAGE_UNREACHABLE =
   'Replyscope is not running in this page — reload it to capture its streams';
+
+export const TAB_CLOSED = 'The inspected tab was closed — what it captured stays here until this panel closes';
 
 export interface TabConnectionHandlers {
   onSnapshot(records: CaptureRecord[], header: CaptureHeader): void;
@@ -83,6 +87,7 @@ export function connectToTab(tabId: number, handlers: TabConnectionHandlers): Ta
   let pageReachable: boolean | undefined;
   let includeCount: number | undefined;
   let captureLimitBytes: number | undefined;
+  let tabClosed = false;
   const compaction = new PanelCompaction(DEFAULT_CAPTURE_LIMIT_BYTES);
 
   const header = (): CaptureHeader => ({
@@ -99,7 +104,9 @@ export function connectToTab(tabId: number, handlers: TabConnectionHandlers): Ta
     const top = capture.topDocument();
     const siteEnabled = top?.siteEnabled ?? true;
     const invalid = capture.dropped() + drops.total();
-    let text = !connected
+    let text = tabClosed
+      ? TAB_CLOSED
+      : !connected
       ? 'Disconnected from the extension — reconnecting…'
       : pageReachable === false
         ? PAGE_UNREACHABLE
@@ -114,6 +121,7 @@ export function connectToTab(tabId: number, handlers: TabConnectionHandlers): Ta
       ...(pageReachable !== undefined ? { pageReachable } : {}),
       ...(includeCount !== undefined ? { includeCount } : {}),
       ...(captureLimitBytes !== undefined ? { captureLimitBytes } : {}),
+      ...(tabClosed ? { tabClosed } : {}),
     };
   };
   const emitStatus = (): void => {
@@ -183,6 +191,13 @@ export function connectToTab(tabId: number, handlers: TabConnectionHandlers): Ta
     emitSnapshot();
   };
   chrome.tabs?.onUpdated?.addListener(onTabUpdated);
+  // (Only a panel opened as a tab sees this: DevTools closes with its tab.)
+  const onTabRemoved = (id: number): void => {
+    if (id !== tabId || tabClosed) return;
+    tabClosed = true;
+    emitStatus();
+  };
+  chrome.tabs?.onRemoved?.addListener(onTabRemoved);
 
   // The include list's size and the cap for the toolbar: read once, then followed in storage (any panel, any window
   // may edit them). The cap also bounds this client's compaction.
@@ -219,6 +234,7 @@ export function connectToTab(tabId: number, handlers: TabConnectionHandlers): Ta
       closed = true;
       if (retry !== undefined) clearTimeout(retry);
       chrome.tabs?.onUpdated?.removeListener(onTabUpdated);
+      chrome.tabs?.onRemoved?.removeListener(onTabRemoved);
       chrome.storage?.onChanged?.removeListener(onStorageChanged);
       port?.disconnect();
       port = undefined;

@@ -106,6 +106,10 @@ export class TabCapture {
         doc.gone = true;
         const ends = endOrphanedStreams(doc, nowMs());
         if (message.isTop && this.currentTop === message.docId) {
+          // Kept until the tab shows its next page (that page's first snapshot, or the tab's loading: topNavigated) —
+          // a tab that closes has none: a panel opened as a tab dropped what it showed and said "Connected — waiting
+          // for agent streams". One whose loading came first (a page without a relay next) goes now, as before.
+          if (doc.generation === this.generation) return ends.length ? { kind: 'append', records: ends } : undefined;
           this.navigated(undefined);
           return { kind: 'reset' };
         }

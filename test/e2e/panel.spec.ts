@@ -151,6 +151,29 @@ test('Clear with a stream still open: what it dropped is said as Clear\'s, not t
   await app.close();
 });
 
+test('a panel opened as a tab outlives the tab it inspects: what it captured stays, and it says the tab was closed', async () => {
+  gate = deferred();
+  const { app, panel } = await appWithPanel();
+  await app.click('#go');
+  const row = panel.locator('[data-conn]').first();
+  await expect(row).toContainText('live');
+  await expect(panel.getByTestId('step-pos')).toHaveText(/^step 6 \/ 6\b/);
+  await app.close(); // mid-stream
+  // Was: the capture dropped, "Connected — waiting for agent streams" and "No agent streams yet — reload the page".
+  await expect(panel.getByTestId('status')).toHaveText('The inspected tab was closed — what it captured stays here until this panel closes');
+  await expect(row).toContainText('aborted');
+  await expect(panel.getByTestId('bubble')).toContainText(words.slice(0, 4).join(''));
+  gate.resolve();
+
+  // One that captured nothing says so, rather than asking for a reload of a page that is gone.
+  const other = await appWithPanel();
+  await expect(other.panel.getByTestId('status')).toContainText('Capturing');
+  await other.app.close();
+  await expect(other.panel.getByTestId('empty')).toContainText('The inspected tab was closed.');
+  await other.panel.close();
+  await panel.close();
+});
+
 test('a live panel selects its first stream and its reply, again after a reload; the toolbar shows no tab id', async () => {
   const { app, panel, tabId } = await appWithPanel();
   await expect(panel.getByTestId('empty')).toBeVisible();

@@ -310,6 +310,8 @@ describe('connectToTab', () => {
       ports[0].onMessage.fire({ type: 'document-gone', docId, isTop: true });
       track();
     }
+    ports[0].onMessage.fire({ ...snap([], 'top12'), frameUrl: 'https://chat.test/12' }); // the tab's next page
+    track();
     expect(panel.most).toBeLessThanOrEqual(COMPACT_FACTOR * CAP + 8192);
     const last = [...panel.log].reverse().find((e): e is { snapshot: CaptureRecord[] } => 'snapshot' in e)!.snapshot;
     expect(last[0]).toMatchObject({ kind: 'notice', text: expect.stringMatching(/^Preserve log: the \d+ oldest pages were let go/) });

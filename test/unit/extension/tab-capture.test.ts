@@ -72,6 +72,25 @@ describe('TabCapture', () => {
     expect(c.records().filter((r) => r.kind === 'end').map((r) => (r as { conn: string }).conn)).toEqual(['done', 'open']);
   });
 
+  it('the top document gone with no next page (its tab closed) keeps its capture, its streams ended; the next page drops it', () => {
+    const c = new TabCapture();
+    const conn: PageRecord = { kind: 'connection', id: 'open', transport: 'fetch', frameUrl: 'https://app.test/', method: 'GET', url: 'https://app.test/s', requestHeaders: [], startTime: 0 };
+    c.apply(snapshot('top1', true, [notice('page'), conn]));
+    // Was a reset to nothing: a panel opened as a tab lost what it showed when the tab it inspected closed.
+    expect(c.apply({ type: 'document-gone', docId: 'top1', isTop: true })).toEqual({ kind: 'append', records: [expect.objectContaining({ kind: 'end', conn: 'open', state: 'aborted' })] });
+    expect(texts(c)).toEqual(['page', 'connection', 'end']);
+    c.apply(snapshot('top2', true, [notice('next page')])); // a navigation after all: the next page drops it
+    expect(texts(c)).toEqual(['next page']);
+  });
+
+  it('the top document gone after the tab began loading its next page (one without a capture) goes at once', () => {
+    const c = new TabCapture();
+    c.apply(snapshot('top1', true, [notice('page')]));
+    c.topNavigated();
+    expect(c.apply({ type: 'document-gone', docId: 'top1', isTop: true })).toEqual({ kind: 'reset' });
+    expect(c.records()).toEqual([]);
+  });
+
   it('with preserve log, nothing is dropped until clear()', () => {
     const c = new TabCapture();
     c.preserveLog = true;
