@@ -10,6 +10,7 @@
 // documents, so the panel (and an export of it) can tell which page each stream came from (see page-visits.ts).
 import type { CaptureRecord, EvictionRecord } from '../core/capture/model.ts';
 import { payloadRecord } from '../core/frames/byte-chunks.ts';
+import { DOCUMENT_GONE_END } from '../core/capture/notices.ts';
 import { COMPACT_FACTOR, dataBytes } from './panel-compaction.ts';
 import { beginVisit, visitOrderedRecords, type VisitRef } from './page-visits.ts';
 import type { BackgroundToPanel, PageRecord, WireRecord } from './messages.ts';
@@ -210,7 +211,7 @@ function endOrphanedStreams(doc: DocumentCapture, t: number): CaptureRecord[] {
   for (const r of doc.records) if (r.kind === 'end') ended.add(r.conn);
   const ends: CaptureRecord[] = [];
   for (const r of doc.records) {
-    if (r.kind === 'connection' && !ended.has(r.id)) ends.push({ kind: 'end', conn: r.id, t, state: 'aborted', error: 'its document went away (the frame was removed or navigated)' });
+    if (r.kind === 'connection' && !ended.has(r.id)) ends.push({ kind: 'end', conn: r.id, t, state: 'aborted', error: `${DOCUMENT_GONE_END} (the frame was removed or navigated, or its tab closed)` });
   }
   for (const e of ends) doc.records.push(e);
   return ends;

@@ -121,6 +121,7 @@ test('streams open when the page reloads end as the page leaving, not as failed 
   await panel.getByRole('checkbox', { name: 'All connections' }).check();
   const diagnostics = panel.getByTestId('diagnostics');
   await expect(diagnostics.getByText('stream.aborted')).toBeVisible();
+  await expect(diagnostics).toContainText('the stream ended with its page: the page left while it streamed');
   await expect(diagnostics.getByText('stream.network-error')).toHaveCount(0);
   await panel.screenshot({ path: test.info().outputPath('reloaded-streams.png') });
   await panel.close();

@@ -3,7 +3,7 @@
 // on it, and built into the view the panel and the CLI show — the stream's own diagnostics with its frames', events'
 // and end's.
 import type { EvictionDerived, NoticeRecord } from '../capture/model.ts';
-import { EVENTSOURCE_PARTIAL_NOTICE, EVENTSOURCE_RECONNECT_NOTICE } from '../capture/notices.ts';
+import { DOCUMENT_GONE_END, EVENTSOURCE_PARTIAL_NOTICE, EVENTSOURCE_RECONNECT_NOTICE, PAGE_LEFT_END } from '../capture/notices.ts';
 import type { Diagnostic } from '../diagnostics/types.ts';
 import { ConnectionReading } from './connection-reading.ts';
 import { evictionCause, evictionCauseText } from './eviction-cause.ts';
@@ -197,7 +197,11 @@ export class ConnectionAnalysis extends ConnectionReading implements EarlierStre
       out.push({ code: 'stream.network-error', severity: 'error', index: last, message: this.end.error ?? 'network error' });
     }
     if (this.end?.state === 'aborted' || this.end?.state === 'cancelled') {
-      out.push({ code: 'stream.aborted', severity: 'info', index: last, message: `the page ${this.end.state === 'cancelled' ? 'cancelled its reader' : 'aborted the request'}${this.end.error ? ` (${this.end.error})` : ''}` });
+      // A stream that ended with its page was not aborted by it: "the page aborted the request (the page left …)".
+      const withPage = this.end.error !== undefined && (this.end.error.startsWith(PAGE_LEFT_END) || this.end.error.startsWith(DOCUMENT_GONE_END));
+      out.push({ code: 'stream.aborted', severity: 'info', index: last, message: withPage
+        ? `the stream ended with its page: ${this.end.error}`
+        : `the page ${this.end.state === 'cancelled' ? 'cancelled its reader' : 'aborted the request'}${this.end.error ? ` (${this.end.error})` : ''}` });
     }
     if (this.evictions > 0) {
       const d = this.headEviction?.derived;

@@ -85,7 +85,7 @@ export const ANALYSIS_DIAGNOSTIC_DOCS: DiagnosticDoc[] = [
     code: 'stream.aborted',
     severity: 'info',
     title: 'The page stopped reading',
-    explanation: 'The page cancelled its reader or aborted the request (e.g. "Stop generating").',
+    explanation: 'The page cancelled its reader or aborted the request (e.g. "Stop generating") — or the page went, and the stream with it: it left (a reload, a link), its frame was removed or its tab closed.',
   },
   {
     code: 'stream.evicted',

@@ -22,6 +22,14 @@ export function webSocketCaptureNotice(skipped: number, fromStart: boolean): str
     'shown as other messages), the texts the page sends are shown as sent; binary messages are not captured.';
 }
 
+/**
+ * How an end record's `error` begins when the stream ended because its page went: the tap's, for a stream the browser
+ * ended as the page left (emitter.ts), and the watcher's, for one whose document went away without an end (a frame
+ * removed, a tab closed: tab-capture.ts). Analysis tells such an end as the page's going, not as the page aborting.
+ */
+export const PAGE_LEFT_END = 'the page left while it streamed';
+export const DOCUMENT_GONE_END = 'its document went away';
+
 /** What the page started that the capture cannot look into (WebSocket: until it carries agent events). */
 export type BlindSpot = 'WebSocket' | 'Worker' | 'SharedWorker';
 

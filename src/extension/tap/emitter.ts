@@ -7,6 +7,7 @@
 import type { ConnectionRecord } from '../../core/capture/model.ts';
 import { maskUrlUserinfo } from '../../core/capture/credential-mask.ts';
 import type { BytesRecord, PageRecord, RelayToTap, TapToRelay, WireRecord } from '../messages.ts';
+import { PAGE_LEFT_END } from '../../core/capture/notices.ts';
 import { LEAVE_BATCH_EVENT } from './handshake.ts';
 import { natives, nextTask, pageHidden, postOn, randomToken } from './natives.ts';
 
@@ -238,4 +239,4 @@ function endedByLeaving(record: WireRecord): WireRecord {
 }
 
 /** Why a stream the page had open when it left ended (its error, if the browser gave one, follows). */
-export const LEFT_PAGE = 'the page left while it streamed';
+export const LEFT_PAGE = PAGE_LEFT_END;
