@@ -8,6 +8,9 @@ export { CAPTURE_LOG_HEAD_BYTES, CaptureLogStream, startsAsCaptureLog } from '..
 export { writeHar } from '../src/core/capture/har.ts';
 export { harParts } from '../src/core/capture/har-parts.ts';
 export { jsonParts, PAUSE, type Pause, type WorkProgress } from '../src/core/capture/json-parts.ts';
+export {
+  bodySchema, chunkSchema, connectionSchema, endSchema, evictedSchema, headerSchema, messageSchema, navigationSchema, noticeSchema,
+} from '../src/core/capture/schemas.ts';
 export { redactCapture, redactSteps, type RedactOptions as RedactionOptions } from '../src/core/capture/redact.ts';
 export { diagnosticDoc } from '../src/core/diagnostics/catalog.ts';
 export { evictionCauseText } from '../src/core/analysis/eviction-cause.ts';

@@ -26,7 +26,7 @@ export function createViewerSource(location: Location): PanelSource {
         .then(async (res) => {
           if (!res.ok) throw new Error(`HTTP ${res.status} ${res.statusText}`);
           // As a file the user imports: a capture log of any size, read in slices; anything else whole.
-          const read = await readImportFile(await res.blob(), name, () => false, (share) => sink.status(`Loading ${name}… ${Math.floor(100 * share)}%`));
+          const read = await readImportFile(await res.blob(), name, () => false, (share) => sink.status(`Loading ${name}… ${Math.floor(100 * share)}%`), aborted.signal);
           if (!('capture' in read)) return;
           const { capture } = read;
           sink.reset(capture.header, capture.records, name);

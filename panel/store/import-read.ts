@@ -1,9 +1,9 @@
-// Reading a file the user imports, bytes → text → capture records, where it is called: where it waits is passed in
-// (ReadPacing), so that it can run where nothing else waits for the thread. A capture log is read in slices
-// (Blob.slice), decoded and read a line at a time (capture-log-stream.ts): it may be of any size — an export of
-// several large captures side by side is more than one string holds, and was refused by the import it came from.
-// Anything else is one JSON document or one body, read whole: up to MAX_INPUT_BYTES, refused by its size before it
-// is read.
+// Reading a file the user imports, bytes → text → capture records, where it is called: in the import worker
+// (import-worker-serve.ts), or on the page's thread when no worker can be started (import-file.ts). A capture log is
+// read in slices (Blob.slice), decoded and read a line at a time (capture-log-stream.ts): it may be of any size — an
+// export of several large captures side by side is more than one string holds, and was refused by the import it
+// came from. Anything else is one JSON document or one body, read whole: up to MAX_INPUT_BYTES, refused by its size
+// before it is read.
 import type { Capture } from '../../src/core/capture/model.ts';
 import { CAPTURE_LOG_HEAD_BYTES, CaptureLogStream, inputTooLarge, loadInput, MAX_INPUT_BYTES, startsAsCaptureLog } from '../core-bridge.ts';
 

@@ -1,11 +1,14 @@
 // The panel inside the extension (panel/index.html?tabId=N in a tab, as the devtools page opens it): a live
 // AgentScope stream from a loopback server shows up while it streams, the selection and a scrubbed-back step survive
-// live updates, the final bubble equals the core's reconstruction of what the extension captured, clear empties it.
+// live updates, the final bubble equals the core's reconstruction of what the extension captured, clear empties it;
+// an imported file is read in the panel's import worker, which the extension's CSP lets run.
 import { bubbleTextBlocks, expectedShown } from './support/bubble.ts';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { launchWithExtension, setCaptureLimit, type ExtensionBrowser } from './support/extension.ts';
 import { startServer, writeAndWait, deferred, type TestServer } from './support/server.ts';
-import { CaptureAnalyzer } from '../../panel/core-bridge.ts';
+import { CaptureAnalyzer, writeCaptureLog } from '../../panel/core-bridge.ts';
+import { importWorkerSeen, watchImportWorker } from './support/import-worker-watch.ts';
+import { sampleCapture } from '../../panel/dev/sample-capture.ts';
 
 let ext: ExtensionBrowser;
 let server: TestServer;
@@ -355,6 +358,23 @@ test('a fast stream (20k events written as fast as the socket takes them) arrive
   await expect(panel.getByTestId('step-pos')).toHaveText(new RegExp(`^step ${total} / ${total}\\b`));
   // A long text: the bubble lays out its head and tail (LongText) and says how much it left out.
   expect(await bubbleTextBlocks(panel)).toEqual([expectedShown(Array.from({ length: BURST }, (_, j) => `${j} `).join(''))]);
+  await panel.close();
+  await app.close();
+});
+
+test('a file imported into the extension\'s panel is read in its import worker (chrome-extension://, the extension\'s CSP)', async () => {
+  const app = await ext.context.newPage();
+  await app.goto(`${server.url}/app`);
+  const panel = await ext.context.newPage();
+  await watchImportWorker(panel);
+  await panel.goto(`chrome-extension://${ext.extensionId}/panel/index.html?tabId=${await ext.tabIdFor(app)}`);
+  await expect(panel.getByTestId('empty')).toBeVisible();
+  await panel.getByTestId('import-input').setInputFiles({ name: 'sample.replyscope.ndjson', mimeType: 'application/octet-stream', buffer: Buffer.from(writeCaptureLog(sampleCapture())) });
+  await expect(panel.getByTestId('status')).toHaveText(/^Imported sample\.replyscope\.ndjson: \d+ connections$/);
+  const seen = await importWorkerSeen(panel);
+  expect(seen.workers).toEqual(['replyscope-import']);
+  expect(seen.posted).toMatchObject({ records: 1, read: 1 });
+  expect(seen.parsedHere).toBe(0);
   await panel.close();
   await app.close();
 });

@@ -1,11 +1,15 @@
 // The viewer's performance behaviour, asserted structurally (no timings): a big import is analysed in slices while
-// the page keeps producing frames and shows progress; a seek changes only what it must in the DOM (two event rows,
+// the page keeps producing frames and shows progress; an imported file is read in a worker, the page's thread given
+// its records in batches and parsing none of it (where no worker loads, it reads the file itself); a seek changes only what it must in the DOM (two event rows,
 // the touched bubble block); live records append rows without touching the existing ones. Plus the `?` overlay
 // and Space for play/pause.
 import { expect, test, type Page } from '@playwright/test';
 import { sampleCapture } from '../../panel/dev/sample-capture.ts';
 import { useViewer } from './support/viewer.ts';
-import { CaptureAnalyzer, writeCaptureLog } from '../../panel/core-bridge.ts';
+import { CaptureAnalyzer, writeCaptureLog, writeHar } from '../../panel/core-bridge.ts';
+import { importWorkerSeen, watchImportWorker } from './support/import-worker-watch.ts';
+import { generateCapture } from '../../bench/capture-gen.ts';
+import { makeHeader } from '../../src/core/capture/capture-log.ts';
 
 const viewer = useViewer('viewer-perf');
 
@@ -44,6 +48,73 @@ test('a big import is analysed in slices: progress shows and frames keep coming 
   expect(new Set(seen).size).toBeGreaterThan(3); // several slices, each followed by a rendered frame
   expect(seen).toEqual([...seen].sort((a, b) => a - b)); // progress only moves forward
   await expect(page.locator('[data-conn]').first()).toContainText(String(N));
+  await page.close();
+});
+
+/** A generated session (bench/capture-gen.ts) of about `events` events, as a capture log and as a HAR. */
+function generatedFiles(events: number, seed: number): { log: string; har: string } {
+  const capture = { header: makeHeader('e2e', { created: '2026-03-01T09:00:00.000Z' }), records: generateCapture({ events, seed }).records };
+  return { log: writeCaptureLog(capture), har: writeHar(capture) };
+}
+
+/** Every text the status line shows from now on. */
+async function watchStatus(page: Page): Promise<() => Promise<string[]>> {
+  await page.evaluate(() => {
+    const w = window as unknown as { statuses: string[] };
+    w.statuses = [];
+    const status = () => document.querySelector('[data-testid="status"]')?.textContent ?? '';
+    new MutationObserver(() => w.statuses.push(status())).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+  return () => page.evaluate(() => (window as unknown as { statuses: string[] }).statuses);
+}
+
+test('an imported file is read in a worker: the page gets its records in batches and parses none of the file', async () => {
+  test.setTimeout(120_000);
+  const page = await viewer.open(watchImportWorker);
+  const statuses = await watchStatus(page);
+  const log = generatedFiles(60_000, 3).log; // ~15 MB: four slices of 4 MiB
+  await page.getByTestId('import-input').setInputFiles({ name: 'big.replyscope.ndjson', mimeType: 'application/octet-stream', buffer: Buffer.from(log) });
+  await expect(page.getByTestId('status')).toHaveText('Imported big.replyscope.ndjson: 1 connection', { timeout: 60_000 });
+  let seen = await importWorkerSeen(page);
+  expect(seen.workers).toEqual(['replyscope-import']);
+  expect(seen.posted.records).toBeGreaterThan(10); // ~256 KiB of text each
+  expect(seen.posted.progress).toBeGreaterThanOrEqual(4); // one a slice, said in the status line:
+  expect(new Set((await statuses()).filter((t) => /^Reading big\.replyscope\.ndjson… \d+%$/.test(t))).size).toBeGreaterThan(1);
+  expect(seen.parsedHere).toBe(0);
+
+  // A HAR is one JSON document, parsed whole — in the worker too.
+  const har = generatedFiles(8_000, 4).har;
+  expect(har.length).toBeGreaterThan(1 << 20);
+  await page.getByTestId('import-input').setInputFiles({ name: 'other.har', mimeType: 'application/json', buffer: Buffer.from(har) });
+  await expect(page.getByTestId('status')).toHaveText('Imported other.har: 1 connection', { timeout: 60_000 });
+  seen = await importWorkerSeen(page);
+  expect(seen.workers).toEqual(['replyscope-import', 'replyscope-import']); // one a file
+  expect(seen.posted.fingerprint).toBe(1); // asked whether it was shown already before parsing it
+  expect(seen.parsedHere).toBe(0);
+  await expect(page.locator('[data-conn]')).toHaveCount(2);
+  await page.close();
+});
+
+test('where the import worker cannot load, the file is read on the page\'s thread as before', async () => {
+  const page = await viewer.open(async (p) => {
+    await watchImportWorker(p);
+    await p.route('**/import-worker-*.js', (route) => route.fulfill({ status: 404, body: 'not here' }));
+  });
+  const log = writeCaptureLog(sample);
+  await page.getByTestId('import-input').setInputFiles({ name: 'sample.replyscope.ndjson', mimeType: 'application/octet-stream', buffer: Buffer.from(log) });
+  await expect(page.getByTestId('status')).toHaveText(/^Imported sample\.replyscope\.ndjson: \d+ connections$/);
+  const seen = await importWorkerSeen(page);
+  expect(seen.workers).toEqual(['replyscope-import']); // tried: it failed before it said anything
+  expect(seen.posted).toEqual({});
+  expect(seen.parsedHere).toBeGreaterThan(0); // the log's lines, here
+  // A Worker refused outright (Chromium's answer to a page of an opaque origin) reads it here too, its error the same.
+  await page.evaluate(() => {
+    (window as unknown as { Worker: unknown }).Worker = function refused() {
+      throw new DOMException("Script cannot be accessed from origin 'null'", 'SecurityError');
+    };
+  });
+  await page.getByTestId('import-input').setInputFiles({ name: 'cut.replyscope.ndjson', mimeType: 'application/octet-stream', buffer: Buffer.from(`${log.slice(0, 40)}\n${log.slice(40)}`) });
+  await expect(page.getByTestId('status')).toHaveText(/^Could not import cut\.replyscope\.ndjson: capture log line 1: not JSON/);
   await page.close();
 });
 

@@ -9,8 +9,8 @@ export interface ViewerEnv {
   readonly browser: Browser;
   /** Origin serving the viewer's files (`${url}/index.html`). */
   readonly url: string;
-  /** A new page on the empty viewer; a page error fails the test. */
-  open(): Promise<Page>;
+  /** A new page on the empty viewer; a page error fails the test. `prepare`: run on the page before it loads. */
+  open(prepare?: (page: Page) => Promise<void>): Promise<Page>;
 }
 
 /** Registers beforeAll/afterAll hooks that build and serve the viewer; read the fields inside tests. */
@@ -36,11 +36,12 @@ export function useViewer(name: string): ViewerEnv {
       if (!server) throw new Error('viewer server used outside a test');
       return server.url;
     },
-    async open() {
+    async open(prepare) {
       const page = await env.browser.newPage({ viewport: { width: 1400, height: 860 } });
       page.on('pageerror', (err) => {
         throw err;
       });
+      await prepare?.(page);
       await page.goto(`${env.url}/index.html`);
       await expect(page.getByTestId('empty')).toBeVisible();
       return page;
