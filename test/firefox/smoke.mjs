@@ -20,6 +20,8 @@
 //    them "error" and "aborted".
 // 7. A synchronous XHR of the stream (no readystatechange before DONE): the page gets the body, the capture has it.
 // 8. A stream request answered 401 with a JSON message: the panel's connection details show the message.
+// 9. A capture log imported into the panel is read in its import worker (a module Worker from moz-extension:, under
+//    the extension's CSP): the panel lists its connection, the worker posted its records.
 // Harness notes: launched with -remote-allow-system-access (BiDi refuses moz-extension: navigation otherwise);
 // puppeteer's goto to a moz-extension: URL never resolves (Firefox's NavigationManager throws on the process switch),
 // so extension pages are opened without awaiting goto and polled. DUMPIO=1 prints Firefox's own output.
@@ -363,6 +365,35 @@ async function main() {
   const shown = await poll(() => panel.evaluate(() => document.querySelector('[data-testid="error-body"]')?.innerText), 'the error answer\'s body in the connection details').catch((e) => e.message);
   check(shown.includes('invalid x-api-key') && shown.includes('authentication_error'), 'panel shows the error answer\'s body (the server\'s message)', JSON.stringify(shown));
   await panel.screenshot({ path: SCREENSHOT.replace(/\.png$/, '-8.png') });
+
+  // (9) An import, read in the panel's import worker: the Worker the panel starts is watched from the page.
+  const importedLog = [
+    { kind: 'header', format: 'replyscope-capture', version: 1, tool: 'firefox-smoke', created: new Date(0).toISOString() },
+    { kind: 'connection', id: 'imported:1', transport: 'fetch', frameUrl: `${ORIGIN}/app`, method: 'GET', url: `${ORIGIN}/imported`, requestHeaders: [], status: 200, responseHeaders: [['content-type', 'text/event-stream']], startTime: 1, responseTime: 2 },
+    { kind: 'chunk', conn: 'imported:1', t: 3, bytes: BODY.length, text: BODY.toString('utf8') },
+    { kind: 'end', conn: 'imported:1', t: 4, state: 'complete' },
+  ].map((r) => `${JSON.stringify(r)}\n`).join('');
+  await panel.evaluate((text) => {
+    const seen = { workers: 0, posted: [] };
+    window.__importSeen = seen;
+    const RealWorker = window.Worker;
+    window.Worker = class extends RealWorker {
+      constructor(url, options) {
+        super(url, options);
+        seen.workers++;
+        this.addEventListener('message', (e) => seen.posted.push(e.data?.type));
+      }
+    };
+    const files = new DataTransfer();
+    files.items.add(new File([text], 'imported.replyscope.ndjson'));
+    const input = document.querySelector('[data-testid="import-input"]');
+    input.files = files.files;
+    input.dispatchEvent(new Event('change', { bubbles: true }));
+  }, importedLog);
+  const importStatus = await poll(() => panel.evaluate(() => { const s = document.querySelector('[data-testid="status"]')?.textContent ?? ''; return /^(Imported|Could not)/.test(s) ? s : null; }), 'the import to end');
+  check(importStatus === 'Imported imported.replyscope.ndjson: 1 connection', 'import: the panel lists the imported capture log\'s connection', importStatus);
+  const importSeen = await panel.evaluate(() => window.__importSeen);
+  check(importSeen.workers === 1 && importSeen.posted.includes('records') && importSeen.posted.at(-1) === 'read', 'import: the file was read in the panel\'s import worker (moz-extension:, the extension\'s CSP)', JSON.stringify(importSeen));
 }
 
 try {
