@@ -6,7 +6,7 @@ import type { EvictionDerived, NoticeRecord } from '../capture/model.ts';
 import { DOCUMENT_GONE_END, EVENTSOURCE_PARTIAL_NOTICE, EVENTSOURCE_RECONNECT_NOTICE, PAGE_LEFT_END } from '../capture/notices.ts';
 import type { Diagnostic } from '../diagnostics/types.ts';
 import { ConnectionReading } from './connection-reading.ts';
-import { evictionCause, evictionCauseText } from './eviction-cause.ts';
+import { evictionCause, evictionCauseText } from '../capture/eviction-cause.ts';
 import { dialectOfEvent, isAgentScope, isPi } from './dialect.ts';
 import { clipped } from '../diagnostics/shown.ts';
 import { HeldBackWatch } from './held-back.ts';

@@ -3,7 +3,7 @@
 import type { FrameList } from '../frames/frame-list.ts';
 import type { ConnectionRecord, EndRecord } from '../capture/model.ts';
 import type { Diagnostic } from '../diagnostics/types.ts';
-import type { EvictionCause } from './eviction-cause.ts';
+import type { EvictionCause } from '../capture/eviction-cause.ts';
 
 /** Which protocol a stream speaks. `agentscope-legacy` is the camelCase agentscope-typescript dialect. */
 export type Dialect =

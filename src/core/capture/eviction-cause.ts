@@ -2,7 +2,7 @@
 // going from a digest of what it dropped, and so leaves the same kind of eviction record. Said by the diagnostic, the
 // connection's details and the docs alike: "evicted 15 events (memory cap)" after a Clear sent the user to raise a cap
 // the capture had never reached.
-import type { EvictionRecord } from '../capture/model.ts';
+import type { EvictionRecord } from './model.ts';
 
 export type EvictionCause = 'cap' | 'clear' | 'both';
 
