@@ -4,6 +4,7 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { Icon } from './Icon.tsx';
 import { useWidth } from './useWidth.ts';
+import { continuesEvictionTitle, evictedStepsTitle } from '../lib/eviction-words.ts';
 import { connectionName, connectionNumbers, shownId } from '../lib/resume-words.ts';
 import { replyWords } from '../lib/reply-words.ts';
 import { nextIn, nextPlayStep, playDelay, type Speed } from '../store/steps.ts';
@@ -237,9 +238,9 @@ export function Scrubber({ store }: { store: PanelStore }) {
         step {k + 1} / {n}
         {/* Shown, not only in the title: a docked panel's step status was in no text on screen. */}
         {compact ? <span data-testid="step-status"> · {statusWord}</span> : null}
-        {min > 0 ? <span class="warn" title="Older events were evicted (memory cap)"> ({min} evicted)</span> : null}
+        {min > 0 ? <span class="warn" title={evictedStepsTitle(conn)}> ({min} evicted)</span> : null}
         {reply.continuesEviction ? (
-          <span class="warn" title="This reply began in events evicted by the memory cap: step 1 continues from its message as the eviction digest derived it">
+          <span class="warn" title={continuesEvictionTitle(conn)}>
             {' '}(continues after evicted events)
           </span>
         ) : null}

@@ -20,6 +20,7 @@ import { AXIS_H, LABEL_MIN_W, LANE_H, labelFont } from './timeline-layout.ts';
 import { useRevealReplyLanes, useRevealTable } from './timeline-scroll.ts';
 import { useTimelineView } from './useTimelineView.ts';
 import { axisScale, axisTime } from '../lib/axis-ticks.ts';
+import { continuedSpanTitle } from '../lib/eviction-words.ts';
 import { truncate } from '../lib/format.ts';
 import { labelColumn, textWidth } from '../lib/text-fit.ts';
 import { laneIds, shortIdsIn } from '../lib/timeline-words.ts';
@@ -37,7 +38,6 @@ export function Timeline({ store, tools }: { store: PanelStore; tools: HTMLEleme
   // The pointer in the window (clientX, clientY): the tooltip places itself in the pane from there.
   const [hover, setHover] = useState<{ x: number; y: number; text: string } | undefined>(undefined);
   const conn = store.selectedConnection.value;
-  const resumed = conn?.replies.some((r) => r.continuesConnection !== undefined) ?? false;
   const tl = useComputed(() => {
     const c = store.selectedConnection.value; // a new view whenever the connection changed
     if (!c) return undefined;
@@ -226,7 +226,7 @@ export function Timeline({ store, tools }: { store: PanelStore; tools: HTMLEleme
           replyNumber={replyNumber}
           replyName={replyName}
           markedReply={markedReply}
-          resumed={resumed}
+          continuedTitle={conn ? continuedSpanTitle(conn) : ''}
         />
         {selPos !== undefined && Number.isFinite(selPos) && selPos >= v0 && selPos <= v1 ? (
           <line class="cursor" x1={x(selPos)} x2={x(selPos)} y1={AXIS_H - 4} y2={height} />

@@ -7,10 +7,11 @@ import { AXIS_H, LANE_H } from './timeline-layout.ts';
 
 /**
  * `x`: a time's place on the chart (px), the plot `plotW` px wide from `labelW`; `labelTexts`: the lanes' labels as they
- * fit the label column; `markedReply`: the reply whose lanes are marked; `resumed`: the connection resumes another.
+ * fit the label column; `markedReply`: the reply whose lanes are marked; `continuedTitle`: what an open left edge
+ * says (where its span began: the evicted part, and what evicted it, or the connection resumed).
  * In the chart's SVG, which defines the clips (#plot, #labels).
  */
-export function TimelineLanes({ lanes, x, labelW, plotW, width, labelTexts, laneName, replyNumber, replyName, markedReply, resumed }: {
+export function TimelineLanes({ lanes, x, labelW, plotW, width, labelTexts, laneName, replyNumber, replyName, markedReply, continuedTitle }: {
   lanes: readonly TimelineLane[];
   x: (t: number) => number;
   labelW: number;
@@ -21,7 +22,7 @@ export function TimelineLanes({ lanes, x, labelW, plotW, width, labelTexts, lane
   replyNumber: ReadonlyMap<string, number>;
   replyName: ReadonlyMap<string, string>;
   markedReply: string | undefined;
-  resumed: boolean;
+  continuedTitle: string;
 }) {
   return (
     <>
@@ -61,7 +62,7 @@ export function TimelineLanes({ lanes, x, labelW, plotW, width, labelTexts, lane
                     <rect x={x0} y={y + 3} width={w} height={LANE_H - 6} rx={2} fill="var(--kind)" opacity={sp.open ? 0.35 : 0.6} stroke={sp.open ? 'var(--kind)' : 'none'} stroke-dasharray={sp.open ? '3 2' : undefined} />
                     {sp.continued ? ( // began before the evicted part, or on the connection this one resumes: an open left edge
                       <path d={`M${x0 + 5} ${y + 3} L${x0} ${y + LANE_H / 2} L${x0 + 5} ${y + LANE_H - 3}`} fill="none" stroke="var(--fg)" stroke-width="1.5" data-continued="">
-                        <title>{resumed ? 'began on the connection this one resumes' : 'began before the evicted part (memory cap)'}</title>
+                        <title>{continuedTitle}</title>
                       </path>
                     ) : null}
                     {sp.ticks.map((tk) => {

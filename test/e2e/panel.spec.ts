@@ -147,6 +147,10 @@ test('Clear with a stream still open: what it dropped is said as Clear\'s, not t
   await expect(panel.getByText('(memory cap)')).toHaveCount(0);
   gate.resolve();
   await expect(row).toContainText('complete');
+  // The scrubber's "(continues after evicted events)" said "evicted by the memory cap" in its title.
+  const pos = panel.getByTestId('step-pos');
+  await expect(pos.locator('[title*="evicted by Clear (the stream still open)"]')).toHaveCount(1);
+  await expect(pos.locator('[title*="memory cap"]')).toHaveCount(0);
   await panel.getByRole('tab', { name: /Diagnostics/ }).click();
   await expect(panel.getByTestId('diagnostics')).toContainText('evicted 6 events before this point (Clear, the stream still open)');
   await expect(panel.getByTestId('bubble')).toContainText(words.join(''));

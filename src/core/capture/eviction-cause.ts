@@ -17,3 +17,13 @@ export function evictionCause(ev: Pick<EvictionRecord, 'chunks' | 'messages' | '
 export function evictionCauseText(cause: EvictionCause): string {
   return cause === 'cap' ? 'memory cap' : cause === 'clear' ? 'Clear, the stream still open' : 'memory cap and Clear';
 }
+
+/** The cause as the one that evicted: "evicted by …", "began before … evicted". */
+export function evictedByText(cause: EvictionCause): string {
+  return cause === 'cap' ? 'the memory cap' : cause === 'clear' ? 'Clear (the stream still open)' : 'the memory cap and Clear';
+}
+
+/** The causes of several evictions (connections, records) as one: the cap's and Clear's together are both. */
+export function joinedCause(a: EvictionCause | undefined, b: EvictionCause): EvictionCause {
+  return a === undefined || a === b ? b : 'both';
+}

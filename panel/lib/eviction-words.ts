@@ -1,0 +1,24 @@
+// The scrubber's and the timeline's words for a connection whose head went — by the memory cap, or by Clear with the
+// stream still open (eviction-cause.ts): after a Clear they said "(memory cap)", as the event list did, and sent the
+// user to raise a cap the capture had never reached. Apart from the components so that a unit test reads them.
+import { evictedByText, evictionCauseText } from '../../src/core/capture/eviction-cause.ts';
+import type { ConnectionView } from '../../src/core/analysis/types.ts';
+
+type Evicted = Pick<ConnectionView, 'evictedBy' | 'replies'>;
+
+/** The title of the scrubber's "(N evicted)": the reply's steps before its first kept one. */
+export function evictedStepsTitle(conn: Evicted): string {
+  return `Older events were evicted (${evictionCauseText(conn.evictedBy ?? 'cap')})`;
+}
+
+/** The title of the scrubber's "(continues after evicted events)": the reply began in the evicted head. */
+export function continuesEvictionTitle(conn: Evicted): string {
+  return `This reply began in events evicted by ${evictedByText(conn.evictedBy ?? 'cap')}: step 1 continues from its message as the eviction digest derived it`;
+}
+
+/** The title of a timeline span's open left edge: it began before what the connection holds. */
+export function continuedSpanTitle(conn: Evicted): string {
+  return conn.replies.some((r) => r.continuesConnection !== undefined)
+    ? 'began on the connection this one resumes'
+    : `began before the evicted part (${evictionCauseText(conn.evictedBy ?? 'cap')})`;
+}
