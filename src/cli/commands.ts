@@ -202,7 +202,7 @@ function replay(all: ConnectionView[], replyId: string | undefined): string {
         id: r.id,
         name: r.name,
         orphan: r.orphan || undefined,
-        // Began before the memory cap evicted the connection's head: `events` counts the kept ones, `final` continues
+        // Began before the memory cap (or Clear) evicted the connection's head: `events` counts the kept ones, `final` continues
         // the digest's message (see evictionNote).
         continuesEviction: r.continuesEviction || undefined,
         // Began on the connection this one resumes: `final` is the page's whole message, `events` counts those here.

@@ -1,6 +1,7 @@
 // What `replay` says on stderr beside its output: where the output is not what the app's client had, or not all of
 // it. Split from commands.ts.
 import type { ConnectionView } from '../core/analysis/types.ts';
+import { evictedByText, joinedCause, type EvictionCause } from '../core/capture/eviction-cause.ts';
 import { printable } from './printable.ts';
 import { TIMEOUT_CODE } from './input-cut.ts';
 import { plural, type InputNote } from './validate.ts';
@@ -27,11 +28,20 @@ function requestNote(conns: ConnectionView[]): string | undefined {
     'the message\'s api, provider and model from the request, so this output has none (a capture log or a HAR keeps the request)';
 }
 
-/** A note for `replay` of a capture whose head the memory cap evicted: what its output lacks. */
+/**
+ * A note for `replay` of a capture whose head the memory cap (or the panel's Clear, the stream still open) evicted:
+ * what its output lacks.
+ */
 function evictionNote(conns: ConnectionView[]): string | undefined {
-  const n = conns.reduce((sum, c) => sum + c.replies.filter((r) => r.continuesEviction).length, 0);
+  let n = 0;
+  let by: EvictionCause | undefined;
+  for (const c of conns) {
+    const k = c.replies.filter((r) => r.continuesEviction).length;
+    if (k > 0) by = joinedCause(by, c.evictedBy ?? 'cap');
+    n += k;
+  }
   if (n === 0) return undefined;
-  return `note: ${plural(n, 'reply', 'replies')} began before the memory cap evicted ${n === 1 ? 'its' : 'their'} head ("continuesEviction"): ` +
+  return `note: ${plural(n, 'reply', 'replies')} began before ${evictedByText(by ?? 'cap')} evicted ${n === 1 ? 'its' : 'their'} head ("continuesEviction"): ` +
     '"events" counts the events kept, and a string longer than 1 Mi characters keeps its newest part behind a "[… N older characters evicted …]" marker';
 }
 

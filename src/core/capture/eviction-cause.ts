@@ -27,3 +27,10 @@ export function evictedByText(cause: EvictionCause): string {
 export function joinedCause(a: EvictionCause | undefined, b: EvictionCause): EvictionCause {
   return a === undefined || a === b ? b : 'both';
 }
+
+/** What became of the records, after "were": a HAR's comments on a body or a message list cut at its head. */
+export function evictedWhyText(cause: EvictionCause): string {
+  const cap = 'evicted to keep the capture within its memory cap';
+  const clear = 'dropped by the panel\'s Clear, the stream still open';
+  return cause === 'cap' ? cap : cause === 'clear' ? clear : `${cap} and ${clear}`;
+}

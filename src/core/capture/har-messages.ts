@@ -7,6 +7,7 @@
 // no name (its `event:` line evicted), or the second half of its data. (The analysis continues a digested head from its
 // client's unfinished line, but a message is a whole frame: the frame's `event:` and `id:` lines may precede that line.)
 // Evicted messages of an EventSource or a WebSocket went whole: the rest are whole too.
+import { evictedWhyText, type EvictionCause } from './eviction-cause.ts';
 import type { ChunkRecord, MessageRecord, Transport } from './model.ts';
 import { readSse, chunkTexts } from '../frames/read-body.ts';
 import { Resync } from '../frames/resync.ts';
@@ -43,11 +44,11 @@ export function wsMessage(m: MessageRecord) {
 }
 
 /**
- * The entry's comment when the memory cap evicted the head of its messages (undefined when it evicted none of them):
- * of an SSE body (`sse`), its first `bytes`; of an EventSource or a WebSocket, its first `messages`.
+ * The entry's comment when the memory cap (or Clear, `by`) evicted the head of its messages (undefined when it evicted
+ * none of them): of an SSE body (`sse`), its first `bytes`; of an EventSource or a WebSocket, its first `messages`.
  */
-export function evictedMessagesComment(transport: Transport, sse: boolean, evicted: { bytes: number; messages: number }): string | undefined {
-  const keep = 'were evicted to keep the capture within its memory cap';
+export function evictedMessagesComment(transport: Transport, sse: boolean, evicted: { bytes: number; messages: number; by: EvictionCause }): string | undefined {
+  const keep = `were ${evictedWhyText(evicted.by)}`;
   if (transport === 'eventsource' || transport === 'websocket') {
     const list = transport === 'websocket' ? '_webSocketMessages' : '_eventSourceMessages';
     return evicted.messages > 0 ? `messages cut: the first ${evicted.messages} ${keep}; ${list} holds the rest` : undefined;

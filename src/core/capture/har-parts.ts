@@ -7,7 +7,7 @@
 // slices. The text is exactly writeHar's (test/unit/capture/har-parts.test.ts holds them equal).
 import type { Capture, ChunkRecord } from './model.ts';
 import type { PlacedFrame } from '../frames/frame-list.ts';
-import { entrySteps, groupSteps, harDocument, withEvicted, type EntryBodies } from './har.ts';
+import { entrySteps, groupSteps, harDocument, withEvicted, type EntryBodies, type EvictedHead } from './har.ts';
 import type { HarEventSourceMessage } from './har-messages.ts';
 import { jsonParts, LazyArray, LazyString, LazyValue, PAUSE, type Pause, type WorkProgress } from './json-parts.ts';
 import { SseSpecDecoder } from '../frames/sse-spec.ts';
@@ -72,7 +72,7 @@ function asWritten(progress: WorkProgress): EntryBodies {
  * A body's content as exportHar makes it — its size, then its text when the bytes are UTF-8, else their base64 — in
  * two passes: the first measures the body and checks it is UTF-8 (the text is not kept), the second writes it.
  */
-function bodyContent(chunks: ChunkRecord[], mimeType: string, evicted: number, progress: WorkProgress): LazyValue {
+function bodyContent(chunks: ChunkRecord[], mimeType: string, evicted: EvictedHead, progress: WorkProgress): LazyValue {
   return new LazyValue(function* () {
     // Text records (what this tool writes wherever a chunk is UTF-8) are UTF-8 whatever they hold: the body is then
     // their text, and only its size need be counted. A base64 record may hold any bytes, cut anywhere.

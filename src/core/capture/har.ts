@@ -12,6 +12,7 @@ import { recordsToBytes, bytesToBase64, utf8Length } from '../frames/utf8-chunks
 import { harPages, isoTime } from './har-pages.ts';
 import { jsonParts, PAUSE, runSteps, type Pause } from './json-parts.ts';
 import { esMessage, evictedMessagesComment, sseMessages, wsMessage } from './har-messages.ts';
+import { evictedWhyText, evictionCause, joinedCause, type EvictionCause } from './eviction-cause.ts';
 
 export { importHar, HarImportError } from './har-import.ts';
 export type { HarEventSourceMessage } from './har-messages.ts';
@@ -54,14 +55,20 @@ function requestBodySize(body: BodyRecord | undefined, postText: string | undefi
   return body.truncated && postText !== undefined && body.size <= utf8Length(postText) ? -1 : body.size;
 }
 
+/** A body's bytes let go at its head, and what let them go (the memory cap, or Clear with the stream still open). */
+export interface EvictedHead {
+  bytes: number;
+  by: EvictionCause;
+}
+
 /**
- * A response's content whose first `evicted` bytes the memory cap let go: its size the whole body's, its text what was
- * kept (the rest), and a comment that says so. Sized by its text, a HAR reader without our `_replyscope` fields read
- * the kept rest as the whole body.
+ * A response's content whose first `evicted.bytes` the memory cap (or Clear) let go: its size the whole body's, its
+ * text what was kept (the rest), and a comment that says so and by what. Sized by its text, a HAR reader without our
+ * `_replyscope` fields read the kept rest as the whole body.
  */
-export function withEvicted<T extends { size: number }>(content: T, evicted: number): T {
-  if (evicted <= 0) return content;
-  return { ...content, size: content.size + evicted, comment: `body cut: its first ${evicted} bytes were evicted to keep the capture within its memory cap; text holds the rest` };
+export function withEvicted<T extends { size: number }>(content: T, evicted: EvictedHead): T {
+  if (evicted.bytes <= 0) return content;
+  return { ...content, size: content.size + evicted.bytes, comment: `body cut: its first ${evicted.bytes} bytes were ${evictedWhyText(evicted.by)}; text holds the rest` };
 }
 
 function harHeaders(headers: readonly [string, string][] | undefined): Header[] {
@@ -88,8 +95,8 @@ function bodyContent(chunks: ChunkRecord[], mimeType: string): Entry['response']
  * har-parts.ts: a body may be more than a string holds, and making it at once held the page for seconds).
  */
 export interface EntryBodies {
-  /** The response content of a body's chunks, its first `evicted` bytes let go (withEvicted). */
-  content(chunks: ChunkRecord[], mimeType: string, evicted: number): unknown;
+  /** The response content of a body's chunks, its first `evicted.bytes` let go (withEvicted). */
+  content(chunks: ChunkRecord[], mimeType: string, evicted: EvictedHead): unknown;
   /** `_eventSourceMessages` read from an SSE body (`headEvicted`: from its first whole event, see har-messages.ts). */
   sseMessages(chunks: ChunkRecord[], ended: boolean, headEvicted: boolean): unknown;
   /** A list of small values, one per message (EventSource / WebSocket messages). */
@@ -121,6 +128,8 @@ export function* entrySteps({ conn, own, pageref }: HarGroups['connections'][num
   // they are counted so, before any message kept.
   let evicted = 0;
   let evictedMessages = 0;
+  // What let them go: a Clear with the stream open counts its part of a record (`cleared`), the cap the rest.
+  let evictedBy: EvictionCause | undefined;
   // The first and last time known after the request: a loop, not Math.min(...times) — spread as arguments, the
   // times of a connection of ~120,000 chunks or messages (a day-long session) overflowed the stack, and the HAR
   // export failed with "Maximum call stack size exceeded".
@@ -141,8 +150,10 @@ export function* entrySteps({ conn, own, pageref }: HarGroups['connections'][num
       see(r.t);
     } else if (r.kind === 'end') end ??= r;
     else if (r.kind === 'evicted') {
-      if (chunks.length === 0 && r.messages === 0) evicted += r.bytes;
+      const head = chunks.length === 0 && r.messages === 0;
+      if (head) evicted += r.bytes;
       if (messages.length === 0) evictedMessages += r.messages;
+      if (head || (messages.length === 0 && r.messages > 0)) evictedBy = joinedCause(evictedBy, evictionCause(r));
     }
     if (i % PAUSE_EVERY === PAUSE_EVERY - 1) yield PAUSE;
   }
@@ -161,7 +172,8 @@ export function* entrySteps({ conn, own, pageref }: HarGroups['connections'][num
     : conn.transport !== 'websocket' && isSse ? bodies.sseMessages(chunks, ended, evicted > 0) : undefined;
   // Chrome's form: what a WebSocket received and sent, as text frames.
   const webSocketMessages = conn.transport === 'websocket' ? bodies.list(messages, wsMessage) : undefined;
-  const comment = evictedMessagesComment(conn.transport, isSse, { bytes: evicted, messages: evictedMessages });
+  const by = evictedBy ?? 'cap';
+  const comment = evictedMessagesComment(conn.transport, isSse, { bytes: evicted, messages: evictedMessages, by });
   let url = conn.url;
   let queryString: Entry['request']['queryString'] = [];
   try {
@@ -200,7 +212,7 @@ export function* entrySteps({ conn, own, pageref }: HarGroups['connections'][num
       headers: harHeaders(conn.responseHeaders),
       content: ((conn.transport === 'eventsource' || conn.transport === 'websocket') && chunks.length === 0
         ? { size: 0, mimeType }
-        : bodies.content(chunks, mimeType, evicted)) as Entry['response']['content'],
+        : bodies.content(chunks, mimeType, { bytes: evicted, by })) as Entry['response']['content'],
       redirectURL: '',
       headersSize: -1,
       bodySize: -1,

@@ -201,3 +201,29 @@ describe('the messages of a connection whose head the memory cap evicted, in our
     }
   });
 });
+
+describe('a head the panel\'s Clear dropped, the stream still open, in our HAR', () => {
+  type Entry = HarJson['log']['entries'][number] & { comment?: string };
+  // Was "evicted to keep the capture within its memory cap" of a capture nowhere near its cap.
+  const clear = 'dropped by the panel\'s Clear, the stream still open';
+  const cap = 'evicted to keep the capture within its memory cap';
+
+  it('says Clear in the body\'s comment and the messages\' — or the cap and Clear, when both dropped some', () => {
+    for (const [cleared, words] of [[2, clear], [1, `${cap} and ${clear}`], [0, cap]] as const) {
+      const held = capture(undefined, [{ kind: 'evicted', conn: 'c1', t: T0 + 300, chunks: 2, messages: 0, bytes: 70, ...(cleared ? { cleared } : {}) }]);
+      const text = writeHar(held);
+      const entry = (JSON.parse(text) as HarJson).log.entries[0] as Entry;
+      expect(entry.response.content.comment).toBe(`body cut: its first 70 bytes were ${words}; text holds the rest`);
+      expect(entry.comment).toMatch(new RegExp(`^messages cut: the body's first 70 bytes were ${words.replace(/[()]/g, '\\$&')}; `));
+      expect([...harParts(held)].join('')).toBe(text); // written as it is made, the same
+    }
+  });
+
+  it('says Clear of a WebSocket\'s messages', () => {
+    const held = capture(undefined);
+    held.records[0] = { ...(held.records[0] as ConnectionRecord), transport: 'websocket', method: 'GET', responseHeaders: [] };
+    held.records.splice(1, 1, { kind: 'evicted', conn: 'c1', t: T0 + 90, chunks: 0, messages: 2, bytes: 14, cleared: 2 },
+      { kind: 'message', conn: 'c1', t: T0 + 100, type: 'message', data: '{"n":3}', lastEventId: '' });
+    expect(((JSON.parse(writeHar(held)) as HarJson).log.entries[0] as Entry).comment).toBe(`messages cut: the first 2 were ${clear}; _webSocketMessages holds the rest`);
+  });
+});

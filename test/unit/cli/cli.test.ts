@@ -442,6 +442,14 @@ describe('the replyscope binary', () => {
     expect(reply).toMatchObject({ id: 'r', continuesEviction: true, events: 3 });
     expect(reply.final.content[0].text).toBe('Hello world');
     expect(out.stderr).toMatch(/^note: 1 reply began before the memory cap evicted its head \("continuesEviction"\)/);
+    // What the panel's Clear dropped, the stream still open: said as Clear's (it said "the memory cap" of a capture
+    // nowhere near its cap), and as both when the cap dropped some too.
+    const said = async (ev: typeof evicted & { cleared: number }) => {
+      const cut = writeCaptureLog({ header: { kind: 'header', format: 'replyscope-capture', version: 1, tool: 't', created: '' }, records: [conn, ev, ...rest] });
+      return (await runCli(['replay', 'cut.replyscope.ndjson'], () => new TextEncoder().encode(cut))).stderr;
+    };
+    expect(await said({ ...evicted, cleared: 1 })).toMatch(/^note: 1 reply began before Clear \(the stream still open\) evicted its head \("continuesEviction"\)/);
+    expect(await said({ ...evicted, chunks: 2, cleared: 1 })).toMatch(/^note: 1 reply began before the memory cap and Clear evicted its head/);
   });
 
   it('the example capture the README points to reads, and is the demo\'s (its broken scenarios are the errors)', async () => {
