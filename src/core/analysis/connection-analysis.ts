@@ -3,7 +3,7 @@
 // on it, and built into the view the panel and the CLI show — the stream's own diagnostics with its frames', events'
 // and end's.
 import type { EvictionDerived, NoticeRecord } from '../capture/model.ts';
-import { DOCUMENT_GONE_END, EVENTSOURCE_PARTIAL_NOTICE, EVENTSOURCE_RECONNECT_NOTICE, PAGE_LEFT_END } from '../capture/notices.ts';
+import { endedWithPage, EVENTSOURCE_PARTIAL_NOTICE, EVENTSOURCE_RECONNECT_NOTICE } from '../capture/notices.ts';
 import type { Diagnostic } from '../diagnostics/types.ts';
 import { ConnectionReading } from './connection-reading.ts';
 import { evictionCause, evictionCauseText } from '../capture/eviction-cause.ts';
@@ -198,8 +198,7 @@ export class ConnectionAnalysis extends ConnectionReading implements EarlierStre
     }
     if (this.end?.state === 'aborted' || this.end?.state === 'cancelled') {
       // A stream that ended with its page was not aborted by it: "the page aborted the request (the page left …)".
-      const withPage = this.end.error !== undefined && (this.end.error.startsWith(PAGE_LEFT_END) || this.end.error.startsWith(DOCUMENT_GONE_END));
-      out.push({ code: 'stream.aborted', severity: 'info', index: last, message: withPage
+      out.push({ code: 'stream.aborted', severity: 'info', index: last, message: endedWithPage(this.end.error)
         ? `the stream ended with its page: ${this.end.error}`
         : `the page ${this.end.state === 'cancelled' ? 'cancelled its reader' : 'aborted the request'}${this.end.error ? ` (${this.end.error})` : ''}` });
     }

@@ -30,6 +30,11 @@ export function webSocketCaptureNotice(skipped: number, fromStart: boolean): str
 export const PAGE_LEFT_END = 'the page left while it streamed';
 export const DOCUMENT_GONE_END = 'its document went away';
 
+/** Whether an end record's `error` says the stream ended because its page went (PAGE_LEFT_END, DOCUMENT_GONE_END). */
+export function endedWithPage(error: string | undefined): error is string {
+  return error !== undefined && (error.startsWith(PAGE_LEFT_END) || error.startsWith(DOCUMENT_GONE_END));
+}
+
 /** What the page started that the capture cannot look into (WebSocket: until it carries agent events). */
 export type BlindSpot = 'WebSocket' | 'Worker' | 'SharedWorker';
 

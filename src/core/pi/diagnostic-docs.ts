@@ -128,7 +128,7 @@ export const PI_DIAGNOSTIC_DOCS: DiagnosticDoc[] = [
     code: C.streamAborted,
     severity: 'info',
     title: 'Request aborted by the page',
-    explanation: 'The page aborted or cancelled the stream (e.g. "Stop generating") before a terminal event.',
+    explanation: 'The page aborted or cancelled the stream (e.g. "Stop generating") before a terminal event — or the page went, and the stream with it: it left (a reload, a link), its frame was removed or its tab closed.',
     reference: 'streamProxy turns an abort into one error event with reason "aborted" and errorMessage "Request aborted by user" (before the response head: the fetch AbortError text).',
   },
   {

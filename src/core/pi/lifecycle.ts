@@ -2,6 +2,7 @@
 // (proxy-reducer.ts) to know which blocks exist and when the client settles or stops, so every diagnostic says
 // what the reference client will actually do. Pure: `(state, input) → {state, diagnostics}`.
 import type { EndState } from '../capture/model.ts';
+import { endedWithPage } from '../capture/notices.ts';
 import { clipped, shownJsonClipped, shownJsonHead, shownString } from '../diagnostics/shown.ts';
 import type { Diagnostic } from '../diagnostics/types.ts';
 import { PI_CODES as C } from './diagnostic-codes.ts';
@@ -290,8 +291,10 @@ function endStep(state: PiLifecycleState, input: Extract<PiLifecycleInput, { kin
   const aborted = endState !== 'error';
   const message = aborted ? PI_ABORT_MESSAGE : piNetworkErrorMessage(input.error);
   const step = failPiClient(state.client, message, aborted ? 'aborted' : 'error');
+  // A stream that ended with its page (it left, its frame was removed, its tab closed) was not the page's abort.
+  const by = endedWithPage(input.error) ? `the stream ended with its page: ${input.error} —` : `the page ${endState === 'cancelled' ? 'cancelled' : 'aborted'} the stream:`;
   const diagnostic = aborted
-    ? d(C.streamAborted, 'info', last, `the page ${endState === 'cancelled' ? 'cancelled' : 'aborted'} the stream: the client yields an error event (reason "aborted")`)
+    ? d(C.streamAborted, 'info', last, `${by} the client yields an error event (reason "aborted")`)
     : d(C.networkError, 'error', last, `the connection failed (${input.error ?? message}): the client yields an error event with errorMessage "${message}"`);
   return { state: { ...state, client: step.state }, diagnostics: [diagnostic] };
 }
