@@ -22,3 +22,8 @@ export function continuedSpanTitle(conn: Evicted): string {
     ? 'began on the connection this one resumes'
     : `began before the evicted part (${evictionCauseText(conn.evictedBy ?? 'cap')})`;
 }
+
+/** Why an anchored event a read-back could not find is gone, as the selection note says it: "(memory cap)", "(Clear, …)". */
+export function evictedNoteCause(conn: Pick<ConnectionView, 'evictedBy'> | undefined): string {
+  return `(${evictionCauseText(conn?.evictedBy ?? 'cap')})`;
+}

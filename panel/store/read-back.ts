@@ -8,6 +8,7 @@ import { batch, type Signal } from '@preact/signals';
 import type { CaptureRecord } from '../../src/core/capture/model.ts';
 import type { ConnectionView } from '../../src/core/analysis/types.ts';
 import { CaptureAnalyzer } from '../core-bridge.ts';
+import { evictedNoteCause } from '../lib/eviction-words.ts';
 import { anchoredFrame, frameAnchorOf } from './frame-anchor.ts';
 import type { Selection, SelectionShown } from './selection.ts';
 
@@ -134,7 +135,8 @@ export function createReadBack({ captures, revision, selection }: ReadBackDeps) 
   function placeNearest(shown: SelectionShown, evicted: boolean): void {
     const reply = selectedReply.value;
     const what = `Event #${shown.event}`;
-    const gone = evicted ? 'was evicted (memory cap)' : 'is no longer in the capture';
+    const cause = evictedNoteCause(selectedConnection.value);
+    const gone = evicted ? `was evicted ${cause}` : 'is no longer in the capture';
     if (reply && reply.history.length > reply.history.evictedBefore) {
       batch(() => {
         seek(evicted ? reply.history.evictedBefore : reply.history.length - 1);
@@ -149,7 +151,7 @@ export function createReadBack({ captures, revision, selection }: ReadBackDeps) 
       selectedReplyId.value = undefined;
       selectedEvent.value = undefined;
       selectionNote.value = hadReply
-        ? `${what} and its reply ${evicted ? 'were evicted (memory cap)' : 'are no longer in the capture'} — nothing is selected.`
+        ? `${what} and its reply ${evicted ? `were evicted ${cause}` : 'are no longer in the capture'} — nothing is selected.`
         : `${what} ${gone} — nothing is selected.`;
     });
   }

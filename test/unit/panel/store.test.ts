@@ -928,6 +928,13 @@ describe('panel store', () => {
       note: `Event #${event} was evicted (memory cap) — showing the reply's oldest step kept.`,
     });
 
+    // The same cut made by Clear with the stream still open (its eviction record counts them as `cleared`): the note
+    // says Clear, not the memory cap the capture never reached.
+    const cleared = compacted.map((r) => (r.kind === 'evicted' ? { ...r, cleared: r.chunks + r.messages } : r));
+    event = at('r4', 1);
+    replaced(cleared);
+    expect(store.selectionNote.value).toBe(`Event #${event} was evicted (Clear, the stream still open) — showing the reply's oldest step kept.`);
+
     // The capture ends before it (it was not re-sent that far): the reply's latest step there, not followed — it stayed
     // selected at no step, the scrubber showing "step 201 / 150".
     event = at('r5', 200);
