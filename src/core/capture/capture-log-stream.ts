@@ -5,7 +5,8 @@
 // one loadInput gives for the same bytes (test/unit/capture/capture-log-stream.test.ts).
 import type { Capture } from './model.ts';
 import { CaptureLogError, CaptureLogReader, looksLikeCaptureLog } from './capture-log.ts';
-import { InputError, isOtherEncodingOrContainer } from './load-input.ts';
+import { InputError } from './load-input.ts';
+import { isOtherEncodingOrContainer } from './input-bytes.ts';
 
 /** Bytes enough of a file's start to tell a capture log: its header line is far shorter. */
 export const CAPTURE_LOG_HEAD_BYTES = 1 << 20;
