@@ -33,7 +33,7 @@ export class JsonTextMasker {
   /** The last character outside strings was part of a number (so an "e" is its exponent). */
   private inNumber = false;
 
-  /** `keepValueOf`: keys whose string values stay unmasked (redact.ts's structural keys: the same as redactJson). */
+  /** `keepValueOf`: keys whose string values stay unmasked (redact-values.ts's structural keys: the same as redactJson). */
   constructor(private readonly keepValueOf: (key: string) => boolean = () => false) {}
 
   /** The next piece of the document, masked. */

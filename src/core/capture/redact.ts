@@ -3,7 +3,8 @@
 //   URL query values (except a last-event-id parameter's, like the Last-Event-ID header: an event id, which the
 //   stream's `id:` lines keep too, links a resumed request to the stream it continues);
 // - `requestBodies`: string values inside JSON request bodies are masked (structural keys such as `model`, `api`,
-//   `provider`, `type`, `role`, ids are kept: analysis needs them); non-JSON text is masked; binary bodies are dropped;
+//   `provider`, `type`, `role`, ids are kept: analysis needs them, see redact-values.ts); non-JSON text is masked;
+//   binary bodies are dropped;
 // - `textContent`: every `data:` line (SSE), every other body line (NDJSON) and every EventSource message has its
 //   JSON string values masked, not its bytes: JSON stays JSON, SSE framing and line structure stay intact. Masking
 //   turns letters and digits into "x" and keeps punctuation and length. Streamed tool arguments (JSON in pieces) are
@@ -13,12 +14,14 @@
 // A notice record at the head of the capture says what was redacted.
 import type { BodyRecord, Capture, CaptureRecord, ChunkRecord, ConnectionRecord, EvictionDerived } from './model.ts';
 import { bytesToBase64, PageTextDecoder, utf8Length } from '../frames/utf8-chunks.ts';
-import { maskJsonText, maskText, ToolArgsMaskers } from './redact-json-text.ts';
+import { maskText, ToolArgsMaskers } from './redact-json-text.ts';
+import { isStructuralKey, redactJson, redactPiState, redactValueText } from './redact-values.ts';
 import { PAUSE, runSteps, type Pause, type WorkProgress } from './json-parts.ts';
 import { isLastEventIdParam } from './stream-request.ts';
 import { MASK } from './credential-mask.ts';
 
 export { maskText };
+export { redactJson, redactValueText } from './redact-values.ts';
 
 export interface RedactOptions {
   headers?: boolean;
@@ -28,54 +31,6 @@ export interface RedactOptions {
 
 const KEEP_HEADERS = new Set(['content-type', 'content-length', 'content-encoding', 'transfer-encoding', 'accept',
   'cache-control', 'connection', 'x-accel-buffering', 'last-event-id']);
-
-const STRUCTURAL_KEYS = new Set(['type', 'id', 'role', 'name', 'state', 'status', 'api', 'provider', 'model',
-  'stopReason', 'stop_reason', 'reason', 'finished_reason', 'finish_reason', 'media_type', 'mimeType', 'created_at',
-  'finished_at', 'timestamp', 'event', 'object']);
-
-function isStructuralKey(key: string | undefined): boolean {
-  return key !== undefined && (STRUCTURAL_KEYS.has(key) || key.endsWith('_id') || /[a-z]Id$/.test(key));
-}
-
-/**
- * String fields that hold JSON text: an AgentScope tool call's `input`, pi's `partialJson` — masked as JSON (string
- * values only), so they stay the JSON they were (see redact-json-text.ts).
- */
-function isJsonText(holder: Record<string, unknown>, key: string): boolean {
-  return key === 'partialJson' || (key === 'input' && holder.type === 'tool_call');
-}
-
-export function redactJson(value: unknown, key?: string): unknown {
-  if (typeof value === 'string') return isStructuralKey(key) ? value : maskText(value);
-  if (Array.isArray(value)) return value.map((v) => redactJson(v, key));
-  if (value !== null && typeof value === 'object') {
-    const o = value as Record<string, unknown>;
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(o)) out[k] = typeof v === 'string' && isJsonText(o, k) ? maskJsonText(v, isStructuralKey) : redactJson(v, k);
-    return out;
-  }
-  return value;
-}
-
-/**
- * A JSON text with its string values masked (re-serialised compactly), or masked characters when it is not JSON.
- * `args`: the connection's streamed tool-call arguments, whose pieces are masked as one JSON document.
- */
-export function redactValueText(s: string, args?: ToolArgsMaskers): string {
-  if (s.trim() === '') return s;
-  let value: unknown;
-  try {
-    value = JSON.parse(s);
-  } catch {
-    // Not (yet) JSON — an unfinished line, text — masked as the start of a JSON text: its strings' letters and digits,
-    // and any letter outside them that is no JSON literal (keys of a partial event stay, as in a parsed one).
-    return maskJsonText(s, isStructuralKey);
-  }
-  const piece = args?.piece(value);
-  const out = redactJson(value) as Record<string, unknown>;
-  if (piece) (piece.inner ? (out.assistantMessageEvent as Record<string, unknown>) : out).delta = piece.masked;
-  return JSON.stringify(out);
-}
 
 function redactLine(line: string, args: ToolArgsMaskers): string {
   if (line === '') return line;
@@ -156,24 +111,6 @@ function redactDerived(d: EvictionDerived, inStream: boolean): EvictionDerived {
     replies: d.replies.map((r) => ({ ...r, message: redactJson(r.message) as Record<string, unknown> })),
     ...(d.pi?.derived && d.pi.state !== undefined ? { pi: { ...d.pi, state: redactPiState(d.pi.state) } } : {}),
   };
-}
-
-/**
- * The encoded pi client state (pi-state-json.ts's encodePiState) with its strings masked as redactJson masks
- * events; its `{"$js": …}` markers (undefined, NaN… in place) stay as they are, so it still decodes. (It used to be
- * dropped: the analysis then restarted the client from nothing and reported the kept deltas as a failed client.)
- */
-function redactPiState(value: unknown, key?: string): unknown {
-  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
-    const keys = Object.keys(value);
-    if (keys.length === 1 && keys[0] === '$js') return value;
-    const out: Record<string, unknown> = {};
-    // A tool call's partialJson is JSON text (masked as such: its numbers, literals and keys stay, see isJsonText).
-    for (const [k, v] of Object.entries(value)) out[k] = typeof v === 'string' && k === 'partialJson' ? maskJsonText(v, isStructuralKey) : redactPiState(v, k);
-    return out;
-  }
-  if (Array.isArray(value)) return value.map((v) => redactPiState(v, key));
-  return redactJson(value, key);
 }
 
 function redactBody(body: BodyRecord): BodyRecord {
