@@ -1,7 +1,7 @@
 // What one event means for the timeline (timeline.ts): the lane it belongs to — the block, tool call, model call or
 // reply it touches — and whether it opens, continues or closes that lane, by dialect (AgentScope, pi-ai's assistant
 // stream, pi-agent-core's agent events). Apart from the lanes' derivation so each reads on its own.
-import type { LaneKind } from './timeline.ts';
+import type { LaneKind } from './timeline-types.ts';
 import type { EventView } from './types.ts';
 
 /** The mark and label of a CUSTOM without a name. */

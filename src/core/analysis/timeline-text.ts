@@ -4,7 +4,7 @@
 // A summary is per lane, never per event: a 200k-event connection has a few lanes of thousands of ticks each, and
 // the text alternative must cost what the chart costs. Each event stays reachable through laneStep (computed on a
 // key press, not ahead), and the marks a lane has (few: a reply's interrupts and waits) are listed by name.
-import type { Timeline, TimelineLane, TimelineWait } from './timeline.ts';
+import type { Timeline, TimelineLane, TimelineWait } from './timeline-types.ts';
 
 export interface LaneMark {
   event: number;
