@@ -12,6 +12,9 @@
 // that extends it is a claim on a later state: kept until the deltas reach it (or prove that they never do, which
 // is then reported against the event that carried it).
 import { parseStreamingJson } from './streaming-json.ts';
+import { isObj, jsonEqual, type Obj } from './json-equal.ts';
+
+export { jsonEqual } from './json-equal.ts';
 
 export interface PiMessageMismatch {
   /** Index of the event (as fed to the checker). */
@@ -39,33 +42,6 @@ export interface PiMessageCheckState {
 }
 
 export const initialPiMessageCheck: PiMessageCheckState = Object.freeze({ index: 0 });
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
-
-/**
- * Structural equality of JSON values (key order ignored). With a stack of pairs still to compare, not recursion: the
- * messages come from the stream, and a value nested thousands deep (JSON.parse reads it) overflowed the call stack.
- */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  const pending: unknown[] = [a, b];
-  while (pending.length > 0) {
-    const y = pending.pop();
-    const x = pending.pop();
-    if (x === y) continue;
-    if (Array.isArray(x) || Array.isArray(y)) {
-      if (!Array.isArray(x) || !Array.isArray(y) || x.length !== y.length) return false;
-      for (let i = 0; i < x.length; i++) pending.push(x[i], y[i]);
-      continue;
-    }
-    if (!isObj(x) || !isObj(y)) return false;
-    const kx = Object.keys(x).filter((k) => x[k] !== undefined);
-    const ky = Object.keys(y).filter((k) => y[k] !== undefined);
-    if (kx.length !== ky.length) return false;
-    for (const k of kx) pending.push(x[k], y[k]);
-  }
-  return true;
-}
 
 /**
  * `${text}${delta}`, as the producer's `text += delta` coerces; undefined when the delta cannot be made text (an
