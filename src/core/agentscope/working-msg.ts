@@ -15,59 +15,23 @@
 // test/unit/agentscope/working-msg.test.ts checks the states against the pure reducer's, event by event.
 //
 // Checkpoints (`checkpoint()`, what the history keeps every `interval` events) are mostly patches: the blocks that
-// changed since the previous checkpoint. Handing the whole message over at each one made the next write copy the
-// content array — one pointer per block, every interval, all of them kept: a reply of 2,800 blocks held 11 KB per 16
-// events, more than its wire text, and pushed the analysis heap from 1.9× to 4.2× the body. A full checkpoint (the
-// message itself, shared) comes only every ⌈blocks / keyframeBlocks⌉ checkpoints, so with the default of 16 the
-// array copies average at most one pointer per event; a seek from a patch rebuilds the message once
-// (`MsgPatch.materialize`: the last full one, then every patch since, in order).
+// changed since the previous checkpoint, with a full message every ⌈blocks / keyframeBlocks⌉ (see msg-patch.ts).
 import type { AgentEvent } from './schema.ts';
 import type { ContentBlock, MediaBlock, Msg, ToolResultBlock } from './blocks.ts';
 import { findBlock } from './msg-edit.ts';
-import { DeferredCheckpoint } from '../history/seekable-history.ts';
+import { lengthOf, MsgPatch } from './msg-patch.ts';
+
+export { MsgPatch } from './msg-patch.ts';
 
 export type InPlaceStatus = 'changed' | 'unchanged';
 
 /** Texts longer than this (2^28 code units; V8's limit is about twice that) are appended delta by delta. */
 const DIRECT_ABOVE = 1 << 28;
 
-/**
- * A checkpoint kept as what changed since the previous one (`prev`: a patch or a full message): the content length,
- * the blocks at the changed indices (ascending; all shared, never written again) and a message carrying the
- * top-level fields (its content is not read).
- */
-export class MsgPatch extends DeferredCheckpoint<Msg> {
-  constructor(
-    readonly prev: Msg | MsgPatch,
-    readonly top: Msg,
-    readonly length: number,
-    readonly indices: readonly number[],
-    readonly blocks: readonly ContentBlock[],
-  ) {
-    super();
-  }
-
-  /** The message this checkpoint stands for: the last full one with every patch since applied in order. */
-  materialize(): Msg {
-    const chain: MsgPatch[] = [];
-    let p: Msg | MsgPatch = this;
-    while (p instanceof MsgPatch) {
-      chain.push(p);
-      p = p.prev;
-    }
-    const content = p.content.slice();
-    for (let j = chain.length - 1; j >= 0; j--) {
-      const { indices, blocks } = chain[j];
-      for (let n = 0; n < indices.length; n++) content[indices[n]] = blocks[n];
-    }
-    return { ...this.top, content };
-  }
-}
-
 const NO_CONTENT: ContentBlock[] = [];
 
 export interface WorkingMsgOptions {
-  /** A full checkpoint every ⌈blocks / keyframeBlocks⌉ checkpoints (see the top of the file). Default 16. */
+  /** A full checkpoint every ⌈blocks / keyframeBlocks⌉ checkpoints (see msg-patch.ts). Default 16. */
   keyframeBlocks?: number;
 }
 
@@ -94,7 +58,7 @@ export class WorkingMsg {
   private lastTarget = '';
   private lastIndex = -1;
 
-  // Checkpoint state (see the top of the file).
+  // Checkpoint state (see msg-patch.ts).
   private readonly keyframeBlocks: number;
   /** The last checkpoint handed out, and checkpoints since the last full one. */
   private lastCheckpoint: Msg | MsgPatch | undefined;
@@ -320,10 +284,6 @@ export class WorkingMsg {
     }
     return b;
   }
-}
-
-function lengthOf(c: Msg | MsgPatch): number {
-  return c instanceof MsgPatch ? c.length : c.content.length;
 }
 
 /** The messages' fields other than `content` are the same values (same keys, same order). */
