@@ -7,12 +7,13 @@ import type { Diagnostic } from '../diagnostics/types.ts';
 import { CheckpointedHistory } from '../history/seekable-history.ts';
 import { CarriedMessageHistory } from './carried-history.ts';
 import { initialPiLifecycle, stepPiLifecycle, type PiLifecycleState } from '../pi/lifecycle.ts';
-import { applyPiProxyEvent, failPiClient, piStateSnapshot, type PiProxyState } from '../pi/proxy-reducer.ts';
+import { piStateSnapshot, type PiProxyState } from '../pi/proxy-reducer.ts';
 import { assignPiReply, initialPiReplySplit, type PiReplySplitState } from '../pi/replies.ts';
 import { jsonEqual } from '../pi/json-equal.ts';
 import { validatePiEvent, type PiEventForm } from '../pi/validate.ts';
 import type { RawEvent } from './body-reader.ts';
 import { decodePiState, encodePiState } from './pi-state-json.ts';
+import { carriedMessage, innerEventOf, reduceProxy, stepOf, type PiStep } from './pi-event-reading.ts';
 import { roundedIntegerDiagnostic } from './rounded-integers.ts';
 import type { Dialect, ReplyView, SeekableHistory } from './types.ts';
 import { mapHistory, previewOf, typeOf, viewType, type EventFacts, type StepStatus, type StreamProcessor } from './stream-processor.ts';
@@ -20,33 +21,6 @@ import { headOf } from '../diagnostics/shown.ts';
 import { PI_CODES } from '../pi/diagnostic-codes.ts';
 
 const FORM: Record<string, PiEventForm> = { 'pi-proxy': 'proxy', 'pi-assistant': 'assistant', 'pi-agent': 'agent' };
-
-/**
- * What the proxy history keeps of a step: the event's wire text (kept anyway by the event view) when it parsed, read
- * again on replay — not the parsed object, which for the tiny proxy events outweighed the text. (The assistant and
- * agent forms need no replay: see carried-history.ts.)
- */
-type PiStep = RawEvent | string;
-
-function stepOf(ev: RawEvent): PiStep {
-  return ev.parseError === undefined ? ev.rawText : ev;
-}
-
-function rawOf(step: PiStep): unknown {
-  return typeof step === 'string' ? JSON.parse(step) : step.raw;
-}
-
-function reduceProxy(s: PiProxyState, step: PiStep): PiProxyState {
-  return typeof step !== 'string' && step.parseError !== undefined ? failPiClient(s, step.parseError).state : applyPiProxyEvent(s, rawOf(step)).state;
-}
-
-/** The message an AssistantMessageEvent / AgentEvent carries, if any. */
-function carriedMessage(raw: unknown): unknown {
-  if (raw === null || typeof raw !== 'object') return undefined;
-  const o = raw as Record<string, unknown>;
-  if (o.type === 'error' && o.error && typeof o.error === 'object') return o.error;
-  return o.partial ?? o.message;
-}
 
 interface PiReply {
   ordinal: number;
@@ -66,12 +40,6 @@ interface PiReply {
 
 /** The fields an event's row previews, the first one present. */
 const PREVIEW_KEYS = ['delta', 'errorMessage', 'toolName', 'reason'];
-
-/** A message_update's assistantMessageEvent, when it is an object. */
-function innerEventOf(update: Record<string, unknown>): Record<string, unknown> | undefined {
-  const inner = update.assistantMessageEvent;
-  return inner !== null && typeof inner === 'object' && !Array.isArray(inner) ? (inner as Record<string, unknown>) : undefined;
-}
 
 /** Events that start a message: a reply whose first kept event is one of them did not begin before an eviction. */
 const STARTS = new Set(['start', 'message_start', 'agent_start', 'turn_start']);
