@@ -81,6 +81,16 @@ async function appWithPanel(): Promise<{ app: Page; panel: Page; tabId: number }
   return { app, panel: await ext.panelPage(tabId), tabId };
 }
 
+/** The app's stream started and held open at the gate, its connection row in the panel marked live. */
+async function streamingPanel(): Promise<{ app: Page; panel: Page; row: Locator }> {
+  gate = deferred();
+  const { app, panel } = await appWithPanel();
+  await app.click('#go');
+  const row = panel.locator('[data-conn]').first();
+  await expect(row).toContainText('live');
+  return { app, panel, row };
+}
+
 async function bubbleText(panel: Page): Promise<string> {
   return (await panel.getByTestId('bubble').locator('[data-block-type="text"] .block-text').allTextContents()).join('');
 }
@@ -131,11 +141,7 @@ test('a live stream appears while it streams; selection and a scrubbed-back step
 });
 
 test('Clear with a stream still open: what it dropped is said as Clear\'s, not the memory cap\'s, and the reply goes on', async () => {
-  gate = deferred();
-  const { app, panel } = await appWithPanel();
-  await app.click('#go');
-  const row = panel.locator('[data-conn]').first();
-  await expect(row).toContainText('live');
+  const { app, panel, row } = await streamingPanel();
   await row.click();
   await expect(panel.getByTestId('step-pos')).toHaveText(/^step 6 \/ 6\b/);
   await panel.getByRole('button', { name: 'Clear' }).click();
@@ -159,11 +165,7 @@ test('Clear with a stream still open: what it dropped is said as Clear\'s, not t
 });
 
 test('a panel opened as a tab outlives the tab it inspects: what it captured stays, and it says the tab was closed', async () => {
-  gate = deferred();
-  const { app, panel } = await appWithPanel();
-  await app.click('#go');
-  const row = panel.locator('[data-conn]').first();
-  await expect(row).toContainText('live');
+  const { app, panel, row } = await streamingPanel();
   await expect(panel.getByTestId('step-pos')).toHaveText(/^step 6 \/ 6\b/);
   await app.close(); // mid-stream
   // Was: the capture dropped, "Connected — waiting for agent streams" and "No agent streams yet — reload the page".
@@ -233,11 +235,7 @@ test('a fetch with none of its body read says so, naming both causes: an idle st
 });
 
 test('a focused event list is not read out row by row as a followed stream arrives; it moves with the user', async () => {
-  gate = deferred();
-  const { app, panel } = await appWithPanel();
-  await app.click('#go');
-  const row = panel.locator('[data-conn]').first();
-  await expect(row).toContainText('live');
+  const { app, panel, row } = await streamingPanel();
   await row.click();
   await expect(panel.getByTestId('step-pos')).toHaveText(/^step 6 \/ 6\b/); // following the reply as it streams
   const list = panel.getByRole('grid', { name: 'Events' });
