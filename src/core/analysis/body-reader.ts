@@ -2,48 +2,22 @@
 // dialect's client parses, for reconstruction). Both AgentScope's web UI and pi's streamProxy read SSE the same
 // way — split on "\n", take lines starting exactly "data: " — so one client reader serves both; where it disagrees
 // with the spec reading, the comparison becomes `sse.*` diagnostics.
-import { isForeignSocketMessage } from '../capture/agent-message-sniff.ts';
-import type { ChunkRecord, ConnectionRecord, MessageRecord, Transport } from '../capture/model.ts';
+import type { ChunkRecord, MessageRecord, Transport } from '../capture/model.ts';
 import type { Diagnostic } from '../diagnostics/types.ts';
 import { ClientComparer } from '../frames/client-comparison.ts';
 import { FrameList } from '../frames/frame-list.ts';
 import { AgentScopeClientReader } from '../frames/client-reading.ts';
-import { NdjsonDecoder, isNdjsonContentType } from '../frames/ndjson.ts';
+import { NdjsonDecoder } from '../frames/ndjson.ts';
 import { SseSpecDecoder, type SpecTail } from '../frames/sse-spec.ts';
 import { PageTextDecoder } from '../frames/utf8-chunks.ts';
 import { Resync } from '../frames/resync.ts';
 import type { FrameView } from './types.ts';
 import { readWireDelta } from './agentscope-wire-delta.ts';
 import { ReadEvent, type RawEvent } from './raw-event.ts';
+import { messageNonEvent, type BodyKind } from './body-kind.ts';
 
 export type { RawEvent } from './raw-event.ts';
-
-export type BodyKind = 'sse' | 'ndjson' | 'eventsource';
-
-export function header(headers: [string, string][] | undefined, name: string): string | undefined {
-  const lower = name.toLowerCase();
-  return headers?.find(([k]) => k.toLowerCase() === lower)?.[1];
-}
-
-/** 'eventsource': the connection is a list of messages, each one event's data (EventSource, and an imported WebSocket's received text messages). */
-export function bodyKindOf(rec: ConnectionRecord): BodyKind {
-  if (rec.transport === 'eventsource' || rec.transport === 'websocket') return 'eventsource';
-  return isNdjsonContentType(header(rec.responseHeaders, 'content-type')) ? 'ndjson' : 'sse';
-}
-
-/**
- * What a message of a socket or an EventSource is when it is no event: 'sent' (the page sent it on a socket, `type`
- * "send"), 'foreign' (the app's own, isForeignSocketMessage: on a socket any message, on an EventSource a named event
- * — an app's `done` with `{}` beside the agent's unnamed ones showed as an invalid event); undefined for an event or
- * an empty message. BodyReader shows such messages as frames and the eviction digest skips them: both ask this one
- * function.
- */
-export function messageNonEvent(msg: MessageRecord, transport: Transport): 'sent' | 'foreign' | undefined {
-  if (transport === 'websocket') {
-    if (msg.type === 'send') return 'sent';
-  } else if (transport !== 'eventsource' || msg.type === 'message') return undefined;
-  return msg.data !== '' && isForeignSocketMessage(msg.data) ? 'foreign' : undefined;
-}
+export { bodyKindOf, header, messageNonEvent, type BodyKind } from './body-kind.ts';
 
 export class BodyReader {
   readonly kind: BodyKind;

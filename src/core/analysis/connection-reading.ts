@@ -5,7 +5,8 @@
 import { ERROR_BODY_RECORDED_BYTES, type ChunkRecord, type ConnectionRecord, type EndRecord, type EvictionDerived, type EvictionRecord } from '../capture/model.ts';
 import type { Diagnostic } from '../diagnostics/types.ts';
 import { AgentScopeStream } from './agentscope-stream.ts';
-import { BodyReader, bodyKindOf, header, type RawEvent } from './body-reader.ts';
+import { BodyReader, type RawEvent } from './body-reader.ts';
+import { bodyKindOf, header } from './body-kind.ts';
 import { clientDialect, DialectDetector, isAgentScope, isPi } from './dialect.ts';
 import { isPiProxyRequest } from '../capture/stream-request.ts';
 import { analysedEvent, EventTimes } from './event-view.ts';

@@ -4,7 +4,7 @@
 // by EvictionDigest.
 import type { ChunkRecord, ConnectionRecord, MessageRecord, Transport } from '../capture/model.ts';
 import { PageTextDecoder } from '../frames/utf8-chunks.ts';
-import { bodyKindOf, messageNonEvent, type BodyKind } from './body-reader.ts';
+import { bodyKindOf, messageNonEvent, type BodyKind } from './body-kind.ts';
 import { DialectDetector } from './dialect.ts';
 
 /** Events kept (as text) while no event has told the protocol yet; beyond this the replies are not derived. */

@@ -3,7 +3,7 @@
 // and endpoint it was made from.
 import { isLastEventIdParam, MAY_HAVE_LAST_EVENT_ID_PARAM } from '../capture/stream-request.ts';
 import type { ConnectionRecord } from '../capture/model.ts';
-import { header } from './body-reader.ts';
+import { header } from './body-kind.ts';
 
 /**
  * The Last-Event-ID a request sent, when it resumes a stream. An EventSource's own reconnections are one connection

@@ -17,7 +17,7 @@ import type { ConnectionRecord, EvictionDerived } from '../capture/model.ts';
 import type { Diagnostic } from '../diagnostics/types.ts';
 import { clipped } from '../diagnostics/shown.ts';
 import type { FrameList } from '../frames/frame-list.ts';
-import type { BodyKind } from './body-reader.ts';
+import type { BodyKind } from './body-kind.ts';
 import { documentOf, endpointMatch, resumeCursorOf } from './resume-request.ts';
 import { parseTime } from './stream-processor.ts';
 import type { EventView, ResumeView } from './types.ts';
