@@ -1,6 +1,6 @@
 // AgentScope streams: validate each event as the reference does (from the wire text), route it to its reply,
 // apply it with the reference semantics, check the lifecycle, and keep a seekable history per reply.
-import type { ConnectionRecord, EndRecord, EvictedReply, EvictionDerived } from '../capture/model.ts';
+import type { ConnectionRecord, EndRecord, EvictionDerived } from '../capture/model.ts';
 import type { Diagnostic } from '../diagnostics/types.ts';
 import { CheckpointedHistory } from '../history/seekable-history.ts';
 import type { ApplyOutcome } from '../agentscope/append-event.ts';
@@ -11,62 +11,21 @@ import { AgentScopeReplies, type ReplyGroup } from '../agentscope/replies.ts';
 import { plainIsoAsUtc, readIsoTimes } from '../agentscope/iso-times.ts';
 import { WorkingMsg } from '../agentscope/working-msg.ts';
 import { MsgSchema, validateEvent, type AgentEvent, type ValidationResult } from '../agentscope/schema.ts';
-import { findLoneSurrogate, findRecursionLimit } from '../agentscope/wire-json.ts';
 import { fastValidateAgentScope, lastFast } from './agentscope-fast-validate.ts';
 import { clockOf, contextFor, DELTA_KIND, StepColumns, TYPE_INFO, type TypeInfo } from './agentscope-steps.ts';
 import type { RawEvent } from './body-reader.ts';
 import { NO_ISSUES, NO_STRINGS } from './event-view.ts';
 import type { Dialect, EventView, ReplyView } from './types.ts';
-import { latestCreatedAt, stepsBefore } from './stream-resume.ts';
+import { latestCreatedAt } from './stream-resume.ts';
 import { roundedIntegerDiagnostic } from './rounded-integers.ts';
 import { clip, parseTime, typeOf, viewType, type EventFacts, type StepStatus, type StreamProcessor } from './stream-processor.ts';
 import { headOf } from '../diagnostics/shown.ts';
 import { agentScopePreview } from './agentscope-preview.ts';
+import { wireProblem } from './agentscope-wire-validate.ts';
+import { evictedReplyAt, replyOfEvent, replyView, type ReplyExtra } from './agentscope-reply-record.ts';
 
 export { contextFor } from './agentscope-steps.ts';
-
-interface ReplyExtra {
-  id: string;
-  /** The message's id is the reply id (an empty reply_id gets a generated one: every event then warns, pure path). */
-  idMatches: boolean;
-  /** The message after the reply's latest step, written in place; the history snapshots it at checkpoints. */
-  work: WorkingMsg;
-  /** Steps are connection event indices; the processor holds their events and times (see StepColumns). */
-  history: CheckpointedHistory<Msg, number>;
-  stepStatus: StepStatus[];
-  diagnostics: Diagnostic[];
-  firstT: number;
-  lastT: number;
-  firstTokenT?: number;
-  /** The input has no arrival times: the times above are the events' created_at (the server's clock). */
-  byCreatedAt?: boolean;
-  /** Created by an event other than REPLY_START (or seeded as such): an orphan until a REPLY_START comes. */
-  createdOrphan: boolean;
-  /** Its valid REPLY_START (index) and REPLY_END (~index) steps, in order: few per reply, read by `stateAt`. */
-  marks?: number[];
-}
-
-/**
- * Validating a (non-legacy) event as `parseWireEvent(text)` does, reusing the reader's JSON.parse of the same text:
- * the wire parser differs from JSON.parse only on lone surrogate escapes (checked here) and on NaN/Infinity (which
- * JSON.parse rejects, so such events never get here). Returns the failure, or undefined when the text is fine.
- */
-function wireProblem(text: string, knownWellFormed = false): ValidationResult | undefined {
-  // Lone surrogates can only come from a `\u` escape or a JS string that is not well-formed (both rare): the native
-  // check spares the character-by-character scan, which emoji (valid surrogate pairs) would otherwise trigger. The
-  // reader may already know the text is well-formed (it checks each chunk once, see RawEvent.wellFormed).
-  const wellFormed = knownWellFormed || ((text as string & { isWellFormed?: () => boolean }).isWellFormed?.() ?? false); // ES2024
-  const problem = (text.includes('\\u') || !wellFormed ? findLoneSurrogate(text) : null) ?? findRecursionLimit(text);
-  return problem ? { ok: false, reason: 'json', issues: [{ path: '', message: problem }] } : undefined;
-}
-
-/** Validate a (non-legacy) event from its wire text and the reader's parse of it, exactly as `parseWireEvent(text)`. */
-export function validateWire(text: string, raw: unknown): ValidationResult {
-  const problem = wireProblem(text);
-  if (problem) return problem;
-  const event = fastValidateAgentScope(raw);
-  return event ? { ok: true, event, extras: NO_STRINGS } : validateEvent(raw);
-}
+export { validateWire } from './agentscope-wire-validate.ts';
 
 export class AgentScopeStream implements StreamProcessor {
   /** Routes events to replies; the steps themselves are recorded here (histories), not kept twice by the groups. */
@@ -267,37 +226,15 @@ export class AgentScopeStream implements StreamProcessor {
   end(_end: EndRecord | undefined): Diagnostic[] {
     const diags = this.lifecycle.finish();
     for (const d of diags) {
-      const id = this.replyOf(d.index);
+      const id = replyOfEvent(this.extra, d.index);
       if (id !== undefined) this.extra.get(id)?.diagnostics.push(d);
     }
     return diags;
   }
 
   replies(): ReplyView[] {
-    return this.groups.replies.filter((g) => this.extra.has(g.id)).map((g) => {
-      const x = this.extra.get(g.id) as ReplyExtra;
-      const msg = x.work.current; // top-level fields only (the usage object is replaced, never written in place)
-      return {
-        id: g.id,
-        dialect: this.dialect,
-        name: msg.name,
-        role: msg.role,
-        // The history's steps are the reply's connection event indices (one array, not two).
-        eventIndices: x.history.steps as number[],
-        history: x.history,
-        stepStatus: x.stepStatus,
-        ...(msg.finished_reason ? { finishedReason: msg.finished_reason } : {}),
-        ...(msg.usage ? { usage: msg.usage } : {}),
-        // A reply continued after an eviction started before what is kept, or one never started in the stream (an
-        // orphan): when it began is not known, so neither is its first token's delay.
-        ...(x.firstTokenT !== undefined && !this.seeded.has(g.id) && !g.orphan ? { timeToFirstTokenMs: x.firstTokenT - x.firstT } : {}),
-        durationMs: x.lastT - x.firstT,
-        ...(x.byCreatedAt ? { timedBy: 'created_at' as const } : {}),
-        ...(g.orphan ? { orphan: true } : {}),
-        ...(!this.seeded.has(g.id) ? {} : this.resumedFrom !== undefined ? { continuesConnection: this.resumedFrom } : { continuesEviction: true }),
-        diagnostics: x.diagnostics,
-      };
-    });
+    return this.groups.replies.filter((g) => this.extra.has(g.id))
+      .map((g) => replyView(g, this.extra.get(g.id) as ReplyExtra, this.dialect, this.seeded.has(g.id), this.resumedFrom));
   }
 
   /**
@@ -307,43 +244,12 @@ export class AgentScopeStream implements StreamProcessor {
   stateAt(count: number, events: readonly EventView[]): EvictionDerived {
     const out: EvictionDerived = { events: this.indexBase + count, carry: '', dialect: this.dialect, replies: [] };
     for (const g of this.groups.replies) {
-      const x = this.extra.get(g.id);
-      const seed = this.seeded.get(g.id);
-      const k = x ? stepsBefore(x.history.steps as number[], count) : 0;
-      if (k === 0 && !seed) continue; // began after that point
-      const message = k === 0 ? g.initial : (x as ReplyExtra).history.at(k - 1);
-      let orphan = seed ? seed.orphan : (x as ReplyExtra).createdOrphan;
-      let ended = seed?.ended ?? false;
-      for (const m of x?.marks ?? []) {
-        if ((m < 0 ? ~m : m) >= count) break;
-        if (m >= 0) orphan = ended = false; // (a REPLY_START continues the message: it is under way again)
-        else ended = true;
-      }
-      const reply: EvictedReply = { id: g.id, name: message.name, role: message.role, message: message as unknown as Record<string, unknown> };
-      if (orphan) reply.orphan = true;
-      if (ended) reply.ended = true;
-      out.replies.push(reply);
+      const reply = evictedReplyAt(g, this.extra.get(g.id), this.seeded.get(g.id), count);
+      if (reply) out.replies.push(reply);
     }
     const clock = latestCreatedAt(events, count, this.seededClock);
     if (clock !== undefined) out.lastCreatedAt = clock;
     return out;
-  }
-
-  /** The reply an event index belongs to: binary search in each reply's (sorted) event indices. Only end-of-stream
-   * diagnostics ask, a handful per stream; a per-event index → reply table cost 8 bytes per event for them. */
-  private replyOf(index: number): string | undefined {
-    for (const [id, x] of this.extra) {
-      const ix = x.history.steps;
-      let lo = 0;
-      let hi = ix.length - 1;
-      while (lo <= hi) {
-        const mid = (lo + hi) >> 1;
-        if (ix[mid] === index) return id;
-        if (ix[mid] < index) lo = mid + 1;
-        else hi = mid - 1;
-      }
-    }
-    return undefined;
   }
 
   private target(id: string): string {
