@@ -89,12 +89,6 @@ async function main(): Promise<void> {
     console.log(USAGE);
     return;
   }
-  if (opts.build || !existsSync(path.join(DIST, 'panel', 'index.html'))) {
-    console.log('Building (npm run build)…');
-    const built = spawnSync('npm', ['run', 'build', '--silent'], { cwd: REPO_ROOT, stdio: 'inherit' });
-    if (built.status !== 0) throw new Error('npm run build failed');
-  }
-
   // The one preloaded file, served under a name that keeps its extension (the viewer sniffs by name and content).
   let preload: { route: string; body: Buffer | string };
   if (opts.file) {
@@ -102,6 +96,12 @@ async function main(): Promise<void> {
     preload = { route: `/preload/${encodeURIComponent(path.basename(opts.file))}`, body };
   } else {
     preload = { route: `/preload/replyscope-demo${CAPTURE_LOG_EXTENSION}`, body: writeCaptureLog(await recordDemoCapture()) };
+  }
+  // After FILE is read: a file that cannot be read is said at once, not after a build of half a minute.
+  if (opts.build || !existsSync(path.join(DIST, 'panel', 'index.html'))) {
+    console.log('Building (npm run build)…');
+    const built = spawnSync('npm', ['run', 'build', '--silent'], { cwd: REPO_ROOT, stdio: 'inherit' });
+    if (built.status !== 0) throw new Error('npm run build failed');
   }
 
   const server = createServer((req, res) => {
