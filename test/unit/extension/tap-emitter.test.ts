@@ -87,14 +87,20 @@ describe('TapEmitter in a hidden page', () => {
   });
 });
 
+/** A leave element attached to `emitter`: what the tap hands over on it as the page leaves, in order. */
+function leaveNodeOf(emitter: InstanceType<typeof TapEmitter>): TapToRelay[] {
+  const node = new EventTarget();
+  const handedOff: TapToRelay[] = [];
+  node.addEventListener(LEAVE_BATCH_EVENT, (e) => handedOff.push((e as CustomEvent<TapToRelay>).detail));
+  emitter.attachLeaveNode(node as unknown as Element);
+  return handedOff;
+}
+
 describe('TapEmitter as the page leaves', () => {
   it('what waits goes on the leave element before pagehide returns, numbered after the batches on the port', async () => {
     visibility = 'visible';
     const { emitter, received, seqs, next, close } = wired();
-    const node = new EventTarget();
-    const handedOff: TapToRelay[] = [];
-    node.addEventListener(LEAVE_BATCH_EVENT, (e) => handedOff.push((e as CustomEvent<TapToRelay>).detail));
-    emitter.attachLeaveNode(node as unknown as Element);
+    const handedOff = leaveNodeOf(emitter);
     const got = next();
     emitter.emit({ kind: 'end', conn: 'c', t: 0, state: 'complete' }); // a completed stream: posted at once
     await got;
@@ -122,10 +128,7 @@ describe('TapEmitter as the page leaves', () => {
   it('a pagehide a page script dispatches hands nothing over: the batch waits for its timer, numbered in order', async () => {
     visibility = 'visible';
     const { emitter, received, seqs, next, close } = wired();
-    const node = new EventTarget();
-    const handedOff: unknown[] = [];
-    node.addEventListener(LEAVE_BATCH_EVENT, (e) => handedOff.push((e as CustomEvent).detail));
-    emitter.attachLeaveNode(node as unknown as Element);
+    const handedOff = leaveNodeOf(emitter);
     emitter.emit(record(3));
     const got = next();
     window.dispatchEvent(new Event('pagehide')); // untrusted: the page did not leave
@@ -139,10 +142,7 @@ describe('TapEmitter as the page leaves', () => {
   it('a stream error that came with the page leaving (no task between) is handed over as the page leaving, not a failure', () => {
     visibility = 'visible';
     const { emitter, close } = wired();
-    const node = new EventTarget();
-    const handedOff: TapToRelay[] = [];
-    node.addEventListener(LEAVE_BATCH_EVENT, (e) => handedOff.push((e as CustomEvent<TapToRelay>).detail));
-    emitter.attachLeaveNode(node as unknown as Element);
+    const handedOff = leaveNodeOf(emitter);
     // The browser stops the document's loads as the next page commits: a fetch body fails, an EventSource closes.
     emitter.emit({ kind: 'end', conn: 'f', t: 1, state: 'error', error: 'TypeError: network error' });
     emitter.emit({ kind: 'end', conn: 'e', t: 2, state: 'error' });
@@ -157,10 +157,7 @@ describe('TapEmitter as the page leaves', () => {
   it('a stream error the page answered by leaving (a reload on failure: tasks later) stays an error', async () => {
     visibility = 'visible';
     const { emitter, close } = wired();
-    const node = new EventTarget();
-    const handedOff: TapToRelay[] = [];
-    node.addEventListener(LEAVE_BATCH_EVENT, (e) => handedOff.push((e as CustomEvent<TapToRelay>).detail));
-    emitter.attachLeaveNode(node as unknown as Element);
+    const handedOff = leaveNodeOf(emitter);
     const failed = { kind: 'end', conn: 'f', t: 1, state: 'error', error: 'TypeError: network error' } as const;
     emitter.emit(failed);
     await nextTask(); // the page's event loop turned: the error was before the page began to leave
