@@ -21,37 +21,38 @@ import { clientDialect, isAgentScope } from './dialect.ts';
 import { EvictionDigestReading } from './eviction-digest-reading.ts';
 import { encodePiState } from './pi-state-json.ts';
 import type { Dialect } from './types.ts';
-import { MAX_DERIVED_CHARS, capText } from '../capture/capped-text.ts';
+import { MAX_DERIVED_CHARS, MAX_GROWING_CHARS, capText } from '../capture/capped-text.ts';
 import { piProxyRequestModel, type RequestBodyText } from '../capture/stream-request.ts';
 
-export { MAX_DERIVED_CHARS, cappedBy } from '../capture/capped-text.ts';
+export { MAX_DERIVED_CHARS, MAX_GROWING_CHARS, cappedBy } from '../capture/capped-text.ts';
 
 /** base64 keeps whole 4-character groups, so the reference's decode-concat-reencode of later chunks still works. */
-function capBase64(v: string): string {
-  if (v.length <= MAX_DERIVED_CHARS) return v;
+function capBase64(v: string, limit: number): string {
+  if (v.length <= limit) return v;
   return v.slice(v.length - (MAX_DERIVED_CHARS - (MAX_DERIVED_CHARS % 4)));
 }
 
 /** Told of base64 data a cap cut: the block's id (or its position) and how many characters went. */
 type OnCut = (block: string, chars: number) => void;
 
-function capBlock<B>(b: B, onCut?: OnCut, at = ''): B {
+/** `limit`: MAX_GROWING_CHARS while the digest is fed, MAX_DERIVED_CHARS when it is written out (see capped-text.ts). */
+function capBlock<B>(b: B, limit: number, onCut?: OnCut, at = ''): B {
   const o = b as Record<string, unknown>;
   let out: Record<string, unknown> | undefined;
   const set = (k: string, v: unknown) => {
     if (v !== o[k]) (out ??= { ...o })[k] = v;
   };
-  if (typeof o.text === 'string') set('text', capText(o.text));
-  if (typeof o.thinking === 'string') set('thinking', capText(o.thinking));
-  if (typeof o.input === 'string') set('input', capText(o.input));
-  if (typeof o.output === 'string') set('output', capText(o.output));
+  if (typeof o.text === 'string') set('text', capText(o.text, limit));
+  if (typeof o.thinking === 'string') set('thinking', capText(o.thinking, limit));
+  if (typeof o.input === 'string') set('input', capText(o.input, limit));
+  if (typeof o.output === 'string') set('output', capText(o.output, limit));
   else if (Array.isArray(o.output)) {
-    const output = o.output.map((x, i) => capBlock(x, onCut, `${at}.output[${i}]`));
+    const output = o.output.map((x, i) => capBlock(x, limit, onCut, `${at}.output[${i}]`));
     if (output.some((x, i) => x !== (o.output as unknown[])[i])) set('output', output);
   }
   const src = o.source as Record<string, unknown> | undefined;
   if (src && typeof src.data === 'string') {
-    const data = capBase64(src.data);
+    const data = capBase64(src.data, limit);
     if (data !== src.data) {
       set('source', { ...src, data });
       onCut?.(typeof o.id === 'string' ? o.id : at, src.data.length - data.length);
@@ -61,8 +62,8 @@ function capBlock<B>(b: B, onCut?: OnCut, at = ''): B {
 }
 
 /** The message with over-long strings capped (the same object when nothing needed it). */
-function capMessage(msg: Msg, onCut?: OnCut): Msg {
-  const content = msg.content.map((b, i) => capBlock(b, onCut, `content[${i}]`));
+function capMessage(msg: Msg, limit: number, onCut?: OnCut): Msg {
+  const content = msg.content.map((b, i) => capBlock(b, limit, onCut, `content[${i}]`));
   return content.some((b, i) => b !== msg.content[i]) ? { ...msg, content } : msg;
 }
 
@@ -100,14 +101,13 @@ export class EvictionDigest extends EvictionDigestReading {
 
   /**
    * Keeps the digest within the cap it serves: one endless reply would otherwise grow its message (and every snapshot
-   * carrying it) without limit. Strings longer than MAX_DERIVED_CHARS keep their newest part behind a marker, and an
-   * unfinished line that long is given up: skipped to its end (`lost`, or `carryLost` while the eviction point is
-   * inside it: the analysis then starts at the next line). The replies go on without that one event.
+   * carrying it) without limit. Strings longer than MAX_GROWING_CHARS are cut back to their newest MAX_DERIVED_CHARS
+   * behind a marker (and any longer than that when written out), and an unfinished line that long is given up:
+   * skipped to its end (`lost`, or `carryLost` while the eviction point is inside it: the analysis then starts at the
+   * next line). The replies go on without that one event.
    */
   protected override bound(): void {
-    for (const r of this.touched) { // only replies this record changed
-      r.msg = capMessage(r.msg, (block, chars) => (r.cutData ??= new Map()).set(block, (r.cutData.get(block) ?? 0) + chars));
-    }
+    for (const r of this.touched) this.cap(r, MAX_GROWING_CHARS); // only replies this record changed
     this.touched.clear();
     if (this.carry.length > MAX_DERIVED_CHARS) {
       // What the client will make of the line is known from its head: an SSE data line or any NDJSON line is an event.
@@ -115,6 +115,11 @@ export class EvictionDigest extends EvictionDigestReading {
       this.carry = '';
       this.skipping = { event };
     }
+  }
+
+  /** Caps the reply's strings longer than `limit`, counting the base64 characters cut from a block's data. */
+  private cap(r: DigestReply, limit: number): void {
+    r.msg = capMessage(r.msg, limit, (block, chars) => (r.cutData ??= new Map()).set(block, (r.cutData.get(block) ?? 0) + chars));
   }
 
   /**
@@ -149,6 +154,7 @@ export class EvictionDigest extends EvictionDigestReading {
     const out: EvictionDerived = { events: this.events + open, carry: this.carry, replies: [] };
     if (dialect !== 'unknown') out.dialect = dialect;
     for (const r of this.replies.values()) {
+      this.cap(r, MAX_DERIVED_CHARS); // exactly the newest MAX_DERIVED_CHARS (the same text as cutting after each record)
       const rep: EvictedReply = { id: r.id, name: r.msg.name, role: r.msg.role, message: r.msg as unknown as Record<string, unknown> };
       if (r.orphan) rep.orphan = true;
       if (r.ended) rep.ended = true;

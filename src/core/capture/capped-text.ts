@@ -5,18 +5,26 @@
 /** The longest string a derived message keeps (its newest part), so a derived state stays far below the cap. */
 export const MAX_DERIVED_CHARS = 1 << 20;
 
+/**
+ * How long a string may grow while the digest is still being fed (it is cut back to MAX_DERIVED_CHARS when it passes
+ * this, and exactly when written out): cutting after every record copied the whole kept text per record — ~9 ms
+ * for each delta of an endless reply, on the page's own thread, where the relay digests. Cutting late gives the same
+ * text: the newest MAX_DERIVED_CHARS of a text are those of its newest MAX_DERIVED_CHARS plus what came after.
+ */
+export const MAX_GROWING_CHARS = MAX_DERIVED_CHARS + MAX_DERIVED_CHARS / 4;
+
 /** The marker a capped string starts with; its count is of the original text's characters (UTF-16 units) left out. */
 const CAP_MARKER = /^\[… (\d+) older characters evicted …\]/;
 
 /**
- * The newest MAX_DERIVED_CHARS of `v` behind a marker saying how many older characters were left out. The digest caps
- * its state after every record, so `v` is often an earlier cap's result plus new text: that marker's count is carried
+ * The newest MAX_DERIVED_CHARS of `v` behind a marker saying how many older characters were left out, once `v` is
+ * longer than `limit` (MAX_GROWING_CHARS while a digest grows, see there). The digest caps its state as it goes, so `v` is often an earlier cap's result plus new text: that marker's count is carried
  * on (the new marker counts the original text's characters, not the old marker's).
  */
-export function capText(v: string): string {
+export function capText(v: string, limit = MAX_DERIVED_CHARS): string {
   // Within the bound, marker or not: returned as it is, without reading it (the marker's regex copied a long text
   // being appended to — per record it was called for, per message on a socket).
-  if (v.length <= MAX_DERIVED_CHARS) return v;
+  if (v.length <= limit) return v;
   const earlier = CAP_MARKER.exec(v);
   const body = earlier ? v.slice(earlier[0].length) : v;
   if (body.length <= MAX_DERIVED_CHARS) return v;

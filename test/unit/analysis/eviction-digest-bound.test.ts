@@ -30,6 +30,35 @@ describe('EvictionDigest stays bounded on one endless reply', () => {
     expect(JSON.stringify(derived).length).toBeLessThan(2 * MAX_DERIVED_CHARS);
   });
 
+  // The digest cuts a text late while it is fed (cutting after every record copied the whole kept text per record)
+  // and exactly when written out: whenever it is written, and however the deltas fall, the text is the same.
+  it.each([3001, 65_537])('written out at any point, a text and a data block are cut exactly (deltas of %i)', (size) => {
+    const conn: ConnectionRecord = { kind: 'connection', id: 'c', transport: 'eventsource', frameUrl: 'https://a.test/', method: 'GET', url: 'https://a.test/s', requestHeaders: [], startTime: 1 };
+    const digest = new EvictionDigest(conn);
+    const ev = (o: object): MessageRecord => ({ kind: 'message', conn: 'c', t: 2, type: 'message', data: JSON.stringify({ id: 'e', created_at: '2026-01-01T00:00:00', reply_id: 'r', ...o }), lastEventId: '' });
+    digest.push(ev({ type: 'REPLY_START', session_id: 's', name: 'n' }));
+    digest.push(ev({ type: 'TEXT_BLOCK_START', block_id: 'b' }));
+    digest.push(ev({ type: 'DATA_BLOCK_START', block_id: 'img', media_type: 'image/png' }));
+    let full = '';
+    let data = '';
+    for (let i = 0; full.length < 3 * MAX_DERIVED_CHARS; i++) {
+      const piece = String.fromCharCode(97 + (i % 26)).repeat(size - 1) + '\n';
+      full += piece;
+      digest.push(ev({ type: 'TEXT_BLOCK_DELTA', block_id: 'b', delta: piece }));
+      const b64 = 'QUJD'.repeat(Math.ceil(size / 4));
+      data += b64;
+      digest.push(ev({ type: 'DATA_BLOCK_DELTA', block_id: 'img', media_type: 'image/png', data: b64 }));
+      if (i % 97 !== 0 && full.length < 3 * MAX_DERIVED_CHARS) continue;
+      const reply = digest.derived().replies[0];
+      const [text, image] = (reply.message as { content: [{ text: string }, { source: { data: string } }] }).content;
+      const left = full.length - MAX_DERIVED_CHARS;
+      expect(text.text).toBe(left > 0 ? `[… ${left} older characters evicted …]` + full.slice(left) : full);
+      const keep = MAX_DERIVED_CHARS - (MAX_DERIVED_CHARS % 4);
+      expect(image.source.data).toBe(data.length > MAX_DERIVED_CHARS ? data.slice(data.length - keep) : data);
+      expect(reply.cutData ?? []).toEqual(data.length > MAX_DERIVED_CHARS ? [{ block: 'img', chars: data.length - keep }] : []);
+    }
+  });
+
   it.each(['eventsource', 'websocket'] as const)('as messages (%s): the same bound', (transport) => {
     // One record per event, without a line to read: such records were applied and never capped — an endless reply on
     // a socket grew the digest (and every snapshot carrying it) by all it evicted.

@@ -2,7 +2,7 @@
 // connections need to continue — measured by walking what the store can still reach (its records, its connections'
 // digests), since the store's own accounting counts records, not digests.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { EvictionDigest, MAX_DERIVED_CHARS } from '../../../src/core/analysis/eviction-digest.ts';
+import { EvictionDigest, MAX_GROWING_CHARS } from '../../../src/core/analysis/eviction-digest.ts';
 import type { ConnectionRecord } from '../../../src/core/capture/model.ts';
 import type { PageRecord } from '../../../src/extension/messages.ts';
 import { CaptureStore } from '../../../src/extension/relay/capture-store.ts';
@@ -97,9 +97,9 @@ describe('CaptureStore.clear (the panel\'s Clear) keeps only what open connectio
     store.clear(t);
     // What the store counts: the open connection's record (its request body with it, which the user still sees).
     expect(store.size).toBeLessThan((body?.length ?? 0) + 1024);
-    // What it holds: that, and the digest of the open reply — its text capped at the digest's bound.
+    // What it holds: that, and the digest of the open reply — its text capped at the bound of a digest still fed.
     const after = retainedChars(store);
-    expect(after).toBeLessThan(store.size + MAX_DERIVED_CHARS + 64 * 1024);
+    expect(after).toBeLessThan(store.size + MAX_GROWING_CHARS + 64 * 1024);
     const [conn, evicted, ...rest] = store.snapshot();
     expect(rest).toEqual([]);
     expect(conn).toMatchObject({ kind: 'connection', id: 'open' });
