@@ -1,6 +1,6 @@
 // AgentScope streams: validate each event as the reference does (from the wire text), route it to its reply,
 // apply it with the reference semantics, check the lifecycle, and keep a seekable history per reply.
-import type { ConnectionRecord, EndRecord, EvictionDerived } from '../capture/model.ts';
+import type { EndRecord, EvictionDerived } from '../capture/model.ts';
 import type { Diagnostic } from '../diagnostics/types.ts';
 import { CheckpointedHistory } from '../history/seekable-history.ts';
 import type { ApplyOutcome } from '../agentscope/append-event.ts';
@@ -56,7 +56,7 @@ export class AgentScopeStream implements StreamProcessor {
    * `resumedFrom`: the seed is where the page stood on an earlier connection this one resumes (stream-resume.ts),
    * not this connection's own evicted head.
    */
-  constructor(private readonly conn: ConnectionRecord, private readonly dialect: Dialect, evicted?: EvictionDerived, private readonly resumedFrom?: string) {
+  constructor(private readonly dialect: Dialect, evicted?: EvictionDerived, private readonly resumedFrom?: string) {
     this.indexBase = evicted?.events ?? 0;
     if (!evicted || evicted.incomplete !== undefined) return;
     this.seededClock = evicted.lastCreatedAt;

@@ -235,7 +235,7 @@ export abstract class ConnectionReading {
 
   /** `resumedFrom`: the seed is where the page stood on that earlier connection (not this one's evicted head). */
   protected createProcessor(d: Dialect, evicted?: EvictionDerived, resumedFrom?: string): StreamProcessor {
-    if (isAgentScope(d)) return new AgentScopeStream(this.record, d, evicted, resumedFrom);
+    if (isAgentScope(d)) return new AgentScopeStream(d, evicted, resumedFrom);
     if (isPi(d)) return new PiStream(this.record, d, evicted, undefined, resumedFrom);
     throw new Error(`no processor for dialect ${d}`);
   }
