@@ -35,36 +35,59 @@ function capBase64(v: string, limit: number): string {
 /** Told of base64 data a cap cut: the block's id (or its position) and how many characters went. */
 type OnCut = (block: string, chars: number) => void;
 
-/** `limit`: MAX_GROWING_CHARS while the digest is fed, MAX_DERIVED_CHARS when it is written out (see capped-text.ts). */
-function capBlock<B>(b: B, limit: number, onCut?: OnCut, at = ''): B {
+/**
+ * `limit`: MAX_GROWING_CHARS while the digest is fed, MAX_DERIVED_CHARS when it is written out (see capped-text.ts).
+ * `index` / `parent`: where the block is (`content[2]`, `content[2].output[0]`), named only when a cut is told — this
+ * runs for every block a record may have changed, so nothing is allocated while nothing is cut.
+ */
+function capBlock<B>(b: B, limit: number, onCut: OnCut | undefined, index: number, parent?: string): B {
   const o = b as Record<string, unknown>;
   let out: Record<string, unknown> | undefined;
-  const set = (k: string, v: unknown) => {
-    if (v !== o[k]) (out ??= { ...o })[k] = v;
-  };
-  if (typeof o.text === 'string') set('text', capText(o.text, limit));
-  if (typeof o.thinking === 'string') set('thinking', capText(o.thinking, limit));
-  if (typeof o.input === 'string') set('input', capText(o.input, limit));
-  if (typeof o.output === 'string') set('output', capText(o.output, limit));
-  else if (Array.isArray(o.output)) {
-    const output = o.output.map((x, i) => capBlock(x, limit, onCut, `${at}.output[${i}]`));
-    if (output.some((x, i) => x !== (o.output as unknown[])[i])) set('output', output);
+  for (const k of CAPPED_STRINGS) {
+    const v = o[k];
+    if (typeof v !== 'string' || v.length <= limit) continue;
+    const capped = capText(v, limit);
+    if (capped !== v) (out ??= { ...o })[k] = capped;
+  }
+  if (Array.isArray(o.output)) {
+    const outer = o.output as unknown[];
+    let output: unknown[] | undefined;
+    for (let i = 0; i < outer.length; i++) {
+      const x = capBlock(outer[i], limit, onCut, i, blockPath(index, parent));
+      if (x !== outer[i]) (output ??= outer.slice())[i] = x;
+    }
+    if (output) (out ??= { ...o }).output = output;
   }
   const src = o.source as Record<string, unknown> | undefined;
-  if (src && typeof src.data === 'string') {
+  if (src && typeof src.data === 'string' && src.data.length > limit) {
     const data = capBase64(src.data, limit);
-    if (data !== src.data) {
-      set('source', { ...src, data });
-      onCut?.(typeof o.id === 'string' ? o.id : at, src.data.length - data.length);
-    }
+    (out ??= { ...o }).source = { ...src, data };
+    onCut?.(typeof o.id === 'string' ? o.id : blockPath(index, parent), src.data.length - data.length);
   }
   return (out ?? o) as B;
 }
 
-/** The message with over-long strings capped (the same object when nothing needed it). */
-function capMessage(msg: Msg, limit: number, onCut?: OnCut): Msg {
-  const content = msg.content.map((b, i) => capBlock(b, limit, onCut, `content[${i}]`));
-  return content.some((b, i) => b !== msg.content[i]) ? { ...msg, content } : msg;
+function blockPath(index: number, parent: string | undefined): string {
+  return `${parent === undefined ? 'content' : `${parent}.output`}[${index}]`;
+}
+
+/** A block's strings that grow with its deltas (a tool result's `output` may be a string or a list of blocks). */
+const CAPPED_STRINGS = ['text', 'thinking', 'input', 'output'] as const;
+
+/**
+ * The message with over-long strings capped (the same object when nothing needed it). `before`: the content as it
+ * was last capped at this limit — a block still the same object is not looked at again (a record changes one block,
+ * and a reply can have thousands: looking at every block per record made digesting quadratic in the blocks).
+ */
+function capMessage(msg: Msg, limit: number, onCut?: OnCut, before?: readonly unknown[]): Msg {
+  let content: Msg['content'] | undefined;
+  for (let i = 0; i < msg.content.length; i++) {
+    const b = msg.content[i];
+    if (before !== undefined && before[i] === b) continue;
+    const c = capBlock(b, limit, onCut, i);
+    if (c !== b) (content ??= msg.content.slice())[i] = c;
+  }
+  return content ? { ...msg, content } : msg;
 }
 
 interface DigestReply {
@@ -74,6 +97,8 @@ interface DigestReply {
   ended: boolean;
   /** Base64 characters the cap cut from the head of a block's data, by block (they no longer decode to what was sent). */
   cutData?: Map<string, number>;
+  /** The content as last capped at MAX_GROWING_CHARS (see capMessage's `before`). */
+  capped?: readonly unknown[];
 }
 
 export class EvictionDigest extends EvictionDigestReading {
@@ -117,9 +142,14 @@ export class EvictionDigest extends EvictionDigestReading {
     }
   }
 
-  /** Caps the reply's strings longer than `limit`, counting the base64 characters cut from a block's data. */
+  /**
+   * Caps the reply's strings longer than `limit`, counting the base64 characters cut from a block's data. While the
+   * digest is fed, only the blocks changed since the last time are looked at (`r.capped`).
+   */
   private cap(r: DigestReply, limit: number): void {
-    r.msg = capMessage(r.msg, limit, (block, chars) => (r.cutData ??= new Map()).set(block, (r.cutData.get(block) ?? 0) + chars));
+    const before = limit === MAX_GROWING_CHARS ? r.capped : undefined;
+    r.msg = capMessage(r.msg, limit, (block, chars) => (r.cutData ??= new Map()).set(block, (r.cutData.get(block) ?? 0) + chars), before);
+    if (limit === MAX_GROWING_CHARS) r.capped = r.msg.content;
   }
 
   /**

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { EvictionDigest, MAX_DERIVED_CHARS } from '../../../src/core/analysis/eviction-digest.ts';
+import { EvictionDigest, MAX_DERIVED_CHARS, MAX_GROWING_CHARS } from '../../../src/core/analysis/eviction-digest.ts';
 import { analyzeCapture } from '../../../src/core/analysis/analyze.ts';
 import type { ChunkRecord, ConnectionRecord, EvictionRecord, MessageRecord } from '../../../src/core/capture/model.ts';
 import { captureOf } from './support.ts';
+import { retainedChars } from '../retained.ts';
 
 // One endless reply must not make the derived state grow without limit: it serves a memory cap.
 describe('EvictionDigest stays bounded on one endless reply', () => {
@@ -57,6 +58,31 @@ describe('EvictionDigest stays bounded on one endless reply', () => {
       expect(image.source.data).toBe(data.length > MAX_DERIVED_CHARS ? data.slice(data.length - keep) : data);
       expect(reply.cutData ?? []).toEqual(data.length > MAX_DERIVED_CHARS ? [{ block: 'img', chars: data.length - keep }] : []);
     }
+  });
+
+  it('a tool result\'s text output among many finished blocks is cut exactly too (only changed blocks are looked at again)', () => {
+    const conn: ConnectionRecord = { kind: 'connection', id: 'c', transport: 'eventsource', frameUrl: 'https://a.test/', method: 'GET', url: 'https://a.test/s', requestHeaders: [], startTime: 1 };
+    const digest = new EvictionDigest(conn);
+    const ev = (o: object): MessageRecord => ({ kind: 'message', conn: 'c', t: 2, type: 'message', data: JSON.stringify({ id: 'e', created_at: '2026-01-01T00:00:00', reply_id: 'r', ...o }), lastEventId: '' });
+    digest.push(ev({ type: 'REPLY_START', session_id: 's', name: 'n' }));
+    for (let b = 0; b < 50; b++) {
+      digest.push(ev({ type: 'TEXT_BLOCK_START', block_id: `b${b}` }));
+      digest.push(ev({ type: 'TEXT_BLOCK_DELTA', block_id: `b${b}`, delta: `block ${b}` }));
+      digest.push(ev({ type: 'TEXT_BLOCK_END', block_id: `b${b}` }));
+    }
+    digest.push(ev({ type: 'TOOL_CALL_START', tool_call_id: 'call', tool_call_name: 'read' }));
+    digest.push(ev({ type: 'TOOL_RESULT_START', tool_call_id: 'call', tool_call_name: 'read' }));
+    let full = '';
+    for (let i = 0; full.length < 3 * MAX_DERIVED_CHARS; i++) {
+      const piece = String.fromCharCode(97 + (i % 26)).repeat(32_767) + '\n';
+      full += piece;
+      digest.push(ev({ type: 'TOOL_RESULT_TEXT_DELTA', tool_call_id: 'call', delta: piece }));
+    }
+    expect(retainedChars(digest)).toBeLessThan(MAX_GROWING_CHARS + 64 * 1024); // bounded while fed, not only written out
+    const content = (digest.derived().replies[0].message as { content: { type: string; text?: string; output?: { text: string }[] }[] }).content;
+    const left = full.length - MAX_DERIVED_CHARS;
+    expect(content.find((b) => b.type === 'tool_result')?.output?.[0].text).toBe(`[… ${left} older characters evicted …]` + full.slice(left));
+    expect(content.filter((b) => b.type === 'text').map((b) => b.text)).toEqual(Array.from({ length: 50 }, (_, b) => `block ${b}`));
   });
 
   it.each(['eventsource', 'websocket'] as const)('as messages (%s): the same bound', (transport) => {
