@@ -1,7 +1,8 @@
 // An imported capture added to the store's, one import after another: compared with what is shown already (the same
-// records read twice add nothing), its connection ids made distinct, then queued as live records are. Apart from the
-// rest of the store: an import reaches it only through the records it holds, the file each connection came from, the
-// header and the queue — how an import is read and compared can change here alone.
+// records read twice add nothing), its connection ids made distinct, then handed to the store, which queues them as
+// live records are and keeps them as its own (imported-records.ts). Apart from the rest of the store: an import
+// reaches it only through the records it holds, the header and `add` — how an import is read and compared can change
+// here alone.
 import type { Signal } from '@preact/signals';
 import type { Capture, CaptureHeader, CaptureRecord } from '../../src/core/capture/model.ts';
 import { remapConnectionIds } from './import-merge.ts';
@@ -13,11 +14,9 @@ export interface ImportDeps {
    * replaces the list: an import compared with an older one is compared again).
    */
   records: () => CaptureRecord[];
-  /** The file each connection came from, by connection id (store.ts `connectionFiles`). */
-  connectionFiles: Map<string, string>;
   header: Signal<CaptureHeader | undefined>;
-  /** Queues records for the analyzer, as live ones are (store.ts `ingest`). */
-  queue: (recs: CaptureRecord[]) => void;
+  /** Adds an import's records, read from `file`: queued for the analyzer as live ones are, labelled with the file. */
+  add: (recs: CaptureRecord[], file: string | undefined) => void;
   /** The comparison's slice budget (ms) and its clock (StoreOptions `sliceMs`, `now`). */
   sliceMs: number;
   now: () => number;
@@ -34,7 +33,7 @@ export interface Imported {
   known: Map<string, string>;
 }
 
-export function createImports({ records, connectionFiles, header, queue, sliceMs, now }: ImportDeps) {
+export function createImports({ records, header, add, sliceMs, now }: ImportDeps) {
   /** The imports under way, one after another: each is compared with what those before it added. */
   let importing: Promise<unknown> = Promise.resolve();
 
@@ -61,9 +60,8 @@ export function createImports({ records, connectionFiles, header, queue, sliceMs
     const ids = new Set<string>();
     for (const r of records()) if (r.kind === 'connection') ids.add(r.id);
     const recs = remapConnectionIds(fresh, ids);
-    if (file !== undefined) for (const r of recs) if (r.kind === 'connection') connectionFiles.set(r.id, file);
     if (!header.value) header.value = capture.header;
-    queue(recs);
+    add(recs, file);
     return { added: recs.flatMap((r) => (r.kind === 'connection' ? [r.id] : [])), known };
   }
 

@@ -1,14 +1,16 @@
 // The panel's state, composed of small stores: the capture being read and the one shown, with the read-back of a
 // capture that replaced the panel's (read-back.ts); the read model the panes show (views.ts); the user's selection
 // (selection.ts); the flushing that analyses what comes in, in slices (flush.ts); an imported file's capture added
-// (import-capture.ts). What stays here ties them together: all input goes through one entry (`ingest`) that only
-// queues, a reset replaces the capture (held back while paused), and `publish` is a flush's refresh.
+// (import-capture.ts), and kept as the panel's own (imported-records.ts). What stays here ties them together: all
+// input goes through one entry (`ingest`) that only queues, a reset replaces the source's capture (held back while
+// paused; the imports carried into the new one), and `publish` is a flush's refresh.
 import { batch, signal } from '@preact/signals';
 import type { Capture, CaptureHeader, CaptureRecord } from '../../src/core/capture/model.ts';
 import type { LiveState } from '../sources/source.ts';
 import { CaptureAnalyzer } from '../core-bridge.ts';
 import { createFilters } from './filters.ts';
 import { createImports } from './import-capture.ts';
+import { ImportedRecords } from './imported-records.ts';
 import { createFlush } from './flush.ts';
 import { createCaptures, createReadBack } from './read-back.ts';
 import { createSelection } from './selection.ts';
@@ -40,7 +42,8 @@ export function createPanelStore(options: StoreOptions = {}) {
   /**
    * A capture that replaced this one while paused (a navigation, or the extension handing a live panel its bounded
    * capture): the paused view stays as the user froze it, and this — with what arrived after it — is applied on
-   * resume. A later one replaces it (so a long pause holds one bounded capture, not everything that streamed).
+   * resume. A later one replaces it (so a long pause holds one bounded capture, not everything that streamed). Its
+   * records are all that is shown on resume: the imports carried in, and those made since (see `imported`).
    */
   let deferred: { header: CaptureHeader | undefined; records: CaptureRecord[]; file: string | undefined } | undefined;
 
@@ -56,12 +59,14 @@ export function createPanelStore(options: StoreOptions = {}) {
   const live = signal<LiveState>({});
 
   /**
-   * The files imported since the last reset, by fingerprint (app.tsx `fileFingerprint`) → name: importing one file
+   * The files imported since the last Clear, by fingerprint (app.tsx `fileFingerprint`) → name: importing one file
    * twice gave a second set of rows identical to the first, with nothing to tell them apart.
    */
   const importedFiles = new Map<string, string>();
+  /** The records imports added since the last Clear: carried over a reset (see imported-records.ts). */
+  const imported = new ImportedRecords();
   /**
-   * The file each connection came from (an import, the viewer's preloaded file), by connection id; a connection
+   * The file each connection shown came from (an import, the viewer's preloaded file), by connection id; a connection
    * captured live has none. With several files the list says which file a row is from: the log and the HAR of one
    * capture gave rows nothing told apart.
    */
@@ -88,7 +93,7 @@ export function createPanelStore(options: StoreOptions = {}) {
     publish,
   });
   // While paused, a capture that replaced the paused view is the one an import joins (`queue` adds to it): compared with it.
-  const { importCapture } = createImports({ records: () => deferred?.records ?? captures.read.records, connectionFiles, header, queue, sliceMs, now });
+  const { importCapture } = createImports({ records: () => deferred?.records ?? captures.read.records, header, add: addImported, sliceMs, now });
 
   /**
    * A flush's refresh (see flush.ts): the views show what was analysed, and the selection moves with it; false while
@@ -125,20 +130,39 @@ export function createPanelStore(options: StoreOptions = {}) {
     flusher.requestFlush();
   }
 
+  /** An import's records, read from `file` (import-capture.ts): queued, and kept as the panel's own. */
+  function addImported(recs: CaptureRecord[], file: string | undefined): void {
+    imported.add(recs, file);
+    // (Held for resume behind a capture that replaced the paused view: labelled when that one is shown — the paused
+    // rows may have these ids.)
+    if (!deferred && file !== undefined) for (const r of recs) if (r.kind === 'connection') connectionFiles.set(r.id, file);
+    queue(recs);
+  }
+
   /**
-   * Replace everything with this capture (`now`: even while paused — the user's Clear; `file`: the file it was read
-   * from, the viewer's preloaded one).
+   * Replace the source's capture with this one (`now`: even while paused — the user's Clear, which drops the imports
+   * too; `file`: the file it was read from, the viewer's preloaded one). What was imported stays, carried into it.
    */
   function reset(h: CaptureHeader | undefined, recs: CaptureRecord[], { now = false, file }: { now?: boolean; file?: string } = {}): void {
+    if (now) {
+      imported.clear();
+      importedFiles.clear();
+    }
+    const records = imported.carry(deferred?.records ?? captures.read.records, recs);
     if (paused.value && !now) {
-      deferred = { header: h, records: [...recs], file };
-      held.value = recs.length;
+      deferred = { header: h, records, file };
+      held.value = records.length;
       return;
     }
+    replace(h, records, file);
+  }
+
+  /** The views go on to `recs` (the source's capture, the imports carried in), read back. */
+  function replace(h: CaptureHeader | undefined, recs: CaptureRecord[], file: string | undefined): void {
     deferred = undefined;
-    importedFiles.clear(); // what they added is gone with the rest
     connectionFiles.clear();
-    if (file !== undefined) for (const r of recs) if (r.kind === 'connection') connectionFiles.set(r.id, file);
+    for (const [id, name] of imported.labels()) connectionFiles.set(id, name);
+    if (file !== undefined) for (const r of recs) if (r.kind === 'connection' && !imported.has(r)) connectionFiles.set(r.id, file);
     flusher.discard();
     batch(() => {
       backlog.value = undefined;
@@ -154,7 +178,7 @@ export function createPanelStore(options: StoreOptions = {}) {
   function setPaused(on: boolean): void {
     paused.value = on;
     if (on) return;
-    if (deferred) reset(deferred.header, deferred.records, { file: deferred.file }); // what replaced the paused view, and what came after it
+    if (deferred) replace(deferred.header, deferred.records, deferred.file); // what replaced the paused view, and what came after it
     else if (flusher.hasPending()) flusher.requestFlush();
   }
 

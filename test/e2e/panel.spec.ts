@@ -1,7 +1,8 @@
 // The panel inside the extension (panel/index.html?tabId=N in a tab, as the devtools page opens it): a live
 // AgentScope stream from a loopback server shows up while it streams, the selection and a scrubbed-back step survive
 // live updates, the final bubble equals the core's reconstruction of what the extension captured, clear empties it;
-// an imported file is read in the panel's import worker, which the extension's CSP lets run.
+// an imported file is read in the panel's import worker, which the extension's CSP lets run, and stays (its file
+// named) when the extension sends the capture anew and after a reload.
 import { bubbleTextBlocks, expectedShown } from './support/bubble.ts';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { launchWithExtension, setCaptureLimit, type ExtensionBrowser } from './support/extension.ts';
@@ -377,6 +378,39 @@ test('a file imported into the extension\'s panel is read in its import worker (
   expect(seen.workers).toEqual(['replyscope-import']);
   expect(seen.posted).toMatchObject({ records: 1, read: 1 });
   expect(seen.parsedHere).toBe(0);
+  await panel.close();
+  await app.close();
+});
+
+test('a file imported into a live panel stays, with its file named, when the extension sends the capture anew (its service worker restarted) and after a reload', async () => {
+  gate = deferred();
+  gate.resolve(); // (streams run to their end)
+  const { app, panel } = await appWithPanel();
+  /** The app's stream run once more: `n` of them listed, complete. */
+  const go = async (n: number) => {
+    await app.click('#go');
+    await expect(panel.locator(`[data-conn][title*="${server.url}/stream"]`).filter({ hasText: 'complete' })).toHaveCount(n);
+  };
+  await go(1);
+  const name = 'sample.replyscope.ndjson';
+  await panel.getByTestId('import-input').setInputFiles({ name, mimeType: 'application/octet-stream', buffer: Buffer.from(writeCaptureLog(sampleCapture())) });
+  await expect(panel.getByTestId('status')).toHaveText(`Imported ${name}: 3 connections`);
+  const files = panel.getByTestId('conn-file');
+  const imported = [name, name, name];
+  await expect(files).toHaveText(['—', ...imported]);
+
+  // The panel reconnects to a fresh service worker, which sends it the tab's capture anew (the page holds it): the
+  // reset replaced the file's rows with the rest. A stream after it: its records come after the capture sent anew.
+  await ext.restartServiceWorker();
+  await go(2);
+  await expect(files).toHaveText(['—', ...imported, '—']);
+
+  // A reload (no Preserve log): the page that was left goes, the file stays, above the new page's stream.
+  await app.reload();
+  await expect(files).toHaveCount(0); // (the file alone: no File column)
+  await go(1);
+  await expect(files).toHaveText([...imported, '—']);
+  await panel.screenshot({ path: test.info().outputPath('imported-file-after-reload.png') });
   await panel.close();
   await app.close();
 });
