@@ -4,7 +4,7 @@
 // and placed back as the new capture is read far enough — the same event under its new index, the nearest step kept,
 // or none, with a note. Apart from the selection it places (selection.ts, which keeps the anchors) and from the
 // flushing that reads the capture (flush.ts): this is what a refresh does while a capture is being read back.
-import { batch, type Signal } from '@preact/signals';
+import { batch, type ReadonlySignal, type Signal } from '@preact/signals';
 import type { CaptureRecord } from '../../src/core/capture/model.ts';
 import type { ConnectionView } from '../../src/core/analysis/types.ts';
 import { CaptureAnalyzer } from '../core-bridge.ts';
@@ -40,22 +40,47 @@ export interface ReadBackDeps {
   captures: Captures;
   /** Bumped when the views are to show `captures.shown` anew. */
   revision: Signal<number>;
+  /** The connections the views list (those of `captures.shown`). */
+  connections: ReadonlySignal<ConnectionView[]>;
   selection: Selection;
 }
 
-export function createReadBack({ captures, revision, selection }: ReadBackDeps) {
+export function createReadBack({ captures, revision, connections, selection }: ReadBackDeps) {
   const { selectedConnId, selectedReplyId, step, selectedEvent, selectedFrame, follow, playing, selectionNote } = selection;
   const { selectedConnection, selectedReply, anchor, seek, selectEvent } = selection;
 
   /**
+   * The connections listed that the capture being read back holds too, not read in it yet (`of`: that capture).
+   */
+  let unread: { of: AnalysedCapture; ids: Set<string> } | undefined;
+
+  /**
    * The capture being read back has something to show in place of the one it replaced: all of it is read, or the
    * selected connection's first frames are (with none selected: any connection) — the lists the user was in have rows
-   * again. A connection it does not hold (a new page's) waits for all of it.
+   * again — and each connection listed that it holds is (its row stays). A connection it does not hold (a new page's)
+   * waits for all of it.
    */
   function readBackShows(drained: boolean): boolean {
     if (drained) return true;
+    const { analyzer } = captures.read;
     const id = selectedConnId.value;
-    return id !== undefined ? captures.read.analyzer.frameCount(id) > 0 : captures.read.analyzer.connections().length > 0;
+    if (id !== undefined ? analyzer.frameCount(id) === 0 : analyzer.connections().length === 0) return false;
+    // Shown once the selected one was, the rows of the others went until the reading reached them (slices of 250 ms,
+    // seconds on a big capture): a live stream's row, and its updates, gone meanwhile.
+    if (unread?.of !== captures.read) unread = { of: captures.read, ids: listedIn(captures.read.records) };
+    for (const listed of unread.ids) {
+      if (!analyzer.hasConnection(listed)) return false;
+      unread.ids.delete(listed);
+    }
+    return true;
+  }
+
+  /** The connections listed now that `records` declare. */
+  function listedIn(records: readonly CaptureRecord[]): Set<string> {
+    const listed = new Set(connections.value.map((c) => c.record.id));
+    const ids = new Set<string>();
+    for (const r of records) if (r.kind === 'connection' && listed.has(r.id)) ids.add(r.id);
+    return ids;
   }
 
   /**

@@ -80,7 +80,7 @@ export function createPanelStore(options: StoreOptions = {}) {
   const { connections, shownConnections, navigations, notices } = createCaptureViews(viewDeps);
   const selection = createSelection({ connections, shownConnections });
   const { errorBody, selectedEventView, eventRows, eventTypes, diagnosticStepList } = createSelectionViews(viewDeps, selection);
-  const readBack = createReadBack({ captures, revision, selection });
+  const readBack = createReadBack({ captures, revision, connections, selection });
   const flusher = createFlush({
     schedule: options.schedule,
     afterRender: options.afterRender,

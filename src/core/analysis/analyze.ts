@@ -134,6 +134,11 @@ export class CaptureAnalyzer {
   frameCount(id: string): number {
     return this.conns.get(id)?.reader.frames.length ?? 0;
   }
+
+  /** Whether connection `id` was declared (its record read), without building its view. */
+  hasConnection(id: string): boolean {
+    return this.conns.has(id);
+  }
 }
 
 /** Analyse a whole capture. Connections still open at the end of the capture are read as far as they got. */

@@ -1,5 +1,6 @@
 // A capture read back (the source's capture sent anew: a service worker's restart, a navigation, the memory cap's
-// compaction) next to what the panel holds of its own: imported files stay with their labels and their place.
+// compaction) next to what the panel holds of its own and of what goes on meanwhile: imported files stay with their
+// labels and their place, and live records that arrive during the read-back are all shown, in order.
 import { describe, expect, it } from 'vitest';
 import type { CaptureHeader, CaptureRecord } from '../../../src/core/capture/model.ts';
 import { createPanelStore } from '../../../panel/store/store.ts';
@@ -109,5 +110,93 @@ describe('imported files across a read-back', () => {
     expect(store.connectionFiles.get('file:2')).toBe('b.replyscope.ndjson');
     expect(store.connectionFiles.get('file:1')).toBe('a.replyscope.ndjson');
     expect(ids(store)).toEqual(['live:1', 'file:1', 'live:2', 'file:2']);
+  });
+});
+
+describe('live records during a read-back', () => {
+  it('are all shown once the read-back is, in the order they came; none is shown out of turn before it', () => {
+    // Read in slices (a refresh between them): the capture it replaced stays shown meanwhile.
+    const m = manualStore(300, 1);
+    const { store } = m;
+    const whole = ofConn('tab1:1');
+    const half = Math.floor(whole.length / 2);
+    store.ingest(whole.slice(0, half));
+    m.flush();
+    store.selectConnection('tab1:1');
+    const others = Array.from({ length: 10 }, (_, i) => live(100 + i)).flat();
+    store.reset(header('http://a/'), [...others, ...whole.slice(0, half)]);
+    const before = store.connections.value;
+    let shownAt: number | undefined;
+    let flushes = 0;
+    while (m.queued.length) {
+      // The rest of the stream arrives live, a record per frame, while the capture is read back.
+      const r = whole[half + flushes];
+      if (r) store.ingest([r]);
+      m.step();
+      flushes++;
+      if (shownAt === undefined && store.connections.value !== before) shownAt = flushes;
+      if (shownAt === undefined) expect(store.connections.value).toBe(before);
+    }
+    expect(shownAt).toBeDefined();
+    const once = manualStore();
+    once.store.ingest([...others, ...whole]);
+    once.flush();
+    const shape = (s: typeof store) => s.connections.value.map((c) => [c.record.id, c.state, c.events.map((e) => e.rawText)]);
+    expect(shape(store)).toEqual(shape(once.store));
+    expect(store.capture().records).toEqual([...others, ...whole]);
+  });
+
+  it('the rows shown stay listed when the capture read back is shown: it is shown once it has read each of them it holds', () => {
+    // The selected stream first, then ten more, the last one still streaming: read in slices, the capture was shown
+    // once the selected one's first frames were read — the list went from 11 rows to 1, growing back slice by slice,
+    // the live stream's row and its updates gone meanwhile.
+    const m = manualStore(300, 1);
+    const { store } = m;
+    const streaming = live(109);
+    const head = streaming.slice(0, 20);
+    const all = [...ofConn('tab1:2'), ...Array.from({ length: 9 }, (_, i) => live(100 + i)).flat(), ...head];
+    store.ingest(all);
+    m.flush();
+    store.selectConnection('tab1:2');
+    const listed = ids(store);
+    expect(listed).toHaveLength(11);
+    store.reset(header('http://a/'), all);
+    const before = store.connections.value;
+    let i = 20;
+    while (m.queued.length) {
+      if (i < streaming.length) store.ingest([streaming[i++]]);
+      m.step();
+      if (store.connections.value !== before) expect(ids(store)).toEqual(listed);
+    }
+    expect(store.connections.value).not.toBe(before);
+    store.ingest(streaming.slice(i));
+    m.flush();
+    expect(eventsOf(store, 'live:109')).toEqual(eventsOf(alone(streaming), 'live:109'));
+  });
+
+  it('paused in the middle of a read-back: what came meanwhile is all shown on resume, in order', () => {
+    const m = manualStore(300, 1);
+    const { store } = m;
+    const whole = ofConn('tab1:1');
+    store.ingest(whole.slice(0, 10));
+    m.flush();
+    store.selectConnection('tab1:1');
+    const others = Array.from({ length: 10 }, (_, i) => live(100 + i)).flat();
+    store.reset(header('http://a/'), [...others, ...whole.slice(0, 10)]);
+    m.step();
+    store.setPaused(true);
+    store.ingest(whole.slice(10, 20));
+    m.flush();
+    expect(store.connections.value.map((c) => c.record.id)).toEqual(['tab1:1']); // (the capture it replaced, frozen)
+    // A capture that replaces it while paused, and what comes after that: held for resume.
+    store.reset(header('http://a/'), [...others, ...whole.slice(0, 20)]);
+    store.ingest(whole.slice(20));
+    store.setPaused(false);
+    m.flush();
+    const once = manualStore();
+    once.store.ingest([...others, ...whole]);
+    once.flush();
+    const shape = (s: typeof store) => s.connections.value.map((c) => [c.record.id, c.state, c.events.map((e) => e.rawText)]);
+    expect(shape(store)).toEqual(shape(once.store));
   });
 });
