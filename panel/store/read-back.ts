@@ -5,7 +5,7 @@
 // or none, with a note. Apart from the selection it places (selection.ts, which keeps the anchors) and from the
 // flushing that reads the capture (flush.ts): this is what a refresh does while a capture is being read back.
 import { batch, type ReadonlySignal, type Signal } from '@preact/signals';
-import type { CaptureRecord } from '../../src/core/capture/model.ts';
+import type { CaptureHeader, CaptureRecord } from '../../src/core/capture/model.ts';
 import type { ConnectionView } from '../../src/core/analysis/types.ts';
 import { CaptureAnalyzer } from '../core-bridge.ts';
 import { evictedNoteCause } from '../lib/eviction-words.ts';
@@ -16,6 +16,8 @@ import type { Selection, SelectionShown } from './selection.ts';
 export interface AnalysedCapture {
   readonly analyzer: CaptureAnalyzer;
   readonly records: CaptureRecord[];
+  /** Its header, kept when a reset replaced it: while it stays shown, an export writes it with it (store.ts `capture`). */
+  header?: CaptureHeader;
 }
 
 export interface Captures {

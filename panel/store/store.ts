@@ -164,6 +164,7 @@ export function createPanelStore(options: StoreOptions = {}) {
     for (const [id, name] of imported.labels()) connectionFiles.set(id, name);
     if (file !== undefined) for (const r of recs) if (r.kind === 'connection' && !imported.has(r)) connectionFiles.set(r.id, file);
     flusher.discard();
+    captures.read.header = header.value;
     batch(() => {
       backlog.value = undefined;
       captures.read = { analyzer: new CaptureAnalyzer(), records: [] };
@@ -194,18 +195,20 @@ export function createPanelStore(options: StoreOptions = {}) {
     });
   }
 
-  /** Every record the store holds (analysed or queued), as received, in arrival order: what export writes. */
+  /**
+   * What export writes: the capture shown, every record of it the store holds (analysed or queued), as received, in
+   * arrival order. While a capture that replaced it is read back, the one the views still show — written, the new one
+   * (its head evicted by a compaction, or another page's) was not what the user saw and chose to export.
+   */
   function capture(): Capture {
-    return {
-      header: header.value ?? {
-        kind: 'header',
-        format: 'replyscope-capture',
-        version: 1,
-        tool: 'replyscope-panel',
-        created: new Date().toISOString(),
-      },
-      records: [...captures.read.records],
-    };
+    const shown = captures.shown;
+    if (shown !== captures.read) return { header: shown.header ?? headerOfPanel(), records: [...shown.records] };
+    return { header: header.value ?? headerOfPanel(), records: [...captures.read.records] };
+  }
+
+  /** A header for a capture that came with none (imported events, a raw body). */
+  function headerOfPanel(): CaptureHeader {
+    return { kind: 'header', format: 'replyscope-capture', version: 1, tool: 'replyscope-panel', created: new Date().toISOString() };
   }
 
   return {

@@ -1,6 +1,7 @@
 // A capture read back (the source's capture sent anew: a service worker's restart, a navigation, the memory cap's
 // compaction) next to what the panel holds of its own and of what goes on meanwhile: imported files stay with their
-// labels and their place, and live records that arrive during the read-back are all shown, in order.
+// labels and their place, live records that arrive during the read-back are all shown, in order, and an export made
+// meanwhile writes what is shown.
 import { describe, expect, it } from 'vitest';
 import type { CaptureHeader, CaptureRecord } from '../../../src/core/capture/model.ts';
 import { createPanelStore } from '../../../panel/store/store.ts';
@@ -198,5 +199,29 @@ describe('live records during a read-back', () => {
     once.flush();
     const shape = (s: typeof store) => s.connections.value.map((c) => [c.record.id, c.state, c.events.map((e) => e.rawText)]);
     expect(shape(store)).toEqual(shape(once.store));
+  });
+});
+
+describe('an export during a read-back', () => {
+  it('writes the capture shown, not the one still being read; once that one is shown, that one', () => {
+    const m = manualStore(300, 1);
+    const { store } = m;
+    const before = header('http://a/');
+    store.reset(before, ofConn('tab1:1'));
+    m.flush();
+    store.selectConnection('tab1:1');
+    const shownRecords = store.capture().records;
+    expect(shownRecords).toEqual(ofConn('tab1:1'));
+    // A new capture whose selected connection comes last: the one before stays shown while the others are read.
+    const others = Array.from({ length: 10 }, (_, i) => live(100 + i)).flat();
+    const after = header('http://b/');
+    const next = [...others, ...ofConn('tab1:1').slice(0, 5)];
+    store.reset(after, next);
+    m.step();
+    expect(store.connections.value.map((c) => c.record.id)).toEqual(['tab1:1']); // (still the one before)
+    expect(store.capture()).toEqual({ header: before, records: shownRecords });
+    m.flush();
+    expect(store.connections.value.length).toBe(11);
+    expect(store.capture()).toEqual({ header: after, records: next });
   });
 });
