@@ -1,5 +1,6 @@
 // What the scrubber shows at step k: the bubble (or the message JSON, or the diff against step k−1), and next to
 // it the event of step k — raw frame, parsed event, schema issues, lifecycle diagnostics.
+import type { Ref } from 'preact';
 import { useEffect, useMemo, useRef } from 'preact/hooks';
 import type { ConnectionView, EventView, FrameView, ReplyView } from '../../src/core/analysis/types.ts';
 import { appendedIn, diffJson, touchedBlocks, type JsonChange } from '../lib/json-diff.ts';
@@ -15,6 +16,7 @@ import { TabList, TabPanel } from './TabList.tsx';
 import { connectionNumbers, continuedBy, withConnectionNames, type ConnectionNumbers } from '../lib/resume-words.ts';
 import { replyWords } from '../lib/reply-words.ts';
 import { ContinuedNote } from './ResumeNote.tsx';
+import { usePaneFocusKept } from './usePaneFocusKept.ts';
 
 interface StepState {
   message: unknown;
@@ -67,13 +69,13 @@ function replyOf(conn: ConnectionView, id: string): string {
   return reply ? replyWords(reply, conn.replies) : id;
 }
 
-export function EventDetail({ conn, event, numbers }: { conn: ConnectionView; event: EventView | undefined; numbers?: ConnectionNumbers }) {
+export function EventDetail({ conn, event, numbers, paneRef }: { conn: ConnectionView; event: EventView | undefined; numbers?: ConnectionNumbers; paneRef?: Ref<HTMLDivElement> }) {
   if (!event) return <div class="empty">Select an event.</div>;
   const frame = frameByIndex(conn, event.frameIndex);
   const diagnostics = eventDiagnostics(conn, event); // its own and the connection's told here (the end of stream's)
   return (
     // Focusable, so the keyboard scrolls it (PageDown, arrows): its Copy buttons took focus but could not scroll it.
-    <div class="scroll" data-testid="event-detail" tabIndex={0} role="region" aria-label="Event detail">
+    <div class="scroll" data-testid="event-detail" tabIndex={0} role="region" aria-label="Event detail" ref={paneRef}>
       <div class="kv">
         <span class="k">event</span>
         <span>
@@ -131,7 +133,7 @@ export function EventDetail({ conn, event, numbers }: { conn: ConnectionView; ev
 }
 
 /** What a frame that is no event holds: a socket's sent or other message, a heartbeat (selected in the event list). */
-export function FrameDetail({ conn, frame }: { conn: ConnectionView; frame: FrameView }) {
+export function FrameDetail({ conn, frame, paneRef }: { conn: ConnectionView; frame: FrameView; paneRef?: Ref<HTMLDivElement> }) {
   const what = frame.sent ? 'sent by the page' : frame.foreign ? 'other message (no agent event)' : 'heartbeat'; // as its row says
   // Parsed once per frame, not on every render (a followed live reply re-renders this pane on each flush).
   const parsed = useMemo(() => {
@@ -142,7 +144,7 @@ export function FrameDetail({ conn, frame }: { conn: ConnectionView; frame: Fram
     }
   }, [frame]);
   return (
-    <div class="scroll" data-testid="frame-detail" tabIndex={0} role="region" aria-label="Frame detail">
+    <div class="scroll" data-testid="frame-detail" tabIndex={0} role="region" aria-label="Frame detail" ref={paneRef}>
       <div class="kv">
         <span class="k">frame</span>
         <span>#{frame.index} <b>{what}</b></span>
@@ -223,8 +225,11 @@ export function StepDetail({ store }: { store: PanelStore }) {
   // A capture that replaced the panel's is read back to the selected event (store.ts `reset`): until it is placed no
   // event is selected, and its connection or reply may not be read yet — "Select a connection." said otherwise.
   const reading = store.placing.value !== undefined;
-  if (!conn) return <div class="empty">{reading ? 'Reading the capture up to the selected step…' : 'Select a connection.'}</div>;
   const event = store.selectedEventView.value;
+  // The event pane as rendered: the event's, the frame's, or the one saying it is being read (see usePaneFocusKept).
+  const eventPane = useRef<HTMLDivElement>(null);
+  usePaneFocusKept(reading && !event, [scroller, eventPane]);
+  if (!conn) return <div class="empty">{reading ? 'Reading the capture up to the selected step…' : 'Select a connection.'}</div>;
   const selectedFrame = store.selectedFrame.value;
   const frame = selectedFrame === undefined ? undefined : frameByIndex(conn, selectedFrame);
   const eventOfStep = reply ? reply.eventIndices[k] : undefined;
@@ -278,7 +283,11 @@ export function StepDetail({ store }: { store: PanelStore }) {
   return (
     <SplitPane direction="row" initial={560} storageKey="detail" label="Resize message and event panes">
       {left}
-      {frame ? <FrameDetail conn={conn} frame={frame} /> : reading && !event ? <div class="empty">Reading the capture up to the selected event…</div> : <EventDetail conn={conn} event={event} numbers={numbers} />}
+      {frame ? <FrameDetail conn={conn} frame={frame} paneRef={eventPane} />
+        : reading && !event ? (
+          // Focusable: keyboard focus in the event pane waits here while the event is read (usePaneFocusKept).
+          <div class="empty" data-testid="event-reading" ref={eventPane} tabIndex={-1} aria-busy="true">Reading the capture up to the selected event…</div>
+        ) : <EventDetail conn={conn} event={event} numbers={numbers} paneRef={eventPane} />}
     </SplitPane>
   );
 }

@@ -5,10 +5,11 @@
 // panel watching all along is handed the kept capture once it outgrows the cap, the selected heartbeat kept selected,
 // a selected step found again (the scrubber saying so while the capture is read back, keyboard focus kept on it) — one
 // the cut took replaced by the reply's oldest step kept, with a note saying so; what it showed stays shown until the
-// kept capture has something to show (never the empty page), keyboard focus kept in the event list.
+// kept capture has something to show (never the empty page), keyboard focus kept in the event list, and on a Copy
+// button of the message or event pane (waiting on the pane while it reads).
 // A cap set in the panel's toolbar (Memory cap…) applies from then on: the relay evicts at it, a lower one at once.
 import { bubbleTextBlocks, expectedShown } from './support/bubble.ts';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { launchWithExtension, setCaptureLimit, type ExtensionBrowser } from './support/extension.ts';
 import { startServer, writeAndWait, type TestServer } from './support/server.ts';
 import type { AddressInfo } from 'node:net';
@@ -410,6 +411,57 @@ test('a live panel handed the kept capture shows the one it had until the new on
   expect(seen.emptyPage).toBe(false);
   expect(seen.emptyPanes.filter((t) => !t.startsWith('Reading the capture'))).toEqual([]);
   expect(seen.focus).toEqual(['events']);
+  await panel.close();
+  await app.close();
+});
+
+/**
+ * Keyboard focus on `control` (in the step detail's panes) while the live panel is handed the kept capture, read back
+ * slowly (the CPU slowed, as in the test above): what the panel showed meanwhile.
+ */
+async function focusedThroughReadBack(app: Page, panel: Page, control: Locator): Promise<PanelSeen> {
+  const raw = panel.getByTestId('event-detail').getByTestId('raw-frame');
+  const frame = await raw.textContent();
+  await control.focus();
+  await watchPanel(panel);
+  const cdp = await panel.context().newCDPSession(panel);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 20 });
+  releaseBeat();
+  await expect(app).toHaveTitle('done', { timeout: 60_000 });
+  await expect(panel.getByText('Evicted', { exact: true })).toBeVisible({ timeout: 30_000 });
+  await expect(raw).toHaveText(frame!, { timeout: 30_000 });
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+  await cdp.detach();
+  return panelSeen(panel);
+}
+
+test('keyboard focus on a Copy button of the event pane stays in the pane while the kept capture is read back, and goes back to that button', async () => {
+  const { app, panel } = await watchingBeatSession();
+  await expect.poll(async () => (await stepShown(panel)).step).toBe(BEAT_SESSION.before + 2 + 3); // held: all read
+  await panel.keyboard.press('ArrowLeft'); // the step before the newest: no longer following
+  const copy = panel.getByTestId('event-detail').getByRole('button', { name: 'Copy parsed event' });
+  const seen = await focusedThroughReadBack(app, panel, copy);
+  // The pane said it was reading (the event was read back), and focus waited on it: it fell to the document with the
+  // event pane's controls, and the next Tab started over at the toolbar.
+  expect(seen.emptyPanes).toContain('Reading the capture up to the selected event…');
+  expect(seen.focus).toEqual(['button', 'event-reading', 'button']);
+  await expect(copy).toBeFocused();
+  await panel.close();
+  await app.close();
+});
+
+test('keyboard focus on Copy JSON of the message pane stays in the pane while the kept capture is read back, and goes back to it', async () => {
+  const { app, panel } = await watchingBeatSession();
+  await expect.poll(async () => (await stepShown(panel)).step).toBe(BEAT_SESSION.before + 2 + 3); // held: all read
+  await panel.keyboard.press('ArrowLeft'); // the step before the newest: no longer following
+  await panel.getByRole('tab', { name: 'JSON' }).click();
+  const copy = panel.getByRole('button', { name: 'Copy JSON' });
+  const seen = await focusedThroughReadBack(app, panel, copy);
+  expect(seen.emptyPanes).toContain('Reading the capture up to the selected step…');
+  expect(seen.focus).not.toContain('document');
+  expect(seen.focus.at(-1)).toBe('button');
+  await expect(copy).toBeFocused();
+  await expect(panel.getByTestId('message-json')).toBeVisible();
   await panel.close();
   await app.close();
 });
