@@ -24,7 +24,12 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
     const kx = Object.keys(x).filter((k) => x[k] !== undefined);
     const ky = Object.keys(y).filter((k) => y[k] !== undefined);
     if (kx.length !== ky.length) return false;
-    for (const k of kx) pending.push(x[k], y[k]);
+    for (const k of kx) {
+      // A key y lacks is a difference even where y[k] reads something: JSON.parse makes `"__proto__"` an own key, and
+      // y.__proto__ is Object.prototype, which compared equal to an empty object.
+      if (!Object.prototype.hasOwnProperty.call(y, k)) return false;
+      pending.push(x[k], y[k]);
+    }
   }
   return true;
 }
