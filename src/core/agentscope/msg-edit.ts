@@ -3,7 +3,7 @@
 import type { ContentBlock, MediaBlock, MediaBlockIn, Msg, TextBlock, ToolResultBlock, ToolResultBlockIn } from './blocks.ts';
 import type { Clock } from './message.ts';
 import { pyRepr } from './py-compat.ts';
-import { jsonEqual } from './json-equal.ts';
+import { jsonEqual } from '../json-equal.ts';
 
 export interface ApplyWarning {
   /** `foreign-reply`: reply_id is not the message's id; `unknown-block`: the target block/call/result is not found. */

@@ -9,7 +9,7 @@ import { CarriedMessageHistory } from './carried-history.ts';
 import { initialPiLifecycle, stepPiLifecycle, type PiLifecycleState } from '../pi/lifecycle.ts';
 import { piStateSnapshot, type PiProxyState } from '../pi/proxy-reducer.ts';
 import { assignPiReply, initialPiReplySplit, type PiReplySplitState } from '../pi/replies.ts';
-import { jsonEqual } from '../pi/json-equal.ts';
+import { jsonEqual } from '../json-equal.ts';
 import { validatePiEvent, type PiEventForm } from '../pi/validate.ts';
 import type { RawEvent } from './body-reader.ts';
 import { decodePiState, encodePiState } from './pi-state-json.ts';

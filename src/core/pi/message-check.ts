@@ -12,9 +12,9 @@
 // that extends it is a claim on a later state: kept until the deltas reach it (or prove that they never do, which
 // is then reported against the event that carried it).
 import { parseStreamingJson } from './streaming-json.ts';
-import { isObj, jsonEqual, type Obj } from './json-equal.ts';
+import { isObj, jsonEqual, type Obj } from '../json-equal.ts';
 
-export { jsonEqual } from './json-equal.ts';
+export { jsonEqual } from '../json-equal.ts';
 
 export interface PiMessageMismatch {
   /** Index of the event (as fed to the checker). */

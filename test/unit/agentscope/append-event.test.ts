@@ -118,3 +118,25 @@ describe('agreement with the Python reference on random streams (fixtures/README
     });
   });
 });
+
+// patch (msg-edit.ts) keeps a field's object when the event's value is JSON-equal to it (src/core/json-equal.ts).
+describe('a field the event sends again: equal as JavaScript compares JSON', () => {
+  const resultEnd = (metadata: string) => (parseWireEvent(`{"type":"TOOL_RESULT_END","reply_id":"r","tool_call_id":"t","state":"success","metadata":${metadata}}`) as { event: AgentEvent }).event;
+  const started = applyEvent(AssistantMsg('n', [], { id: 'r', created_at: 'C' }), (parseWireEvent('{"type":"TOOL_RESULT_START","reply_id":"r","tool_call_id":"t","tool_call_name":"x"}') as { event: AgentEvent }).event, ctx).msg;
+  const metadataOf = (m: Msg) => (m.content[0] as { metadata: unknown }).metadata;
+
+  it('the same metadata in another key order, 1.0 for 1: unchanged, the same object', () => {
+    const first = applyEvent(started, resultEnd('{"a":1,"b":{"c":[true]}}'), ctx);
+    const again = applyEvent(first.msg, resultEnd('{"b":{"c":[true]},"a":1.0}'), ctx);
+    expect(again.status).toBe('unchanged');
+    expect(again.msg).toBe(first.msg);
+  });
+
+  it('1 where true was: the message takes the event\'s value, as the reference stores it (Python\'s True == 1 would keep true)', () => {
+    const first = applyEvent(started, resultEnd('{"x":true}'), ctx);
+    const again = applyEvent(first.msg, resultEnd('{"x":1}'), ctx);
+    expect(again.status).toBe('changed');
+    expect(metadataOf(again.msg)).toEqual({ x: 1 });
+  });
+});
+

@@ -111,6 +111,20 @@ describe('hostile inputs through the whole pipeline', () => {
     expect((v.replies[0].history.at(v.replies[0].history.length - 1) as { content: { text: string }[] }).content[0].text).toBe('ok');
   });
 
+  // A legacy (camelCase) event's free-form values are kept at any depth (agentscope-typescript reads them with
+  // JSON.parse), and a TOOL_RESULT_END sending its metadata again is compared with the result's: the comparison
+  // recursed and overflowed on a value nested 100,000 deep.
+  it('a legacy TOOL_RESULT_END repeating metadata nested 100,000 deep: compared, not fatal', () => {
+    const deep = (leaf: number) => `${'{"a":'.repeat(100_000)}${leaf}${'}'.repeat(100_000)}`;
+    const end = (leaf: number) => `{"type":"TOOL_RESULT_END","replyId":"r","toolCallId":"t","state":"success","metadata":${deep(leaf)}}`;
+    const v = analyse(['{"type":"RUN_STARTED","replyId":"r","sessionId":"s","name":"n"}', '{"type":"TOOL_RESULT_START","replyId":"r","toolCallId":"t","toolCallName":"x"}',
+      end(1), end(1), end(2)]);
+    expect(v.diagnostics.filter((d) => d.code === 'analysis.event-failed')).toEqual([]);
+    expect(v.events.map((e) => e.valid)).toEqual([true, true, true, true, true]);
+    // The same metadata again changes nothing; another value at the bottom does.
+    expect(v.replies[0].stepStatus.slice(2)).toEqual(['changed', 'unchanged', 'changed']);
+  });
+
   // Found by the protocol fuzz (seed 2026113002, case 8036) and then looked for: regular expressions with a repeated
   // group take backtrack-stack room per repetition, and a multi-megabyte value overflowed them. The wire-delta
   // reading threw out of the body reader, failing the whole capture's analysis.
