@@ -3,7 +3,8 @@
 // say in a field that is no string or in a list — a hint, the tool calls a REQUIRE_* parks, the answers of the user
 // or the client — and their rows were blank, so a reader saw neither which call waited nor what came back without
 // opening each event.
-import { clip, previewOf } from './stream-processor.ts';
+import { shownJsonHead } from '../diagnostics/shown.ts';
+import { clip, PREVIEW_MAX, previewOf } from './stream-processor.ts';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -53,7 +54,9 @@ export function agentScopePreview(raw: unknown): string {
     case 'USER_CONFIRM_RESULT':
       return list(raw.confirm_results, (r) => {
         if (!isObj(r)) return '?';
-        const verdict = r.confirmed === true ? 'confirmed' : r.confirmed === false ? 'denied' : `confirmed: ${JSON.stringify(r.confirmed)}`;
+        // Its head only (the line is clipped to PREVIEW_MAX): JSON.stringify wrote all of it, and overflowed the stack on
+        // a value nested 100,000 deep (an invalid event's preview is made from the parsed value too).
+        const verdict = r.confirmed === true ? 'confirmed' : r.confirmed === false ? 'denied' : `confirmed: ${shownJsonHead(r.confirmed, PREVIEW_MAX + 1) ?? 'undefined'}`;
         return `${callLine(r.tool_call)} ${verdict}`;
       }) ?? '';
     case 'EXTERNAL_EXECUTION_RESULT':

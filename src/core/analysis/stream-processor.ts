@@ -68,7 +68,7 @@ export function typeOf(raw: unknown): string {
   return '?';
 }
 
-const PREVIEW_MAX = 120;
+export const PREVIEW_MAX = 120;
 
 export function clip(s: string, max = PREVIEW_MAX): string {
   return clipped(s, max);

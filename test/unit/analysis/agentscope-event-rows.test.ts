@@ -79,4 +79,17 @@ describe('AgentScope event rows: the Data column says what the event carries', (
     expect(preview(events, 'REQUIRE_EXTERNAL_EXECUTION')).toBe('call_rm delete_file, call_py run_python');
     expect(preview(events, 'EXTERNAL_EXECUTION_RESULT')).toBe('call_py run_python success 1 [beep.wav]');
   });
+
+  it("a confirmation that is no boolean is quoted as JSON — its head only, whatever its size or depth", () => {
+    const call = { id: 'call_rm', name: 'delete_file', input: '{}' };
+    const confirm = (confirmed: string) => `{"type":"USER_CONFIRM_RESULT","reply_id":"${R}","confirm_results":[{"tool_call":${JSON.stringify(call)},"confirmed":${confirmed}}]}`;
+    const body = [JSON.stringify(ev('REPLY_START', { session_id: 's', name: 'p' })), confirm('"yes"'), confirm(`${'['.repeat(100_000)}${']'.repeat(100_000)}`)];
+    const [conn] = analyzeCapture({ header: { kind: 'header', format: 'replyscope-capture', version: 1, tool: 't', created: '' },
+      records: captureOf([new TextEncoder().encode(body.map((l) => `data: ${l}\n\n`).join(''))]) });
+    // JSON.stringify of a value nested 100,000 deep overflowed the stack: the event was one Replyscope could not analyse.
+    expect(conn.diagnostics.filter((d) => d.code === 'analysis.event-failed')).toEqual([]);
+    expect(conn.events[1].preview).toBe('call_rm delete_file confirmed: "yes"');
+    expect(conn.events[2].preview).toBe(`call_rm delete_file confirmed: ${'['.repeat(120 - 'call_rm delete_file confirmed: '.length)}…`);
+    expect(conn.events[2].valid).toBe(false); // deeper than pydantic's JSON parser reads
+  });
 });
