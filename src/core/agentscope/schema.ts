@@ -19,6 +19,7 @@ import {
 } from './blocks.ts';
 import { AGENTSCOPE_EVENT_TYPES, type AgentScopeEventType } from './event-types.ts';
 import { parseWireJson } from './wire-json.ts';
+import { shownJsonClipped } from '../diagnostics/shown.ts';
 
 export * from './blocks.ts';
 
@@ -182,11 +183,18 @@ export function isAgentScopeEventType(t: unknown): t is AgentScopeEventType {
   return typeof t === 'string' && (EVENT_SCHEMAS as Record<string, unknown>)[t] !== undefined;
 }
 
-/** Python repr of the `type` value, for the "unknown event type" message. */
+/** A `type` that is no string is quoted by this many characters of its JSON (as an event view's type is cut). */
+const TYPE_SHOWN_MAX = 200;
+
+/**
+ * Python repr of the `type` value, for the "unknown event type" message. One that is no string is written as JSON, its
+ * head only: JSON.stringify wrote all of it and overflowed the stack on a value nested 100,000 deep (a legacy event
+ * keeps its values at any depth, and validateEvent takes parsed values from anyone).
+ */
 function describeType(t: unknown): string {
   if (t === undefined || t === null) return 'None';
   if (typeof t === 'string') return `'${t}'`;
-  return JSON.stringify(t);
+  return shownJsonClipped(t, TYPE_SHOWN_MAX) ?? String(t);
 }
 
 function lookup(raw: unknown, path: readonly PropertyKey[]): { found: boolean } {

@@ -125,6 +125,16 @@ describe('hostile inputs through the whole pipeline', () => {
     expect(v.replies[0].stepStatus.slice(2)).toEqual(['changed', 'unchanged', 'changed']);
   });
 
+  it('a legacy event whose type is nested 100,000 deep is an unknown type, quoted by its head', () => {
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const v = analyse(['{"type":"RUN_STARTED","replyId":"r","sessionId":"s","name":"n"}', `{"type":${deep},"replyId":"r"}`,
+      '{"type":"TEXT_BLOCK_START","replyId":"r","blockId":"b"}', '{"type":"TEXT_BLOCK_DELTA","replyId":"r","blockId":"b","delta":"ok"}']);
+    expect(v.diagnostics.filter((d) => d.code === 'analysis.event-failed')).toEqual([]);
+    const unknown = v.diagnostics.filter((d) => d.index === 1 && d.code === 'as.unknown-event-type');
+    expect(unknown.map((d) => d.message)).toEqual([`type: unknown event type ${'['.repeat(200)}…; the reference rejects it.`]);
+    expect((v.replies[0].history.at(v.replies[0].history.length - 1) as { content: { text: string }[] }).content[0].text).toBe('ok');
+  });
+
   // Found by the protocol fuzz (seed 2026113002, case 8036) and then looked for: regular expressions with a repeated
   // group take backtrack-stack room per repetition, and a multi-megabyte value overflowed them. The wire-delta
   // reading threw out of the body reader, failing the whole capture's analysis.
@@ -244,6 +254,12 @@ describe('protocol cores on deeply nested values', () => {
   it('AgentScope validateEvent does not overflow on 10,000-deep metadata (findExtras recursion)', () => {
     const raw = JSON.parse(`{"type":"TEXT_BLOCK_START","reply_id":"r","block_id":"b","metadata":${deepObject(DEEP)}}`);
     expect(() => validateEvent(raw)).not.toThrow();
+  });
+
+  it('AgentScope validateEvent does not overflow on a type nested 100,000 deep (quoting it in "unknown event type")', () => {
+    const r = validateEvent({ type: JSON.parse(`${'['.repeat(100_000)}${']'.repeat(100_000)}`) });
+    expect(r.ok).toBe(false);
+    expect(!r.ok && r.reason).toBe('unknown-type');
   });
 
   it('pi snapshot does not overflow after a done with 10,000-deep usage (jsonRoundTrip recursion)', () => {
