@@ -48,9 +48,17 @@ export function redactValueText(s: string, args?: ToolArgsMaskers): string {
     return maskJsonText(s, isStructuralKey);
   }
   const piece = args?.piece(value);
-  const out = redactJson(value) as Record<string, unknown>;
-  if (piece) (piece.inner ? (out.assistantMessageEvent as Record<string, unknown>) : out).delta = piece.masked;
-  return JSON.stringify(out);
+  try {
+    const out = redactJson(value) as Record<string, unknown>;
+    if (piece) (piece.inner ? (out.assistantMessageEvent as Record<string, unknown>) : out).delta = piece.masked;
+    return JSON.stringify(out);
+  } catch (err) {
+    if (!(err instanceof RangeError)) throw err;
+    // Nested too deep for a recursive walk (redactJson's, and JSON.stringify's): a stream can send a value nested
+    // 100,000 deep, which JSON.parse reads. Masked as its text instead, by the same rules (structural keys' values
+    // kept), written as it came; a tool-argument piece in it is masked as a string, not as JSON.
+    return maskJsonText(s, isStructuralKey);
+  }
 }
 
 /**

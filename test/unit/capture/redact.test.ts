@@ -258,3 +258,36 @@ describe('redaction keeps bytes that are not UTF-8 as such', () => {
     expect(() => readCaptureLog(writeCaptureLog(out))).not.toThrow();
   });
 });
+
+// A stream can carry a value nested 100,000 deep (JSON.parse reads it; AgentScope's validation rejects it, pi's client
+// takes it), and the capture keeps its text whatever the analysis made of it. Masking a parsed value recursed, and
+// so does JSON.stringify: the export of such a capture failed.
+describe('redaction of values nested 100,000 deep', () => {
+  const deep = (leaf: string) => `${'['.repeat(100_000)}${JSON.stringify(leaf)}${']'.repeat(100_000)}`;
+  const line = `{"type":"TEXT_BLOCK_DELTA","reply_id":"r1","block_id":"b1","delta":"top secret","v":${deep('deep secret')}}`;
+  const deepCapture = (): Capture => ({
+    header: makeHeader('test', { created: '2026-01-01T00:00:00Z' }),
+    records: [{ ...conn, requestBody: { text: `{"model":{"id":"gpt-x","api":"a","provider":"p"},"prompt":${deep('body secret')}}`, size: 1 } },
+      ...toRecords([utf8(`data: ${line}\n\n`)], 'c', 10),
+      { kind: 'message', conn: 'c', t: 20, type: 'message', data: line, lastEventId: '' },
+      { kind: 'end', conn: 'c', t: 30, state: 'complete' }],
+  });
+
+  it('masks their strings in the stream, the messages and the request body, keeping structural values and the JSON', () => {
+    const original = deepCapture();
+    const out = redactCapture(original, { headers: true, requestBodies: true, textContent: true });
+    const texts = [
+      chunksOf(out).map((r) => r.text).join(''),
+      out.records.flatMap((r) => (r.kind === 'message' ? [r.data] : [])).join(''),
+      (out.records.find((r): r is ConnectionRecord => r.kind === 'connection') as ConnectionRecord).requestBody?.text ?? '',
+    ];
+    for (const t of texts) expect(t).not.toMatch(/secret/);
+    const sent = chunksOf(out).map((r) => r.text).join('').slice('data: '.length).trim();
+    expect(JSON.parse(sent)).toMatchObject({ type: 'TEXT_BLOCK_DELTA', reply_id: 'r1', block_id: 'b1', delta: 'xxx xxxxxx' });
+    expect(sent.length).toBe(line.length);
+    expect(JSON.parse(texts[2]).model).toEqual({ id: 'gpt-x', api: 'a', provider: 'p' });
+    // The redacted capture reads as the original did.
+    const read = (c: Capture) => analyzeCapture(c)[0].events.map((e) => [e.type, e.valid]);
+    expect(read(out)).toEqual(read(original));
+  });
+});
