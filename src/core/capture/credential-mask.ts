@@ -55,7 +55,7 @@ const isSecretKey = (key: string): boolean => SECRET_KEY.test(key.replace(/([a-z
  * such a body is written anew from what JSON.parse read. A text that starts as a JSON object or array and does not
  * parse is masked by its head (maskSecretsInJsonHead), as written: a body cut with nothing saying so (a HAR whose
  * bodySize is -1 or missing), or one that is not quite JSON (a trailing comma, NDJSON lines) — kept as it was, its
- * "apiKey":"sk-…" was shown and exported in clear. `maskedKeys` is given the keys whose values were masked (or
+ * "apiKey":"sk-…" was shown and exported in clear — and so is one nested too deep to walk. `maskedKeys` is given the keys whose values were masked (or
  * dropped: a key written twice).
  */
 export function maskSecretsInJson(text: string, json: JsonFunctions, maskedKeys?: Set<string>): string {
@@ -91,10 +91,17 @@ export function maskSecretsInJson(text: string, json: JsonFunctions, maskedKeys?
     }
     return out;
   };
-  const result = walk(value);
-  if (!masked && !secretKeysSeen.some((k) => writtenTwice(text, k, json))) return text;
-  if (maskedKeys) for (const k of secretKeysSeen) if (writtenTwice(text, k, json)) maskedKeys.add(k);
-  return json.stringify(result) as string;
+  try {
+    const result = walk(value);
+    if (!masked && !secretKeysSeen.some((k) => writtenTwice(text, k, json))) return text;
+    if (maskedKeys) for (const k of secretKeysSeen) if (writtenTwice(text, k, json)) maskedKeys.add(k);
+    return json.stringify(result) as string;
+  } catch {
+    // A value nested too deep for the walk or for stringify (100,000 levels: JSON.parse reads it) overflowed the
+    // stack, out of the tap: masked by its head instead, as a text that does not parse is (each credential value
+    // as written, every time its key is).
+    return maskSecretsInJsonHead(text, json, maskedKeys);
+  }
 }
 
 /** Whether `key`, quoted as JSON writes it, occurs more than once in `text` (a member written twice, or nested). */

@@ -139,6 +139,19 @@ describe('the head of a JSON body masked as the whole body would be', () => {
     }
   });
 
+  it('a body nested 100,000 deep within the cap is masked by its head: the walk and JSON.stringify overflowed the stack', async () => {
+    // JSON.parse reads it; masking the parsed value recursed, and the RangeError went out of the masking: a fetch's
+    // record lost its request body, and an XHR's response-head listener (xhr-tap.ts onHeaders) has no catch around it.
+    const nested = `${'['.repeat(100_000)}{"apiKey":"sk-SECRET-1","q":"hi"}${']'.repeat(100_000)}`;
+    const sent = `{"token":"SECRET-2","messages":${nested}}`;
+    const kept = sent.replace('sk-SECRET-1', '•••').replace('SECRET-2', '•••');
+    const asBytes = new TextEncoder().encode(sent);
+    expect(maskSecretsInJson(sent, JSON)).toBe(kept);
+    expect(captureBody(sent)).toEqual({ text: kept, size: asBytes.length });
+    expect(captureBody(asBytes)).toEqual({ text: kept, size: asBytes.length });
+    expect(await captureBody(new Blob([asBytes]))).toEqual({ text: kept, size: asBytes.length });
+  });
+
   it('takes no JSON functions by default: a caller in the page cannot parse with the page\'s JSON unawares', () => {
     // Checked by tsc (npx tsc --noEmit -p .): each call without them is an error. Not run: a parse that throws is a
     // text that does not parse, masked by its head without JSON.parse.
