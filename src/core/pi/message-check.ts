@@ -13,6 +13,7 @@
 // is then reported against the event that carried it).
 import { parseStreamingJson } from './streaming-json.ts';
 import { isObj, jsonEqual, type Obj } from '../json-equal.ts';
+import { PI_PROXY_EVENT_TYPES } from './event-types.ts';
 
 export { jsonEqual } from '../json-equal.ts';
 
@@ -166,9 +167,11 @@ function checkUntouched(c: Collector, prev: unknown[], next: unknown[], changed:
   }
 }
 
-function checkBlockEvent(c: Collector, ev: Obj, prevContent: unknown[], content: unknown[]): void {
+/** The block events (text/thinking/toolcall × start/delta/end): what checkBlockEvent reads `type` as. */
+type BlockEventType = Exclude<(typeof PI_PROXY_EVENT_TYPES)[number], 'start' | 'done' | 'error'>;
+
+function checkBlockEvent(c: Collector, ev: Obj, type: BlockEventType, prevContent: unknown[], content: unknown[]): void {
   const i = typeof ev.contentIndex === 'number' ? ev.contentIndex : undefined;
-  const type = ev.type as string;
   checkUntouched(c, prevContent, content, i, true);
   if (i === undefined) return;
   const before = isObj(prevContent[i]) ? prevContent[i] : undefined;
@@ -229,6 +232,9 @@ function checkBlockEvent(c: Collector, ev: Obj, prevContent: unknown[], content:
  */
 function checkAssistantEvent(c: Collector, ev: Obj, previous: Obj | undefined): Obj | undefined {
   const type = ev.type;
+  // Not an AssistantMessageEvent (a type that is no pi type, or no string at all: the validation tells it). The
+  // client skips such a frame, so it is no state of the message: the next event is checked against the one before.
+  if (!(PI_PROXY_EVENT_TYPES as readonly unknown[]).includes(type)) return previous;
   const message = (type === 'done' ? ev.message : type === 'error' ? ev.error : ev.partial) as unknown;
   if (!isObj(message)) return previous;
   if (type === 'start' || !previous) return message;
@@ -239,7 +245,7 @@ function checkAssistantEvent(c: Collector, ev: Obj, previous: Obj | undefined): 
     checkUntouched(c, prevContent, content, undefined);
     c.expect('.stopReason', ev.reason, message.stopReason, `${type} reason differs from the message's stopReason`);
   } else {
-    checkBlockEvent(c, ev, prevContent, content);
+    checkBlockEvent(c, ev, type as BlockEventType, prevContent, content);
   }
   return message;
 }
