@@ -5,6 +5,7 @@ import { loadInputDetailed, InputError, MAX_INPUT_BYTES, type InputFormat } from
 import { CaptureAnalyzer } from '../core/analysis/analyze.ts';
 import { looksLikeCaptureLog } from '../core/capture/capture-log.ts';
 import type { ConnectionView } from '../core/analysis/types.ts';
+import { jsonText } from '../core/json-text.ts';
 import { CliError } from './cli-error.ts';
 import { DiagnosticLines } from './diagnostic-lines.ts';
 import { isDuration, timeoutOf, type Timeout } from './duration.ts';
@@ -214,7 +215,8 @@ function replay(all: ConnectionView[], replyId: string | undefined): string {
         final: (r.afterEnd ? r.afterEnd.message : r.history.length > 0 ? r.history.at(r.history.length - 1) : r.history.initial) ?? null,
       })),
   }));
-  return JSON.stringify(out, null, 2);
+  // A message may hold a value nested too deep for JSON.stringify (a legacy AgentScope stream's metadata): jsonText.
+  return jsonText(out, 2) as string;
 }
 
 /**
@@ -228,7 +230,7 @@ function* replaySteps(conns: ConnectionView[], replyId: string | undefined): Gen
       if (replyId !== undefined && r.id !== replyId) continue;
       for (let k = 0; k < r.eventIndices.length; k++) {
         const message = k < r.history.evictedBefore ? null : r.history.at(k) ?? null; // steps before an eviction are gone
-        yield `${JSON.stringify({ connection: c.record.id, reply: r.id, step: k, event: r.eventIndices[k], message })}\n`;
+        yield `${jsonText({ connection: c.record.id, reply: r.id, step: k, event: r.eventIndices[k], message }) as string}\n`;
       }
     }
   }
