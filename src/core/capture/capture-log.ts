@@ -7,6 +7,7 @@ import type { Capture, CaptureHeader, CaptureRecord, NoticeRecord } from './mode
 import { LogConsistency, LogContradiction } from './log-consistency.ts';
 import { parseHeader, parseRecord } from './schemas.ts';
 import type { WorkProgress } from './json-parts.ts';
+import { jsonText } from '../json-text.ts';
 
 export const CAPTURE_FORMAT = 'replyscope-capture';
 export const CAPTURE_LOG_EXTENSION = '.replyscope.ndjson';
@@ -49,7 +50,8 @@ export function* captureLogParts(capture: Capture, progress: WorkProgress = { do
   yield JSON.stringify(capture.header) + '\n';
   for (const rec of capture.records) {
     progress.done++;
-    yield JSON.stringify(rec) + '\n';
+    // jsonText: an eviction digest's message may hold a value nested too deep for JSON.stringify (see json-text.ts).
+    yield jsonText(rec) + '\n';
   }
 }
 

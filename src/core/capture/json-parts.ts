@@ -1,7 +1,10 @@
 // JSON text of a value as a sequence of parts, for files larger than one JavaScript string can hold (V8: 2^29 − 24
 // UTF-16 units, ~512 MiB). The HAR of a 150 MB capture is ~530 MB of text: written by one JSON.stringify, the export
 // of anything larger failed with "Invalid string length". Joined, the parts are exactly JSON.stringify(value, null,
-// indent) — the same file, only never held as one string; a download makes a Blob of them.
+// indent) — the same file, only never held as one string; a download makes a Blob of them. (A value nested too deep
+// for JSON.stringify, which a stream can send, is written by jsonText, see json-text.ts: whole, laid out down to its
+// depth limit.)
+import { jsonText } from '../json-text.ts';
 
 export interface PartLimits {
   /** A string longer than this is written in slices (a body of hundreds of MB is one JSON string in a HAR). */
@@ -11,6 +14,14 @@ export interface PartLimits {
 }
 
 const LIMITS: PartLimits = { slice: 1 << 20, values: 512 };
+
+/**
+ * Containers walked part by part down to this depth; a deeper one is written as one text by jsonText. Each level
+ * walked is a generator delegating to the next, and resuming one resumes them all: a value a stream sent nested
+ * 100,000 deep (a legacy AgentScope message's metadata) overflowed the stack. Parts this deep are in no file's
+ * records (those are a few levels deep): only such a value reaches it.
+ */
+const MAX_WALKED_DEPTH = 100;
 
 /**
  * A point in a long computation where a writer may give the thread back: jsonParts yields an empty part there. An
@@ -72,7 +83,7 @@ export class LazyString extends LazyJson {
 export function* jsonParts(value: unknown, indent = 0, limits: PartLimits = LIMITS): Generator<string> {
   const top = toJsonValue(value, '');
   if (top === undefined) return; // JSON.stringify(undefined) is no text either
-  yield* walk(top, '', ' '.repeat(indent), limits);
+  yield* walk(top, '', ' '.repeat(indent), limits, 0);
 }
 
 /** Parts joined into pieces of about `size` characters: fewer, larger parts for a Blob or a file. */
@@ -99,18 +110,17 @@ function toJsonValue(v: unknown, key: string): unknown {
   return v === undefined || typeof v === 'function' || typeof v === 'symbol' ? undefined : v;
 }
 
-function* walk(v: unknown, pad: string, gap: string, limits: PartLimits): Generator<string> {
+function* walk(v: unknown, pad: string, gap: string, limits: PartLimits, depth: number): Generator<string> {
   if (v instanceof LazyJson) {
-    yield* walkLazy(v, pad, gap, limits);
+    yield* walkLazy(v, pad, gap, limits, depth);
     return;
   }
   if (typeof v === 'string' && v.length > limits.slice) {
     yield* longString(v, limits.slice);
     return;
   }
-  if (v === null || typeof v !== 'object' || isSmall(v, { values: limits.values, chars: limits.slice })) {
-    const text = JSON.stringify(v, null, gap);
-    yield gap && pad ? text.replace(/\n/g, `\n${pad}`) : text;
+  if (v === null || typeof v !== 'object' || depth >= MAX_WALKED_DEPTH || isSmall(v, { values: limits.values, chars: limits.slice })) {
+    yield jsonText(v, gap, pad) as string;
     return;
   }
   const inner = pad + gap;
@@ -120,7 +130,7 @@ function* walk(v: unknown, pad: string, gap: string, limits: PartLimits): Genera
     for (let i = 0; i < v.length; i++) {
       yield i === 0 ? `[${open}` : `,${open}`;
       const item = toJsonValue(v[i], String(i));
-      yield* walk(item === undefined ? null : item, inner, gap, limits);
+      yield* walk(item === undefined ? null : item, inner, gap, limits, depth + 1);
     }
     yield gap ? `\n${pad}]` : ']';
     return;
@@ -131,18 +141,18 @@ function* walk(v: unknown, pad: string, gap: string, limits: PartLimits): Genera
     if (item === undefined) continue;
     yield `${first ? '{' : ','}${open}${JSON.stringify(key)}:${gap ? ' ' : ''}`;
     first = false;
-    yield* walk(item, inner, gap, limits);
+    yield* walk(item, inner, gap, limits, depth + 1);
   }
   yield first ? '{}' : gap ? `\n${pad}}` : '}';
 }
 
-function* walkLazy(v: LazyJson, pad: string, gap: string, limits: PartLimits): Generator<string> {
+function* walkLazy(v: LazyJson, pad: string, gap: string, limits: PartLimits, depth: number): Generator<string> {
   if (v instanceof LazyValue) {
     const steps = v.steps();
     for (let step = steps.next(); ; step = steps.next()) {
       if (step.done) {
         const value = toJsonValue(step.value, '');
-        yield* walk(value === undefined ? null : value, pad, gap, limits);
+        yield* walk(value === undefined ? null : value, pad, gap, limits, depth);
         return;
       }
       yield '';
@@ -168,7 +178,7 @@ function* walkLazy(v: LazyJson, pad: string, gap: string, limits: PartLimits): G
       }
       yield i === 0 ? `[${open}` : `,${open}`;
       const item = toJsonValue(raw, String(i++));
-      yield* walk(item === undefined ? null : item, inner, gap, limits);
+      yield* walk(item === undefined ? null : item, inner, gap, limits, depth + 1);
     }
     yield i === 0 ? '[]' : gap ? `\n${pad}]` : ']';
   }

@@ -4,6 +4,7 @@
 // redact.ts, which walks the capture's records and cuts stream text into lines, because every part of a record is
 // masked by these same rules.
 import { maskJsonText, maskText, type ToolArgsMaskers } from './redact-json-text.ts';
+import { jsonText } from '../json-text.ts';
 
 const STRUCTURAL_KEYS = new Set(['type', 'id', 'role', 'name', 'state', 'status', 'api', 'provider', 'model',
   'stopReason', 'stop_reason', 'reason', 'finished_reason', 'finish_reason', 'media_type', 'mimeType', 'created_at',
@@ -31,6 +32,22 @@ export function redactJson(value: unknown, key?: string): unknown {
     return out;
   }
   return value;
+}
+
+/**
+ * A reply's message as an eviction digest keeps it, redacted as redactJson redacts it. One holding a value nested too
+ * deep for redactJson's recursion (a legacy AgentScope message keeps a stream's free-form values at any depth) is
+ * written out (jsonText, which walks with a stack), masked as that text by the same rules (maskJsonText, as
+ * redactValueText masks such a line) and read back: JSON.parse does not recurse. A tool call's input in it is then
+ * masked as a string (its keys too), not as the JSON it holds.
+ */
+export function redactMessage(message: Record<string, unknown>): Record<string, unknown> {
+  try {
+    return redactJson(message) as Record<string, unknown>;
+  } catch (err) {
+    if (err instanceof TypeError) throw err; // (a stack overflow is a RangeError in V8, an InternalError in Firefox)
+    return JSON.parse(maskJsonText(jsonText(message) as string, isStructuralKey)) as Record<string, unknown>;
+  }
 }
 
 /**

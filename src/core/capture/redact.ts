@@ -15,7 +15,7 @@
 import type { BodyRecord, Capture, CaptureRecord, ChunkRecord, ConnectionRecord, EvictionDerived } from './model.ts';
 import { bytesToBase64, PageTextDecoder, utf8Length } from '../frames/utf8-chunks.ts';
 import { maskText, ToolArgsMaskers } from './redact-json-text.ts';
-import { isStructuralKey, redactJson, redactPiState, redactValueText } from './redact-values.ts';
+import { isStructuralKey, redactJson, redactMessage, redactPiState, redactValueText } from './redact-values.ts';
 import { PAUSE, runSteps, type Pause, type WorkProgress } from './json-parts.ts';
 import { isLastEventIdParam } from './stream-request.ts';
 import { MASK } from './credential-mask.ts';
@@ -108,7 +108,7 @@ function redactDerived(d: EvictionDerived, inStream: boolean): EvictionDerived {
   return {
     ...d,
     carry,
-    replies: d.replies.map((r) => ({ ...r, message: redactJson(r.message) as Record<string, unknown> })),
+    replies: d.replies.map((r) => ({ ...r, message: redactMessage(r.message) })),
     ...(d.pi?.derived && d.pi.state !== undefined ? { pi: { ...d.pi, state: redactPiState(d.pi.state) } } : {}),
   };
 }
