@@ -18,6 +18,7 @@ import { TabList, TabPanel } from './components/TabList.tsx';
 import { StepDetail } from './components/StepDetail.tsx';
 import { Timeline } from './components/Timeline.tsx';
 import { Toolbar } from './components/Toolbar.tsx';
+import { useStackedLayout } from './components/useMediaQuery.ts';
 import type { PanelSource } from './sources/source.ts';
 import { readImportFile } from './store/import-file.ts';
 import { connectionNumbers } from './lib/resume-words.ts';
@@ -116,6 +117,19 @@ const CONNECTIONS_MAX = 'min(40%, max(25%, 100% - 340px))';
  * the list keeps six whole rows however it is scrolled: tabs 25 + header 20 + 7 × 20 px.
  */
 const MAIN_LIST = 'max(50%, 185px)';
+
+/**
+ * Stacked (a panel docked to the side, useMediaQuery.ts), one pane over the next: the connection list takes at most a
+ * fifth of the height and the replies a quarter of what is left — each fits its rows until then — and the event list
+ * and the step share the rest as they do side by side (MAIN_LIST).
+ */
+const STACKED_CONNECTIONS_MAX = '20%';
+const STACKED_REPLIES_MAX = '25%';
+
+/** Height of the stacked replies pane showing `rows` replies: pane title + table header + rows + a little air. */
+function repliesHeight(rows: number): number {
+  return 24 + 21 + 20 * Math.max(1, rows) + 10;
+}
 
 const isTextEntry = (t: EventTarget | null) =>
   t instanceof HTMLElement &&
@@ -255,6 +269,7 @@ export function App({ store, source }: { store: PanelStore; source: PanelSource 
   };
   const empty = store.connections.value.length === 0;
   const conn = store.selectedConnection.value;
+  const stacked = useStackedLayout();
   // An import from the empty page's "Open a file…" replaces that page with the lists: the button that had focus is
   // gone and focus fell to the document, so the next Tab started over at the toolbar and a screen reader said nothing
   // of what came in. Focus lost so goes to the connection list, which reads out the selected connection. Only focus
@@ -301,8 +316,8 @@ export function App({ store, source }: { store: PanelStore; source: PanelSource 
           direction="column"
           initial={150}
           auto={connectionsHeight(store.connections.value.length + store.navigations.value.length)}
-          autoMax={CONNECTIONS_MAX}
-          storageKey="connections"
+          autoMax={stacked ? STACKED_CONNECTIONS_MAX : CONNECTIONS_MAX}
+          storageKey={stacked ? 'connections.stacked' : 'connections'}
           label="Resize connection list"
         >
           <>
@@ -311,18 +326,20 @@ export function App({ store, source }: { store: PanelStore; source: PanelSource 
             </div>
             <ConnectionList store={store} />
           </>
-          <SplitPane direction="row" initial={460} initialMaxFraction={0.33} storageKey="replies" label="Resize replies pane">
+          {/* Stacked, the replies stand above the event list and the step, rather than a ~150 px column beside them. */}
+          <SplitPane direction={stacked ? 'column' : 'row'} initial={460} initialMaxFraction={0.33} storageKey={stacked ? 'replies.stacked' : 'replies'} label="Resize replies pane"
+            auto={stacked ? repliesHeight(conn?.replies.length ?? 0) : undefined} autoMax={STACKED_REPLIES_MAX}>
             <>
               <div class="pane-title">
                 Replies {conn ? <span class="count">{conn.replies.length} · {conn.dialect}</span> : null}
               </div>
-              <ReplyList store={store} />
+              <ReplyList store={store} stacked={stacked} />
             </>
-            <SplitPane direction="column" initial={MAIN_LIST} storageKey="main" label="Resize event list and step detail">
+            <SplitPane direction="column" initial={MAIN_LIST} storageKey={stacked ? 'main.stacked' : 'main'} label="Resize event list and step detail">
               <MainTabs store={store} />
               <>
-                <Scrubber store={store} />
-                <StepDetail store={store} />
+                <Scrubber store={store} stacked={stacked} />
+                <StepDetail store={store} stacked={stacked} />
               </>
             </SplitPane>
           </SplitPane>

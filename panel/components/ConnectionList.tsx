@@ -7,9 +7,17 @@ import { Icon } from './Icon.tsx';
 import { PageBoundaryRow } from './PageBoundaryRow.tsx';
 import { connectionNumbers, resumeText } from '../lib/resume-words.ts';
 import { ResumeBadge } from './ResumeNote.tsx';
+import { useWidth } from './useWidth.ts';
 
-/** The grid's columns (the page-boundary rows span them all), without the File column. */
-const COLUMNS = 9;
+/**
+ * Which columns the list's width keeps. Their fixed widths add up to ~520 px, and in a panel docked to the side the
+ * Name column — the one that tells the connections apart — got none: under 620 px Method goes before the name
+ * ("POST /api/stream"), and Size, Time and File (in the row's title and the connection's details) go; under 440 px
+ * Dialect (the Replies title says it) and Events too.
+ */
+type Fit = 'all' | 'narrow' | 'tight';
+const fitOf = (width: number): Fit => (width === 0 || width >= 620 ? 'all' : width >= 440 ? 'narrow' : 'tight');
+const columnsOf = (fit: Fit) => (fit === 'all' ? 9 : fit === 'narrow' ? 6 : 4);
 
 export function connectionDuration(c: ConnectionView): number | undefined {
   // Still open: up to the last thing that arrived — a heartbeat after the last event counts (the time stood still).
@@ -58,39 +66,38 @@ export function ConnectionList({ store }: { store: PanelStore }) {
   // Rows from several files (or files beside a live capture): a File column says which file each came from — the
   // log and the HAR of one capture gave rows nothing told apart.
   const fileOf = (c: ConnectionView) => store.connectionFiles.get(c.record.id);
-  const showFiles = new Set(all.map((c) => fileOf(c) ?? '')).size > 1;
-  const columns = COLUMNS + (showFiles ? 1 : 0);
+  const box = useWidth();
+  const fit = fitOf(box.width);
+  const wide = fit === 'all';
+  const showFiles = wide && new Set(all.map((c) => fileOf(c) ?? '')).size > 1;
+  const columns = columnsOf(fit) + (showFiles ? 1 : 0);
   const reading = store.backlog.value !== undefined;
   const boundaryRows = (at: number) => boundaries.get(at)?.map((b, i) => <PageBoundaryRow key={`nav-${at}-${i}`} boundary={b} columns={columns} />);
 
   return (
-    <div class="scroll" data-testid="connections">
+    <div class="scroll" data-testid="connections" ref={box.ref}>
       <table class="grid connections" role="grid" tabIndex={0} onKeyDown={onKeyDown} aria-label="Connections" aria-activedescendant={active}>
         <colgroup>
           <col />
-          <col style={{ width: '58px' }} />
+          {wide ? <col style={{ width: '58px' }} /> : null}
           <col style={{ width: '50px' }} />
-          <col style={{ width: '92px' }} />
-          <col style={{ width: '52px' }} />
+          {fit !== 'tight' ? <><col style={{ width: '92px' }} /><col style={{ width: '52px' }} /></> : null}
           <col style={{ width: '48px' }} />
           <col style={{ width: '72px' }} />
           {/* Wide enough for "999.9 kB" and "12 min 34 s" (they were cut to "124.0 …"). */}
-          <col style={{ width: '72px' }} />
-          <col style={{ width: '80px' }} />
+          {wide ? <><col style={{ width: '72px' }} /><col style={{ width: '80px' }} /></> : null}
           {/* Last: the other columns keep their places (a column added before them moved every one). */}
           {showFiles ? <col style={{ width: '14%' }} /> : null}
         </colgroup>
         <thead>
           <tr>
             <th>Name</th>
-            <th>Method</th>
+            {wide ? <th>Method</th> : null}
             <th>Status</th>
-            <th>Dialect</th>
-            <th class="num">Events</th>
+            {fit !== 'tight' ? <><th>Dialect</th><th class="num">Events</th></> : null}
             <th class="num">Diag</th>
             <th>State</th>
-            <th class="num">Size</th>
-            <th class="num">Time</th>
+            {wide ? <><th class="num">Size</th><th class="num">Time</th></> : null}
             {showFiles ? <th title="The file each connection was imported from">File</th> : null}
           </tr>
         </thead>
@@ -113,21 +120,25 @@ export function ConnectionList({ store }: { store: PanelStore }) {
                 data-conn={c.record.id}
               >
                 <td>
+                  {!wide && c.record.method ? <span class="dim">{c.record.method} </span> : null}
                   {c.record.isSubframe ? <span class="dim" title={`In a subframe: ${c.record.frameUrl}`}><Icon name="frame" /> </span> : null}
                   {shortUrl(c.record.url)}
                   <ResumeBadge c={c} store={store} numbers={numbers} />
                 </td>
-                <td>{c.record.method || '—'}</td>
+                {wide ? <td>{c.record.method || '—'}</td> : null}
                 <td class={status !== undefined && status >= 400 ? 'err' : ''}>{status ?? '—'}</td>
-                <td>{c.dialect}</td>
-                <td class="num">{c.events.length}</td>
+                {fit !== 'tight' ? <><td>{c.dialect}</td><td class="num">{c.events.length}</td></> : null}
                 {/* Orange only for warnings: a socket's info note counted as a problem on a healthy stream. */}
                 <td class={`num ${errors ? 'err' : warnings ? 'warn' : 'dim'}`} title={c.diagnostics.length ? `${c.diagnostics.length.toLocaleString('en-US')} diagnostics, ${errors.toLocaleString('en-US')} errors` : undefined}>
                   {c.diagnostics.length || ''}
                 </td>
                 <StateCell state={c.state} file={file} reading={reading} />
-                <td class="num" title={Number.isFinite(c.bytes) ? `${c.bytes.toLocaleString('en-US')} bytes` : undefined}>{formatBytes(c.bytes)}</td>
-                <td class="num">{formatMs(connectionDuration(c))}</td>
+                {wide ? (
+                  <>
+                    <td class="num" title={Number.isFinite(c.bytes) ? `${c.bytes.toLocaleString('en-US')} bytes` : undefined}>{formatBytes(c.bytes)}</td>
+                    <td class="num">{formatMs(connectionDuration(c))}</td>
+                  </>
+                ) : null}
                 {showFiles ? <td class={file === undefined ? 'dim' : ''} data-testid="conn-file" title={file !== undefined ? `Imported from ${file}` : 'Captured live, not imported'}>{file ?? '—'}</td> : null}
               </tr>,
             ];

@@ -4,9 +4,10 @@
 // The whole bar folds to one line (the first notice, cut): three lines of a description above a docked panel left
 // the event list two rows. Until the user chooses, a short window (DevTools docked below) shows one line and a
 // taller one all of it; the choice holds for the session.
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { NoticeRecord } from '../../src/core/capture/model.ts';
 import { Icon } from './Icon.tsx';
+import { STACKED, useMediaQuery } from './useMediaQuery.ts';
 
 const SHOWN = 2;
 
@@ -30,25 +31,15 @@ function saveFold(fold: Fold): void {
   }
 }
 
-/** Up to this window height the notes start on one line. */
-const SHORT = '(max-height: 600px)';
-
-/** Whether the window is short, kept current as it is resized. */
-function useShortWindow(): boolean {
-  const [short, setShort] = useState(() => typeof matchMedia === 'function' && matchMedia(SHORT).matches);
-  useEffect(() => {
-    if (typeof matchMedia !== 'function') return;
-    const query = matchMedia(SHORT);
-    const update = () => setShort(query.matches);
-    query.addEventListener('change', update);
-    return () => query.removeEventListener('change', update);
-  }, []);
-  return short;
-}
+/**
+ * Up to this window height the notes start on one line — and in a panel docked to the side, where the demo's
+ * description took five lines at 360 px.
+ */
+const SHORT = `(max-height: 600px), ${STACKED}`;
 
 export function PageNotices({ notices }: { notices: readonly NoticeRecord[] }) {
   const [fold, setFold] = useState(loadFold);
-  const short = useShortWindow();
+  const short = useMediaQuery(SHORT);
   if (notices.length === 0) return null;
   const oneLine = fold ? fold === 'one-line' : short;
   const choose = (f: Fold) => {

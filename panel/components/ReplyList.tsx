@@ -124,6 +124,11 @@ function Spacer({ height }: { height: number }) {
 }
 
 const NARROW_PX = 380;
+/**
+ * Stacked (a panel docked to the side), the list is the panel's whole width: under this the reply column kept
+ * "Friday e63…" beside Usage, TTFT and Duration (they are in the timeline and the message).
+ */
+const STACKED_NARROW_PX = 460;
 
 /** Rows Page Up / Page Down move the selection by. */
 const PAGE = 10;
@@ -140,7 +145,7 @@ function unreadFetch(conn: ConnectionView): boolean {
   return conn.record.transport === 'fetch' && conn.state === 'live' && conn.bytes === 0 && conn.evictedEvents === 0;
 }
 
-export function ReplyList({ store }: { store: PanelStore }) {
+export function ReplyList({ store, stacked = false }: { store: PanelStore; stacked?: boolean }) {
   const conn = store.selectedConnection.value;
   // Windowed: a connection can hold tens of thousands of replies (a long multi-agent session); rendering a row for
   // each took ~10 s to show 20,000 and ~1.4 s per click.
@@ -159,7 +164,7 @@ export function ReplyList({ store }: { store: PanelStore }) {
   const selected = store.selectedReplyId.value;
   const { start, end } = win;
   // Below this width the reply column had no room left beside the fixed ones (DevTools docked to the side).
-  const narrow = win.width > 0 && win.width < NARROW_PX;
+  const narrow = win.width > 0 && win.width < (stacked ? STACKED_NARROW_PX : NARROW_PX);
   // ('open': still streaming when the capture was saved — not cut off.)
   const ended = conn.state === 'live' || conn.state === 'open' ? undefined : conn.state;
   const rows = conn.replies.slice(start, end);

@@ -61,12 +61,23 @@ export function scrubberKey(store: PanelStore, e: KeyboardEvent): boolean {
  */
 const COMPACT_BELOW = 700;
 /**
- * Below this width (a window under ~630 px) the First and Last step buttons go — Home and End, and the slider's ends,
- * do the same: the compact bar's parts need ~410 px on one line (its buttons and slider a little narrower,
- * styles.css), and without those two ~355 px (a 540 px window's bar). Before, the compact bar wrapped below ~470 px
- * (a 700 px window), its diagnostic buttons on a second line.
+ * Below this width (a window under ~630 px, side by side) the First and Last step buttons go — Home and End, and the
+ * slider's ends, do the same: the compact bar's parts need ~410 px on one line (its buttons and slider a little
+ * narrower, styles.css), and without those two ~355 px (a 540 px window's bar). Before, the compact bar wrapped below
+ * ~470 px (a 700 px window), its diagnostic buttons on a second line.
  */
 const TIGHT_BELOW = 420;
+/**
+ * Below this width even that bar wraps: it takes two rows — the step buttons, speed, position and diagnostic buttons
+ * on the first, the slider between First and Last step across the whole of the second.
+ */
+const ONE_ROW_MIN = 360;
+/**
+ * Stacked (a panel docked to the side: tall, the bar the panel's whole width), two rows already below this width: one
+ * row there cut the position to "step 31 / 61 · …", its status gone, where a second row costs a panel that tall little.
+ * Side by side (docked below: short) the bar keeps to one row as long as it can.
+ */
+const STACKED_TWO_ROWS_BELOW = 480;
 
 /**
  * While a capture that replaced the panel's is read back: what the selection waits for — the step (or event) the user
@@ -86,7 +97,8 @@ export function togglePlay(store: PanelStore): void {
   store.playing.value = !store.playing.value;
 }
 
-export function Scrubber({ store }: { store: PanelStore }) {
+/** `stacked`: the panel is docked to the side (useMediaQuery.ts). */
+export function Scrubber({ store, stacked = false }: { store: PanelStore; stacked?: boolean }) {
   const reply = store.selectedReply.value;
   const conn = store.selectedConnection.value;
   const k = store.step.value;
@@ -95,7 +107,8 @@ export function Scrubber({ store }: { store: PanelStore }) {
   const [speed, setSpeed] = useState<Speed>(1);
   const bar = useWidth();
   const compact = bar.width > 0 && bar.width < COMPACT_BELOW;
-  const tight = bar.width > 0 && bar.width < TIGHT_BELOW;
+  const twoRows = bar.width > 0 && bar.width < (stacked ? STACKED_TWO_ROWS_BELOW : ONE_ROW_MIN);
+  const tight = !twoRows && bar.width > 0 && bar.width < TIGHT_BELOW;
   // Dragging the slider fires input events faster than frames on a fast pointer: seek once per frame, to the
   // latest position (each seek is a history.at(k) and a render; the ones in between would never be seen).
   const drag = useRef<{ target: number; frame: number | undefined }>({ target: 0, frame: undefined });
@@ -193,12 +206,33 @@ export function Scrubber({ store }: { store: PanelStore }) {
   const statusWord = <span class={status === 'changed' ? 'ok' : status === 'unchanged' ? 'dim' : 'err'}>{status}</span>;
   const flagged = `${diags.length} flagged`;
 
+  // aria-disabled, not disabled: a button disabled by its own press (First step at the first step, Next step reaching
+  // the last) lost focus to the document, and a screen reader was left nowhere. It stays focusable and does nothing.
+  const first = <button title="First step (Home)" aria-label="First step" onClick={() => k > min && store.seek(min)} aria-disabled={k <= min}><Icon name="first" /></button>;
+  const last = <button title="Last step (End)" aria-label="Last step" onClick={() => k < n - 1 && store.seek(n - 1)} aria-disabled={k >= n - 1}><Icon name="last" /></button>;
+  const slider = (
+    <input
+      type="range"
+      aria-label="Step"
+      data-testid="step-slider"
+      min={min}
+      max={Math.max(min, n - 1)}
+      value={k}
+      // Read as the visible "step 61 / 61" (the value itself is 0-based).
+      aria-valuetext={`step ${k + 1} of ${n}`}
+      onInput={(e) => seekSoon(Number((e.currentTarget as HTMLInputElement).value))}
+      onKeyDown={(e) => {
+        if (scrubberKey(store, e)) {
+          e.preventDefault();
+          e.stopPropagation();
+        }
+      }}
+    />
+  );
+
   return (
-    <div class={`scrubber${compact ? ' compact' : ''}`} data-testid="scrubber" ref={setRoot}>
-      {/* aria-disabled, not disabled: a button disabled by its own press (First step at the first step, Next step
-          reaching the last) lost focus to the document, and a screen reader was left nowhere. It stays focusable
-          and does nothing. */}
-      {tight ? null : <button title="First step (Home)" aria-label="First step" onClick={() => k > min && store.seek(min)} aria-disabled={k <= min}><Icon name="first" /></button>}
+    <div class={`scrubber${compact ? ' compact' : ''}${twoRows ? ' two-rows' : ''}`} data-testid="scrubber" ref={setRoot}>
+      {twoRows || tight ? null : first}
       <button title="Previous step (←, Shift+← = 10)" aria-label="Previous step" onClick={() => k > min && store.seek(k - 1)} aria-disabled={k <= min}><Icon name="prev" /></button>
       <button
         title={playing ? 'Pause (Space)' : 'Play from here (Space)'}
@@ -208,7 +242,7 @@ export function Scrubber({ store }: { store: PanelStore }) {
         <Icon name={playing ? 'pause' : 'play'} />
       </button>
       <button title="Next step (→, Shift+→ = 10)" aria-label="Next step" onClick={() => k < n - 1 && store.seek(k + 1)} aria-disabled={k >= n - 1}><Icon name="next" /></button>
-      {tight ? null : <button title="Last step (End)" aria-label="Last step" onClick={() => k < n - 1 && store.seek(n - 1)} aria-disabled={k >= n - 1}><Icon name="last" /></button>}
+      {twoRows || tight ? null : last}
       <select aria-label="Playback speed" title="Playback speed (1×: the recorded pace)" value={String(speed)} onChange={(e) => {
         const v = (e.currentTarget as HTMLSelectElement).value;
         setSpeed(v === 'max' ? 'max' : (Number(v) as 1 | 4));
@@ -217,23 +251,7 @@ export function Scrubber({ store }: { store: PanelStore }) {
         <option value="4">4×</option>
         <option value="max">max</option>
       </select>
-      <input
-        type="range"
-        aria-label="Step"
-        data-testid="step-slider"
-        min={min}
-        max={Math.max(min, n - 1)}
-        value={k}
-        // Read as the visible "step 61 / 61" (the value itself is 0-based).
-        aria-valuetext={`step ${k + 1} of ${n}`}
-        onInput={(e) => seekSoon(Number((e.currentTarget as HTMLInputElement).value))}
-        onKeyDown={(e) => {
-          if (scrubberKey(store, e)) {
-            e.preventDefault();
-            e.stopPropagation();
-          }
-        }}
-      />
+      {twoRows ? null : slider}
       <span class="pos" data-testid="step-pos" title={compact ? `#${eventIndex} · ${status} · ${flagged}` : undefined}>
         step {k + 1} / {n}
         {/* Shown, not only in the title: a docked panel's step status was in no text on screen. */}
@@ -268,6 +286,8 @@ export function Scrubber({ store }: { store: PanelStore }) {
           {flagged}
         </span>
       )}
+      {/* The second row: the slider across the bar's width, between the steps its ends are. */}
+      {twoRows ? <span class="scrub-track">{first}{slider}{last}</span> : null}
       {noteSpan}
     </div>
   );

@@ -1,6 +1,6 @@
 // Two panes and a draggable (and keyboard-movable) divider. The first pane has the set size, the second grows.
 import type { ComponentChildren } from 'preact';
-import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 
 interface Props {
   direction: 'row' | 'column';
@@ -54,7 +54,11 @@ function save(key: string | undefined, share: number): void {
 }
 
 export function SplitPane({ direction, initial, auto, autoMax = '40%', initialMaxFraction, min = 60, storageKey, label, children }: Props) {
-  const [picked, setPicked] = useState<Picked | undefined>(() => load(storageKey));
+  // Held with the key it was read under: a split that changes direction (the stacked layout, useMediaQuery.ts) changes
+  // its key too, and its size is that key's — a width's share picked beside is no height's share stacked.
+  const [held, setHeld] = useState<{ key: string | undefined; picked: Picked | undefined }>(() => ({ key: storageKey, picked: load(storageKey) }));
+  const picked = useMemo(() => (held.key === storageKey ? held.picked : load(storageKey)), [held, storageKey]);
+  const setPicked = (p: Picked) => setHeld({ key: storageKey, picked: p });
   const root = useRef<HTMLDivElement>(null);
   const horizontal = direction === 'row';
   // The separator's value, measured once laid out: read while rendering, it was the size before the render (a

@@ -205,11 +205,16 @@ function UnfinishedNote({ conn, reply, store, numbers }: { conn: ConnectionView;
   );
 }
 
-export function StepDetail({ store }: { store: PanelStore }) {
+/**
+ * `stacked`: the panel is docked to the side (useMediaQuery.ts) — the event is a fourth tab beside the message's, not a
+ * pane beside them: side by side at 360–540 px each was a column of a word or two ("TEXT_B / LOCK_D / ELTA").
+ */
+export function StepDetail({ store, stacked = false }: { store: PanelStore; stacked?: boolean }) {
   const conn = store.selectedConnection.value;
   const reply = store.selectedReply.value;
   const k = store.step.value;
-  const tab = store.detailTab.value;
+  // The Event tab chosen stacked is the message's beside, once the panel is wide again (the event has its pane then).
+  const tab = !stacked && store.detailTab.value === 'event' ? 'message' : store.detailTab.value;
   const scroller = useRef<HTMLDivElement>(null);
   // What this step changed — the appended text, else the touched block — is brought into view when it is outside it:
   // in a long message the change was often far below what the pane showed, so scrubbing showed nothing happen.
@@ -236,20 +241,28 @@ export function StepDetail({ store }: { store: PanelStore }) {
   const state = reply && event?.index === eventOfStep ? stepState(reply, k) : undefined;
   const touched = state ? touchedBlocks(state.changes) : [];
   const appended = new Map(touched.map((i) => [i, appendedIn(state!.changes, i)]));
-  const tabs: [DetailTab, string][] = [['message', 'Message'], ['json', 'JSON'], ['diff', 'Diff']];
+  const tabs: [DetailTab, string][] = [['message', 'Message'], ['json', 'JSON'], ['diff', 'Diff'], ...(stacked ? [['event', 'Event'] as [DetailTab, string]] : [])];
   const numbers = connectionNumbers(store.connections.value);
+  const eventView = frame ? <FrameDetail conn={conn} frame={frame} paneRef={eventPane} />
+    : reading && !event ? (
+      // Focusable: keyboard focus in the event pane waits here while the event is read (usePaneFocusKept).
+      <div class="empty" data-testid="event-reading" ref={eventPane} tabIndex={-1} aria-busy="true">Reading the capture up to the selected event…</div>
+    ) : <EventDetail conn={conn} event={event} numbers={numbers} paneRef={eventPane} />;
 
   const left = (
     <>
       <div class="tabs">
         <TabList<DetailTab> tabs={tabs} selected={tab} onSelect={(id) => (store.detailTab.value = id)} label="Message views" panelId="message-view" />
       </div>
-      <TabPanel panelId="message-view" selected={tab} class="scroll" panelRef={scroller} tabIndex={0}>
-        {reading && !event ? (
+      {/* The Event tab's pane scrolls itself (and takes focus itself): a scroller in a scroller was two Tab stops. */}
+      <TabPanel panelId="message-view" selected={tab} class={tab === 'event' ? 'tabpanel' : 'scroll'} panelRef={scroller} tabIndex={tab === 'event' ? undefined : 0}>
+        {tab === 'event' ? (
+          eventView
+        ) : reading && !event ? (
           <div class="empty" data-testid="step-reading">Reading the capture up to the selected step…</div>
         ) : !reply ? (
           <div class="empty">
-            {event ? 'This event belongs to no reply; its reconstruction is not shown.'
+            {event ? `This event belongs to no reply; its reconstruction is not shown.${stacked ? ' The Event tab shows it.' : ''}`
               : conn.events.length === 0 ? 'No events in this stream: nothing to reconstruct.' : 'Select a reply or an event.'}
           </div>
         ) : !state ? (
@@ -280,14 +293,11 @@ export function StepDetail({ store }: { store: PanelStore }) {
       </TabPanel>
     </>
   );
+  if (stacked) return <div class="step-stacked">{left}</div>;
   return (
     <SplitPane direction="row" initial={560} storageKey="detail" label="Resize message and event panes">
       {left}
-      {frame ? <FrameDetail conn={conn} frame={frame} paneRef={eventPane} />
-        : reading && !event ? (
-          // Focusable: keyboard focus in the event pane waits here while the event is read (usePaneFocusKept).
-          <div class="empty" data-testid="event-reading" ref={eventPane} tabIndex={-1} aria-busy="true">Reading the capture up to the selected event…</div>
-        ) : <EventDetail conn={conn} event={event} numbers={numbers} paneRef={eventPane} />}
+      {eventView}
     </SplitPane>
   );
 }

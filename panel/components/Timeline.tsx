@@ -175,7 +175,9 @@ export function Timeline({ store, tools }: { store: PanelStore; tools: HTMLEleme
   };
 
   return (
-    <div class="timeline" ref={box} data-testid="timeline">
+    // Focusable: a short pane (a panel docked to the side shows five lanes) scrolls, and the keys (↑/↓, Page Up/Down)
+    // could not scroll it — there is nothing to focus in the chart itself (axe: scrollable-region-focusable).
+    <div class="timeline" ref={box} data-testid="timeline" tabIndex={0} role="region" aria-label="Timeline chart">
       {tools ? createPortal(
         <>
           {/* Around the selected step when it is in view (zooming around the middle lost it), else the middle. */}

@@ -143,20 +143,24 @@ export function Toolbar({ store, source, onImport, onExport, onHelp, onInclude, 
           Analysing {Math.round((100 * backlog.done) / Math.max(1, backlog.total))}%
         </span>
       ) : null}
-      {/* Always there (a live region must exist before its text changes, or screen readers miss it); a long line is
-          cut to the toolbar — focused (it can be, then) or hovered, it opens in full below it. */}
-      <span
-        role="status"
-        aria-live={st?.level === 'error' ? 'assertive' : 'polite'}
-        class={`status ${st?.level ?? ''}`}
-        title={st?.text}
-        tabIndex={st && st.text.length > LONG_STATUS ? 0 : undefined}
-        data-testid="status"
-      >
-        {st?.text}
+      {/* The status, the source and help: one unit (styles.css) that wraps whole to a row of its own in a panel docked
+          to the side — "viewer ?" went to a second row alone. */}
+      <span class="toolbar-end">
+        {/* Always there (a live region must exist before its text changes, or screen readers miss it); a long line is
+            cut to the toolbar — focused (it can be, then) or hovered, it opens in full below it. */}
+        <span
+          role="status"
+          aria-live={st?.level === 'error' ? 'assertive' : 'polite'}
+          class={`status ${st?.level ?? ''}`}
+          title={st?.text}
+          tabIndex={st && st.text.length > LONG_STATUS ? 0 : undefined}
+          data-testid="status"
+        >
+          {st?.text}
+        </span>
+        {source.label ? <span class="dim">{source.label}</span> : null}
+        <button onClick={onHelp} title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts">?</button>
       </span>
-      {source.label ? <span class="dim">{source.label}</span> : null}
-      <button onClick={onHelp} title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts">?</button>
     </div>
   );
 }

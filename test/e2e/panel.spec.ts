@@ -292,6 +292,50 @@ test('at 800 px (DevTools docked below) the live toolbar keeps its controls on o
   await app.close();
 });
 
+for (const width of [360, 420, 480, 560]) {
+  test(`docked to the side (${width} px) the live toolbar takes three rows at most, every control in the window and uncovered`, async () => {
+    const { app, panel } = await appWithPanel();
+    await panel.setViewportSize({ width, height: 700 });
+    const toolbar = panel.getByRole('toolbar', { name: 'Replyscope' });
+    await expect(toolbar.getByRole('checkbox', { name: 'Capture this site' })).toBeVisible();
+    await expect(panel.getByTestId('status')).toContainText('Capturing http://127.0.0.1');
+    const seen = await toolbar.evaluate((bar) => {
+      const controls = [...bar.querySelectorAll<HTMLElement>('button, input:not([type="file"]), [data-testid="status"]')].filter((c) => c.getClientRects().length);
+      const problems: string[] = [];
+      const middles = controls.map((c) => {
+        const b = c.getBoundingClientRect();
+        const name = c.getAttribute('aria-label') ?? (c.closest('label')?.textContent?.trim() || c.textContent?.trim() || c.tagName);
+        if (b.left < 0 || b.right > innerWidth + 0.5) problems.push(`${name} past the window`);
+        const hit = document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2);
+        if (!hit || !(hit === c || c.contains(hit) || hit.contains(c))) problems.push(`${name} covered by ${hit?.outerHTML.slice(0, 80)}`);
+        return b.top + b.height / 2;
+      }).sort((a, b) => a - b);
+      const rows = middles.reduce<number[]>((lines, m) => (lines.length && m - lines[lines.length - 1] < 8 ? lines : [...lines, m]), []);
+      const middle = (el: Element) => { const b = el.getBoundingClientRect(); return b.top + b.height / 2; };
+      const statusRow = Math.abs(middle(bar.querySelector('[data-testid="status"]')!) - middle(bar.querySelector('[aria-label="Keyboard shortcuts"]')!)) < 8;
+      // 2.5.8 Target Size: a target under 24 × 24 px has a 24 px circle around its middle that meets no other target
+      // (nor another such circle) — the wrapped rows stood 3 px apart, a checkbox's circle reaching the row below.
+      const targets = controls.filter((c) => c.dataset.testid !== 'status').map((c) => c.getBoundingClientRect());
+      const small = (b: DOMRect) => b.width < 24 || b.height < 24;
+      const mid = (b: DOMRect) => [b.left + b.width / 2, b.top + b.height / 2];
+      const crowded = targets.filter((t) => small(t) && targets.some((o) => {
+        if (o === t) return false;
+        const [x, y] = mid(t);
+        if (small(o)) return Math.hypot(x - mid(o)[0], y - mid(o)[1]) < 24;
+        return Math.hypot(x - Math.max(o.left, Math.min(x, o.right)), y - Math.max(o.top, Math.min(y, o.bottom))) < 12;
+      })).length;
+      return { problems, rows: rows.length, crowded, statusRow };
+    });
+    expect(seen.problems).toEqual([]);
+    expect(seen.rows).toBeLessThanOrEqual(3);
+    expect(seen.crowded, 'targets too close to another').toBe(0);
+    expect(seen.statusRow, 'the status and help on one row').toBe(true);
+    await panel.screenshot({ path: test.info().outputPath(`live-toolbar-${width}.png`) });
+    await panel.close();
+    await app.close();
+  });
+}
+
 test('at 800 px the toolbar keeps its row with an include list of twelve and a three-digit cap in the buttons', async () => {
   const { app, panel } = await appWithPanel();
   await panel.setViewportSize({ width: 800, height: 500 });

@@ -135,3 +135,24 @@ for (const theme of ['light', 'dark']) {
     await page.close();
   });
 }
+
+test('docked to the side (360 × 640, the panes stacked): no WCAG A/AA violation, light and dark', async () => {
+  for (const theme of ['light', 'dark']) {
+    const page = await viewer.browser.newPage({ viewport: { width: 360, height: 640 } });
+    await page.goto(`${viewer.url}/index.html?theme=${theme}`);
+    const found: Record<string, string[]> = {};
+    const check = async (state: string) => (found[state] = await violations(page));
+    await check('empty');
+    await page.getByTestId('import-input').setInputFiles({ name: 'sample.replyscope.ndjson', mimeType: 'application/octet-stream', buffer: Buffer.from(sampleLog) });
+    await expect(page.getByTestId('status')).toContainText('Imported sample.replyscope.ndjson');
+    await page.locator('[data-conn="tab1:1"]').click();
+    await check('events');
+    await page.getByRole('tab', { name: 'Event', exact: true }).click();
+    await expect(page.getByTestId('event-detail')).toBeVisible();
+    await check('the step\'s Event tab');
+    await page.getByRole('tab', { name: 'Timeline' }).click();
+    await check('timeline');
+    expect(found, theme).toEqual(Object.fromEntries(Object.keys(found).map((k) => [k, []])));
+    await page.close();
+  }
+});
