@@ -1,8 +1,9 @@
 // The panel in a DevTools docked to the side (360–560 px wide, 600–900 tall), measured with the demo capture, a reply
 // scrubbed half-way and the timeline open: nothing runs past the window or is cut, every control is in view and not
 // covered, the panes stack (the replies above the event list, the message below the scrubber, the whole width each),
-// the connection list keeps its Name column, and the scrubber is one row or two (the slider across the second). Layout
-// properties, not pixels; each size's screenshot is kept in the test's output.
+// the connection list keeps its Name column, the scrubber is one row or two (the slider across the second), and the
+// timeline's tooltip never covers its time axis. Layout properties, not pixels; each size's screenshot is kept in the
+// test's output.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
@@ -161,6 +162,53 @@ for (const size of SIZES) {
     await expect(pos).toContainText('step 1 / 61');
     await page.close();
   });
+
+  test(`at ${name} the timeline's tooltip stays below its time axis, wherever the pointer is, the pane short or not`, async () => {
+    const page = await openDocked(size);
+    await page.locator('[data-tab="timeline"]').click();
+    const timeline = page.getByTestId('timeline');
+    await expect(timeline.locator('svg[role=img]')).toBeVisible();
+    await expectTooltipsBelowAxis(page, timeline);
+    // Made short (the divider dragged up: ~5 lanes), a tooltip with no room below its pointer went above it, over the axis.
+    const divider = page.getByRole('separator', { name: 'Resize event list and step detail' });
+    const d = (await divider.boundingBox())!;
+    const top = (await boxOf(timeline)).top;
+    await page.mouse.move(d.x + 100, d.y);
+    await page.mouse.down();
+    await page.mouse.move(d.x + 100, top + 125, { steps: 4 });
+    await page.mouse.up();
+    await expect.poll(async () => { const b = await boxOf(timeline); return b.bottom - b.top; }).toBeLessThan(140);
+    await expectTooltipsBelowAxis(page, timeline);
+    await page.close();
+  });
+}
+
+/** Hovers a bar of each lane wholly in view: each one's tooltip is below the sticky time axis and inside the pane. */
+async function expectTooltipsBelowAxis(page: Page, timeline: Locator): Promise<void> {
+  // A bar of each lane wholly in view (its first), under the sticky axis.
+  const points = await timeline.evaluate((tl) => {
+    const pane = tl.getBoundingClientRect();
+    const top = tl.querySelector(':scope > .tl-sticky')!.getBoundingClientRect().bottom;
+    return [...tl.querySelectorAll('svg[role=img] g[data-lane]')].flatMap((lane) => {
+      const bar = [...lane.querySelectorAll('rect')].map((r) => r.getBoundingClientRect())
+        .find((b) => b.width > 0 && b.top >= top && b.bottom <= pane.bottom - 2 && b.right <= pane.right && b.left >= pane.left);
+      return bar ? [{ x: bar.left + Math.min(bar.width / 2, 2), y: bar.top + bar.height / 2 }] : [];
+    });
+  });
+  expect(points.length).toBeGreaterThanOrEqual(3);
+  const tip = page.locator('.tl-tooltip');
+  const axis = await boxOf(timeline.locator('.tl-sticky'));
+  const pane = await boxOf(timeline);
+  for (const at of points) {
+    await page.mouse.move(at.x, at.y);
+    await expect(tip).toHaveText(/^#\d+ /);
+    const box = await boxOf(tip);
+    expect(box.top, `the tooltip at (${at.x}, ${at.y}) below the axis`).toBeGreaterThanOrEqual(axis.bottom - 0.5);
+    expect(box.bottom).toBeLessThanOrEqual(pane.bottom + 0.5);
+    expect(box.left).toBeGreaterThanOrEqual(pane.left - 0.5);
+    expect(box.right).toBeLessThanOrEqual(pane.right + 0.5);
+  }
+  await page.mouse.move(0, 0);
 }
 
 test('the stacked layout and the one side by side keep their own divider sizes, and the panel follows the window across', async () => {
