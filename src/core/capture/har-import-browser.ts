@@ -7,7 +7,7 @@ import { isNdjsonContentType } from '../frames/ndjson.ts';
 import { SseSpecDecoder } from '../frames/sse-spec.ts';
 import { DECODED_AS_1252_NOTE, utf8BytesDecodedAs1252 } from './har-charset.ts';
 import type { ImportMasking } from './har-import-mask.ts';
-import { HarImportError, isObj, num, pairs, pushAll, str, type Obj } from './har-import-fields.ts';
+import { byteCount, HarImportError, isObj, num, pairs, pushAll, str, type Obj } from './har-import-fields.ts';
 import { bodyChunks, contentBytes, messageTimeMs, missingBodyNote, missingMessagesNote, webSocketRecords } from './har-import-answer.ts';
 
 /**
@@ -110,6 +110,18 @@ function endOf(response: Obj, content: Obj, timings: Obj): { state: EndRecord['s
 }
 
 /**
+ * The response's HTTP status: an integer from 100 to 599. Chrome writes 0 and Playwright -1 for no response: neither
+ * is a status the server sent, and nothing is said of them. Any other number is no status either (a writer's 200.5,
+ * or 1e20): kept as the connection's status, the capture log written from the import was refused on re-import
+ * ("expected int") — it is `unreal`, for the entry's notice, and the response is read without a status.
+ */
+function statusOf(response: Obj): { status?: number; unreal?: number } {
+  const n = num(response.status);
+  if (n === undefined || n <= 0) return {};
+  return Number.isInteger(n) && n >= 100 && n <= 599 ? { status: n } : { unreal: n };
+}
+
+/**
  * The request's postData text as a body record. Its size is the entry's `bodySize` when that says more than the text
  * holds: the text was cut (a HAR written from a capture whose request body passed the tap's 1 MiB cap, or by a tool
  * that cuts long bodies) — `truncated`, so that a pi proxy request is still told by its head (stream-request.ts) —
@@ -127,7 +139,7 @@ function requestBodyOf(request: Obj): BodyRecord | undefined {
   const text = str(postData?.text);
   if (text === undefined) return undefined;
   const size = new TextEncoder().encode(text).length;
-  const bodySize = num(request.bodySize) ?? -1;
+  const bodySize = byteCount(request.bodySize) ?? -1;
   if (bodySize > size) return jsonShape(text, str(postData?.mimeType)) === 'whole' ? { text, size: bodySize } : { text, size: bodySize, truncated: true };
   if (bodySize < 0 && jsonShape(text, str(postData?.mimeType)) === 'cut') return { text, size, truncated: true };
   return { text, size };
@@ -164,7 +176,8 @@ function browserEntry(entry: Obj, index: number, opts: ReadOptions, records: Cap
   const requestBody = requestBodyOf(request);
   const askedForStream = acceptsStreamType(pairs(request.headers).find(([k]) => k.toLowerCase() === 'accept')?.[1]) || isPiProxyRequest(requestBody);
   const streamAnswer = isSse || isNdjsonContentType(mime) || transport === 'eventsource' || transport === 'websocket' || messages.length > 0;
-  const failed = (num(response.status) ?? 0) >= 400 || Boolean(str(response._error) || str(response._failureText));
+  const { status, unreal: unrealStatus } = statusOf(response);
+  const failed = (status ?? 0) >= 400 || Boolean(str(response._error) || str(response._failureText));
   if (!streamAnswer && !(askedForStream && failed)) return false;
 
   let id = `har:${index}`;
@@ -174,8 +187,6 @@ function browserEntry(entry: Obj, index: number, opts: ReadOptions, records: Cap
   const before = ['blocked', 'dns', 'connect', 'send', 'wait'].reduce((s, k) => s + Math.max(0, num(timings[k]) ?? 0), 0);
   const endT = start + (num(entry.time) ?? before + Math.max(0, num(timings.receive) ?? 0));
   const end = endOf(response, content, timings);
-  // No response: Chrome writes status 0, Playwright -1; neither is a status the server sent.
-  const status = (num(response.status) ?? 0) > 0 ? num(response.status) : undefined;
   const conn: ConnectionRecord = {
     kind: 'connection',
     id,
@@ -192,6 +203,9 @@ function browserEntry(entry: Obj, index: number, opts: ReadOptions, records: Cap
     responseTime: start + before,
   };
   records.push(conn);
+  if (unrealStatus !== undefined) {
+    records.push({ kind: 'notice', t: conn.responseTime ?? start, conn: id, level: 'warning', text: `This HAR entry's response status ${unrealStatus} is no HTTP status (an integer from 100 to 599): the response was imported without one.` });
+  }
   const first = num(messages[0]?.time) ?? 0;
   const msgTimes = messages.map((m) => messageTimeMs(m.time, start, first));
   const text = str(content.text);
@@ -230,7 +244,7 @@ function browserEntry(entry: Obj, index: number, opts: ReadOptions, records: Cap
     records.push({ kind: 'notice', t: endT, conn: id, level: 'warning', text: 'This HAR entry\'s response body is empty: nothing to read.' });
   } else if (text !== undefined) {
     const body = content.encoding === 'base64' ? contentBytes(text, index, conn.url) : mended ?? new TextEncoder().encode(text);
-    pushAll(records, bodyChunks(id, body, endT, msgTimes, isSse, (num(content.size) ?? 0) > body.length));
+    pushAll(records, bodyChunks(id, body, endT, msgTimes, isSse, (byteCount(content.size) ?? 0) > body.length));
   } else if (status !== undefined || end.state === 'complete' || end.state === 'open') {
     // (A request that failed before any answer has no body to miss: its error is what the connection shows.)
     records.push({ kind: 'notice', t: endT, conn: id, level: 'warning', text: missingBodyNote(content, end.state, transport) });

@@ -14,6 +14,19 @@ export const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== nu
 export const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 export const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 
+/**
+ * A byte count as a HAR gives it (`bodySize`, `content.size`), in whole bytes: a writer's fraction rounded (kept as
+ * it was, it went into the capture, whose log then refused it on re-import: "expected int"). A negative one is -1,
+ * HAR 1.2's "not known"; one past the integers a number holds exactly is no count at all (undefined).
+ */
+export function byteCount(v: unknown): number | undefined {
+  const n = num(v);
+  if (n === undefined) return undefined;
+  if (n < 0) return -1;
+  const whole = Math.round(n);
+  return Number.isSafeInteger(whole) ? whole : undefined;
+}
+
 export function pairs(v: unknown): [string, string][] {
   if (!Array.isArray(v)) return [];
   return v.filter(isObj).map((h) => [String(h.name ?? ''), String(h.value ?? '')]);
