@@ -4,6 +4,7 @@
 // by EvictionDigest.
 import type { ChunkRecord, ConnectionRecord, MessageRecord, Transport } from '../capture/model.ts';
 import { PageTextDecoder } from '../frames/utf8-chunks.ts';
+import { SseLineState } from '../frames/sse-line-state.ts';
 import { bodyKindOf, messageNonEvent, type BodyKind } from './body-kind.ts';
 import { DialectDetector } from './dialect.ts';
 
@@ -32,11 +33,14 @@ export abstract class EvictionDigestReading {
   protected skipping?: { event: boolean };
   /** Events whose line was too long to keep and that ended within the evicted records: read by nobody. */
   protected lost = 0;
+  /** An SSE body's spec reading at the start of `carry`: is a frame pending, which id is the last (EvictionDerived.sse). */
+  protected readonly sse?: SseLineState;
 
   constructor(conn: ConnectionRecord) {
     this.connId = conn.id;
     this.transport = conn.transport;
     this.kind = bodyKindOf(conn);
+    if (this.kind === 'sse') this.sse = new SseLineState();
   }
 
   /** Number of client events read so far. */
@@ -99,6 +103,7 @@ export abstract class EvictionDigestReading {
       if (data.trim() !== '') this.event(data, t);
       return;
     }
+    this.sse?.clientLine(line);
     if (!line.startsWith('data: ')) return;
     const json = line.slice(6).trim();
     if (json !== '') this.event(json, t);

@@ -139,6 +139,7 @@ export class EvictionDigest extends EvictionDigestReading {
       const event = this.kind === 'ndjson' ? this.carry.trim() !== '' : this.carry.startsWith('data: ') && this.carry.slice(6).trim() !== '';
       this.carry = '';
       this.skipping = { event };
+      this.sse?.lost(); // (the line's rest may hold more of the spec's lines: CR ends one too)
     }
   }
 
@@ -195,6 +196,7 @@ export class EvictionDigest extends EvictionDigestReading {
     if (this.clock) out.lastCreatedAt = this.clock.text;
     if (this.lost + open > 0) out.lost = this.lost + open;
     if (this.skipping) out.carryLost = true;
+    if (this.sse) out.sse = { frameStart: this.sse.pending === false, ...(this.sse.lastEventId !== undefined ? { lastEventId: this.sse.lastEventId } : {}) };
     // Events held while the protocol is unknown are applied by the analysis once a later event tells it: not derived.
     const incomplete = this.incomplete ?? (this.pending.length > 0 ? `${this.pending.length} evicted events named no known protocol yet` : undefined);
     if (incomplete !== undefined) out.incomplete = incomplete;

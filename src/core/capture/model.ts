@@ -149,6 +149,12 @@ export interface EvictionDerived {
   lost?: number;
   /** The eviction point is inside such a line: `carry` is empty and the rest of that line is not read either. */
   carryLost?: true;
+  /**
+   * An SSE body: the spec's reading at the start of `carry` (frames/sse-line-state.ts). `frameStart`: no `data` or
+   * `event` field is pending there, as far as known — a frame read from there is a whole event; `lastEventId`: the
+   * last event ID buffer ('' when no `id:` line set one; absent when not known: a line given up). Absent in older logs.
+   */
+  sse?: { frameStart: boolean; lastEventId?: string };
 }
 
 export interface EvictedReply {

@@ -112,6 +112,7 @@ export const evictedSchema = z.strictObject({
       incomplete: z.string().optional(),
       lost: nonNegInt.optional(),
       carryLost: z.literal(true).optional(),
+      sse: z.strictObject({ frameStart: z.boolean(), lastEventId: z.string().optional() }).optional(),
     })
     .optional(),
 });

@@ -34,7 +34,7 @@ function approxChars(rec: CaptureRecord): number {
 }
 
 function derivedChars(d: NonNullable<Extract<CaptureRecord, { kind: 'evicted' }>['derived']>): number {
-  let n = d.carry.length;
+  let n = d.carry.length + (d.sse?.lastEventId?.length ?? 0);
   for (const r of d.replies) n += JSON.stringify(r.message).length;
   if (d.pi?.state !== undefined) n += JSON.stringify(d.pi.state).length;
   return n;

@@ -67,7 +67,7 @@ describe('CaptureStore', () => {
     store.clear(9);
     // What Clear dropped of the open connection is digested like evicted data: its unfinished line carries over. It is
     // counted as Clear's (`cleared`), so no reader says the memory cap took it.
-    const derived = { events: 0, carry: 'bbccc', replies: [] };
+    const derived = { events: 0, carry: 'bbccc', replies: [], sse: { frameStart: true, lastEventId: '' } };
     expect(store.snapshot()).toEqual([conn('open'), { kind: 'evicted', conn: 'open', t: 9, chunks: 2, messages: 0, bytes: 5, cleared: 2, derived }]);
     expect(store.add([chunk('open', 'd')], 10).rejected).toBe(0);
     expect(store.add([chunk('done', 'e')], 10).rejected).toBe(1);
