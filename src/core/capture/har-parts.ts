@@ -6,12 +6,9 @@
 // written; and every loop pauses (yields PAUSE, an empty part) so that a caller can give the thread back between
 // slices. The text is exactly writeHar's (test/unit/capture/har-parts.test.ts holds them equal).
 import type { Capture, ChunkRecord } from './model.ts';
-import type { PlacedFrame } from '../frames/frame-list.ts';
-import { entrySteps, groupSteps, harDocument, withEvicted, type EntryBodies, type EvictedHead } from './har.ts';
-import type { HarEventSourceMessage } from './har-messages.ts';
+import { entrySteps, groupSteps, harDocument, withEvicted, type EntryBodies, type EvictedHead, type EvictedSseHead } from './har.ts';
+import { SseMessageReading, type HarEventSourceMessage } from './har-messages.ts';
 import { jsonParts, LazyArray, LazyString, LazyValue, PAUSE, type Pause, type WorkProgress } from './json-parts.ts';
-import { SseSpecDecoder } from '../frames/sse-spec.ts';
-import { Resync } from '../frames/resync.ts';
 import { bytesToBase64, PageTextDecoder, payloadBytes, utf8Length } from '../frames/utf8-chunks.ts';
 
 /**
@@ -52,7 +49,7 @@ export function harParts(capture: Capture, progress: WorkProgress = { done: 0, t
 function asWritten(progress: WorkProgress): EntryBodies {
   return {
     content: (chunks, mimeType, evicted) => bodyContent(chunks, mimeType, evicted, progress),
-    sseMessages: (chunks, _ended, headEvicted) => sseMessages(chunks, headEvicted, progress),
+    sseMessages: (chunks, head) => sseMessages(chunks, head, progress),
     list: (items, each) => new LazyArray(function* () {
       for (const item of items) {
         progress.done++;
@@ -158,25 +155,16 @@ function joined(a: Uint8Array, b: Uint8Array): Uint8Array {
 /**
  * `_eventSourceMessages` of an SSE body, read as they are written: the page's text of each chunk (as chunkTexts has
  * it) through the spec reader, each data frame a message (as sseMessages makes them, har-messages.ts: a body whose
- * head was evicted from its first whole event; the end of the body, which adds no frame, is not needed).
+ * head was evicted from where the text kept begins a whole event; the end of the body, which adds no frame, is not needed).
  */
-function sseMessages(chunks: ChunkRecord[], headEvicted: boolean, progress: WorkProgress): LazyArray {
+function sseMessages(chunks: ChunkRecord[], head: EvictedSseHead | undefined, progress: WorkProgress): LazyArray {
   return new LazyArray(function* (): Generator<HarEventSourceMessage | Pause> {
     const page = new PageTextDecoder();
-    const spec = new SseSpecDecoder();
-    const resync = headEvicted ? new Resync('frame') : undefined;
-    let lastId = '';
+    const reading = new SseMessageReading(head);
     for (let k = 0; k < chunks.length; k++) {
       let text = page.push(chunks[k]);
       if (k === chunks.length - 1) text += page.end(); // a character another writer's base64 left unfinished
-      const from = spec.frames.length;
-      spec.read(resync ? resync.skip(text) : text, chunks[k].t);
-      for (let i = from; i < spec.frames.length; i++) {
-        const f = spec.frames.at(i) as PlacedFrame;
-        if (f.kind !== 'data') continue;
-        if (f.id !== undefined) lastId = f.id; // EventSource semantics: the last event id persists
-        yield { time: f.t / 1000, eventName: f.event ?? 'message', eventId: lastId, data: f.data };
-      }
+      yield* reading.read(text, chunks[k].t);
       progress.done++;
       yield PAUSE;
     }

@@ -7,15 +7,15 @@
 // The tab's pages (Preserve log: `navigation` records) are HAR's own `log.pages` and each entry's `pageref` (harPages),
 // so that a HAR reader without our fields still sees where each page began.
 import type { Entry, Har, Header, Page } from 'har-format';
-import type { BodyRecord, Capture, CaptureRecord, ChunkRecord, ConnectionRecord, EndRecord, MessageRecord, NavigationRecord } from './model.ts';
+import type { BodyRecord, Capture, CaptureRecord, ChunkRecord, ConnectionRecord, EndRecord, EvictionRecord, MessageRecord, NavigationRecord } from './model.ts';
 import { recordsToBytes, bytesToBase64, utf8Length } from '../frames/utf8-chunks.ts';
 import { harPages, isoTime } from './har-pages.ts';
 import { jsonParts, PAUSE, runSteps, type Pause } from './json-parts.ts';
-import { esMessage, evictedMessagesComment, sseMessages, wsMessage } from './har-messages.ts';
+import { esMessage, evictedMessagesComment, sseMessages, wsMessage, type EvictedSseHead } from './har-messages.ts';
 import { evictedWhyText, evictionCause, joinedCause, type EvictionCause } from './eviction-cause.ts';
 
 export { importHar, HarImportError } from './har-import.ts';
-export type { HarEventSourceMessage } from './har-messages.ts';
+export type { EvictedSseHead, HarEventSourceMessage } from './har-messages.ts';
 
 /** Our extension of an entry / the log: the raw records, each with its index in `Capture.records`. */
 export interface HarReplyscopeEntry {
@@ -97,8 +97,8 @@ function bodyContent(chunks: ChunkRecord[], mimeType: string): Entry['response']
 export interface EntryBodies {
   /** The response content of a body's chunks, its first `evicted.bytes` let go (withEvicted). */
   content(chunks: ChunkRecord[], mimeType: string, evicted: EvictedHead): unknown;
-  /** `_eventSourceMessages` read from an SSE body (`headEvicted`: from its first whole event, see har-messages.ts). */
-  sseMessages(chunks: ChunkRecord[], ended: boolean, headEvicted: boolean): unknown;
+  /** `_eventSourceMessages` read from an SSE body (`head`: its first bytes were evicted, see har-messages.ts). */
+  sseMessages(chunks: ChunkRecord[], head: EvictedSseHead | undefined): unknown;
   /** A list of small values, one per message (EventSource / WebSocket messages). */
   list<T>(items: T[], each: (item: T) => unknown): unknown;
   /** The entry's raw records, `_replyscope.records`. */
@@ -130,6 +130,8 @@ export function* entrySteps({ conn, own, pageref }: HarGroups['connections'][num
   let evictedMessages = 0;
   // What let them go: a Clear with the stream open counts its part of a record (`cleared`), the cap the rest.
   let evictedBy: EvictionCause | undefined;
+  // The last eviction before the first chunk kept: its digest says where the text kept stands (as the analysis reads it).
+  let headRecord: EvictionRecord | undefined;
   // The first and last time known after the request: a loop, not Math.min(...times) — spread as arguments, the
   // times of a connection of ~120,000 chunks or messages (a day-long session) overflowed the stack, and the HAR
   // export failed with "Maximum call stack size exceeded".
@@ -151,7 +153,10 @@ export function* entrySteps({ conn, own, pageref }: HarGroups['connections'][num
     } else if (r.kind === 'end') end ??= r;
     else if (r.kind === 'evicted') {
       const head = chunks.length === 0 && r.messages === 0;
-      if (head) evicted += r.bytes;
+      if (head) {
+        evicted += r.bytes;
+        headRecord = r;
+      }
       if (messages.length === 0) evictedMessages += r.messages;
       if (head || (messages.length === 0 && r.messages > 0)) evictedBy = joinedCause(evictedBy, evictionCause(r));
     }
@@ -166,14 +171,14 @@ export function* entrySteps({ conn, own, pageref }: HarGroups['connections'][num
   const wait = Math.max(0, response - start);
   const receive = Math.max(0, finish - response);
   const isSse = mimeType.toLowerCase().startsWith('text/event-stream');
-  const ended = end !== undefined && end.state !== 'open' && end.state !== 'evicted-open';
+  const sseHead: EvictedSseHead | undefined = evicted > 0 ? { ...(headRecord?.derived ? { derived: headRecord.derived } : {}) } : undefined;
   const eventSourceMessages = conn.transport === 'eventsource'
     ? bodies.list(messages, esMessage)
-    : conn.transport !== 'websocket' && isSse ? bodies.sseMessages(chunks, ended, evicted > 0) : undefined;
+    : conn.transport !== 'websocket' && isSse ? bodies.sseMessages(chunks, sseHead) : undefined;
   // Chrome's form: what a WebSocket received and sent, as text frames.
   const webSocketMessages = conn.transport === 'websocket' ? bodies.list(messages, wsMessage) : undefined;
   const by = evictedBy ?? 'cap';
-  const comment = evictedMessagesComment(conn.transport, isSse, { bytes: evicted, messages: evictedMessages, by });
+  const comment = evictedMessagesComment(conn.transport, isSse, { bytes: evicted, messages: evictedMessages, by, ...(sseHead ? { head: sseHead } : {}) });
   let url = conn.url;
   let queryString: Entry['request']['queryString'] = [];
   try {

@@ -147,7 +147,8 @@ describe('the messages of a connection whose head the memory cap evicted, in our
     const frames = [...analyzeCapture(cap)[0].frames].filter((f) => f.kind === 'data').map((f) => [f.event ?? 'message', f.data]);
     expect(entry._eventSourceMessages?.map((m) => [m.eventName, m.data])).toEqual(frames);
     expect(entry.comment).toBe(`messages cut: the body's first ${bytesOf(head)} bytes were evicted to keep the capture within its memory cap; ` +
-      '_eventSourceMessages begins at the first whole event of the rest, after its first blank line (the text before it may be the rest of an event the eviction cut through)');
+      '_eventSourceMessages begins at the first whole event of the rest, after its first blank line (the text before it may be the rest of an event the eviction cut through); ' +
+      'the last event ID at the cut is not known: an event before the first id: line kept has no eventId');
     expect(entry.response.content.text).toBe(kept.join('')); // the body is the bytes kept, as before
     expect([...harParts(cap)].join('')).toBe(text); // written as it is made, the same
     expect(importHar(JSON.parse(text))).toEqual(cap); // ours, with `_replyscope`: exact
