@@ -11,7 +11,7 @@
 import { z } from 'zod';
 import type { CaptureHeader, CaptureRecord } from '../../src/core/capture/model.ts';
 import {
-  bodySchema, chunkSchema, connectionSchema, endSchema, evictedSchema, headerSchema, messageSchema, navigationSchema, noticeSchema,
+  chunkSchema, connectionSchema, endSchema, evictedSchema, headerSchema, messageSchema, navigationSchema, noticeSchema,
 } from '../core-bridge.ts';
 
 /** Characters of record text (chunks' text or base64, messages' data, bodies) per batch, about. */
@@ -20,13 +20,12 @@ export const BATCH_CHARS = 1 << 18;
 export const BATCH_RECORDS = 1024;
 
 // The records are the capture log's (src/core/capture/schemas.ts), as a reader made them: a time not known is NaN here
-// (the log writes it as null), and the readers make Infinity of a time too large — structured clone keeps both. A
-// browser's HAR may give a connection a status or a request body a size that is no integer (200.5), which its reader
-// keeps (a capture log refuses them): passed here as the page's thread would have read them.
+// (the log writes it as null), and the readers make Infinity of a time too large — structured clone keeps both. (A
+// browser HAR's status or size that is no integer, 200.5, is no longer kept as it is: the import reads the response
+// without such a status, and rounds a size — har-import-browser.ts.)
 const time = z.custom<number>((v) => typeof v === 'number', 'expected a number');
-const harConnection = { status: z.number().optional(), requestBody: bodySchema.safeExtend({ size: z.number() }).optional() };
 export const importedRecordSchema = z.discriminatedUnion('kind', [
-  connectionSchema.safeExtend({ startTime: time, responseTime: time.optional(), ...harConnection }),
+  connectionSchema.safeExtend({ startTime: time, responseTime: time.optional() }),
   chunkSchema.safeExtend({ t: time }),
   messageSchema.safeExtend({ t: time }),
   endSchema.safeExtend({ t: time }),
