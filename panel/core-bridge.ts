@@ -13,4 +13,3 @@ export {
 } from '../src/core/capture/schemas.ts';
 export { redactCapture, redactSteps, type RedactOptions as RedactionOptions } from '../src/core/capture/redact.ts';
 export { diagnosticDoc } from '../src/core/diagnostics/catalog.ts';
-export { evictionCauseText } from '../src/core/capture/eviction-cause.ts';

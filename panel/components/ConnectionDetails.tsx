@@ -1,11 +1,11 @@
 // Request/response details of the selected connection (DevTools "Headers"): where the prompt and pi's model live.
-import { evictionCauseText } from '../core-bridge.ts';
 import { formatBytes, formatMs } from '../lib/format.ts';
 import { prettyJsonText } from '../lib/partial-json-view.ts';
 import type { PanelStore } from '../store/store.ts';
 import { connectionDuration } from './ConnectionList.tsx';
 import { connectionNumbers } from '../lib/resume-words.ts';
 import { ResumeDetails } from './ResumeNote.tsx';
+import { evictedDetail } from '../lib/eviction-words.ts';
 
 function Headers({ title, headers }: { title: string; headers: [string, string][] | undefined }) {
   if (!headers?.length) return null;
@@ -30,6 +30,7 @@ export function ConnectionDetails({ store }: { store: PanelStore }) {
   // The relay's store let the content go for the memory cap (src/extension/retirement.ts); a stub of an older
   // version of it had no mark, only no content.
   const letGo = body !== undefined && (body.abridged === true || (body.text === undefined && body.base64 === undefined));
+  const evicted = evictedDetail(c);
   return (
     <div data-testid="connection-details">
       <div class="kv">
@@ -44,7 +45,7 @@ export function ConnectionDetails({ store }: { store: PanelStore }) {
         <span class="k">Received</span>
         <span>{formatBytes(c.bytes)} · {c.frames.length} frames · {c.events.length} events · {formatMs(connectionDuration(c))}</span>
         <ResumeDetails c={c} store={store} numbers={connectionNumbers(store.connections.value)} />
-        {c.evictedEvents ? (<><span class="k">Evicted</span><span class="warn">{c.evictedEvents} oldest {c.evictedRecordsOnly ? 'chunks or messages' : 'events'} ({evictionCauseText(c.evictedBy ?? 'cap')})</span></>) : null}
+        {evicted !== undefined ? (<><span class="k">Evicted</span><span class="warn">{evicted}</span></>) : null}
       </div>
       {c.notes.map((n, i) => <div key={i} class="section warn">{n}</div>)}
       <Headers title="Request headers" headers={r.requestHeaders} />

@@ -3,6 +3,7 @@
 // user to raise a cap the capture had never reached. Apart from the components so that a unit test reads them.
 import { evictedByText, evictionCauseText } from '../../src/core/capture/eviction-cause.ts';
 import type { ConnectionView } from '../../src/core/analysis/types.ts';
+import { formatBytes } from './format.ts';
 
 type Evicted = Pick<ConnectionView, 'evictedBy' | 'replies'>;
 
@@ -21,6 +22,15 @@ export function continuedSpanTitle(conn: Evicted): string {
   return conn.replies.some((r) => r.continuesConnection !== undefined)
     ? 'began on the connection this one resumes'
     : `began before the evicted part (${evictionCauseText(conn.evictedBy ?? 'cap')})`;
+}
+
+/** The connection details' "Evicted" row: what went of the connection's head, and what let it go (undefined: none). */
+export function evictedDetail(conn: Pick<ConnectionView, 'evictedEvents' | 'evictedRecordsOnly' | 'evictedBytes' | 'evictedBy'>): string | undefined {
+  const by = `(${evictionCauseText(conn.evictedBy ?? 'cap')})`;
+  if (conn.evictedEvents) return `${conn.evictedEvents} oldest ${conn.evictedRecordsOnly ? 'chunks or messages' : 'events'} ${by}`;
+  // Our HAR read without its own fields says how many bytes of the body went, not in how many chunks.
+  if (conn.evictedBytes) return `the body's first ${formatBytes(conn.evictedBytes)} ${by}`;
+  return undefined;
 }
 
 /** Why an anchored event a read-back could not find is gone, as the selection note says it: "(memory cap)", "(Clear, …)". */

@@ -319,6 +319,27 @@ test('the import\'s notes are shown: skipped HAR entries above the connections, 
   await page.close();
 });
 
+test('our HAR read without its _replyscope fields, its head evicted: the details and the diagnostics say so', async () => {
+  const page = await openViewer();
+  // The sample's first stream, its first 10 chunks evicted by the memory cap (where the relay logs it: before the rest).
+  const records = [...sample.records];
+  const first = records.findIndex((r) => r.kind === 'chunk' && r.conn === 'tab1:1');
+  const head = records.filter((r) => r.kind === 'chunk' && r.conn === 'tab1:1').slice(0, 10) as Extract<CaptureRecord, { kind: 'chunk' }>[];
+  const bytes = head.reduce((n, c) => n + c.bytes, 0);
+  records.splice(first, 0, { kind: 'evicted', conn: 'tab1:1', t: head[9].t, chunks: 10, messages: 0, bytes });
+  const har = JSON.parse(writeHar({ ...sample, records: records.filter((r) => !head.includes(r as (typeof head)[number])) }));
+  delete har.log._replyscope;
+  for (const e of har.log.entries) delete e._replyscope;
+  await importText(page, 'stripped.har', JSON.stringify(har));
+  await page.locator('[data-conn]').first().click();
+  await expect(page.getByTestId('connection-details')).toContainText(`Evictedthe body's first ${(bytes / 1024).toFixed(1)} kB (memory cap)`);
+  await page.screenshot({ path: test.info().outputPath('stripped-har-evicted-details.png') });
+  await page.locator('[data-tab="diagnostics"]').click();
+  await expect(page.getByText(`evicted the body's first ${bytes} bytes before this point (memory cap), without a digest`)).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('stripped-har-evicted.png') });
+  await page.close();
+});
+
 test('a browser HAR\'s credentials are masked on import: the note says what was masked, the details show none of them', async () => {
   const page = await openViewer();
   const har = JSON.parse(writeHar(sample));

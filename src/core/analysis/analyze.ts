@@ -88,6 +88,7 @@ export class CaptureAnalyzer {
           // A digest counts the client events exactly (cumulative); older logs only know records.
           c.evictedEvents = r.derived ? r.derived.events : c.evictedEvents + r.messages + r.chunks;
           c.evictedRecordsOnly = r.derived === undefined;
+          if (r.derived === undefined && r.chunks + r.messages === 0) c.evictedBytes += r.bytes;
           c.noteEviction(r);
           c.invalidate();
           break;

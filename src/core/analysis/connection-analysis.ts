@@ -129,8 +129,9 @@ export class ConnectionAnalysis extends ConnectionReading implements EarlierStre
       replies,
       diagnostics,
       evictedEvents: this.evictedEvents,
-      ...(this.evictedEvents && this.headEviction ? { evictedBy: evictionCause(this.headEviction) } : {}),
+      ...((this.evictedEvents || this.evictedBytes) && this.headEviction ? { evictedBy: evictionCause(this.headEviction) } : {}),
       ...(this.evictedRecordsOnly ? { evictedRecordsOnly: true } : {}),
+      ...(this.evictedBytes ? { evictedBytes: this.evictedBytes } : {}),
       notes: this.notes,
       ...(this.resume ? { resumes: this.resume.view } : {}),
       ...(this.resumers.length ? { resumedBy: this.resumers.slice() } : {}),
@@ -210,8 +211,10 @@ export class ConnectionAnalysis extends ConnectionReading implements EarlierStre
       const cuts = (d?.replies ?? []).flatMap((r) => (r.cutData ?? []).map((c) => `block ${c.block} of reply ${r.id} (${c.chars.toLocaleString('en-US')} characters)`));
       const cut = cuts.length === 0 ? '' : `; the data of ${cuts.slice(0, 3).join(', ')}${cuts.length > 3 ? ` and ${cuts.length - 3} more` : ''} lost its head to the cap: it no longer decodes to what was sent`;
       const by = evictionCauseText(this.headEviction ? evictionCause(this.headEviction) : 'cap');
+      // (Of a record of bytes alone, the HAR it was read from said how many bytes went, not in how many chunks.)
+      const what = this.evictedEvents === 0 && this.evictedBytes > 0 ? `the body's first ${this.evictedBytes} bytes` : `${this.evictedEvents} chunks or messages`;
       out.push({ code: 'stream.evicted', severity: unread || cuts.length ? 'warning' : 'info', index: 0, message: this.evictedRecordsOnly
-        ? `evicted ${this.evictedEvents} chunks or messages before this point (${by}), without a digest: how many events they held is not known`
+        ? `evicted ${what} before this point (${by}), without a digest: how many events they held is not known`
         : `evicted ${this.evictedEvents} events before this point (${by})${lost}${cut}` });
     }
     const bad = this.reader.invalidUtf8;

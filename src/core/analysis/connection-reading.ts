@@ -49,6 +49,8 @@ export abstract class ConnectionReading {
   evictedEvents = 0;
   /** The eviction had no digest (an older log, a panel compacted before it came): `evictedEvents` counts records. */
   evictedRecordsOnly = false;
+  /** Bytes of head evictions that count no records (our HAR read without its own fields says only its bytes). */
+  evictedBytes = 0;
   evictions = 0;
   /** The latest eviction record seen before any data: the head the remaining data continues from. */
   protected headEviction?: EvictionRecord;

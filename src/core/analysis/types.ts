@@ -181,6 +181,8 @@ export interface ConnectionView {
   evictedBy?: EvictionCause;
   /** The eviction came without a digest (an older log): `evictedEvents` then counts chunks and messages, not events. */
   evictedRecordsOnly?: boolean;
+  /** Bytes evicted from the head in chunks not counted (our HAR read without its own fields): `evictedEvents` is 0. */
+  evictedBytes?: number;
   /** Notes the user must see (e.g. EventSource: comments/retry/unlistened events are invisible to page script). */
   notes: string[];
   /** This request resumed an earlier stream (it sent a Last-Event-ID). */

@@ -6,11 +6,14 @@ import type { EvictionRecord } from './model.ts';
 
 export type EvictionCause = 'cap' | 'clear' | 'both';
 
-/** The cause of an eviction record's counts (`cleared` of them Clear's, the rest the cap's). */
-export function evictionCause(ev: Pick<EvictionRecord, 'chunks' | 'messages' | 'cleared'>): EvictionCause {
+/**
+ * The cause of an eviction record's counts (`cleared` of them Clear's, the rest the cap's; of a record of bytes alone,
+ * its chunks not known — a HAR import's —, of its bytes).
+ */
+export function evictionCause(ev: Pick<EvictionRecord, 'chunks' | 'messages' | 'bytes' | 'cleared'>): EvictionCause {
   const cleared = ev.cleared ?? 0;
   if (cleared <= 0) return 'cap';
-  return cleared >= ev.chunks + ev.messages ? 'clear' : 'both';
+  return cleared >= (ev.chunks + ev.messages || ev.bytes) ? 'clear' : 'both';
 }
 
 /** The cause in words, as the panel puts it in parentheses: "memory cap", "Clear", "memory cap and Clear". */

@@ -1,7 +1,8 @@
 // A browser HAR entry's answer as capture records: its body as chunks (at the message times when they line up), a
 // WebSocket's text messages, and why there is nothing to read when the entry holds no body (har-import-browser.ts
 // reads the entry and chooses which).
-import type { CaptureRecord, EndRecord, Transport } from './model.ts';
+import type { CaptureRecord, EndRecord, EvictionRecord, Transport } from './model.ts';
+import { evictedWhyText, type EvictionCause } from './eviction-cause.ts';
 import { SseSpecDecoder } from '../frames/sse-spec.ts';
 import { Resync } from '../frames/resync.ts';
 import { Utf8ChunkEncoder, base64ToBytes } from '../frames/utf8-chunks.ts';
@@ -84,6 +85,26 @@ export function bodyChunks(conn: string, body: Uint8Array, endT: number, msgTime
   const flush = enc.flush();
   if (flush) out.push({ kind: 'chunk', conn, t: pieces.at(-1)?.t ?? Number.NaN, ...flush });
   return out;
+}
+
+const CAUSES: EvictionCause[] = ['cap', 'clear', 'both'];
+
+/**
+ * The eviction of the entry's head that our HAR's own comments tell (withEvicted, har.ts, of a body;
+ * evictedMessagesComment, har-messages.ts, of an EventSource's or a WebSocket's messages — `messages`). Read without
+ * our `_replyscope` fields the entry held no eviction record: the rest was read as a whole stream, its replies orphans,
+ * and neither the panel nor the CLI said why. A body's comment gives its bytes, not its chunks: a record of bytes
+ * alone. What let them go is in the words; of both, how many were Clear's is not known — one is said to be.
+ */
+export function evictedHead(conn: string, entry: Obj, content: Obj, messages: boolean): EvictionRecord | undefined {
+  const m = messages
+    ? /^messages cut: the first (\d+) were (.+); _(?:eventSource|webSocket)Messages holds the rest$/.exec(str(entry.comment) ?? '')
+    : /^body cut: its first (\d+) bytes were (.+); text holds the rest$/.exec(str(content.comment) ?? '');
+  const n = Number(m?.[1]);
+  const by = CAUSES.find((c) => evictedWhyText(c) === m?.[2]);
+  if (!m || !Number.isSafeInteger(n) || n <= 0 || by === undefined) return undefined;
+  const cleared = by === 'cap' ? 0 : by === 'clear' ? n : 1;
+  return { kind: 'evicted', conn, t: Number.NaN, chunks: 0, messages: messages ? n : 0, bytes: messages ? 0 : n, ...(cleared ? { cleared } : {}) };
 }
 
 /** The body as text when it is UTF-8 (a BOM kept, as the readers expect), else undefined. */

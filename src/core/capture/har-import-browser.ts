@@ -8,7 +8,7 @@ import { SseSpecDecoder } from '../frames/sse-spec.ts';
 import { DECODED_AS_1252_NOTE, utf8BytesDecodedAs1252 } from './har-charset.ts';
 import type { ImportMasking } from './har-import-mask.ts';
 import { byteCount, HarImportError, isObj, num, pairs, pushAll, str, type Obj } from './har-import-fields.ts';
-import { bodyChunks, contentBytes, messageTimeMs, missingBodyNote, missingMessagesNote, webSocketRecords } from './har-import-answer.ts';
+import { bodyChunks, contentBytes, evictedHead, messageTimeMs, missingBodyNote, missingMessagesNote, webSocketRecords } from './har-import-answer.ts';
 
 /**
  * How the entries are read: `pageUrls` page id → URL; `taken` connection ids already used; `exactText` when the
@@ -206,6 +206,9 @@ function browserEntry(entry: Obj, index: number, opts: ReadOptions, records: Cap
   if (unrealStatus !== undefined) {
     records.push({ kind: 'notice', t: conn.responseTime ?? start, conn: id, level: 'warning', text: `This HAR entry's response status ${unrealStatus} is no HTTP status (an integer from 100 to 599): the response was imported without one.` });
   }
+  // Our HAR without its records: where its comments say the head was evicted, so does the capture (before the rest).
+  const evicted = evictedHead(id, entry, content, transport === 'eventsource' || transport === 'websocket');
+  if (evicted) records.push(evicted);
   const first = num(messages[0]?.time) ?? 0;
   const msgTimes = messages.map((m) => messageTimeMs(m.time, start, first));
   const text = str(content.text);
@@ -241,12 +244,13 @@ function browserEntry(entry: Obj, index: number, opts: ReadOptions, records: Cap
     }
     records.push({ kind: 'notice', t: endT, conn: id, level: 'info', text: 'This EventSource entry was saved without its dispatched messages: they are read from its body, when each came not known.' });
   } else if (text === '') {
-    records.push({ kind: 'notice', t: endT, conn: id, level: 'warning', text: 'This HAR entry\'s response body is empty: nothing to read.' });
+    if (!evicted) records.push({ kind: 'notice', t: endT, conn: id, level: 'warning', text: 'This HAR entry\'s response body is empty: nothing to read.' });
   } else if (text !== undefined) {
     const body = content.encoding === 'base64' ? contentBytes(text, index, conn.url) : mended ?? new TextEncoder().encode(text);
     pushAll(records, bodyChunks(id, body, endT, msgTimes, isSse, (byteCount(content.size) ?? 0) > body.length));
-  } else if (status !== undefined || end.state === 'complete' || end.state === 'open') {
-    // (A request that failed before any answer has no body to miss: its error is what the connection shows.)
+  } else if (!evicted && (status !== undefined || end.state === 'complete' || end.state === 'open')) {
+    // (A request that failed before any answer has no body to miss: its error is what the connection shows; one whose
+    // head the HAR says was evicted, the eviction.)
     records.push({ kind: 'notice', t: endT, conn: id, level: 'warning', text: missingBodyNote(content, end.state, transport) });
   }
   if (mended && transport !== 'websocket') records.push({ kind: 'notice', t: endT, conn: id, level: 'info', text: DECODED_AS_1252_NOTE });

@@ -105,7 +105,9 @@ export interface EndRecord {
 /**
  * The oldest data of a connection was dropped to keep the per-tab memory cap — or by the panel's Clear, which keeps a
  * stream still open going from a digest of what it dropped (`cleared`). `bytes`/`chunks`/`messages` say how much;
- * what analysis derived from it up to that point is rebuilt from `derived` when present.
+ * what analysis derived from it up to that point is rebuilt from `derived` when present. A record of `bytes` alone
+ * (no chunks or messages counted) is a head whose chunks are not known: our HAR read without its `_replyscope` fields
+ * says only how many bytes went (har-import-answer.ts).
  */
 export interface EvictionRecord {
   kind: 'evicted';
@@ -116,7 +118,7 @@ export interface EvictionRecord {
   bytes: number;
   /**
    * How many of the `chunks` and `messages` the panel's Clear dropped while the connection was open (the rest the
-   * memory cap). Absent when the cap evicted them all, and in older logs.
+   * memory cap; of a record of bytes alone, of its bytes). Absent when the cap evicted them all, and in older logs.
    */
   cleared?: number;
   /**

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ConnectionView } from '../../../src/core/analysis/types.ts';
 import type { EvictionCause } from '../../../src/core/capture/eviction-cause.ts';
-import { continuedSpanTitle, continuesEvictionTitle, evictedStepsTitle } from '../../../panel/lib/eviction-words.ts';
+import { continuedSpanTitle, continuesEvictionTitle, evictedDetail, evictedStepsTitle } from '../../../panel/lib/eviction-words.ts';
 
 const conn = (evictedBy: EvictionCause | undefined, resumes = false) =>
   ({ evictedBy, replies: [{ continuesConnection: resumes ? 'c0' : undefined }] }) as unknown as ConnectionView;
@@ -28,6 +28,13 @@ describe('the words for an evicted head', () => {
     expect(evictedStepsTitle(conn('both'))).toBe('Older events were evicted (memory cap and Clear)');
     expect(continuesEvictionTitle(conn('both'))).toMatch(/^This reply began in events evicted by the memory cap and Clear: /);
     expect(continuedSpanTitle(conn('both'))).toBe('began before the evicted part (memory cap and Clear)');
+  });
+
+  it('the connection details say how many events went — or chunks or messages, or of a HAR read without our fields, the body\'s bytes', () => {
+    expect(evictedDetail({ evictedEvents: 6, evictedBy: 'clear' })).toBe('6 oldest events (Clear, the stream still open)');
+    expect(evictedDetail({ evictedEvents: 3, evictedRecordsOnly: true })).toBe('3 oldest chunks or messages (memory cap)');
+    expect(evictedDetail({ evictedEvents: 0, evictedRecordsOnly: true, evictedBytes: 2048, evictedBy: 'cap' })).toBe('the body\'s first 2.0 kB (memory cap)');
+    expect(evictedDetail({ evictedEvents: 0 })).toBeUndefined();
   });
 
   it('a span begun on the connection this one resumes says so', () => {
