@@ -5,6 +5,7 @@ import { render } from 'preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { ConnectionList } from './components/ConnectionList.tsx';
 import { DiagnosticsView } from './components/DiagnosticsView.tsx';
+import { EmptyState } from './components/EmptyState.tsx';
 import { EventList, EventToolbar } from './components/EventList.tsx';
 import { ExportDialog } from './components/ExportDialog.tsx';
 import { CapDialog } from './components/CapDialog.tsx';
@@ -136,63 +137,6 @@ const isTextEntry = (t: EventTarget | null) =>
   (t.isContentEditable || t instanceof HTMLTextAreaElement || t instanceof HTMLSelectElement ||
     (t instanceof HTMLInputElement && !['checkbox', 'radio', 'range', 'button'].includes(t.type)));
 
-/** An import that failed, said whole where the user looks: the toolbar's status line cut it after ~60 characters. */
-function ImportError({ status }: { status: { text: string; level: 'info' | 'error' } | undefined }) {
-  if (!status || status.level !== 'error') return null;
-  return <div class="error-box import-error" data-testid="import-error">{status.text}</div>;
-}
-
-function EmptyState({ source, onOpen, unreachable, off, closed, status }: { source: PanelSource; onOpen: () => void; unreachable: boolean; off?: string; closed?: boolean; status?: { text: string; level: 'info' | 'error' } }) {
-  if (source.kind === 'extension' && closed) {
-    // (It said "No agent streams yet — reload the page or open the demo": there is no page left to reload.)
-    return (
-      <div class="empty" data-testid="empty" data-tab-closed="">
-        <strong>The inspected tab was closed.</strong>
-        Nothing was captured in it. You can still import a capture file.
-      </div>
-    );
-  }
-  if (source.kind === 'extension' && unreachable) {
-    return (
-      <div class="empty" data-testid="empty" data-unreachable="">
-        <strong>Replyscope is not running in this page — reload it to capture its streams.</strong>
-        The page was loaded before Replyscope was installed, updated or reloaded (extensions are not injected into
-        pages that are already open), or it is a page extensions may not read (data: URLs, browser pages, the Web
-        Store). You can still import a capture file.
-      </div>
-    );
-  }
-  if (source.kind === 'extension' && off !== undefined) {
-    return (
-      <div class="empty" data-testid="empty" data-capture-off="">
-        <strong>Capture is off for {off}.</strong>
-        Tick <em>Capture this site</em> in the toolbar to record its streams again, from the next request (reload the
-        page to capture from its start). What was captured before it was switched off was dropped with it.
-      </div>
-    );
-  }
-  return source.kind === 'extension' ? (
-    <div class="empty" data-testid="empty">
-      <strong>No agent streams yet — reload the page or open the demo.</strong>
-      Replyscope records SSE, NDJSON and EventSource streams of this tab from the moment it loads, and WebSockets once
-      they carry an AgentScope or pi event — not requests made inside workers (a note above says when the page opens a
-      worker or a socket). For a stream with another content type, or a socket with another protocol, add its URL under
-      Include URLs in the toolbar. Streams started before the extension was installed are not visible. You can also
-      import a capture file.
-    </div>
-  ) : (
-    <div class="empty" data-testid="empty">
-      <ImportError status={status} />
-      <strong>Open or drop a capture</strong>
-      A Replyscope capture log, a HAR file, JSON / NDJSON agent events, or raw SSE text.
-      <br />
-      <button class="open-file" onClick={onOpen}>Open a file…</button>
-      <br />
-      Everything stays in this page; nothing is uploaded.
-    </div>
-  );
-}
-
 function MainTabs({ store }: { store: PanelStore }) {
   const view = store.view.value;
   const [allDiagnostics, setAllDiagnostics] = useState(false);
@@ -309,7 +253,7 @@ export function App({ store, source }: { store: PanelStore; source: PanelSource 
         onCap={capControls ? () => setDialog('cap') : undefined} capBytes={store.live.value.captureLimitBytes} />
       <PageNotices notices={store.notices.value} />
       {empty ? (
-        <EmptyState source={source} unreachable={store.live.value.pageReachable === false} closed={store.live.value.tabClosed} status={store.status.value}
+        <EmptyState source={source} unreachable={store.live.value.pageReachable === false} closed={store.live.value.tabClosed} status={store.status.value} origin={store.live.value.siteOrigin}
           off={store.live.value.siteEnabled === false ? store.live.value.siteOrigin ?? 'this site' : undefined} onOpen={() => document.querySelector<HTMLInputElement>('[data-testid="import-input"]')?.click()} />
       ) : (
         <SplitPane

@@ -15,7 +15,8 @@ async function pickSource(): Promise<PanelSource> {
     import('../src/extension/panel-connection.ts'),
     import('./sources/extension-source.ts'),
   ]);
-  return createExtensionSource(tabId, connectToTab);
+  // A DevTools panel's page has chrome.devtools (as the devtools page does); the same page opened as a tab has not.
+  return createExtensionSource(tabId, connectToTab, chrome.devtools?.inspectedWindow ? 'devtools' : 'tab');
 }
 
 installTheme(document, location.search);

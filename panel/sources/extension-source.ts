@@ -10,7 +10,8 @@ import type { PanelSource, SourceSink } from './source.ts';
 export type TabConnection = Omit<FullTabConnection, 'status'>;
 export type ConnectToTab = (tabId: number, handlers: Required<TabConnectionHandlers>) => TabConnection;
 
-export function createExtensionSource(tabId: number, connectToTab: ConnectToTab): PanelSource {
+/** `host`: the panel runs inside DevTools, or opened as a tab (main.tsx tells them apart). */
+export function createExtensionSource(tabId: number, connectToTab: ConnectToTab, host: 'devtools' | 'tab' = 'tab'): PanelSource {
   let conn: TabConnection | undefined;
   // Preserve-log may be toggled before the connection exists; remember it and apply on connect.
   let preserve = false;
@@ -21,6 +22,7 @@ export function createExtensionSource(tabId: number, connectToTab: ConnectToTab)
   };
   return {
     kind: 'extension',
+    host,
     // Nothing: the toolbar showed "tab 1369761062", the browser's internal id, which tells the user nothing.
     label: '',
     connect(sink: SourceSink) {

@@ -49,6 +49,11 @@ export interface LiveControls {
 
 export interface PanelSource {
   readonly kind: 'extension' | 'viewer';
+  /**
+   * Where an extension source's panel runs: in DevTools, or opened as a tab (panel/index.html?tabId=N) — what it says
+   * to an empty capture differs ("before DevTools was opened" means nothing in a tab). Unset: a tab.
+   */
+  readonly host?: 'devtools' | 'tab';
   /** Shown in the toolbar when not empty: "viewer" (a live panel shows none — its tab's id meant nothing to a user). */
   readonly label: string;
   connect(sink: SourceSink): void;

@@ -392,6 +392,50 @@ test('a failed save of the include list says so out loud, and focus stays on Sav
   await app.close();
 });
 
+/** What the empty panel says, its paragraphs and its demo line, once it names the inspected page's site. */
+async function emptyWordsOf(panel: Page): Promise<{ host: string | null; text: string; demo: string }> {
+  const empty = panel.getByTestId('empty');
+  await expect(empty.locator('strong')).toHaveText(`No agent streams yet on ${new URL(server.url).host}`);
+  return { host: await empty.getAttribute('data-host'), text: (await empty.locator(':scope > strong, :scope > p:not(.empty-demo)').allTextContents()).join('\n'), demo: await empty.getByTestId('empty-demo').innerText() };
+}
+
+test('the empty panel opened as a tab speaks to the inspected page: what is captured, what is not, how to import; the demo last', async () => {
+  const { app, panel } = await appWithPanel();
+  const words = await emptyWordsOf(panel);
+  expect(words.host).toBe('tab');
+  // (It said "No agent streams yet — reload the page or open the demo.", whatever the page.)
+  expect(words.text).not.toMatch(/demo/i);
+  expect(words.text).toContain("Use the inspected tab's page");
+  expect(words.text).toContain('one that started before this panel was opened is here too');
+  expect(words.text).toContain('requests made inside a Worker, and sockets that carry no AgentScope or pi event');
+  expect(words.text).toContain('a HAR saved from the Network panel');
+  expect(words.demo).toContain('npm run demo');
+  // Its button opens the file chooser, as the toolbar's Import… does.
+  const chooser = panel.waitForEvent('filechooser');
+  await panel.getByTestId('empty').getByRole('button', { name: 'Import a file…' }).click();
+  expect((await chooser).isMultiple()).toBe(true);
+  await panel.close();
+  await app.close();
+});
+
+test('the empty panel inside DevTools (its page has chrome.devtools) speaks of the page and of DevTools', async () => {
+  const app = await ext.context.newPage();
+  await app.goto(`${server.url}/app`);
+  const tabId = await ext.tabIdFor(app);
+  const panel = await ext.context.newPage();
+  // What the panel's page has inside DevTools, and only there (the devtools page creates it with the same URL).
+  await panel.addInitScript((id) => ((chrome as unknown as { devtools: unknown }).devtools = { inspectedWindow: { tabId: id } }), tabId);
+  await panel.goto(`chrome-extension://${ext.extensionId}/panel/index.html?tabId=${tabId}`);
+  const words = await emptyWordsOf(panel);
+  expect(words.host).toBe('devtools');
+  expect(words.text).not.toMatch(/demo/i);
+  expect(words.text).toContain('Use the page —');
+  expect(words.text).toContain('one that started before DevTools was opened is here too');
+  expect(words.text).toContain('Reloading the page captures its streams');
+  await panel.close();
+  await app.close();
+});
+
 test('a fast stream (20k events written as fast as the socket takes them) arrives complete and in order', async () => {
   const { app, panel } = await appWithPanel();
   await expect(panel.getByTestId('empty')).toBeVisible();

@@ -67,6 +67,17 @@ async function bubbleTexts(page: Page): Promise<string[]> {
   return page.getByTestId('bubble').locator('[data-block-type="text"] .block-text').allTextContents();
 }
 
+test('the empty viewer offers a file, and the demo capture on a last line; no page, so no "agent streams" to wait for', async () => {
+  const page = await openViewer();
+  const empty = page.getByTestId('empty');
+  await expect(empty).toHaveAttribute('data-host', 'viewer');
+  await expect(empty.locator('strong')).toHaveText('Open or drop a capture');
+  await expect(empty).not.toContainText('No agent streams');
+  await expect(empty.getByRole('button', { name: 'Open a file…' })).toBeVisible();
+  await expect(empty.getByTestId('empty-demo')).toHaveText(/^No capture at hand\? examples\/demo\.replyscope\.ndjson in the Replyscope repository/);
+  await page.close();
+});
+
 test('import a capture log, scrub a reply with keys and the slider, bubble matches history.at(k)', async () => {
   const page = await openViewer();
   await importText(page, 'sample.replyscope.ndjson', sampleLog);
