@@ -349,18 +349,7 @@ test('a step selected in a live panel is found again when the panel is handed th
   const frame = await raw.textContent();
   expect(frame).toContain(`r-long:${BEAT_SESSION.before + 1} `);
   const slider = panel.getByTestId('step-slider');
-  await slider.focus(); // the user scrubs with the keys
-  await watchPanel(panel);
-  // The panel's CPU slowed: the kept capture (~1 MB) is read back in ~150 ms, before the first refresh that shows any of
-  // it; slowed, it takes seconds, refreshed every 250 ms — as a big cap's capture is read back.
-  const cdp = await panel.context().newCDPSession(panel);
-  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 20 });
-  releaseBeat();
-  await expect(app).toHaveTitle('done', { timeout: 60_000 });
-  await expect(panel.getByText('Evicted', { exact: true })).toBeVisible({ timeout: 30_000 });
-  await expect(raw).toHaveText(frame!, { timeout: 30_000 });
-  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
-  await cdp.detach();
+  await focusedThroughReadBack(app, panel, slider); // the user scrubs with the keys
   // The same event, at its step in the kept capture (numbered from the cut), not followed away from.
   const found = await stepShown(panel);
   expect(found.step).toBeLessThan(old.step);
@@ -416,8 +405,10 @@ test('a live panel handed the kept capture shows the one it had until the new on
 });
 
 /**
- * Keyboard focus on `control` (in the step detail's panes) while the live panel is handed the kept capture, read back
- * slowly (the CPU slowed, as in the test above): what the panel showed meanwhile.
+ * Keyboard focus on `control` (the scrubber's slider, a control in the step detail's panes) while the live panel is
+ * handed the kept capture, read back slowly: what the panel showed meanwhile. The panel's CPU is slowed: the kept
+ * capture (~1 MB) is read back in ~150 ms, before the first refresh that shows any of it; slowed, it takes seconds,
+ * refreshed every 250 ms — as a big cap's capture is read back.
  */
 async function focusedThroughReadBack(app: Page, panel: Page, control: Locator): Promise<PanelSeen> {
   const raw = panel.getByTestId('event-detail').getByTestId('raw-frame');
