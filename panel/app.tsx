@@ -127,9 +127,12 @@ const MAIN_LIST = 'max(50%, 185px)';
 const STACKED_CONNECTIONS_MAX = '20%';
 const STACKED_REPLIES_MAX = '25%';
 
-/** Height of the stacked replies pane showing `rows` replies: pane title + table header + rows + a little air. */
+/**
+ * Height of the stacked replies pane showing `rows` replies: pane title (21) + table header (20) + rows, and 2 px — the
+ * connection's details under the rows (scrolled to) start with 4 px of padding, so no cut line of them shows.
+ */
 function repliesHeight(rows: number): number {
-  return 24 + 21 + 20 * Math.max(1, rows) + 10;
+  return 21 + 20 + 20 * Math.max(1, rows) + 2;
 }
 
 const isTextEntry = (t: EventTarget | null) =>

@@ -211,6 +211,18 @@ async function expectTooltipsBelowAxis(page: Page, timeline: Locator): Promise<v
   await page.mouse.move(0, 0);
 }
 
+test('stacked, a connection of one reply shows its row and no cut line of the connection details under it', async () => {
+  const page = await openDocked({ width: 420, height: 800 });
+  await page.locator('[data-conn="demo:2"]').click();
+  await expect(page.locator('[data-reply]')).toHaveCount(1);
+  const replies = await boxOf(page.getByTestId('replies'));
+  const row = await boxOf(page.locator('[data-reply]'));
+  const details = await boxOf(page.getByTestId('replies').locator('.kv').first());
+  expect(row.bottom).toBeLessThanOrEqual(replies.bottom + 0.5); // the row whole
+  expect(replies.bottom - details.top).toBeLessThanOrEqual(4); // of the details, their 4 px padding at most (8 px showed the URL's top)
+  await page.close();
+});
+
 test('the stacked layout and the one side by side keep their own divider sizes, and the panel follows the window across', async () => {
   const page = await openDocked({ width: 1000, height: 800 });
   const replies = page.getByRole('separator', { name: 'Resize replies pane' });
