@@ -1,5 +1,6 @@
 // `npm run screenshots`: builds the standalone viewer, opens it in Chromium with the sample capture, and takes a
-// screenshot of each view in the light and the dark theme into docs/screenshots/.
+// screenshot of each view in the light and the dark theme into docs/screenshots/ — the panel docked to the side
+// (420 px, stacked) too — and, with the extension built, the live panel: empty on a quiet page, and with a stream.
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -78,6 +79,16 @@ async function main(): Promise<void> {
       await page.keyboard.press('?');
       await page.getByTestId('keyboard-help').waitFor();
       await shot('keyboard-help');
+      await page.keyboard.press('Escape');
+
+      // DevTools docked to the side: the panes stacked, the timeline open at a reply's step.
+      await page.setViewportSize({ width: 420, height: 860 });
+      await page.locator('[data-conn="tab1:1"]').click();
+      await page.locator('[data-reply]').first().click();
+      await page.keyboard.press('End');
+      await page.locator('[data-tab="timeline"]').click();
+      await page.getByTestId('timeline').locator('svg[role=img]').waitFor();
+      await shot('docked-side');
       await context.close();
     }
   } finally {
@@ -103,12 +114,29 @@ async function livePanelShots(written: string[]): Promise<void> {
       return;
     }
     res.writeHead(200, { 'content-type': 'text/html' });
-    res.end('<!doctype html><title>demo chat</title><script>fetch("/stream").then(r=>r.text()).then(()=>document.title="done")</script>');
+    // /quiet: a page that has streamed nothing yet (the panel's empty state).
+    res.end(req.url === '/quiet' ? '<!doctype html><title>chat</title>'
+      : '<!doctype html><title>demo chat</title><script>fetch("/stream").then(r=>r.text()).then(()=>document.title="done")</script>');
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as { port: number }).port;
   const ext = await launchWithExtension();
   try {
+    const quiet = await ext.context.newPage();
+    await quiet.goto(`http://127.0.0.1:${port}/quiet`);
+    const quietTab = await ext.tabIdFor(quiet);
+    for (const theme of ['light', 'dark'] as const) {
+      const panel = await ext.panelPage(quietTab);
+      await panel.setViewportSize({ width: 1400, height: 860 });
+      await panel.emulateMedia({ colorScheme: theme });
+      await panel.getByTestId('empty').locator('strong').filter({ hasText: `127.0.0.1:${port}` }).waitFor();
+      if (!only.length || only.includes('panel-empty')) {
+        const file = path.join(outDir, `panel-empty-${theme}.png`);
+        await panel.screenshot({ path: file });
+        written.push(path.relative(repo, file));
+      }
+      await panel.close();
+    }
     const app = await ext.context.newPage();
     await app.goto(`http://127.0.0.1:${port}/`);
     await app.waitForFunction(() => document.title === 'done');
