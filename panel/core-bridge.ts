@@ -13,3 +13,4 @@ export {
 } from '../src/core/capture/schemas.ts';
 export { redactCapture, redactSteps, type RedactOptions as RedactionOptions } from '../src/core/capture/redact.ts';
 export { diagnosticDoc } from '../src/core/diagnostics/catalog.ts';
+export { ReadableCopies } from '../src/core/history/readable-copies.ts';

@@ -17,6 +17,7 @@ import { connectionNumbers, continuedBy, withConnectionNames, type ConnectionNum
 import { replyWords } from '../lib/reply-words.ts';
 import { ContinuedNote } from './ResumeNote.tsx';
 import { usePaneFocusKept } from './usePaneFocusKept.ts';
+import { ReadableCopies } from '../core-bridge.ts';
 
 interface StepState {
   message: unknown;
@@ -24,14 +25,18 @@ interface StepState {
   error?: string;
 }
 
+/** What the bubble and the diff read, never the history's own strings (see readable-copies.ts). */
+const copies = new ReadableCopies();
+
 /**
  * history.at(k−1) and at(k): checkpointed seeks, never a replay from the start. k−1 first: the history keeps a
  * cursor at the last step it materialised, so stepping forward costs one event application for each.
  */
 export function stepState(reply: ReplyView, k: number): StepState {
   try {
-    const prev = k > reply.history.evictedBefore ? reply.history.at(k - 1) : k === 0 ? reply.history.initial : undefined;
-    const message = reply.history.at(k);
+    copies.next();
+    const prev = copies.of(k > reply.history.evictedBefore ? reply.history.at(k - 1) : k === 0 ? reply.history.initial : undefined);
+    const message = copies.of(reply.history.at(k));
     return { message, changes: prev === undefined ? [] : diffJson(prev, message) };
   } catch (err) {
     return { message: undefined, changes: [], error: (err as Error).message };

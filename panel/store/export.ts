@@ -3,7 +3,7 @@
 // from the redacted capture, so no export leaks what the redaction removed.
 import type { ConnectionView } from '../../src/core/analysis/types.ts';
 import type { Capture, CaptureRecord } from '../../src/core/capture/model.ts';
-import { CaptureAnalyzer, captureLogParts, diagnosticDoc, harParts, jsonParts, PAUSE, redactSteps, type Pause, type RedactionOptions, type WorkProgress } from '../core-bridge.ts';
+import { CaptureAnalyzer, captureLogParts, diagnosticDoc, harParts, jsonParts, PAUSE, ReadableCopies, redactSteps, type Pause, type RedactionOptions, type WorkProgress } from '../core-bridge.ts';
 import { reindentJson } from '../lib/partial-json-view.ts';
 
 export type ExportKind = 'capture-log' | 'har' | 'reply-events' | 'messages' | 'diagnostics';
@@ -82,7 +82,8 @@ function lastMessage(conn: ConnectionView, replyId: string): unknown {
   if (!r) return undefined;
   if (r.afterEnd) return r.afterEnd.message;
   if (r.history.length === 0) return r.history.initial;
-  return r.history.at(r.history.length - 1);
+  // A copy: writing the message out reads its texts, which would leave the history's kept ropes flat (readable-copies.ts).
+  return new ReadableCopies().of(r.history.at(r.history.length - 1));
 }
 
 const stamp = () => new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
