@@ -317,6 +317,11 @@ test(`a ${mb(EVICT_BYTES)} MiB reply with the default 64 MB cap: a panel that op
   const hidden = Number((await bar.textContent())!.match(/([\d,]+) characters/)![1].replace(/,/g, ''));
   expect(hidden).toBeGreaterThan(10 * MiB); // (the text grows while the panel still works off its backlog)
   console.log(`robust-faults: the reply's scrubber and bubble shown after ${((Date.now() - opened) / 1000).toFixed(1)} s; ${hidden} characters of its text elided from the layout`);
+  // Showing the reply's steps as they came in left a flat copy of its text in every checkpoint the bubble and diff
+  // had read (readable-copies.ts): the panel's heap passed 2.7 GB here and Chrome killed the renderer in CI.
+  const panelHeap = await heapNow(panel);
+  console.log(`robust-faults: the panel's JS heap once the reply is shown: ${mb(panelHeap)} MiB (kept ${mb(s.kept)} MiB of stream)`);
+  expect(panelHeap).toBeLessThan(20 * DEFAULT_CAP);
   await panel.close({ runBeforeUnload: false });
   await ext.debug((d, id: number) => d.unwatch(id), tabId);
   await page.close();
