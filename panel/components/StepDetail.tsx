@@ -34,10 +34,11 @@ const copies = new ReadableCopies();
  */
 export function stepState(reply: ReplyView, k: number): StepState {
   try {
-    copies.next();
-    const prev = copies.of(k > reply.history.evictedBefore ? reply.history.at(k - 1) : k === 0 ? reply.history.initial : undefined);
-    const message = copies.of(reply.history.at(k));
-    return { message, changes: prev === undefined ? [] : diffJson(prev, message) };
+    return copies.read(() => {
+      const prev = copies.of(k > reply.history.evictedBefore ? reply.history.at(k - 1) : k === 0 ? reply.history.initial : undefined);
+      const message = copies.of(reply.history.at(k));
+      return { message, changes: prev === undefined ? [] : diffJson(prev, message) };
+    });
   } catch (err) {
     return { message: undefined, changes: [], error: (err as Error).message };
   }

@@ -24,19 +24,24 @@ export function ownString(s: string): string {
 }
 
 /**
- * Readable copies with the copies of the last two reads kept for reuse: a block the history shares between steps
- * (one not changed by the event) gets one copy, so a diff of step k−1 against k still sees it unchanged by
- * identity, and the next step does not copy it again. Older copies are let go — the copies held stay bounded by
- * what two reads looked at, however many steps are read.
+ * Readable copies, those of the last read kept for reuse by the next: a block the history shares between steps (one
+ * not changed by the event) gets one copy, so a diff of step k−1 against k sees it unchanged by identity, and the
+ * next step (k+1, or k−1 going back) does not copy it again. Older copies are let go — what is held between reads is
+ * bounded by what one read looked at, however many steps are read.
  */
 export class ReadableCopies {
   private current = new Map<object, object>();
   private previous = new Map<object, object>();
 
-  /** Start a new read (e.g. one step shown): copies not used by it or the read before are let go. */
-  next(): void {
+  /** One read (e.g. the step shown: its message and the one before): `of` called within `look` reuses the last read's copies. */
+  read<R>(look: () => R): R {
     this.previous = this.current;
     this.current = new Map();
+    try {
+      return look();
+    } finally {
+      this.previous = new Map(); // what this read did not reuse
+    }
   }
 
   /** `message` with its content blocks' long strings copied (itself when it has none, or is no message). */
