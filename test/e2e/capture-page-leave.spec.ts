@@ -73,13 +73,20 @@ for (const leaveAt of [1, 3000]) {
     const read = Number(await app.evaluate(() => sessionStorage.getItem('read')));
     expect(read).toBeGreaterThanOrEqual(leaveAt);
     // The page left: its connection ends (the document went away), holding what the page read — not a few reads short.
+    // Unless a batch the tap had already posted was still on its way when the page went (its port's messages are
+    // dropped with the document; a loaded machine gets there): then the capture says so, never a silent gap
+    // (relay/tap-intake.ts). Seen in 1 run of 6 under load, the connection record itself in the batch lost.
     const row = panel.locator('[data-conn]').first();
-    await expect(row).toContainText(/aborted|error/); // the browser errors the page's read as it goes
+    const saidLost = panel.getByText(/The page left while (a batch|\d+ batches) of records was on its way/);
+    await expect(row.filter({ hasText: /aborted|error/ }).or(saidLost).first()).toBeVisible(); // the browser errors the page's read as it goes
     const held = await panel.evaluate(() => {
       const { store } = (globalThis as unknown as { replyscopePanel: { store: { capture(): { records: { kind: string; bytes?: number }[] } } } }).replyscopePanel;
       return store.capture().records.reduce((n, r) => n + (r.kind === 'chunk' ? r.bytes ?? 0 : 0), 0);
     });
-    expect(held).toBe(read);
+    if (held !== read) {
+      expect(held).toBeLessThan(read);
+      await expect(saidLost).toBeVisible();
+    }
     await panel.close();
     await app.close();
   });
