@@ -19,7 +19,7 @@ const LONG = 1024;
 const isLong = (v: unknown): v is string => typeof v === 'string' && v.length >= LONG;
 
 /** A string equal to `s` that is not `s` when `s` is long (see the top of the file). */
-export function ownString(s: string): string {
+function ownString(s: string): string {
   return s.length < LONG ? s : (s + ' ').slice(0, -1);
 }
 
