@@ -96,10 +96,10 @@ export function Toolbar({ store, source, onImport, onExport, onHelp, onInclude, 
         <button
           onClick={onInclude}
           data-testid="include-open"
-          aria-label={includeCount ? `Include URLs (${includeCount})…` : 'Include URLs…'}
           title="URLs to capture whatever their content type, and WebSockets to record from their opening"
         >
-          {/* A narrow panel shows the short label (styles.css): with both settings the full ones pushed Export… off the row. */}
+          {/* A narrow panel shows the short label (styles.css): with both settings the full ones pushed Export… off the row.
+              The label shown is the button's name (the one hidden is display: none), so a speech user says what they see. */}
           <span class="wide-label">{includeCount ? `Include URLs (${includeCount})…` : 'Include URLs…'}</span>
           <span class="narrow-label">{includeCount ? `URLs (${includeCount})…` : 'URLs…'}</span>
         </button>
@@ -108,7 +108,6 @@ export function Toolbar({ store, source, onImport, onExport, onHelp, onInclude, 
         <button
           onClick={onCap}
           data-testid="cap-open"
-          aria-label={capBytes ? `Memory cap (${capMB(capBytes)} MB)…` : 'Memory cap…'}
           title="How much captured data each tab keeps before its oldest is evicted"
         >
           <span class="wide-label">{capBytes ? `Memory cap (${capMB(capBytes)} MB)…` : 'Memory cap…'}</span>
