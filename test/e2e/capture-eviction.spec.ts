@@ -404,6 +404,27 @@ test('a live panel handed the kept capture shows the one it had until the new on
   await app.close();
 });
 
+/** The selection and its connection's event numbering as the panel's store holds them (said when a test fails). */
+async function numbering(panel: Page): Promise<unknown> {
+  return panel.evaluate(() => {
+    interface Conn { record: { id: string }; evictedEvents: number; events: { index: number; rawText?: string }[] }
+    interface Rec { kind: string; chunks?: number; messages?: number; derived?: { events: number } }
+    const { store } = (globalThis as unknown as { replyscopePanel: { store: {
+      connections: { value: Conn[] }; selectedConnId: { value?: string }; selectedEvent: { value?: number }; step: { value: number };
+      selectedFrame: { value?: number }; follow: { value: boolean }; capture(): { records: Rec[] };
+    } } }).replyscopePanel;
+    const conn = store.connections.value.find((c) => c.record.id === store.selectedConnId.value);
+    const index = store.selectedEvent.value;
+    const event = index === undefined ? undefined : conn?.events.find((e) => e.index === index);
+    const records = store.capture().records;
+    return {
+      step: store.step.value, event: index, frame: store.selectedFrame.value, follow: store.follow.value,
+      evictedEvents: conn?.evictedEvents, events: conn?.events.length, firstEvent: conn?.events[0]?.index, text: event?.rawText?.slice(-40),
+      records: records.length, evictions: records.filter((r) => r.kind === 'evicted').map((r) => [r.chunks, r.messages, r.derived?.events]),
+    };
+  });
+}
+
 /**
  * Keyboard focus on `control` (the scrubber's slider, a control in the step detail's panes) while the live panel is
  * handed the kept capture, read back slowly: what the panel showed meanwhile. The panel's CPU is slowed: the kept
@@ -413,6 +434,7 @@ test('a live panel handed the kept capture shows the one it had until the new on
 async function focusedThroughReadBack(app: Page, panel: Page, control: Locator): Promise<PanelSeen> {
   const raw = panel.getByTestId('event-detail').getByTestId('raw-frame');
   const frame = await raw.textContent();
+  const before = await numbering(panel);
   await control.focus();
   await watchPanel(panel);
   const cdp = await panel.context().newCDPSession(panel);
@@ -420,7 +442,14 @@ async function focusedThroughReadBack(app: Page, panel: Page, control: Locator):
   releaseBeat();
   await expect(app).toHaveTitle('done', { timeout: 60_000 });
   await expect(panel.getByText('Evicted', { exact: true })).toBeVisible({ timeout: 30_000 });
-  await expect(raw).toHaveText(frame!, { timeout: 30_000 });
+  try {
+    await expect(raw).toHaveText(frame!, { timeout: 30_000 });
+  } catch (error) {
+    // Seen once in a CI run, not reproduced in 52 runs here: the event two after the selected one was shown. What the
+    // panel held then says where the numbering went (the selection, the connection's count of evicted events, the
+    // eviction records and their digests).
+    throw new Error(`${(error as Error).message}\nbefore the read-back: ${JSON.stringify(before)}\nafter it: ${JSON.stringify(await numbering(panel))}`);
+  }
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
   await cdp.detach();
   return panelSeen(panel);
