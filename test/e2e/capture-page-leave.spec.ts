@@ -5,6 +5,7 @@
 import { expect, test } from '@playwright/test';
 import { launchWithExtension, type ExtensionBrowser } from './support/extension.ts';
 import { startServer, writeAndWait, type TestServer } from './support/server.ts';
+import type { CaptureRecord } from '../../src/core/capture/model.ts';
 
 let ext: ExtensionBrowser;
 let server: TestServer;
@@ -184,9 +185,19 @@ test('a frame written with document.open() that goes away mid-stream: the captur
     frame.remove(); // right after a read: its records are still in the tap's batch
     return n;
   });
-  // The frame went away: its stream ends (aborted with it), holding what the frame read.
-  await expect.poll(async () => (await ext.records(tabId)).some((r) => r.kind === 'end')).toBe(true);
-  const held = (await ext.records(tabId)).reduce((n, r) => n + (r.kind === 'chunk' ? r.bytes : 0), 0);
-  expect(held).toBe(read);
+  // The frame went away: its stream ends (aborted with it), holding what the frame read. Unless a batch the tap had
+  // posted was still on its way as the frame went (dropped with its document, as a page's that leaves): then the capture
+  // says so, never a silent gap. Seen once in a loaded CI run: no end record came — the connection's record was in it.
+  const lostNotice = (records: CaptureRecord[]) => records.some((r) => r.kind === 'notice' && /^The page left while (a batch|\d+ batches) of records was on its way/.test(r.text));
+  await expect.poll(async () => {
+    const records = await ext.records(tabId);
+    return records.some((r) => r.kind === 'end') || lostNotice(records);
+  }).toBe(true);
+  const records = await ext.records(tabId);
+  const held = records.reduce((n, r) => n + (r.kind === 'chunk' ? r.bytes : 0), 0);
+  if (held !== read) {
+    expect(held).toBeLessThan(read);
+    expect(lostNotice(records)).toBe(true);
+  }
   await page.close();
 });
