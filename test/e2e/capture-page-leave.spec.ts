@@ -187,7 +187,8 @@ test('a frame written with document.open() that goes away mid-stream: the captur
   });
   // The frame went away: its stream ends (aborted with it), holding what the frame read. Unless a batch the tap had
   // posted was still on its way as the frame went (dropped with its document, as a page's that leaves): then the capture
-  // says so, never a silent gap. Seen once in a loaded CI run: no end record came — the connection's record was in it.
+  // says so, never a silent gap. Seen once in a loaded CI run: no end record came (the connection's record, likely, in
+  // the batch lost).
   const lostNotice = (records: CaptureRecord[]) => records.some((r) => r.kind === 'notice' && /^The page left while (a batch|\d+ batches) of records was on its way/.test(r.text));
   await expect.poll(async () => {
     const records = await ext.records(tabId);
