@@ -77,10 +77,11 @@ function copyObject<T>(block: T, depth: number): T {
   let out: Record<string, unknown> | undefined;
   for (const k of Object.keys(from)) {
     const v = from[k];
-    // Never `c !== v` on strings: comparing a copy with its rope reads the rope, which flattens it.
-    const c = isLong(v) ? ownString(v) : depth > 0 && Array.isArray(v) ? copyArray(v, depth) : v;
+    const long = isLong(v);
+    const c = long ? ownString(v) : depth > 0 && Array.isArray(v) ? copyArray(v, depth) : v;
+    // Never `c !== v` on a long string: comparing a copy with its rope reads the rope, which flattens it.
     // defineProperty: an own "__proto__" key (JSON.parse makes them) stays a key, not a prototype.
-    if (isLong(v) || c !== v) Object.defineProperty((out ??= { ...from }), k, { value: c, writable: true, enumerable: true, configurable: true });
+    if (long || c !== v) Object.defineProperty((out ??= { ...from }), k, { value: c, writable: true, enumerable: true, configurable: true });
   }
   return (out ?? block) as T;
 }
@@ -89,8 +90,9 @@ function copyArray(items: unknown[], depth: number): unknown[] {
   let out: unknown[] | undefined;
   for (let i = 0; i < items.length; i++) {
     const v = items[i];
-    const c = isLong(v) ? ownString(v) : copyObject(v, depth - 1);
-    if (isLong(v) || c !== v) (out ??= items.slice())[i] = c;
+    const long = isLong(v);
+    const c = long ? ownString(v) : copyObject(v, depth - 1);
+    if (long || c !== v) (out ??= items.slice())[i] = c;
   }
   return out ?? items;
 }
