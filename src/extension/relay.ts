@@ -119,7 +119,7 @@ function onLeaveNodeOffer(event: Event): void {
   leaveNode.addEventListener(LEAVE_BATCH_EVENT, (e) => {
     // Handled before the tap's dispatch returns, while the document is still there; sent on at once.
     takeTapBatch((e as CustomEvent).detail, true);
-    link.flushNow();
+    link.leaving();
   });
 }
 

@@ -73,6 +73,11 @@ export class BackgroundLink {
   private port: chrome.runtime.Port | undefined;
   private attached = false;
   private announced = false;
+  /**
+   * A `hello` is on its way and the background has not answered (attach or hang up). A document going away then sends
+   * its capture unasked (see leaving): the answer would come too late.
+   */
+  private helloUnanswered = false;
   /** Usage reports to the tab's budget (see usage-reports.ts). */
   private readonly reports = new UsageReports((bytes, wantsMore) => this.sendUsage(bytes, wantsMore));
   readonly drops = new DropCounter();
@@ -110,10 +115,7 @@ export class BackgroundLink {
     });
     // Going away (navigation, tab closed, bfcache): what the panel has not been sent yet goes now, and the tab's
     // budget stops counting this document.
-    addEventListener('pagehide', () => {
-      this.outbox.flush();
-      if (this.reports.counted) this.reports.sendNow(0);
-    });
+    addEventListener('pagehide', () => this.leaving());
     // Hidden now: what waits goes at once (see IdleOutbox).
     addEventListener('visibilitychange', () => {
       if (document.visibilityState === 'hidden') this.outbox.flush();
@@ -134,13 +136,22 @@ export class BackgroundLink {
       } catch {
         // already gone
       }
-      this.post({ type: 'hello', docId: this.docId, ...this.info() });
+      this.sayHello();
     });
   }
 
-  /** The document is going away: what waits in the outbox goes now (after `pagehide` itself already sent some). */
-  flushNow(): void {
+  /**
+   * The document is going away: on `pagehide`, and again on the tap's leave hand-off (tap/handshake.ts) — in a frame
+   * whose document.open() erased the relay's listeners, the only word of it. What waits in the outbox goes now, and the
+   * tab's budget stops counting this document. A hello still unanswered sends the whole capture unasked: a document
+   * that captured its first records just before it went (a widget's frame closed right after it streamed, a page that
+   * left as its reply began) was otherwise never seen by a panel watching — the attach came back to a document gone.
+   * With no panel watching, the background routes that snapshot to nobody.
+   */
+  leaving(): void {
+    if (this.helloUnanswered) this.sendSnapshot();
     this.outbox.flush();
+    if (this.reports.counted) this.reports.sendNow(0);
   }
 
   /** Live records from the store (already accepted). */
@@ -152,8 +163,13 @@ export class BackgroundLink {
     } else if (!this.announced) {
       // First capture of this document: say hello once; the background answers `attach` if a panel watches.
       this.announced = true;
-      this.post({ type: 'hello', docId: this.docId, ...this.info() });
+      this.sayHello();
     }
+  }
+
+  private sayHello(): void {
+    this.helloUnanswered = true;
+    this.post({ type: 'hello', docId: this.docId, ...this.info() });
   }
 
   /**
@@ -192,11 +208,13 @@ export class BackgroundLink {
     switch (msg.type) {
       case 'attach':
         this.attached = true;
+        this.helloUnanswered = false;
         this.announced = true; // the background knows this document (a restore from bfcache says hello again)
         this.sendSnapshot();
         break;
       case 'detach':
         this.attached = false;
+        this.helloUnanswered = false;
         this.outbox.clear();
         this.port?.disconnect();
         this.port = undefined;
@@ -215,6 +233,7 @@ export class BackgroundLink {
    * (the panel learns of the document); the rest, possibly megabytes, in idle time like live records.
    */
   private sendSnapshot(): void {
+    this.helloUnanswered = false; // a snapshot says all a hello would have led to
     const { records, dropped } = this.snapshot();
     this.outbox.clear();
     const [first, ...rest] = batchRecords(records, LIVE_BATCH_CHARS);
@@ -246,6 +265,7 @@ export class BackgroundLink {
       if (this.port !== port) return;
       this.port = undefined;
       this.attached = false;
+      this.helloUnanswered = false; // hung up on: nobody watches
       this.outbox.clear(); // the next attach gets a full snapshot; records on a fresh port would be refused
     });
     this.port = port;
