@@ -88,11 +88,14 @@ export class TapEmitter {
   /** The page is going away: what waits goes to the relay before this returns, on the leave element. */
   private handOffOnLeave(): void {
     if (this.errorsThisTask.size) this.pending = this.pending.map((r) => (this.errorsThisTask.has(r) ? endedByLeaving(r) : r));
-    if (!this.leaveNode || !this.port || this.pending.length === 0) {
+    if (!this.leaveNode || !this.port) {
       this.flush();
       return;
     }
-    const { message } = this.takeBatch();
+    // With nothing waiting, still a word (an empty batch, unnumbered: it orders nothing): the relay learns the page
+    // leaves — after the page's document.open() erased the relay's own `pagehide` listener, it has no other way, and
+    // its outbox or a capture the background has not asked for yet would go with the document.
+    const message: TapToRelay = this.pending.length ? this.takeBatch().message : { type: 'records', records: [] };
     // `detail` is cloned into the relay's world when it reads it (no transfer: the page's buffers stay as they are).
     const event = new natives.CustomEvent(LEAVE_BATCH_EVENT, { detail: message });
     natives.apply(natives.dispatchEvent, this.leaveNode, [event]);

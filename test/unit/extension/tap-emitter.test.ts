@@ -114,6 +114,25 @@ describe('TapEmitter as the page leaves', () => {
     close();
   });
 
+  it('with nothing waiting, the page leaving still hands over a word: an empty batch, unnumbered, the next one keeps its number', async () => {
+    // The relay's only news of the page leaving once a document.open() erased its own listeners (document-open.ts).
+    visibility = 'visible';
+    const { emitter, received, seqs, next, close } = wired();
+    const handedOff = leaveNodeOf(emitter);
+    const got = next();
+    emitter.emit({ kind: 'end', conn: 'c', t: 0, state: 'complete' }); // posted at once: nothing waits after
+    await got;
+    window.dispatchEvent(browserEvent('pagehide'));
+    expect(handedOff).toEqual([{ type: 'records', records: [] }]);
+    // Back from the back/forward cache: numbering goes on where it was (a batch still on the port is not "late").
+    emitter.emit(record(5));
+    window.dispatchEvent(browserEvent('pagehide'));
+    expect(handedOff[1]).toEqual({ type: 'records', records: [record(5)], seq: 1 });
+    expect(received).toHaveLength(1);
+    expect(seqs).toEqual([0]);
+    close();
+  });
+
   it('without a leave element (the relay did not take one) pagehide posts on the port as before', async () => {
     visibility = 'visible';
     const { emitter, received, next, close } = wired();
