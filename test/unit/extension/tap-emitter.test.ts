@@ -96,14 +96,20 @@ function leaveNodeOf(emitter: InstanceType<typeof TapEmitter>): TapToRelay[] {
   return handedOff;
 }
 
+/** A visible page's emitter with a leave element, once a completed stream's batch went out on the port (at once). */
+async function leavingAfterOneBatch() {
+  visibility = 'visible';
+  const wiring = wired();
+  const handedOff = leaveNodeOf(wiring.emitter);
+  const got = wiring.next();
+  wiring.emitter.emit({ kind: 'end', conn: 'c', t: 0, state: 'complete' });
+  await got;
+  return { ...wiring, handedOff };
+}
+
 describe('TapEmitter as the page leaves', () => {
   it('what waits goes on the leave element before pagehide returns, numbered after the batches on the port', async () => {
-    visibility = 'visible';
-    const { emitter, received, seqs, next, close } = wired();
-    const handedOff = leaveNodeOf(emitter);
-    const got = next();
-    emitter.emit({ kind: 'end', conn: 'c', t: 0, state: 'complete' }); // a completed stream: posted at once
-    await got;
+    const { emitter, received, seqs, handedOff, close } = await leavingAfterOneBatch();
     expect(seqs).toEqual([0]);
     emitter.emit(record(1));
     // The page leaving aborts its streams just before pagehide: that end waits, a post now would never arrive.
@@ -116,12 +122,7 @@ describe('TapEmitter as the page leaves', () => {
 
   it('with nothing waiting, the page leaving still hands over a word: an empty batch, unnumbered, the next one keeps its number', async () => {
     // The relay's only news of the page leaving once a document.open() erased its own listeners (document-open.ts).
-    visibility = 'visible';
-    const { emitter, received, seqs, next, close } = wired();
-    const handedOff = leaveNodeOf(emitter);
-    const got = next();
-    emitter.emit({ kind: 'end', conn: 'c', t: 0, state: 'complete' }); // posted at once: nothing waits after
-    await got;
+    const { emitter, received, seqs, handedOff, close } = await leavingAfterOneBatch(); // nothing waits after it
     window.dispatchEvent(browserEvent('pagehide'));
     expect(handedOff).toEqual([{ type: 'records', records: [] }]);
     // Back from the back/forward cache: numbering goes on where it was (a batch still on the port is not "late").
