@@ -208,7 +208,6 @@ export class BackgroundLink {
     switch (msg.type) {
       case 'attach':
         this.attached = true;
-        this.helloUnanswered = false;
         this.announced = true; // the background knows this document (a restore from bfcache says hello again)
         this.sendSnapshot();
         break;
