@@ -11,7 +11,30 @@ import { z } from 'zod';
 import { utf8Length } from '../frames/utf8-chunks.ts';
 import { pyAnyUrl } from './py-compat.ts';
 
-/** pydantic lax `int` in JSON mode: ints, floats without fraction, bools, numeric strings (trimmed, `_`, `.0`). */
+/**
+ * What pydantic-core trims from a numeric string: Rust's `str::trim`, i.e. Unicode White_Space — which has U+0085 and
+ * not U+FEFF, where JavaScript's `trim()` has U+FEFF and not U+0085 (so "\u008512" is 12 and "\ufeff12" no int).
+ */
+function isPySpace(c: number): boolean {
+  return (c >= 9 && c <= 13) || c === 32 || c === 0x85 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000;
+}
+
+/** (A loop, not a regular expression: `\s+$` backtracks quadratically over a long run of spaces inside the text.) */
+function pyTrim(s: string): string {
+  let a = 0;
+  let b = s.length;
+  while (a < b && isPySpace(s.charCodeAt(a))) a++;
+  while (b > a && isPySpace(s.charCodeAt(b - 1))) b--;
+  return s.slice(a, b);
+}
+
+/**
+ * pydantic lax `int` in JSON mode: ints, floats without fraction, bools, numeric strings (trimmed, `_`, `.0`).
+ * A number of any size is taken: JSON.parse makes the same double of an integer literal, which pydantic reads as a
+ * Python int however long, and of a float literal, which it refuses from ±2^63 on — the text tells them apart, see
+ * wideFloatIssues (py-int-literals.ts), applied where the wire text is at hand.
+ */
 export const pyInt = z.unknown().transform((v, ctx): number => {
   const fail = (message: string) => {
     ctx.addIssue({ code: 'custom', message, input: v });
@@ -22,16 +45,16 @@ export const pyInt = z.unknown().transform((v, ctx): number => {
   if (typeof v === 'number') {
     if (!Number.isFinite(v)) return fail('Input should be a finite number');
     if (!Number.isInteger(v)) return fail('Input should be a valid integer, got a number with a fractional part');
-    if (Math.abs(v) > 9.223372036854776e18) return fail('Unable to parse input string as an integer, exceeded maximum size');
     return v;
   }
   if (typeof v === 'string') {
-    let s = v.trim();
+    let s = pyTrim(v);
     // pydantic-core refuses a (trimmed) string over 4300 bytes before parsing it, as Python's int() does since the
     // digit limit of CVE-2020-10735.
     if (utf8Length(s) > 4300) return fail('Unable to parse input string as an integer, exceeded maximum size');
     const dot = s.lastIndexOf('.');
-    if (dot >= 0 && /^0*$/.test(s.slice(dot + 1))) s = s.slice(0, dot);
+    // "12.0" and "12.00" are 12; "12." is no int (pydantic-core strips a dot followed by zeros, at least one).
+    if (dot >= 0 && /^0+$/.test(s.slice(dot + 1))) s = s.slice(0, dot);
     // Python int(): optional sign, digits with single underscores between them. (No repeated group: one overflows
     // the expression's backtrack stack on a string of millions of digit groups.)
     if (/^[+-]?\d[\d_]*$/.test(s) && !s.endsWith('_') && !s.includes('__')) return Number(s.replace(/_/g, ''));
@@ -141,8 +164,13 @@ export const DataBlockInput = DataBlockSchema.extend({
   ...wireStamp,
 });
 
-/** A list element of a hint or a tool-result output. */
-export const MediaBlockInput = z.union([TextBlockInput, DataBlockInput]);
+/**
+ * A list element of a hint or a tool-result output: `TextBlock | DataBlock` in pydantic's smart mode, where a
+ * member that validates with more fields set wins (a nested model's fields count too). An item without `type` that
+ * is both — a `text` and a valid `source` — is therefore a DataBlock (its source adds two fields or three to the
+ * one `text` adds), so the data block is tried first; zod's union takes the first that passes.
+ */
+export const MediaBlockInput = z.union([DataBlockInput, TextBlockInput]);
 export const MediaBlockSchema = z.union([TextBlockSchema, DataBlockSchema]);
 
 export const HintBlockSchema = z.object({

@@ -20,6 +20,7 @@ import {
 import { AGENTSCOPE_EVENT_TYPES, type AgentScopeEventType } from './event-types.ts';
 import { parseWireJson } from './wire-json.ts';
 import { shownJsonClipped } from '../diagnostics/shown.ts';
+import { checkedAgainstText } from './py-int-literals.ts';
 
 export * from './blocks.ts';
 
@@ -232,7 +233,7 @@ export function validateEvent(raw: unknown): ValidationResult {
 export function parseWireEvent(text: string): ValidationResult {
   const parsed = parseWireJson(text);
   if (!parsed.ok) return { ok: false, reason: 'json', issues: [{ path: '', message: parsed.message }] };
-  return validateEvent(parsed.value);
+  return checkedAgainstText(text, validateEvent(parsed.value));
 }
 
 /**

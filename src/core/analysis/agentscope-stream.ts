@@ -6,6 +6,7 @@ import { CheckpointedHistory } from '../history/seekable-history.ts';
 import type { ApplyOutcome } from '../agentscope/append-event.ts';
 import type { Msg } from '../agentscope/blocks.ts';
 import { normaliseLegacyEvent } from '../agentscope/legacy.ts';
+import { checkedAgainstText } from '../agentscope/py-int-literals.ts';
 import { AgentScopeLifecycle } from '../agentscope/lifecycle.ts';
 import { AgentScopeReplies, type ReplyGroup } from '../agentscope/replies.ts';
 import { plainIsoAsUtc, readIsoTimes } from '../agentscope/iso-times.ts';
@@ -102,7 +103,7 @@ export class AgentScopeStream implements StreamProcessor {
         const norm = normaliseLegacyEvent(ev.raw);
         legacy = norm.legacy;
         raw = norm.raw;
-        parsed = legacy ? validateEvent(raw) : wireProblem(ev.rawText, ev.wellFormed) ?? validateEvent(raw);
+        parsed = legacy ? validateEvent(raw) : wireProblem(ev.rawText, ev.wellFormed) ?? checkedAgainstText(ev.rawText, validateEvent(raw));
       }
     } else parsed = { ok: false, reason: 'json', issues: [{ path: '', message: ev.parseError }] };
 

@@ -2,6 +2,7 @@
 // the reader's JSON.parse of the same text (the compiled fast path first, zod for the rest). Apart from the stream
 // (agentscope-stream.ts) because the eviction digest (eviction-digest.ts) validates the events it reads the same way.
 import { validateEvent, type ValidationResult } from '../agentscope/schema.ts';
+import { checkedAgainstText } from '../agentscope/py-int-literals.ts';
 import { findLoneSurrogate, findRecursionLimit } from '../agentscope/wire-json.ts';
 import { fastValidateAgentScope } from './agentscope-fast-validate.ts';
 import { NO_STRINGS } from './event-view.ts';
@@ -25,5 +26,5 @@ export function validateWire(text: string, raw: unknown): ValidationResult {
   const problem = wireProblem(text);
   if (problem) return problem;
   const event = fastValidateAgentScope(raw);
-  return event ? { ok: true, event, extras: NO_STRINGS } : validateEvent(raw);
+  return event ? { ok: true, event, extras: NO_STRINGS } : checkedAgainstText(text, validateEvent(raw));
 }

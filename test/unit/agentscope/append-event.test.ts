@@ -119,6 +119,23 @@ describe('agreement with the Python reference on random streams (fixtures/README
   });
 });
 
+// Hand-written cases where JSON.parse's reading and pydantic's part ways (lax int strings, huge number literals, the
+// smart union of untyped list items); events given as strings keep their literals. Expected: the reference's.
+const edgeCases = JSON.parse(readFileSync(path.join(import.meta.dirname, 'fixtures/reference-edge-cases.json'), 'utf8')) as typeof fixtures;
+
+describe('agreement with the Python reference on edge cases (fixtures/README.md)', () => {
+  it('has fixtures', () => expect(edgeCases.length).toBe(3));
+  for (const { case: c, expected } of edgeCases) {
+    it((c as unknown as { description: string }).description, () => {
+      const out = runAgentScopeCase(c);
+      expect(out.status).toEqual(expected.status);
+      expect(out.final).toEqual(expected.final);
+      expect(out.invalid.map((x) => x.index)).toEqual(expected.invalid);
+      expect(out.errors.map((x) => x.index)).toEqual(expected.errors);
+    });
+  }
+});
+
 // patch (msg-edit.ts) keeps a field's object when the event's value is JSON-equal to it (src/core/json-equal.ts).
 describe('a field the event sends again: equal as JavaScript compares JSON', () => {
   const resultEnd = (metadata: string) => (parseWireEvent(`{"type":"TOOL_RESULT_END","reply_id":"r","tool_call_id":"t","state":"success","metadata":${metadata}}`) as { event: AgentEvent }).event;

@@ -22,13 +22,56 @@ describe('schema', () => {
       const r = mce(input);
       expect(r.ok && r.event.type === 'MODEL_CALL_END' && r.event.input_tokens, JSON.stringify(input)).toBe(want);
     }
-    for (const bad of [1.5, '1e3', null, '0x10', '１２', 1e20, [], {}, '1__0', '1_', '_1', '+_1']) expect(mce(bad).ok, JSON.stringify(bad)).toBe(false);
+    for (const bad of [1.5, '1e3', null, '0x10', '１２', [], {}, '1__0', '1_', '_1', '+_1', '12.', '1.', '-0.', '.0', '1.0.0']) expect(mce(bad).ok, JSON.stringify(bad)).toBe(false);
+    // Whitespace as Rust trims it (pydantic-core): U+0085 and U+3000 yes, U+FEFF and U+200B no — unlike String.trim.
+    for (const [input, want] of [['\u008512', 12], ['12\u3000', 12], ['\u00a012\u2028', 12], ['\u000b12\u000c', 12]] as const) {
+      const r = mce(input);
+      expect(r.ok && r.event.type === 'MODEL_CALL_END' && r.event.input_tokens, JSON.stringify(input)).toBe(want);
+    }
+    for (const bad of ['\ufeff12', '12\ufeff', '\u200b12', '\u001c12']) expect(mce(bad).ok, JSON.stringify(bad)).toBe(false);
+    // A parsed number cannot say whether the text had 1e20 or 100000000000000000000: taken (see the wire cases below).
+    expect(mce(1e20).ok).toBe(true);
     // pydantic-core refuses a string over 4300 bytes before parsing it (Python's int() digit limit, CVE-2020-10735).
     expect(mce('1'.repeat(4300)).ok).toBe(true);
     const long = mce(` ${'1'.repeat(4301)} `);
     expect(long.ok).toBe(false);
     expect(!long.ok && long.issues.map((i) => i.message)).toContain('Unable to parse input string as an integer, exceeded maximum size');
     expect(mce(`1${'_1'.repeat(3000)}`).ok).toBe(false); // 6001 characters, underscores count
+  });
+
+  it('reads a huge token count as pydantic does from the text: an integer literal of any size, no float from ±2^63 on', () => {
+    const wire = (v: string, extra = '') => parseWireEvent(`{"type":"MODEL_CALL_END","reply_id":"r",${extra}"output_tokens":1,"input_tokens":${v}}`);
+    const issues = (v: string, extra = '') => {
+      const r = wire(v, extra);
+      return r.ok ? [] : r.issues.map((i) => `${i.path}: ${i.message}`);
+    };
+    for (const ok of ['12345678901234567890', '9223372036854775807', '-9223372036854775809', '18446744073709551616', '9.2233720368547748e18', '1e18', '"9223372036854775808.0"', '"99999999999999999999"'])
+      expect(issues(ok), ok).toEqual([]);
+    for (const bad of ['1e19', '1E19', '9223372036854775807.0', '-9223372036854775808.0', '-9.223372036854776e18', '12345678901234567890.0'])
+      expect(issues(bad), bad).toEqual(['input_tokens: Unable to parse input string as an integer, exceeded maximum size']);
+    // The top-level member decides, not a key of the same name deeper in, and the last of a key written twice.
+    expect(issues('12345678901234567890', '"metadata":{"input_tokens":1e30},')).toEqual([]);
+    expect(issues('12345678901234567890', '"input_tokens":1e19,')).toEqual([]);
+    expect(issues('1e19', '"input_tokens":12345678901234567890,')).toHaveLength(1);
+    expect(issues('1e19', '"x":"a\\"b,\\"input_tokens\\":1",')).toHaveLength(1);
+  });
+
+  it('reads an untyped hint item with both a text and a source as a data block, as pydantic\'s smart union does', () => {
+    const hint = (item: unknown) => validateEvent({ type: 'HINT_BLOCK', reply_id: 'r', block_id: 'h', hint: [item] });
+    const kind = (item: unknown) => {
+      const r = hint(item);
+      return r.ok && r.event.type === 'HINT_BLOCK' && Array.isArray(r.event.hint) ? r.event.hint[0].type : 'invalid';
+    };
+    const source = { data: 'QQ==', media_type: 'image/png' };
+    expect(kind({ text: 'a', source, id: 'n' })).toBe('data');
+    expect(kind({ text: 'a', source: { url: 'https://x.test/a.png', media_type: 'image/png' } })).toBe('data');
+    expect(kind({ type: 'text', text: 'a', source })).toBe('text');
+    expect(kind({ text: 'a', source: 'not a source' })).toBe('text');
+    expect(kind({ source })).toBe('data');
+    expect(kind({ text: 'a' })).toBe('text');
+    expect(kind({ txt: 'a' })).toBe('invalid');
+    const r = hint({ text: 'a', source });
+    expect(r.ok && r.extras).toEqual(['hint.0.text']);
   });
 
   it('coerces bools like pydantic lax mode', () => {

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { analyzeCapture } from '../../../src/core/analysis/analyze.ts';
@@ -67,6 +69,29 @@ describe('analysis of AgentScope streams reproduces the reference', () => {
         }),
         { seed: 42, numRuns: 8 },
       );
+    });
+  }
+});
+
+describe('analysis of edge cases where JSON.parse and pydantic part ways reproduces the reference', () => {
+  // ../agentscope/fixtures/reference-edge-cases.json: events given as strings are wire text (a literal such as 1e19
+  // must reach the analysis as written).
+  const file = path.join(import.meta.dirname, '../agentscope/fixtures/reference-edge-cases.json');
+  const cases = JSON.parse(readFileSync(file, 'utf8')) as { case: { description: string; events: unknown[] }; expected: { final: Record<string, unknown>; invalid: number[] } }[];
+  for (const { case: c, expected } of cases) {
+    it(c.description, () => {
+      const body = c.events.map((e) => `data: ${typeof e === 'string' ? e : JSON.stringify(e)}\n\n`).join('');
+      const [conn] = analyzeCapture({ header: { kind: 'header', format: 'replyscope-capture', version: 1, tool: 't', created: '' }, records: captureOf([new TextEncoder().encode(body)]) });
+      expect(conn.events.filter((e) => !e.valid).map((e) => e.index)).toEqual(expected.invalid);
+      const reply = conn.replies.find((r) => r.id === 'r1');
+      const got = normaliseGenerated(normaliseCaseMessage(reply?.history.at(reply.history.length - 1) as Msg, false)) as Record<string, unknown>;
+      const want = { ...expected.final };
+      // The stream has no REPLY_START: the case names the reply, the stream does not.
+      for (const k of ['created_at', 'name']) {
+        delete want[k];
+        delete got[k];
+      }
+      expect(got).toEqual(want);
     });
   }
 });
