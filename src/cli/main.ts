@@ -8,16 +8,31 @@ import { failureOutput } from './run-errors.ts';
 
 const args = process.argv.slice(2);
 
-// A reader that stops early (`replyscope replay … | head`) closes the pipe: that ends the output, it is no error.
+/** The reader of standard output has gone (see below): what is left to write goes nowhere. */
+let outputClosed = false;
+
+// A reader that stops early (`replyscope replay … | head`) closes the pipe: that ends the output, it is no error. A
+// run whose exit code is known by then ends at once with it; one that does not know it yet — validate of several
+// files writes each file's section as it goes, and its code is the worst of all of them — goes on without an output,
+// so that `validate *.ndjson | head -1` still fails on a broken file, the files after the close included.
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-  if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  if (err.code === 'EPIPE') {
+    if (process.exitCode !== undefined) process.exit(process.exitCode);
+    outputClosed = true;
+    return;
+  }
   process.stderr.write(`replyscope: cannot write the output: ${err.code ?? err.message}\n`);
   process.exit(3);
 });
 
 /** Writes `chunk`, waiting while the pipe is full (a large output would otherwise pile up in memory). */
 async function write(chunk: string): Promise<void> {
-  if (!process.stdout.write(chunk)) await once(process.stdout, 'drain');
+  if (outputClosed || process.stdout.write(chunk)) return;
+  try {
+    await once(process.stdout, 'drain');
+  } catch (err) {
+    if (!outputClosed) throw err; // (`once` rejects on the stream's error: EPIPE is the end of the output, see above)
+  }
 }
 
 /** The package's version (the repository's package.json: the CLI runs from its sources, see bin/replyscope.js). */

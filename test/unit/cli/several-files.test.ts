@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { copyFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { worstExit } from '../../../src/cli/validate-files.ts';
 import { useTempDir } from '../temp-dir.ts';
@@ -92,6 +92,21 @@ describe('validate FILE…', () => {
     const failed = await cli('validate', failing, clean);
     expect(failed.code).toBe(1);
     expect(failed.stdout).toMatch(/\n\n2 files: \d+ errors, \d+ warnings, \d+ info\n$/);
+  });
+
+  it('a reader that stops early (| head -1) does not turn a failing run into a passing one: the files after it are still checked', async () => {
+    // The clean file's section comes, the reader closes the pipe, then the failing capture arrives on standard input:
+    // its section meets a closed pipe. The exit code is the run's worst (1), not the 0 a pipe closed early gave.
+    const child = spawn(process.execPath, [BIN, 'validate', '--timeout', '15s', clean, '-']);
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d));
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+    child.stdout.destroy();
+    child.stdin.on('error', () => {}); // (the process gone already: the checks below say why)
+    child.stdin.end(readFileSync(failing));
+    expect(await closed).toBe(1);
+    expect(stderr).toBe('');
   });
 
   it('the text report is written file by file: each section as soon as its file is checked, not all at the end', async () => {
