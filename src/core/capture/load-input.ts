@@ -196,6 +196,38 @@ export interface LoadedInput {
   recordLines?: number[];
 }
 
+/**
+ * NDJSON of events: the first line an object — or any JSON value, when a later line is an object (a keep-alive `1`
+ * first is an invalid event there, as it is on any other line; a file of numbers alone is no events).
+ */
+function looksLikeNdjson(firstLine: string, lines: readonly string[]): boolean {
+  if (firstLine.trimStart().startsWith('{')) return true;
+  if (!lines.some((l) => l.trimStart().startsWith('{'))) return false;
+  try {
+    JSON.parse(firstLine);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `bytes` cut after each line feed into `count` pieces, the text's lines (a line feed is the same byte in UTF-8
+ * whatever the bytes around it, so the pieces are the lines' own bytes); a leading BOM is not the first line's.
+ * The last piece may be cut short where the text was (an unended input's unfinished line is not read).
+ */
+function bytesByLine(bytes: Uint8Array, count: number): Uint8Array[] {
+  let from = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  const out: Uint8Array[] = [];
+  while (out.length < count) {
+    const lf = bytes.indexOf(0x0a, from);
+    const end = lf === -1 ? bytes.length : lf + 1;
+    out.push(bytes.subarray(from, end));
+    from = end;
+  }
+  return out;
+}
+
 export function loadInput(data: string | Uint8Array, fileName?: string): Capture {
   return loadInputDetailed(data, fileName).capture;
 }
@@ -240,7 +272,7 @@ export function loadInputDetailed(data: string | Uint8Array, fileName?: string, 
       const body = bytes ?? new TextEncoder().encode(text);
       return { capture: bodyCapture([{ bytes: body, t: Number.NaN }], fileName, 'text/event-stream', undefined, unended), format: 'sse' };
     }
-    if (firstLine.trimStart().startsWith('{')) {
+    if (looksLikeNdjson(firstLine, lines)) {
       // An input that had not ended: its last line, without its line end, may be cut mid-event — not read, as the
       // client does not read a line until its end.
       if (unended && !text.endsWith('\n')) text = text.slice(0, text.lastIndexOf('\n') + 1);
@@ -257,13 +289,16 @@ export function loadInputDetailed(data: string | Uint8Array, fileName?: string, 
       });
       const derived = derivedExportKind(events); // `replay --steps` of the CLI: messages, no events
       if (derived) throw new InputError(`${where(fileName)}${derivedExportMessage(derived)}`);
-      // keep the lines exactly as given (NDJSON body), one chunk per line at the event's time
+      // Keep the lines exactly as given (NDJSON body), one chunk per line at the event's time: the file's own bytes
+      // where it is UTF-8 (bytes that are not UTF-8 are then told, as in an SSE file, not mended into U+FFFD).
+      const segments = text.split(/(?<=\n)/);
+      const lineBytes = bytes && bytesByLine(bytes, segments.length);
       const enc = new TextEncoder();
       let k = 0;
       let last = Number.NaN;
-      const pieces = text.split(/(?<=\n)/).map((seg) => {
+      const pieces = segments.map((seg, i) => {
         if (seg.trim() !== '') last = times[k++]; // blank lines share the time of the event before them
-        return { bytes: enc.encode(seg), t: last };
+        return { bytes: lineBytes ? lineBytes[i] : enc.encode(seg), t: last };
       });
       return { capture: bodyCapture(pieces, fileName, 'application/x-ndjson', undefined, unended), format: 'ndjson' };
     }

@@ -172,6 +172,32 @@ describe('loadInput', () => {
     expect(fromArray.diagnostics.map((d) => d.code).sort()).toEqual(fromLines.diagnostics.map((d) => d.code).sort());
   });
 
+  it('an NDJSON file keeps its own bytes: bytes that are not UTF-8 are told, as in an SSE file, not mended into U+FFFD', () => {
+    const enc = new TextEncoder();
+    const lines = events.slice(0, 2).map((e) => enc.encode(`${JSON.stringify(e)}\n`));
+    const bad = Uint8Array.from([...enc.encode('{"type":"TEXT_BLOCK_DELTA","reply_id":"r1","block_id":"b1","delta":"h'), 0xc3, ...enc.encode('i"}\n')]);
+    for (const bom of [[], [0xef, 0xbb, 0xbf]]) {
+      const file = Uint8Array.from([...bom, ...lines[0], ...lines[1], ...bad]);
+      const cap = loadInput(file, 'bad.ndjson');
+      const body = recordsToBytes(cap.records.filter((r): r is ChunkRecord => r.kind === 'chunk'));
+      expect(Buffer.from(body).equals(Buffer.from(file.subarray(bom.length)))).toBe(true);
+      const [analysed] = analyzeCapture(cap);
+      expect(analysed.events).toHaveLength(3);
+      expect(analysed.diagnostics.map((d) => d.code)).toContain('stream.invalid-utf8');
+    }
+  });
+
+  it('NDJSON whose first line is a JSON value but no object (a keep-alive 1) is read: that line is an invalid event, as further down', () => {
+    const text = ['1', ...events.slice(0, 2).map((e) => JSON.stringify(e))].join('\n');
+    const [analysed] = analyzeCapture(loadInput(text, 'k.ndjson'));
+    const [without] = analyzeCapture(loadInput(text.slice(2), 'n.ndjson'));
+    expect(analysed.events.map((e) => e.valid)).toEqual([false, ...without.events.map((e) => e.valid)]);
+    expect(analysed.diagnostics.filter((d) => d.index === 0).map((d) => d.code)).toContain('as.invalid-event');
+    // A file of numbers alone is no events, and a first line that is no JSON no NDJSON.
+    expect(() => loadInput('1\n2\n', 'n.ndjson')).toThrow(/expected a capture log, a HAR file, JSON events, NDJSON or SSE text/);
+    expect(() => loadInput(`hello\n${JSON.stringify(events[0])}\n`, 'h.ndjson')).toThrow(/expected a capture log/);
+  });
+
   it.each([
     ['', /input is empty/],
     ['   \n', /input is empty/],
