@@ -10,6 +10,7 @@
 import type { CaptureAnalyzer } from '../core/analysis/analyze.ts';
 import type { ConnectionView } from '../core/analysis/types.ts';
 import type { CaptureRecord } from '../core/capture/model.ts';
+import { PageTextDecoder } from '../core/frames/utf8-chunks.ts';
 import type { Diagnostic } from '../core/diagnostics/types.ts';
 import { partitionPoint } from '../core/partition-point.ts';
 
@@ -88,14 +89,16 @@ export class DiagnosticLines {
     return c;
   }
 
-  /** An SSE or NDJSON file: the body text as its one connection read it (its chunks' text, joined). */
-  static ofBody(records: readonly CaptureRecord[]): DiagnosticLines | undefined {
+  /**
+   * An SSE or NDJSON file: the body text as its one connection read it, decoded as the analysis decodes it — so where
+   * some bytes are not UTF-8 (base64 chunks) the frames' offsets still fall on the file's lines: one bad byte took the
+   * line away from every diagnostic.
+   */
+  static ofBody(records: readonly CaptureRecord[]): DiagnosticLines {
+    const decoder = new PageTextDecoder();
     let text = '';
-    for (const r of records) {
-      if (r.kind !== 'chunk') continue;
-      if (r.text === undefined) return undefined; // bytes that are not UTF-8: offsets are not the file's
-      text += r.text;
-    }
+    for (const r of records) if (r.kind === 'chunk') text += decoder.push(r);
+    text += decoder.end();
     const out = new DiagnosticLines();
     out.body = { text };
     return out;
@@ -134,8 +137,14 @@ export class DiagnosticLines {
   /** The 1-based line of offset `at` of the body text (its last line when `at` is its end). */
   private lineAt(body: { text: string; breaks?: number[] }, at: number): number {
     if (!body.breaks) {
+      // A line ends at LF, CR LF or a lone CR (SSE's three; an editor counts a lone CR as a line too): the offset of
+      // its last character.
       body.breaks = [];
-      for (let i = body.text.indexOf('\n'); i !== -1; i = body.text.indexOf('\n', i + 1)) body.breaks.push(i);
+      const text = body.text;
+      for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) body.breaks.push(i);
+      }
     }
     const breaks = body.breaks;
     if (at >= body.text.length && breaks.at(-1) === body.text.length - 1) at = body.text.length - 1; // on the last line, not the empty one after it

@@ -82,4 +82,20 @@ describe('the line of each diagnostic', () => {
     const array = JSON.parse((await runCli(['validate', '--json', 'x.json'], () => new TextEncoder().encode(`[${ndjson.trim().split('\n').filter(Boolean).join(',\n')}]`))).stdout);
     expect(array.map((d: { line?: number }) => d.line)).toEqual([undefined, undefined]);
   });
+
+  it('an SSE file with bytes that are not UTF-8, or lines ending in a lone CR: still the line each frame starts on', async () => {
+    const enc = new TextEncoder();
+    const start = enc.encode(ev({ type: 'REPLY_START', session_id: 's', name: 'n' }));
+    const bad = Uint8Array.from([...enc.encode('data: {"type":"TEXT_BLOCK_DELTA","reply_id":"r","block_id":"zz","delta":"h'), 0xc3, ...enc.encode('"}\n\n')]);
+    const late = enc.encode(ev({ type: 'TEXT_BLOCK_DELTA', block_id: 'zz', delta: 'y' }));
+    const lineOf = async (bytes: Uint8Array, code: string) => {
+      const json = JSON.parse((await runCli(['validate', '--json', 'x.sse'], () => bytes)).stdout) as { code: string; line?: number; index?: number }[];
+      return json.filter((d) => d.code === code).map((d) => d.line);
+    };
+    // The bad byte is on line 3, the next frame on line 5: one bad byte left every diagnostic without a line.
+    expect(await lineOf(Uint8Array.from([...start, ...bad, ...late]), 'as.unknown-block-id')).toEqual([3, 5]);
+    // Lone CRs end lines in SSE and in an editor: the frames start on lines 2 and 4, not both on line 1.
+    const cr = enc.encode([': ping', 'data: {"type":"NOPE"}', '', ev({ type: 'TEXT_BLOCK_DELTA', block_id: 'zz', delta: 'x' }).trimEnd()].join('\r') + '\r\r');
+    expect(await lineOf(cr, 'sse.client-cr-line-endings')).toEqual([2, 4]);
+  });
 });
