@@ -44,6 +44,13 @@ export function binaryHead(b: Uint8Array): string | undefined {
     text = false;
   }
   if (text && !head.includes(0)) return undefined;
+  // Text but for NUL bytes (a file written with a stray \0, a C string's terminator): say where, not "compressed?".
+  const nul = head.indexOf(0);
+  const printable = (x: number) => x >= 0x20 || x === 0x09 || x === 0x0a || x === 0x0d;
+  if (text && [...head].filter((x) => x === 0).length <= 2 && [...head].every((x) => x === 0 || printable(x))) {
+    const line = [...b.subarray(0, nul)].filter((x) => x === 0x0a).length + 1;
+    return `text with a NUL byte (\\0) at byte ${nul} (line ${line}) — no reader takes it there; remove it`;
+  }
   const bytes = [...head.subarray(0, 8)].map((x) => x.toString(16).padStart(2, '0')).join(' ');
   return `binary data, not text (its first bytes: ${bytes}${b.length > 8 ? ' …' : ''}; compressed or archived? unpack it first)`;
 }

@@ -155,6 +155,16 @@ function positionOf(message: string, text: string): { pos: number; line: number;
   return { pos, line: before.split('\n').length, column: before.length - before.lastIndexOf('\n') };
 }
 
+/**
+ * A JSON.parse message about one line of the file, told by column: the parse was of that line alone, so Chromium's
+ * "(line 1 column 29)" read as a contradiction of the file's line named before it, and a position is a column there.
+ */
+function inLine(message: string): string {
+  return message
+    .replace(/\s*\(line \d+ column \d+\)/, '')
+    .replace(/at position (\d+)/, (_, pos: string) => `at column ${Number(pos) + 1}`);
+}
+
 const SSE_LINE = /^(data|event|id|retry)(:|$)|^:/;
 
 /** The largest input read: its text must fit in one JavaScript string (V8: 2^29 − 24 UTF-16 units). */
@@ -283,7 +293,7 @@ export function loadInputDetailed(data: string | Uint8Array, fileName?: string, 
         try {
           events.push(JSON.parse(line));
         } catch (e) {
-          throw new InputError(`${where(fileName)}line ${i + 1}: expected one JSON event per line (NDJSON), found ${preview(line)} (${(e as Error).message})`, i + 1);
+          throw new InputError(`${where(fileName)}line ${i + 1}: expected one JSON event per line (NDJSON), found ${preview(line)} (${inLine((e as Error).message)})`, i + 1);
         }
         times.push(createdAtMs(events[events.length - 1]));
       });

@@ -146,6 +146,8 @@ describe('loadInput', () => {
     expect(() => loadInput('{"log":{"version":"1.2","entries":[{"request":', 'y.har')).toThrow(/^y\.har: not valid JSON: /);
     // NDJSON still reads, and a bad line of it is named as before.
     expect(() => loadInput('{"type":"a"}\n{"type":\n', 'n.ndjson')).toThrow(/^n\.ndjson: line 2: expected one JSON event per line/);
+    // The parse was of that line alone: its position is a column of line 2 (Chromium added "(line 1 column 13)").
+    expect(() => loadInput('{"type":"a"}\n{"type":"b" "x":1}\n', 'n.ndjson')).toThrow(/line 2: .* at column 13\)$/);
   });
 
   it('reads every published conformance case (events or raw chunks; pi client -> request body)', () => {

@@ -16,6 +16,8 @@ describe('binary input', () => {
     await expect(validate(bzip2)).rejects.toThrow('capture.bin: expected a capture log, a HAR file, JSON events, NDJSON or SSE text; ' +
       'found binary data, not text (its first bytes: 42 5a 68 39 31 41 59 26 …; compressed or archived? unpack it first)');
     await expect(validate([0x00, 0x01, 0x20, 0x6e])).rejects.toThrow('found binary data, not text (its first bytes: 00 01 20 6e;');
+    // Text with a stray NUL byte is told as such, where it is — not "compressed or archived?" over its text's bytes.
+    await expect(validate([...new TextEncoder().encode('this is \ntext'), 0x00, 0x0a])).rejects.toThrow('found text with a NUL byte (\\0) at byte 13 (line 2) — no reader takes it there; remove it');
     // Text that is no format is still quoted as text.
     await expect(validate([...new TextEncoder().encode('hello — world')])).rejects.toThrow('found text starting "hello — world"');
   });
