@@ -60,6 +60,7 @@ export async function validateFiles(files: readonly string[], opts: ValidateOpti
   const outcomes: FileOutcome[] = [];
   const sections: string[] = [];
   const errors: string[] = [];
+  let cut = 0; // of `errors`: inputs --timeout cut (no file missing: they waited too long)
   let exitCode = 0;
   const counts = { error: 0, warning: 0, info: 0 };
   let ignored = 0;
@@ -74,7 +75,10 @@ export async function validateFiles(files: readonly string[], opts: ValidateOpti
       outcome = { path, annotated, error: err };
     }
     exitCode = worstExit(exitCode, 'error' in outcome ? outcome.error.exitCode : outcome.report.exitCode);
-    if ('error' in outcome) errors.push(outcome.error.message);
+    if ('error' in outcome) {
+      errors.push(outcome.error.message);
+      if (outcome.error.exitCode === EXIT_TIMEOUT) cut++;
+    }
     else {
       for (const s of ['error', 'warning', 'info'] as const) counts[s] += outcome.report.counts[s];
       ignored += outcome.report.ignored;
@@ -94,7 +98,8 @@ export async function validateFiles(files: readonly string[], opts: ValidateOpti
     return { stdout: 'error' in o ? failed(o, opts, false) : o.report.text, exitCode, ...stderr };
   }
   const total = `${files.length} files: ${plural(counts.error, 'error')}, ${plural(counts.warning, 'warning')}, ${counts.info} info` +
-    `${ignored ? ` (${ignored} ignored)` : ''}${errors.length ? `; ${plural(errors.length, 'file')} could not be read` : ''}`;
+    `${ignored ? ` (${ignored} ignored)` : ''}${errors.length > cut ? `; ${plural(errors.length - cut, 'file')} could not be read` : ''}` +
+    `${cut ? `; ${plural(cut, 'input')} cut by --timeout` : ''}`;
   return { stdout: sections.map((s) => `${s}\n\n`).join('') + total, exitCode, ...stderr };
 }
 

@@ -74,6 +74,9 @@ describe('validate FILE…', () => {
       cli('validate', '--fail-on', 'never', clean, failing),
     ]);
     expect(runs.map((r) => r.code)).toEqual([0, 1, 2, 4, 1, 2, 0]);
+    // The totals tell an input nothing arrived on from a file that could not be read.
+    expect(runs[3].stdout).toMatch(/\n2 files: 0 errors, 0 warnings, 0 info; 1 input cut by --timeout\n$/);
+    expect(runs[5].stdout).toMatch(/\n2 files: 0 errors, 0 warnings, 0 info; 1 file could not be read; 1 input cut by --timeout\n$/);
     expect([worstExit(4, 1), worstExit(1, 4), worstExit(2, 1), worstExit(1, 2), worstExit(0, 4), worstExit(3, 2)]).toEqual([1, 1, 2, 2, 4, 3]);
   });
 
