@@ -48,7 +48,8 @@ function readError(err: unknown, path: string): CliError {
   const what = nameOf(path);
   // ERR_FS_FILE_TOO_LARGE: past what one Buffer holds (2 GiB); the size check says the smaller limit for the rest.
   return new CliError(code === 'ENOENT' ? `no such file: ${path}${unmatchedPattern(path)}` : code === 'EISDIR' ? `${what} is a directory, not a file`
-    : code === 'ERR_FS_FILE_TOO_LARGE' ? `${what} is larger than one input can hold (512 MiB); split it` : `cannot read ${what}: ${code ?? String(err)}`);
+    : code === 'ERR_FS_FILE_TOO_LARGE' ? `${what} is larger than one input can hold (512 MiB); split it`
+    : code === 'EACCES' || code === 'EPERM' ? `cannot read ${what}: permission denied (${code})` : `cannot read ${what}: ${code ?? String(err)}`);
 }
 
 export async function readInput(path: string, options: ReadOptions = {}): Promise<InputRead> {

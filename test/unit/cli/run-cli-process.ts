@@ -14,10 +14,12 @@ export interface Run {
   stderr: string;
 }
 
-/** Runs `replyscope ...args` to its end (stdout up to 64 MiB). */
-export const cli = (...args: string[]): Promise<Run> =>
-  execFileP(process.execPath, [BIN, ...args], { maxBuffer: 1 << 26 }).then(({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+/** Runs `replyscope ...args` to its end (stdout up to 64 MiB); a first argument `{uid, gid}` runs it as that user. */
+export const cli = (...args: (string | { uid: number; gid: number })[]): Promise<Run> => {
+  const user = typeof args[0] === 'object' ? args.shift() as { uid: number; gid: number } : {};
+  return execFileP(process.execPath, [BIN, ...(args as string[])], { maxBuffer: 1 << 26, ...user }).then(({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
     (e) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }));
+};
 
 /** A named pipe at `file` (a CI step's stream that has not ended yet, for --timeout). */
 export const mkfifo = (file: string): Promise<unknown> => execFileP('mkfifo', [file]);
