@@ -304,7 +304,8 @@ export async function runCli(args: string[], readFile: ReadFile, version = 'unkn
   // standard output, exit 0 ("help" wrote it to stderr as an error message).
   const options = args.includes('--') ? args.slice(0, args.indexOf('--')) : args;
   if (args[0] === 'help' || (args.length > 0 && options.some((a) => a === '--help' || a === '-h'))) return { stdout: USAGE, exitCode: 0 };
-  if (args[0] === '--version' || args[0] === 'version') return { stdout: `replyscope ${version}`, exitCode: 0 };
+  // The version likewise, asked anywhere (`replyscope validate --version` was an unknown option, exit 2).
+  if (args[0] === 'version' || options.includes('--version')) return { stdout: `replyscope ${version}`, exitCode: 0 };
   // No command: the usage, as an error (a CliError's message is one line; the usage is many).
   if (args.length === 0) return { stdout: '', usage: USAGE, exitCode: 2 };
   const p = parseArgs(args);

@@ -4,6 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { runCli } from '../../../src/cli/commands.ts';
+import { CliError } from '../../../src/cli/cli-error.ts';
 import { DIAGNOSTIC_DOCS } from '../../../src/core/diagnostics/catalog.ts';
 import { CLI_DIAGNOSTIC_DOCS } from '../../../src/cli/input-cut.ts';
 import { CONFORMANCE, captureOf, loadCases } from '../analysis/support.ts';
@@ -360,6 +361,9 @@ describe('the replyscope binary', () => {
     expect(help.stderr).toBe('');
     const version = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../../package.json'), 'utf8')).version;
     expect((await run(process.execPath, [BIN, '--version'])).stdout.trim()).toBe(`replyscope ${version}`);
+    // Asked after a command too, as --help is; after "--" it is a FILE's name.
+    expect(await runCli(['validate', 'x.sse', '--version'], read, version)).toEqual({ stdout: `replyscope ${version}`, exitCode: 0 });
+    await expect(runCli(['validate', '--', '--version'], () => { throw new CliError('no such file: --version', 2); }, version)).rejects.toThrow('no such file: --version');
     // Past what one JavaScript string holds: bad input, said as such (it was "internal error", exit 3). Only the
     // length is read before the refusal, so a stand-in of that length does.
     const huge = { length: 600 * 2 ** 20 } as Uint8Array;
