@@ -1,23 +1,15 @@
 // One row of the event list: an event's cells (index, time, type, block, preview, status) or a frame's that is no
 // event (a heartbeat, a socket's other message, what the page sent). Apart from the list (EventList.tsx), which
-// windows, selects and announces its rows: what a row shows, and the status it gives an event, in one place.
+// windows, selects and announces its rows: what a row shows in one place (the status it gives an event is
+// event-status.ts's, which the scrubber says too).
 import { memo } from 'preact/compat';
 import { eventRole } from '../../src/core/analysis/timeline.ts';
 import type { EventView } from '../../src/core/analysis/types.ts';
 import type { Diagnostic } from '../../src/core/diagnostics/types.ts';
+import { eventStatus } from '../lib/event-status.ts';
 import { formatElapsed, truncate } from '../lib/format.ts';
 import type { EventRow } from '../store/filters.ts';
 import { EdgeSpacedText } from './EdgeSpacedText.tsx';
-
-/** `extra`: the connection's diagnostics told at this event (see extraDiagnostics). */
-function statusOf(e: EventView, extra: readonly Diagnostic[] | undefined): { text: string; cls: string } {
-  if (!e.valid) return { text: 'invalid', cls: 'err' };
-  const diagnostics = extra ? [...e.diagnostics, ...extra] : e.diagnostics;
-  if (diagnostics.some((d) => d.severity === 'error')) return { text: 'error', cls: 'err' };
-  if (diagnostics.some((d) => d.severity === 'warning')) return { text: 'warning', cls: 'warn' };
-  if (e.extras.length) return { text: 'extras', cls: 'dim' };
-  return { text: 'ok', cls: 'ok' };
-}
 
 export function kindClass(e: EventView): string {
   const role = eventRole(e);
@@ -62,7 +54,7 @@ export const Row = memo(function Row({ row, index, top, odd, selected, origin, o
     );
   }
   const e = row.event;
-  const st = statusOf(e, extra);
+  const st = eventStatus(e, extra);
   return (
     <div
       class={`vrow${odd ? ' odd' : ''}${st.cls === 'err' ? ' has-error' : ''}`}

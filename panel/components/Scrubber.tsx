@@ -7,6 +7,8 @@ import { useWidth } from './useWidth.ts';
 import { continuesEvictionTitle, evictedStepsTitle } from '../lib/eviction-words.ts';
 import { connectionName, connectionNumbers, shownId } from '../lib/resume-words.ts';
 import { replyWords } from '../lib/reply-words.ts';
+import { eventStatus, eventStatusBeside, stepStatusTitle, stepStatusWord } from '../lib/event-status.ts';
+import { eventByIndex, extraDiagnostics } from '../store/lookups.ts';
 import { nextIn, nextPlayStep, playDelay, type Speed } from '../store/steps.ts';
 import type { PanelStore, SelectionShown } from '../store/store.ts';
 
@@ -203,7 +205,18 @@ export function Scrubber({ store, stacked = false }: { store: PanelStore; stacke
   const nextDiag = nextIn(diags, k, 1);
   const eventIndex = reply.eventIndices[k];
   const status = reply.stepStatus[k];
-  const statusWord = <span class={status === 'changed' ? 'ok' : status === 'unchanged' ? 'dim' : 'err'}>{status}</span>;
+  const stepWord = stepStatusWord(status);
+  // The event list's Status of the same event, when it says more than the step status: "changed" beside a row that
+  // says "error" (the START that reported the deltas dropped before it) read as a contradiction.
+  const event = eventByIndex(conn, eventIndex);
+  const beside = event ? eventStatusBeside(status, eventStatus(event, extraDiagnostics(conn).get(event.index))) : undefined;
+  const statusTitle = stepStatusTitle(eventIndex, status, beside);
+  const statusWord = (
+    <>
+      <span class={stepWord.cls}>{stepWord.text}</span>
+      {beside ? <> · <span class={beside.cls} data-testid="step-event-status">{beside.text}</span></> : null}
+    </>
+  );
   const flagged = `${diags.length} flagged`;
 
   // aria-disabled, not disabled: a button disabled by its own press (First step at the first step, Next step reaching
@@ -252,7 +265,7 @@ export function Scrubber({ store, stacked = false }: { store: PanelStore; stacke
         <option value="max">max</option>
       </select>
       {twoRows ? null : slider}
-      <span class="pos" data-testid="step-pos" title={compact ? `#${eventIndex} · ${status} · ${flagged}` : undefined}>
+      <span class="pos" data-testid="step-pos" title={compact ? `#${eventIndex} · ${status}${beside ? ` · ${beside.text}` : ''} · ${flagged}\n${statusTitle}` : undefined}>
         step {k + 1} / {n}
         {/* Shown, not only in the title: a docked panel's step status was in no text on screen. */}
         {compact ? <span data-testid="step-status"> · {statusWord}</span> : null}
@@ -270,7 +283,7 @@ export function Scrubber({ store, stacked = false }: { store: PanelStore; stacke
         ) : null}
       </span>
       {compact ? null : (
-        <span class="dim mono" title="Connection event index · step status">
+        <span class="dim mono" data-testid="step-said" title={statusTitle}>
           #{eventIndex} · {statusWord}
         </span>
       )}

@@ -1,0 +1,72 @@
+// What the panel says about one event's diagnostics, and where: the scrubber's step word beside the event's worst
+// diagnostic when they differ (the list said "error" where the bar said "changed").
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { useViewer } from './support/viewer.ts';
+import { writeCaptureLog } from '../../panel/core-bridge.ts';
+
+const viewer = useViewer('viewer-event-diagnostics');
+const demo = readFileSync(path.resolve(import.meta.dirname, '../../examples/demo.replyscope.ndjson'));
+/** The demo's reply whose text block got a delta (#468) before its START (#469, step 4 of 24). */
+const FRIDAY = '64571f08717dc6b3fcd38ea62de60c85';
+
+async function openDemo(size = { width: 1400, height: 860 }): Promise<Page> {
+  const page = await viewer.browser.newPage({ viewport: size });
+  page.on('pageerror', (err) => {
+    throw err;
+  });
+  await page.goto(`${viewer.url}/index.html`);
+  await page.getByTestId('import-input').setInputFiles({ name: 'demo.replyscope.ndjson', mimeType: 'application/octet-stream', buffer: demo });
+  await expect(page.getByTestId('status')).toContainText('Imported demo.replyscope.ndjson');
+  await page.locator('[data-conn="demo:1"]').click();
+  return page;
+}
+
+/** The Friday reply at step 4, its event #469 (TEXT_BLOCK_START, `as.delta-before-start`, an error). */
+async function atStep469(page: Page): Promise<void> {
+  await page.locator(`[data-reply="${FRIDAY}"]`).click();
+  await page.keyboard.press('Home');
+  for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('step-pos')).toHaveText(/^step 4 \/ 24\b/);
+  await expect(page.getByTestId('event-detail')).toContainText('#469 TEXT_BLOCK_START');
+}
+
+/** An SSE body of these AgentScope events of reply r1, one `data:` frame each. */
+const sseOf = (...events: Record<string, unknown>[]) =>
+  events.map((e) => `data: ${JSON.stringify({ reply_id: 'r1', session_id: 's', name: 'A', ...e })}\n\n`).join('');
+
+/** A capture log of one SSE connection with this body, in one chunk. */
+function streamLog(body: string): string {
+  return writeCaptureLog({
+    header: { kind: 'header', format: 'replyscope-capture', version: 1, tool: 't', created: '2026-12-01T00:00:00Z' },
+    records: [
+      {
+        kind: 'connection', id: 'c', transport: 'fetch', frameUrl: 'http://127.0.0.1/', method: 'GET', url: 'http://127.0.0.1/stream',
+        requestHeaders: [], status: 200, responseHeaders: [['content-type', 'text/event-stream']], startTime: 1, responseTime: 2,
+      },
+      { kind: 'chunk', conn: 'c', t: 3, bytes: Buffer.byteLength(body), text: body },
+      { kind: 'end', conn: 'c', t: 4, state: 'complete' },
+    ],
+  });
+}
+
+test('the scrubber says what append_event did and, when it differs, the event\'s worst diagnostic, coloured as the list', async () => {
+  const page = await openDemo();
+  await atStep469(page);
+  const row = page.locator('.vrow[data-event="469"] .status-cell');
+  await expect(row).toHaveText('error');
+  const said = page.getByTestId('step-said');
+  await expect(said).toHaveText('#469 · changed · error');
+  await expect(said.getByTestId('step-event-status')).toHaveClass(/\berr\b/);
+  await expect(said).toHaveAttribute('title', /append_event.*\n.*worst diagnostic/s);
+  // A step whose event has no diagnostic says the step's word alone.
+  await page.keyboard.press('ArrowRight');
+  await expect(said).toHaveText('#470 · changed');
+
+  // Docked below (the compact bar): said beside the position, the same words.
+  await page.keyboard.press('ArrowLeft');
+  await page.setViewportSize({ width: 800, height: 500 });
+  await expect(page.getByTestId('step-pos')).toHaveText('step 4 / 24 · changed · error');
+  await page.close();
+});
