@@ -18,6 +18,7 @@ import { replyWords } from '../lib/reply-words.ts';
 import { ContinuedNote } from './ResumeNote.tsx';
 import { usePaneFocusKept } from './usePaneFocusKept.ts';
 import { ReadableCopies } from '../core-bridge.ts';
+import { frameHeaderWords, frameNumberTitle } from '../lib/frame-words.ts';
 
 interface StepState {
   message: unknown;
@@ -120,7 +121,7 @@ export function EventDetail({ conn, event, numbers, paneRef }: { conn: Connectio
       <div class="section">
         <h4>
           {/* "frame 88", not "#88": frames (heartbeats included) are numbered apart from events, and "#88" above event #85 read as a mix-up. */}
-          Raw frame{frame ? ` (frame ${frame.index} of the body, ${frame.kind}${frame.event ? `, event: ${frame.event}` : ''}${frame.id ? `, id: ${frame.id}` : ''})` : ''}
+          Raw frame{frame ? <span title={frameNumberTitle(frame, event.index)}> ({frameHeaderWords(frame, conn.record.transport)})</span> : ''}
           <CopyButton text={() => (frame ? frame.data : event.rawText)} title="Copy the frame's whole text" name="Copy raw frame" resetKey={event} />
         </h4>
         <LongPre testId="raw-frame" text={frame ? frame.data : event.rawText} />
@@ -153,14 +154,16 @@ export function FrameDetail({ conn, frame, paneRef }: { conn: ConnectionView; fr
     <div class="scroll" data-testid="frame-detail" tabIndex={0} role="region" aria-label="Frame detail" ref={paneRef}>
       <div class="kv">
         <span class="k">frame</span>
-        <span>#{frame.index} <b>{what}</b></span>
+        {/* "255" under "frame", not "#255": "#" is an event's number (frame-words.ts). */}
+        <span data-testid="frame-number" title={frameNumberTitle(frame)}>{frame.index} <b>{what}</b></span>
         <span class="k">time</span>
         <span>{formatRelative(frame.t, conn.record.startTime)}</span>
         {frame.event && !frame.sent ? (<><span class="k">type</span><span class="mono">{frame.event}</span></>) : null}
       </div>
       <div class="section">
         <h4>
-          Raw frame (frame {frame.index} of the body, {frame.kind})
+          {/* Its kind and number only: its type is said above (a sent message's "send" is no event name). */}
+          Raw frame ({frameHeaderWords({ index: frame.index, kind: frame.kind }, conn.record.transport)})
           {frame.data === '' ? null : <CopyButton text={() => frame.data} title="Copy the frame's whole text" name="Copy raw frame" resetKey={frame} />}
         </h4>
         {frame.data === '' ? (

@@ -1,5 +1,6 @@
 // What the panel says about one event's diagnostics, and where: the scrubber's step word beside the event's worst
-// diagnostic when they differ (the list said "error" where the bar said "changed").
+// diagnostic when they differ (the list said "error" where the bar said "changed"); the raw frame's header in words
+// ("data frame 470", not "DATA"), and a frame numbered as a frame, not as "#N" of an event.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
@@ -69,4 +70,23 @@ test('the scrubber says what append_event did and, when it differs, the event\'s
   await page.setViewportSize({ width: 800, height: 500 });
   await expect(page.getByTestId('step-pos')).toHaveText('step 4 / 24 · changed · error');
   await page.close();
+});
+
+test('the raw frame\'s header says what kind of frame in words, and a frame alone is numbered as a frame, not "#N"', async () => {
+  const page = await openDemo();
+  await atStep469(page);
+  // Frame 470 beside event #469: both from 0, the body's ":" keep-alive (frame 255) a frame of no event.
+  await expect(page.getByTestId('event-detail').locator('h4', { hasText: 'Raw frame' })).toHaveText(/^Raw frame \(data frame 470 of the body\)/);
+  await page.close();
+
+  const log = streamLog(sseOf({ type: 'REPLY_START', role: 'assistant' }) + ': ping\n\n' + sseOf({ type: 'REPLY_END' }));
+  const p2 = await viewer.open();
+  await p2.getByTestId('import-input').setInputFiles({ name: 'beat.replyscope.ndjson', mimeType: 'application/octet-stream', buffer: Buffer.from(log) });
+  await expect(p2.getByTestId('status')).toContainText('Imported beat.replyscope.ndjson');
+  await p2.locator('[data-conn="c"]').click();
+  await p2.locator('.vrow.heartbeat').first().click();
+  const frame = p2.getByTestId('frame-detail');
+  await expect(frame.getByTestId('frame-number')).toHaveText('1 heartbeat'); // under "frame"; it said "#1", an event's number
+  await expect(frame.locator('h4', { hasText: 'Raw frame' })).toHaveText(/^Raw frame \(comment frame 1 of the body\)/);
+  await p2.close();
 });
