@@ -1,6 +1,6 @@
 // All diagnostics of the selected connection (or of every connection), grouped by code, with the catalogue's
 // explanation and — where docs and reference code disagree — what the reference actually does. Each occurrence
-// is a button that selects the connection and seeks the scrubber to the event.
+// is a button that selects the connection and seeks the scrubber to the event; the events it relates, links beside it.
 import type { Diagnostic, Severity } from '../../src/core/diagnostics/types.ts';
 import type { ConnectionView } from '../../src/core/analysis/types.ts';
 import { diagnosticDoc } from '../core-bridge.ts';
@@ -8,6 +8,7 @@ import { eventByIndex } from '../store/lookups.ts';
 import type { PanelStore } from '../store/store.ts';
 import { connectionName, connectionNumbers, withConnectionNames } from '../lib/resume-words.ts';
 import { shortUrl } from '../lib/format.ts';
+import { RelatedEvents } from './RelatedEvents.tsx';
 
 interface Group {
   code: string;
@@ -53,29 +54,30 @@ export function DiagnosticsView({ store, scope }: { store: PanelStore; scope: 'c
             {doc?.reference ? <p class="ref">Reference behaviour: {withCode(doc.reference)}</p> : null}
             {g.items.slice(0, 200).map(({ conn, d }, i) => {
               const ev = eventByIndex(conn, d.index);
+              const select = (index: number) => {
+                if (store.selectedConnId.value !== conn.record.id) store.selectConnection(conn.record.id);
+                store.selectEvent(index);
+              };
               return (
-                <button
-                  key={i}
-                  class="diag-item"
-                  data-testid="diag-occurrence"
-                  onClick={() => {
-                    if (store.selectedConnId.value !== conn.record.id) store.selectConnection(conn.record.id);
-                    store.selectEvent(d.index);
-                  }}
-                >
-                  <span class="mono dim" title={d.frame !== undefined ? `Frame ${d.frame} of the body; the event at or after it: #${d.index}` : undefined}>
-                    {d.frame !== undefined ? `frame ${d.frame} → #${d.index}` : `#${d.index}`}
-                  </span>
-                  <span class="mono diag-type" title={ev?.type}>{ev?.type ?? ''}</span>
-                  <span class="diag-msg">{withConnectionNames(d.message, numbers)}</span>
-                  {scope === 'all' ? (
-                    // Named as the Connections list and its resume links name it ("#4 /api/stream"): four pi
-                    // streams to one URL read alike, and the click jumped to one of them unannounced.
-                    <span class="dim diag-conn" title={`Connection ${connectionName(numbers, conn.record.id)}: ${conn.record.url}`}>
-                      {connectionName(numbers, conn.record.id)} {shortUrl(conn.record.url)}
+                // The related events beside the occurrence, not in it: a button in a button is no control to a
+                // screen reader or the keyboard.
+                <div class="diag-row" key={`${conn.record.id}:${d.index}:${i}`}>
+                  <button class="diag-item" data-testid="diag-occurrence" onClick={() => select(d.index)}>
+                    <span class="mono dim" title={d.frame !== undefined ? `Frame ${d.frame} of the body; the event at or after it: #${d.index}` : undefined}>
+                      {d.frame !== undefined ? `frame ${d.frame} → #${d.index}` : `#${d.index}`}
                     </span>
-                  ) : null}
-                </button>
+                    <span class="mono diag-type" title={ev?.type}>{ev?.type ?? ''}</span>
+                    <span class="diag-msg">{withConnectionNames(d.message, numbers)}</span>
+                    {scope === 'all' ? (
+                      // Named as the Connections list and its resume links name it ("#4 /api/stream"): four pi
+                      // streams to one URL read alike, and the click jumped to one of them unannounced.
+                      <span class="dim diag-conn" title={`Connection ${connectionName(numbers, conn.record.id)}: ${conn.record.url}`}>
+                        {connectionName(numbers, conn.record.id)} {shortUrl(conn.record.url)}
+                      </span>
+                    ) : null}
+                  </button>
+                  <RelatedEvents conn={conn} related={d.related} onSelect={select} />
+                </div>
               );
             })}
             {g.items.length > 200 ? <div class="dim">… and {g.items.length - 200} more</div> : null}

@@ -16,6 +16,7 @@ import { TabList, TabPanel } from './TabList.tsx';
 import { connectionNumbers, continuedBy, withConnectionNames, type ConnectionNumbers } from '../lib/resume-words.ts';
 import { replyWords } from '../lib/reply-words.ts';
 import { ContinuedNote } from './ResumeNote.tsx';
+import { RelatedEvents } from './RelatedEvents.tsx';
 import { usePaneFocusKept } from './usePaneFocusKept.ts';
 import { ReadableCopies } from '../core-bridge.ts';
 import { frameHeaderWords, frameNumberTitle } from '../lib/frame-words.ts';
@@ -76,7 +77,8 @@ function replyOf(conn: ConnectionView, id: string): string {
   return reply ? replyWords(reply, conn.replies) : id;
 }
 
-export function EventDetail({ conn, event, numbers, paneRef }: { conn: ConnectionView; event: EventView | undefined; numbers?: ConnectionNumbers; paneRef?: Ref<HTMLDivElement> }) {
+/** `onSelectEvent`: selects another event of `conn` (a diagnostic's related events are links when given). */
+export function EventDetail({ conn, event, numbers, paneRef, onSelectEvent }: { conn: ConnectionView; event: EventView | undefined; numbers?: ConnectionNumbers; paneRef?: Ref<HTMLDivElement>; onSelectEvent?: (index: number) => void }) {
   if (!event) return <div class="empty">Select an event.</div>;
   const frame = frameByIndex(conn, event.frameIndex);
   const diagnostics = eventDiagnostics(conn, event); // its own and the connection's told here (the end of stream's)
@@ -108,6 +110,7 @@ export function EventDetail({ conn, event, numbers, paneRef }: { conn: Connectio
           {diagnostics.map((d, i) => (
             <div key={i} class={d.severity === 'error' ? 'err' : d.severity === 'warning' ? 'warn' : 'dim'}>
               <span class="mono">{d.code}</span> {numbers ? withConnectionNames(d.message, numbers) : d.message}
+              {onSelectEvent ? <RelatedEvents key={`${event.index}:${i}`} conn={conn} related={d.related} onSelect={onSelectEvent} /> : null}
             </div>
           ))}
         </div>
@@ -256,7 +259,7 @@ export function StepDetail({ store, stacked = false }: { store: PanelStore; stac
     : reading && !event ? (
       // Focusable: keyboard focus in the event pane waits here while the event is read (usePaneFocusKept).
       <div class="empty" data-testid="event-reading" ref={eventPane} tabIndex={-1} aria-busy="true">Reading the capture up to the selected event…</div>
-    ) : <EventDetail conn={conn} event={event} numbers={numbers} paneRef={eventPane} />;
+    ) : <EventDetail conn={conn} event={event} numbers={numbers} paneRef={eventPane} onSelectEvent={store.selectEvent} />;
 
   const left = (
     <>

@@ -1,6 +1,7 @@
-// What the panel says about one event's diagnostics, and where: the scrubber's step word beside the event's worst
-// diagnostic when they differ (the list said "error" where the bar said "changed"); the raw frame's header in words
-// ("data frame 470", not "DATA"), and a frame numbered as a frame, not as "#N" of an event.
+// What the panel says about one event's diagnostics, and where: the related events a diagnostic names (the dropped
+// deltas of `as.delta-before-start`) as links in the event pane and the Diagnostics tab; the scrubber's step word
+// beside the event's worst diagnostic when they differ (the list said "error" where the bar said "changed"); the raw
+// frame's header in words ("data frame 470", not "DATA"), and a frame numbered as a frame, not as "#N" of an event.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
@@ -51,6 +52,48 @@ function streamLog(body: string): string {
     ],
   });
 }
+
+test('a diagnostic\'s related events are links, in the event pane and the Diagnostics tab, and the keyboard follows them', async () => {
+  const page = await openDemo();
+  await atStep469(page);
+  const detail = page.getByTestId('event-detail');
+  const related = detail.getByTestId('related-events');
+  await expect(related).toHaveText('related: #468');
+  const link = related.getByRole('button', { name: 'Show related event #468 (TEXT_BLOCK_DELTA)' });
+  await link.focus();
+  await page.keyboard.press('Enter');
+  await expect(detail).toContainText('#468 TEXT_BLOCK_DELTA');
+  await expect(page.locator('.vrow[aria-selected="true"]')).toHaveAttribute('data-event', '468');
+  // #468 relates no event: the link went with #469's pane, and focus stays in the pane, not on the document.
+  await expect(detail).toBeFocused();
+
+  // The Diagnostics tab: the occurrence at #469 lists #468 too; the link selects it, not the occurrence's own event.
+  await atStep469(page);
+  await page.locator('[data-tab="diagnostics"]').click();
+  const group = page.locator('.diag-group[data-code="as.delta-before-start"]');
+  await expect(group.getByTestId('related-events')).toHaveText('related: #468');
+  await group.getByRole('button', { name: 'Show related event #468 (TEXT_BLOCK_DELTA)' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('event-detail')).toContainText('#468 TEXT_BLOCK_DELTA');
+  await page.close();
+});
+
+test('a long list of related events shows the first five and "+N more", which shows the rest', async () => {
+  const deltas = Array.from({ length: 8 }, (_, i) => ({ type: 'TEXT_BLOCK_DELTA', block_id: 'b', delta: `w${i} ` }));
+  const log = streamLog(sseOf({ type: 'REPLY_START', role: 'assistant' }, ...deltas, { type: 'TEXT_BLOCK_START', block_id: 'b' }, { type: 'TEXT_BLOCK_END', block_id: 'b' }, { type: 'REPLY_END' }));
+  const page = await viewer.open();
+  await page.getByTestId('import-input').setInputFiles({ name: 'early.replyscope.ndjson', mimeType: 'application/octet-stream', buffer: Buffer.from(log) });
+  await expect(page.getByTestId('status')).toContainText('Imported early.replyscope.ndjson');
+  await page.locator('[data-conn="c"]').click();
+  await page.locator('[data-tab="diagnostics"]').click();
+  const related = page.locator('.diag-group[data-code="as.delta-before-start"]').getByTestId('related-events');
+  await expect(related).toHaveText('related: #1, #2, #3, #4, #5, +3 more');
+  await related.getByRole('button', { name: 'Show 3 more related events' }).click();
+  await expect(related).toHaveText('related: #1, #2, #3, #4, #5, #6, #7, #8');
+  await related.getByRole('button', { name: /^Show related event #8\b/ }).click();
+  await expect(page.getByTestId('event-detail')).toContainText('#8 TEXT_BLOCK_DELTA');
+  await page.close();
+});
 
 test('the scrubber says what append_event did and, when it differs, the event\'s worst diagnostic, coloured as the list', async () => {
   const page = await openDemo();
