@@ -2,7 +2,7 @@
 // for, the START a duplicate repeats, the event that waited least), each a button that selects that event. The core
 // filled them and the messages said "listed as related", but the panel showed none of them. Shown wherever a
 // diagnostic is: the event pane's Diagnostics and the Diagnostics tab.
-import { useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { ConnectionView } from '../../src/core/analysis/types.ts';
 import { eventByIndex } from '../store/lookups.ts';
 
@@ -20,11 +20,19 @@ interface Props {
 
 export function RelatedEvents({ conn, related, onSelect }: Props) {
   const [expanded, setExpanded] = useState(false);
+  const box = useRef<HTMLSpanElement>(null);
+  // "+N more" goes once pressed: focus goes on to the first event it showed, not to the document.
+  const moreFocused = useRef(false);
+  useLayoutEffect(() => {
+    if (!expanded || !moreFocused.current) return;
+    moreFocused.current = false;
+    box.current?.querySelectorAll<HTMLElement>('button.event-link')[FIRST]?.focus();
+  }, [expanded]);
   if (!related || related.length === 0) return null;
   const shown = related.slice(0, expanded ? EXPANDED : FIRST);
   const more = related.length - shown.length;
   return (
-    <span class="related-events" data-testid="related-events">
+    <span class="related-events" data-testid="related-events" ref={box}>
       <span class="dim">related: </span>
       {shown.map((index, i) => (
         <span key={index}>
@@ -35,7 +43,10 @@ export function RelatedEvents({ conn, related, onSelect }: Props) {
       {more > 0 && !expanded ? (
         <>
           {', '}
-          <button class="event-link" aria-label={`Show ${more} more related events`} title={`Show ${more} more related events`} onClick={() => setExpanded(true)}>
+          <button class="event-link" aria-label={`Show ${more} more related events`} title={`Show ${more} more related events`} onClick={(e) => {
+            moreFocused.current = document.activeElement === e.currentTarget;
+            setExpanded(true);
+          }}>
             +{more} more
           </button>
         </>

@@ -88,8 +88,11 @@ test('a long list of related events shows the first five and "+N more", which sh
   await page.locator('[data-tab="diagnostics"]').click();
   const related = page.locator('.diag-group[data-code="as.delta-before-start"]').getByTestId('related-events');
   await expect(related).toHaveText('related: #1, #2, #3, #4, #5, +3 more');
-  await related.getByRole('button', { name: 'Show 3 more related events' }).click();
+  await related.getByRole('button', { name: 'Show 3 more related events' }).focus();
+  await page.keyboard.press('Enter');
   await expect(related).toHaveText('related: #1, #2, #3, #4, #5, #6, #7, #8');
+  // The button went with its press: focus is on the first event it showed, not on the document.
+  await expect(related.getByRole('button', { name: /^Show related event #6\b/ })).toBeFocused();
   await related.getByRole('button', { name: /^Show related event #8\b/ }).click();
   await expect(page.getByTestId('event-detail')).toContainText('#8 TEXT_BLOCK_DELTA');
   await page.close();
