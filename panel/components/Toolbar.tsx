@@ -5,6 +5,7 @@ import { Icon } from './Icon.tsx';
 import { capMB } from '../lib/capture-cap.ts';
 import type { PanelSource } from '../sources/source.ts';
 import type { PanelStore } from '../store/store.ts';
+import { HAS_ERRORS_TITLE } from '../store/filters.ts';
 
 /** A status longer than this is likely cut by the toolbar: it can take focus to be read whole. */
 const LONG_STATUS = 60;
@@ -87,7 +88,7 @@ export function Toolbar({ store, source, onImport, onExport, onHelp, onInclude, 
         value={f.urlText.value}
         onInput={(e) => (f.urlText.value = (e.currentTarget as HTMLInputElement).value)}
       />
-      <label>
+      <label title={HAS_ERRORS_TITLE}>
         <input type="checkbox" checked={f.errorsOnly.value} onChange={(e) => (f.errorsOnly.value = (e.currentTarget as HTMLInputElement).checked)} />
         Has errors
       </label>

@@ -1,13 +1,13 @@
 // Filter state and the pure predicates behind the connections list and the event list.
 import { signal } from '@preact/signals';
-import type { ConnectionView, EventView, FrameView } from '../../src/core/analysis/types.ts';
+import type { ConnectionView, EventView, FrameView, ReplyView } from '../../src/core/analysis/types.ts';
 import { beatRow, frameMatcher, matcher, splitMatcherFor } from './event-rows.ts';
 
 export function createFilters() {
   return {
     /** Connections: substring of the URL (case-insensitive). */
     urlText: signal(''),
-    /** Connections: only those with error diagnostics, a failed end or an HTTP error status. */
+    /** Connections: only those with a problem to look at (connectionHasErrors says which). */
     errorsOnly: signal(false),
     /** Events: substring of type, block id, preview or raw text — or of a block's text across deltas (split-text-match.ts). */
     eventText: signal(''),
@@ -20,12 +20,29 @@ export function createFilters() {
 
 export type Filters = ReturnType<typeof createFilters>;
 
+/**
+ * Finished reasons of a reply that failed: AgentScope's REPLY_END `finished_reason: "error"` (the reply's `error` is set
+ * with it), pi's stopReason "error" / "aborted" (an event's, or the one streamProxy gives the message when the stream
+ * breaks: ReplyView.afterEnd). A healthy stream can carry a failed reply — pi's "529 overloaded_error" comes as an
+ * `error` event on an HTTP 200 that ends complete, its diagnostic only info — and that reply is what a user filtering
+ * for errors is looking for. ("interrupted" and "exceed_max_iters" are the agent stopping as told, not failing.)
+ */
+const FAILED_REASONS: ReadonlySet<string> = new Set(['error', 'aborted']);
+
+export const replyFailed = (r: ReplyView): boolean => r.finishedReason !== undefined && FAILED_REASONS.has(r.finishedReason);
+
+/** What "Has errors" keeps, said on the checkbox (its title). */
+export const HAS_ERRORS_TITLE =
+  'Connections with an error diagnostic, an HTTP error status (400 or more), a failed or aborted end, or a reply that ' +
+  'finished in error (AgentScope finished_reason "error", pi stopReason "error" or "aborted")';
+
 export function connectionHasErrors(c: ConnectionView): boolean {
   return (
     c.diagnostics.some((d) => d.severity === 'error') ||
     c.state === 'error' ||
     c.state === 'aborted' ||
-    (c.record.status !== undefined && c.record.status >= 400)
+    (c.record.status !== undefined && c.record.status >= 400) ||
+    c.replies.some(replyFailed)
   );
 }
 
