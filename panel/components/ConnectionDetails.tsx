@@ -6,6 +6,7 @@ import { connectionDuration } from './ConnectionList.tsx';
 import { connectionNumbers } from '../lib/resume-words.ts';
 import { ResumeDetails } from './ResumeNote.tsx';
 import { evictedDetail } from '../lib/eviction-words.ts';
+import { shownState } from '../lib/connection-state.ts';
 
 function Headers({ title, headers }: { title: string; headers: [string, string][] | undefined }) {
   if (!headers?.length) return null;
@@ -31,6 +32,7 @@ export function ConnectionDetails({ store }: { store: PanelStore }) {
   // version of it had no mark, only no content.
   const letGo = body !== undefined && (body.abridged === true || (body.text === undefined && body.base64 === undefined));
   const evicted = evictedDetail(c);
+  const state = shownState(c.state, store.connectionFiles.get(r.id), store.backlog.value !== undefined);
   return (
     <div data-testid="connection-details">
       <div class="kv">
@@ -41,7 +43,7 @@ export function ConnectionDetails({ store }: { store: PanelStore }) {
         <span class="k">Status</span>
         <span>{r.status ?? '—'} {r.statusText ?? ''}</span>
         <span class="k">End</span>
-        <span class={`state-${c.state}`}>{c.state}{c.end?.error ? ` — ${c.end.error}` : ''}</span>
+        <span class={state.cls} title={state.title}>{state.text}{c.end?.error ? ` — ${c.end.error}` : ''}</span>
         <span class="k">Received</span>
         <span>{formatBytes(c.bytes)} · {c.frames.length} frames · {c.events.length} events · {formatMs(connectionDuration(c))}</span>
         <ResumeDetails c={c} store={store} numbers={connectionNumbers(store.connections.value)} />

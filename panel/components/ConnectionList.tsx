@@ -7,6 +7,7 @@ import { Icon } from './Icon.tsx';
 import { PageBoundaryRow } from './PageBoundaryRow.tsx';
 import { connectionNumbers, resumeText } from '../lib/resume-words.ts';
 import { ResumeBadge } from './ResumeNote.tsx';
+import { shownState } from '../lib/connection-state.ts';
 import { useWidth } from './useWidth.ts';
 
 /**
@@ -28,16 +29,10 @@ export function connectionDuration(c: ConnectionView): number | undefined {
   return last !== undefined && Number.isFinite(last) && Number.isFinite(c.record.startTime) ? last - c.record.startTime : undefined;
 }
 
-/**
- * A connection's state. One read from a file is no live stream: while the file is analysed (in slices) its end is
- * not read yet — it read "● live", as if it were arriving — and one whose file holds no end was still streaming
- * when it was saved: open.
- */
+/** A connection's state, as its details say it too (shownState). */
 function StateCell({ state, file, reading }: { state: ConnectionView['state']; file: string | undefined; reading: boolean }) {
-  if (state !== 'live' || file === undefined) return <td class={`state-${state}`} data-testid="conn-state">{state}</td>;
-  return reading
-    ? <td class="dim" data-testid="conn-state" title={`Being read from ${file}`}>reading…</td>
-    : <td class="state-open" data-testid="conn-state" title={`${file} holds no end for it: it was still streaming when the file was saved`}>open</td>;
+  const shown = shownState(state, file, reading);
+  return <td class={shown.cls} data-testid="conn-state" title={shown.title}>{shown.text}</td>;
 }
 
 /** The DOM id of a connection's row (the grid's active descendant when selected). */
