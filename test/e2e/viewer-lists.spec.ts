@@ -3,7 +3,7 @@
 // use; a focused list's ring drawn over its rows; the event search's count in sight.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { useViewer } from './support/viewer.ts';
 
 const viewer = useViewer('viewer-lists');
@@ -33,3 +33,55 @@ test("a file's connection that holds no end reads \"open\" in its details, as in
   expect(await end.evaluate((el) => getComputedStyle(el, '::before').content)).toBe('none');
   await page.close();
 });
+
+/** The demo at `size`, its session stream and its fifth reply (R5) selected. */
+async function openDemo(size: { width: number; height: number }): Promise<Page> {
+  const page = await openWith(size, 'demo.replyscope.ndjson', demo);
+  await page.locator('[data-conn="demo:1"]').click();
+  await page.locator('[data-reply]').nth(4).click();
+  return page;
+}
+
+/** The colour (r, g, b) of the page's pixel at (x, y), as painted. */
+async function pixelAt(page: Page, x: number, y: number): Promise<[number, number, number]> {
+  const png = (await page.screenshot({ clip: { x, y, width: 1, height: 1 } })).toString('base64');
+  return page.evaluate(async (data) => {
+    const bitmap = await createImageBitmap(await (await fetch(`data:image/png;base64,${data}`)).blob());
+    const ctx = new OffscreenCanvas(1, 1).getContext('2d')!;
+    ctx.drawImage(bitmap, 0, 0);
+    const [r, g, b] = ctx.getImageData(0, 0, 1, 1).data;
+    return [r, g, b] as [number, number, number];
+  }, png);
+}
+
+for (const theme of ['light', 'dark'] as const) {
+  test(`a focused list's ring is drawn over its striped rows (${theme})`, async () => {
+    const page = await openDemo({ width: 1400, height: 860 });
+    await page.evaluate((t) => document.documentElement.setAttribute('data-theme', t), theme);
+    const accent = await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--accent').trim());
+    const rgb = (hex: string) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+    const near = (a: number[], b: number[]) => a.every((v, i) => Math.abs(v - b[i]) <= 24);
+    // The list's left edge, a pixel inside, beside a striped row in sight that is not selected: the ring's colour, not
+    // the row's (the 1 px shadow it was lay under the rows and showed beside the white ones only).
+    const leftEdge = (list: Locator, rows: string) => list.evaluate((el, sel) => {
+      const box = el.getBoundingClientRect();
+      const top = el.querySelector('thead, .vhead')!.getBoundingClientRect().bottom;
+      const row = [...el.querySelectorAll(sel)].map((r) => r.getBoundingClientRect()).find((r) => r.top >= top && r.bottom <= box.bottom)!;
+      return { x: Math.round(box.left) + 1, y: Math.round(row.top + row.height / 2) };
+    }, rows);
+    const colourAt = async (list: Locator, rows: string) => {
+      const { x, y } = await leftEdge(list, rows);
+      return pixelAt(page, x, y);
+    };
+    await page.getByRole('grid', { name: 'Replies' }).focus();
+    await page.keyboard.press('ArrowUp'); // (keyboard focus: :focus-visible)
+    const replies = page.getByTestId('replies');
+    const onReplies = await colourAt(replies, 'tr.row:nth-child(even):not([aria-selected="true"])');
+    expect(near(onReplies, rgb(accent)), `${onReplies} is not ${accent}`).toBe(true);
+    await page.locator('.vrow').nth(3).click();
+    await page.keyboard.press('ArrowDown');
+    const onEvents = await colourAt(page.getByTestId('events'), '.vrow.odd:not([aria-selected="true"])');
+    expect(near(onEvents, rgb(accent)), `${onEvents} is not ${accent}`).toBe(true);
+    await page.close();
+  });
+}
