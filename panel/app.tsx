@@ -8,6 +8,7 @@ import { DiagnosticsView } from './components/DiagnosticsView.tsx';
 import { EmptyState } from './components/EmptyState.tsx';
 import { EventList, EventToolbar } from './components/EventList.tsx';
 import { ExportDialog } from './components/ExportDialog.tsx';
+import { FilterCount } from './components/EventToolbar.tsx';
 import { CapDialog } from './components/CapDialog.tsx';
 import { IncludeDialog } from './components/IncludeDialog.tsx';
 import { KeyboardHelp } from './components/KeyboardHelp.tsx';
@@ -169,6 +170,7 @@ function MainTabs({ store }: { store: PanelStore }) {
         </span>
       </div>
       {conn?.notes.length ? <div class="section warn">{conn.notes.join(' · ')}</div> : null}
+      {view === 'events' ? <FilterCount store={store} /> : null}
       <TabPanel panelId="connection-view" selected={view} class="tabpanel">
         {view === 'events' ? <EventList store={store} /> : view === 'timeline' ? <Timeline store={store} tools={timelineTools} /> : <DiagnosticsView store={store} scope={allDiagnostics ? 'all' : 'connection'} />}
       </TabPanel>

@@ -2,6 +2,8 @@
 // connection views' tab bar (app.tsx puts them there), not in the list: a component of its own beside the list
 // (EventList.tsx), the two sharing only the store's filters.
 import { batch } from '@preact/signals';
+import { useMemo } from 'preact/hooks';
+import type { ConnectionView } from '../../src/core/analysis/types.ts';
 import { frameMatcher } from '../store/event-rows.ts';
 import { frameByIndex } from '../store/lookups.ts';
 import type { PanelStore } from '../store/store.ts';
@@ -58,6 +60,39 @@ export function EventToolbar({ store }: { store: PanelStore }) {
       </label>
       <FilterStatus filter={`${f.eventText.value}\n${chosen}\n${f.hideHeartbeats.value}`} text={rowsShown(store.eventRows.value?.count ?? 0)} />
     </>
+  );
+}
+
+/** Rows of the list with no filter: every event and every heartbeat / comment frame (the rows a filter can hide). */
+function allRows(conn: ConnectionView): number {
+  let beats = 0;
+  for (let i = 0; i < conn.frames.length; i++) if (conn.frames.heartbeat(i)) beats++;
+  return conn.events.length + beats;
+}
+
+/**
+ * What the event filter left, in sight, on a line of its own under the tabs while a filter is set ("4 of 492 rows
+ * match"), and whether the selected event is among them. It was said only to screen readers (FilterStatus): a search
+ * left the user counting rows, and the selected event — filtered out while the scrubber and the panes below still
+ * show it — was nowhere in the list without a word why. (A line of its own: beside the search, a docked panel's tab
+ * bar had no room for it.)
+ */
+export function FilterCount({ store }: { store: PanelStore }) {
+  const f = store.filters;
+  const conn = store.selectedConnection.value;
+  const rows = store.eventRows.value;
+  const on = f.eventText.value !== '' || f.eventTypes.value.size > 0 || f.hideHeartbeats.value;
+  // Counted while a filter is set only (a pass over the frames), again when the connection grows.
+  const all = useMemo(() => (on && conn ? allRows(conn) : 0), [on, conn, conn?.frames.length, conn?.events.length]);
+  if (!on || !conn || !rows) return null;
+  const selected = store.selectedFrame.value === undefined ? store.selectedEvent.value : undefined;
+  const hidden = selected !== undefined && rows.rowOfEvent(selected) < 0 ? selected : undefined;
+  const count = `${rows.count.toLocaleString('en-US')} of ${all.toLocaleString('en-US')} ${all === 1 ? 'row' : 'rows'} match`;
+  const note = hidden === undefined ? '' : `the selected event, #${hidden}, is hidden by the filter (the panes below still show it)`;
+  return (
+    <div class="filter-count" data-testid="event-filter-count" title={note ? `${count} · ${note}` : count}>
+      {count}{note ? <span class="warn"> · {note}</span> : null}
+    </div>
   );
 }
 

@@ -85,3 +85,16 @@ for (const theme of ['light', 'dark'] as const) {
     await page.close();
   });
 }
+
+test('with a search typed the event list says, in sight, how many rows match and that the selected event is filtered out', async () => {
+  const page = await openDemo({ width: 1400, height: 860 });
+  const count = page.getByTestId('event-filter-count');
+  await expect(count).toHaveCount(0); // no filter: nothing to count
+  await page.getByLabel('Search events').fill('bash');
+  await expect(page.locator('.vrow')).toHaveCount(4);
+  await expect(count).toBeVisible();
+  await expect(count).toHaveText(/^4 of 492 rows match · the selected event, #284, is hidden by the filter/);
+  await page.locator('.vrow').first().click(); // a shown event selected: no word of a hidden one
+  await expect(count).toHaveText('4 of 492 rows match');
+  await page.close();
+});
