@@ -121,6 +121,14 @@ const CONNECTIONS_MAX = 'min(40%, max(25%, 100% - 340px))';
 const MAIN_LIST = 'max(50%, 185px)';
 
 /**
+ * The replies pane's width beside the event list until the user drags its divider: a third of the window (220 px at
+ * least: a reply's number, name and id head beside Finished and Diag), 460 px at most, up to ~1360 px wide (the event
+ * list keeps room for its columns), and in a wider window what the event list does not need of 900 px, up to 40% or
+ * 720 px — at 1600 px the reply column showed "Friday e6336d1ff…" while the event list's Data column had 600 px to spare.
+ */
+const REPLIES_WIDTH = 'clamp(min(460px, max(33%, 220px)), 100% - 900px, min(40%, 720px))';
+
+/**
  * Stacked (a panel docked to the side, useMediaQuery.ts), one pane over the next: the connection list takes at most a
  * fifth of the height and the replies a quarter of what is left — each fits its rows until then — and the event list
  * and the step share the rest as they do side by side (MAIN_LIST).
@@ -276,7 +284,7 @@ export function App({ store, source }: { store: PanelStore; source: PanelSource 
             <ConnectionList store={store} />
           </>
           {/* Stacked, the replies stand above the event list and the step, rather than a ~150 px column beside them. */}
-          <SplitPane direction={stacked ? 'column' : 'row'} initial={460} initialMaxFraction={0.33} storageKey={stacked ? 'replies.stacked' : 'replies'} label="Resize replies pane"
+          <SplitPane direction={stacked ? 'column' : 'row'} initial={REPLIES_WIDTH} storageKey={stacked ? 'replies.stacked' : 'replies'} label="Resize replies pane"
             auto={stacked ? repliesHeight(conn?.replies.length ?? 0) : undefined} autoMax={STACKED_REPLIES_MAX}>
             <>
               <div class="pane-title">

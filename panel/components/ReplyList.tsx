@@ -7,7 +7,7 @@ import { ConnectionDetails } from './ConnectionDetails.tsx';
 import { Icon } from './Icon.tsx';
 import { connectionName, connectionNumbers, continuedBy } from '../lib/resume-words.ts';
 import { useRowWindow } from './useRowWindow.ts';
-import { replyLabel } from '../lib/reply-words.ts';
+import { replyLabel, replyNumberText } from '../lib/reply-words.ts';
 
 /** Row height of table.grid (styles.css: td height 20px, nowrap): the list renders only the rows in view. */
 const ROW = 20;
@@ -25,6 +25,8 @@ interface RowProps {
   continuedOn: string | undefined;
   /** A pane too narrow for every column: usage, TTFT and duration go to the row's title. */
   narrow: boolean;
+  /** The width of the list's longest reply number (CSS), so the names after the numbers line up. */
+  numberWidth: string;
   selected: boolean;
   onSelect: (id: string) => void;
 }
@@ -35,7 +37,7 @@ interface RowProps {
  */
 const sameRow = (a: RowProps, b: RowProps) =>
   a.selected === b.selected && a.onSelect === b.onSelect && a.r.id === b.r.id && a.r.name === b.r.name &&
-  a.ended === b.ended && a.continuedOn === b.continuedOn && a.narrow === b.narrow && a.index === b.index && a.several === b.several &&
+  a.ended === b.ended && a.continuedOn === b.continuedOn && a.narrow === b.narrow && a.numberWidth === b.numberWidth && a.index === b.index && a.several === b.several &&
   a.r.eventIndices.length === b.r.eventIndices.length && a.r.finishedReason === b.r.finishedReason &&
   a.r.usage === b.r.usage && a.r.timeToFirstTokenMs === b.r.timeToFirstTokenMs && a.r.durationMs === b.r.durationMs &&
   a.r.diagnostics.length === b.r.diagnostics.length && a.r.orphan === b.r.orphan && a.r.continuesConnection === b.r.continuesConnection;
@@ -52,7 +54,7 @@ const CONTINUED = 'The reply began on the connection this one resumes (from its 
 /** A lower bound of nothing: the reply began before what is here, and what is here took no time. */
 const UNKNOWN = 'how long it took is not known (its events here came at one time)';
 
-const ReplyRow = memo(function ReplyRow({ r, index, several, ended, continuedOn, narrow, selected, onSelect }: RowProps) {
+const ReplyRow = memo(function ReplyRow({ r, index, several, ended, continuedOn, narrow, numberWidth, selected, onSelect }: RowProps) {
   const errors = r.diagnostics.some((d) => d.severity === 'error');
   const warnings = !errors && r.diagnostics.some((d) => d.severity === 'warning');
   const continued = r.continuesConnection !== undefined;
@@ -63,22 +65,30 @@ const ReplyRow = memo(function ReplyRow({ r, index, several, ended, continuedOn,
   const duration = unknown ? '—' : `${atLeast}${formatMs(r.durationMs)}`;
   const times = narrow ? `\nusage ${formatUsage(r.usage)} · TTFT ${formatMs(r.timeToFirstTokenMs)} · duration ${duration}` : '';
   const label = replyLabel(r, index, several);
+  const number = several ? replyNumberText(index) : undefined;
   return (
     <tr
       class="row"
       aria-selected={selected}
       onClick={() => onSelect(r.id)}
-      title={`${label.name ? `${label.name} · ` : ''}${r.id}\n${r.eventIndices.length} events · ${r.dialect}${r.orphan ? '\nnever started in this stream' : ''}${continued ? `\n${CONTINUED}: it continues from where the page had it` : ''}${times}`}
+      title={`${number !== undefined ? `${number} · ` : ''}${label.name ? `${label.name} · ` : ''}${r.id}\n${r.eventIndices.length} events · ${r.dialect}${r.orphan ? '\nnever started in this stream' : ''}${continued ? `\n${CONTINUED}: it continues from where the page had it` : ''}${times}`}
       data-reply={r.id}
       id={replyRowId(r.id)}
       aria-rowindex={index + 2}
     >
       <td>
-        {/* First: at the end of a narrow cell it was cut off. */}
-        {r.orphan ? <span class="warn">orphan </span> : null}
-        {continued ? <span class="dim resume-mark" title={CONTINUED} aria-label="continued"><Icon name="resume" /> </span> : null}
-        {label.name ? <><b class="reply-name">{label.name}</b> </> : null}
-        {label.id !== undefined ? <span class="dim">{label.id}</span> : null}
+        {/* A flex line: the id shrinks to its head first, then the name (styles.css .reply-cell) — in a narrow pane each
+            row read "Friday e…", all alike. The row's title has both whole. */}
+        <span class="reply-cell">
+          {/* The number the timeline's lanes name the reply by ("R5 · text …"). */}
+          {/* (The spaces between the parts are for the cell's text — copied, read out — not drawn: the flex gap is.) */}
+          {number !== undefined ? <><span class="dim reply-num" style={{ width: numberWidth }}>{number}</span>{' '}</> : null}
+          {/* Before the name: at the end of a narrow cell it was cut off. Cut like a name: the id's head goes first. */}
+          {r.orphan ? <><span class="warn reply-name">orphan</span>{' '}</> : null}
+          {continued ? <><span class="dim resume-mark" title={CONTINUED} aria-label="continued"><Icon name="resume" /></span>{' '}</> : null}
+          {label.name ? <><b class="reply-name">{label.name}</b>{' '}</> : null}
+          {label.id !== undefined ? <span class="dim reply-id">{label.id}</span> : null}
+        </span>
       </td>
       {r.finishedReason !== undefined ? (
         <td class={r.finishedReason !== 'completed' && r.finishedReason !== 'stop' ? 'warn' : ''}>{r.finishedReason}</td>
@@ -168,6 +178,7 @@ export function ReplyList({ store, stacked = false }: { store: PanelStore; stack
   // ('open': still streaming when the capture was saved — not cut off.)
   const ended = conn.state === 'live' || conn.state === 'open' ? undefined : conn.state;
   const rows = conn.replies.slice(start, end);
+  const numberWidth = `${replyNumberText(conn.replies.length - 1).length}ch`;
   const continued = continuedBy(conn);
   const numbers = continued.size ? connectionNumbers(store.connections.value) : undefined;
   const continuedOn = (id: string) => {
@@ -212,7 +223,8 @@ export function ReplyList({ store, stacked = false }: { store: PanelStore; stack
               <col style={{ width: '62px' }} />
             </>
           )}
-          <col style={{ width: '44px' }} />
+          {/* Narrow, as wide as its header's word: the reply column needs every pixel for its number, name and id. */}
+          <col style={{ width: narrow ? '38px' : '44px' }} />
         </colgroup>
         <thead>
           <tr aria-rowindex={1}>
@@ -232,7 +244,7 @@ export function ReplyList({ store, stacked = false }: { store: PanelStore; stack
           {start > 0 ? <Spacer height={start * ROW} /> : null}
           {start > 0 && start % 2 === 0 ? <Spacer height={0} /> : null}
           {rows.map((r, i) => (
-            <ReplyRow key={r.id} r={r} index={start + i} several={conn.replies.length > 1} ended={ended} continuedOn={continuedOn(r.id)} narrow={narrow} selected={r.id === selected} onSelect={store.selectReply} />
+            <ReplyRow key={r.id} r={r} index={start + i} several={conn.replies.length > 1} ended={ended} continuedOn={continuedOn(r.id)} narrow={narrow} numberWidth={numberWidth} selected={r.id === selected} onSelect={store.selectReply} />
           ))}
           {end < conn.replies.length ? <Spacer height={(conn.replies.length - end) * ROW} /> : null}
         </tbody>

@@ -5,8 +5,9 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/ho
 interface Props {
   direction: 'row' | 'column';
   /**
-   * Initial size of the first pane: px, or a CSS length of the split's ("50%"), which follows the window — a list sized
-   * in px when a docked DevTools opened short stayed that small when it was made taller.
+   * Initial size of the first pane: px, or a CSS length of the split's ("50%", a clamp() of shares and px), which
+   * follows the window — a list sized in px when a docked DevTools opened short stayed that small when it was made
+   * taller; a pane sized for a wide window left a 900 px one's event list too narrow for its columns.
    */
   initial: number | string;
   /**
@@ -15,11 +16,6 @@ interface Props {
    */
   auto?: number;
   autoMax?: string;
-  /**
-   * Until the user picks a size, `initial` is at most this fraction of the split: a default sized for a wide window
-   * (the replies pane's 460 px) left a 900 px window's event list too narrow for its columns.
-   */
-  initialMaxFraction?: number;
   min?: number;
   /** Remembered across reloads under this key (localStorage, when available). */
   storageKey?: string;
@@ -53,7 +49,7 @@ function save(key: string | undefined, share: number): void {
   }
 }
 
-export function SplitPane({ direction, initial, auto, autoMax = '40%', initialMaxFraction, min = 60, storageKey, label, children }: Props) {
+export function SplitPane({ direction, initial, auto, autoMax = '40%', min = 60, storageKey, label, children }: Props) {
   // Held with the key it was read under: a split that changes direction (the stacked layout, useMediaQuery.ts) changes
   // its key too, and its size is that key's — a width's share picked beside is no height's share stacked.
   const [held, setHeld] = useState<{ key: string | undefined; picked: Picked | undefined }>(() => ({ key: storageKey, picked: load(storageKey) }));
@@ -120,8 +116,7 @@ export function SplitPane({ direction, initial, auto, autoMax = '40%', initialMa
   const fit = auto !== undefined && picked === undefined;
   const length = fit ? `${Math.max(min, auto)}px`
     : picked ? ('share' in picked ? `max(${min}px, ${(picked.share * 100).toFixed(3)}%)` : `${picked.px}px`)
-    : typeof initial === 'string' ? initial
-    : initialMaxFraction !== undefined ? `min(${initial}px, ${Math.round(initialMaxFraction * 100)}%)` : `${initial}px`;
+    : typeof initial === 'string' ? initial : `${initial}px`;
   // A size picked in a wide window must not take the whole of a narrow one: the second pane keeps at least 30% (or
   // `min`), so the event pane does not vanish when DevTools is docked narrow.
   const cap = fit ? autoMax : `calc(100% - max(${min}px, 30%))`;

@@ -26,6 +26,7 @@ import { labelColumn, textWidth } from '../lib/text-fit.ts';
 import { laneIds, shortIdsIn } from '../lib/timeline-words.ts';
 import { eventByIndex } from '../store/lookups.ts';
 import type { PanelStore } from '../store/store.ts';
+import { replyNumberText } from '../lib/reply-words.ts';
 
 /** The table is open: kept across tab and connection changes (a screen-reader user who opened it wants it again). */
 const tableOpen = signal(false);
@@ -65,7 +66,7 @@ export function Timeline({ store, tools }: { store: PanelStore; tools: HTMLEleme
     // "model call 1" lanes looked the same).
     const laneName = (lane: TimelineLane) => {
       const n = lane.replyId === undefined ? undefined : replyNumber.get(lane.replyId);
-      return n !== undefined && (replies?.length ?? 0) > 1 ? `R${n} · ${lane.label}` : lane.label;
+      return n !== undefined && (replies?.length ?? 0) > 1 ? `${replyNumberText(n - 1)} · ${lane.label}` : lane.label;
     };
     const replyText = (id: string) => replyName.get(id) ?? id;
     return { replyNumber, replyName, laneName, replyText };

@@ -18,6 +18,12 @@ export function piModel(r: ReplyView): string | undefined {
 }
 
 /**
+ * The number of the reply at `index` of its connection's list, as the reply list and the timeline's lanes ("R5 · text
+ * …") both name it: a lane's name had nothing to find it by in the list.
+ */
+export const replyNumberText = (index: number): string => `R${index + 1}`;
+
+/**
  * The row's bold name and the dim words after it: the agent's name and the id, or a pi message's model and its place
  * when the stream has `several` — none when it is the only one (a proxy stream is one message: "message 1" only took
  * the room the model's name needed in a narrow list).

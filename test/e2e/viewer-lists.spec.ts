@@ -42,6 +42,58 @@ async function openDemo(size: { width: number; height: number }): Promise<Page> 
   return page;
 }
 
+/** For each reply row: how many characters of its id are in sight, whole, before the cell's edge (and an ellipsis). */
+const idCharsInView = (page: Page) =>
+  page.locator('[data-testid="replies"] [data-reply]').evaluateAll((rows) => rows.map((row) => {
+    const id = (row as HTMLElement).dataset.reply!;
+    const cell = row.querySelector('td')!;
+    const span = [...cell.querySelectorAll<HTMLElement>('.dim')].find((s) => s.textContent === id)!;
+    const text = span.firstChild!;
+    const ellipsis = 10; // "…" and a pixel to spare
+    const edge = Math.min(cell.getBoundingClientRect().right - 4, span.getBoundingClientRect().right) - ellipsis;
+    let n = 0;
+    const range = document.createRange();
+    while (n < id.length) {
+      range.setStart(text, 0);
+      range.setEnd(text, n + 1);
+      if (range.getBoundingClientRect().right > edge) break;
+      n++;
+    }
+    return { id, n };
+  }));
+
+test("at 600 px each reply row shows its id's head — the rows no longer all read \"Friday e…\"", async () => {
+  const page = await openDemo({ width: 600, height: 860 });
+  const shown = await idCharsInView(page);
+  expect(shown).toHaveLength(12);
+  for (const { id, n } of shown) expect(n, id).toBeGreaterThanOrEqual(4);
+  // …and those heads tell the rows apart.
+  expect(new Set(shown.map(({ id, n }) => id.slice(0, n))).size).toBe(12);
+  await page.close();
+});
+
+test('at 1600 px the replies pane takes room for the reply ids the event list does not need', async () => {
+  const page = await openDemo({ width: 1600, height: 900 });
+  // 32-character ids: most of each in sight (at 460 px the cell held "Friday e6336d1ff…").
+  for (const { id, n } of await idCharsInView(page)) expect(n, id).toBeGreaterThanOrEqual(24);
+  // The event list keeps its columns, Data with room.
+  const data = await page.getByTestId('events').locator('.vhead > span').nth(4).boundingBox();
+  expect(data!.width).toBeGreaterThan(200);
+  await page.close();
+});
+
+test('the reply list numbers its replies as the timeline names their lanes (R5)', async () => {
+  const page = await openDemo({ width: 1400, height: 860 });
+  const row = page.locator('[data-reply]').nth(4);
+  await expect(row.locator('td').first()).toContainText(/^R5\b/);
+  await page.getByRole('tab', { name: 'Timeline' }).click();
+  // The selected reply's lanes are named by the number its row shows.
+  const labels = await page.locator('.timeline .tl-selected .lane-label').allTextContents();
+  expect(labels.length).toBeGreaterThan(0);
+  for (const label of labels) expect(label).toMatch(/^R5 · /);
+  await page.close();
+});
+
 /** The colour (r, g, b) of the page's pixel at (x, y), as painted. */
 async function pixelAt(page: Page, x: number, y: number): Promise<[number, number, number]> {
   const png = (await page.screenshot({ clip: { x, y, width: 1, height: 1 } })).toString('base64');
