@@ -20,7 +20,7 @@ import { TabList, TabPanel } from './components/TabList.tsx';
 import { StepDetail } from './components/StepDetail.tsx';
 import { Timeline } from './components/Timeline.tsx';
 import { Toolbar } from './components/Toolbar.tsx';
-import { useStackedLayout } from './components/useMediaQuery.ts';
+import { useMediaQuery, useStackedLayout } from './components/useMediaQuery.ts';
 import type { PanelSource } from './sources/source.ts';
 import { readImportFile } from './store/import-file.ts';
 import { connectionNumbers } from './lib/resume-words.ts';
@@ -121,12 +121,19 @@ const CONNECTIONS_MAX = 'min(40%, max(25%, 100% - 340px))';
 const MAIN_LIST = 'max(50%, 185px)';
 
 /**
- * The replies pane's width beside the event list until the user drags its divider: a third of the window (220 px at
- * least: a reply's number, name and id head beside Finished and Diag), 460 px at most, up to ~1360 px wide (the event
- * list keeps room for its columns), and in a wider window what the event list does not need of 900 px, up to 40% or
- * 720 px — at 1600 px the reply column showed "Friday e6336d1ff…" while the event list's Data column had 600 px to spare.
+ * The replies pane's width beside the event list until the user drags its divider: a third of the window, 460 px at
+ * most, up to ~1360 px wide (the event list keeps room for its columns), and in a wider window what the event list
+ * does not need of 900 px, up to 40% or 720 px — at 1600 px the reply column showed "Friday e6336d1ff…" while the
+ * event list's Data column had 600 px to spare.
  */
-const REPLIES_WIDTH = 'clamp(min(460px, max(33%, 220px)), 100% - 900px, min(40%, 720px))';
+const REPLIES_WIDTH = 'clamp(min(460px, 33%), 100% - 900px, min(40%, 720px))';
+/**
+ * Under ~625 px, side by side, 220 px at least: a reply's number, name and id head beside Finished and Diag (a third
+ * of 600 px showed two characters of the id). Only there: wider, the scrubber under the event list keeps the ~420 px
+ * it needs for its First and Last step buttons (Scrubber.tsx), which those pixels took from it at 640 px.
+ */
+const NARROW_WINDOW = '(max-width: 625px)';
+const REPLIES_WIDTH_NARROW = 'max(33%, 220px)';
 
 /**
  * Stacked (a panel docked to the side, useMediaQuery.ts), one pane over the next: the connection list takes at most a
@@ -227,6 +234,7 @@ export function App({ store, source }: { store: PanelStore; source: PanelSource 
   const empty = store.connections.value.length === 0;
   const conn = store.selectedConnection.value;
   const stacked = useStackedLayout();
+  const narrowWindow = useMediaQuery(NARROW_WINDOW);
   // An import from the empty page's "Open a file…" replaces that page with the lists: the button that had focus is
   // gone and focus fell to the document, so the next Tab started over at the toolbar and a screen reader said nothing
   // of what came in. Focus lost so goes to the connection list, which reads out the selected connection. Only focus
@@ -284,7 +292,7 @@ export function App({ store, source }: { store: PanelStore; source: PanelSource 
             <ConnectionList store={store} />
           </>
           {/* Stacked, the replies stand above the event list and the step, rather than a ~150 px column beside them. */}
-          <SplitPane direction={stacked ? 'column' : 'row'} initial={REPLIES_WIDTH} storageKey={stacked ? 'replies.stacked' : 'replies'} label="Resize replies pane"
+          <SplitPane direction={stacked ? 'column' : 'row'} initial={narrowWindow ? REPLIES_WIDTH_NARROW : REPLIES_WIDTH} storageKey={stacked ? 'replies.stacked' : 'replies'} label="Resize replies pane"
             auto={stacked ? repliesHeight(conn?.replies.length ?? 0) : undefined} autoMax={STACKED_REPLIES_MAX}>
             <>
               <div class="pane-title">
