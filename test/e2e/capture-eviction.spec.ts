@@ -281,7 +281,7 @@ test('a heartbeat selected in a live panel stays selected when the panel is hand
   await expect(panel.getByText('Evicted', { exact: true })).toBeVisible();
   // The same heartbeat, under its index in the kept capture (numbered from the cut) — not whatever frame its old index
   // names there.
-  const shown = async () => Number((await detail.textContent())?.match(/#(\d+) heartbeat/)?.[1]);
+  const shown = async () => Number((await detail.getByTestId('frame-number').textContent())?.match(/^(\d+) heartbeat/)?.[1]);
   await expect.poll(shown).toBeLessThan(before);
   const after = await shown();
   await expect(detail.getByTestId('raw-frame')).toHaveText('ping marker');
