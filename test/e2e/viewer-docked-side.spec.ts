@@ -20,13 +20,7 @@ const SIZES = [
 
 /** The viewer at `size` with the demo capture, its first connection and first reply selected, at step 31 of 61. */
 async function openDocked(size: { width: number; height: number }): Promise<Page> {
-  const page = await viewer.browser.newPage({ viewport: size });
-  page.on('pageerror', (err) => {
-    throw err;
-  });
-  await page.goto(`${viewer.url}/index.html`);
-  await page.getByTestId('import-input').setInputFiles({ name: 'demo.replyscope.ndjson', mimeType: 'application/octet-stream', buffer: demo });
-  await expect(page.getByTestId('status')).toContainText('Imported demo.replyscope.ndjson');
+  const page = await viewer.imported('demo.replyscope.ndjson', demo, size);
   await page.locator('[data-conn="demo:1"]').click();
   await page.locator('[data-reply]').first().click();
   await page.getByTestId('step-slider').focus();

@@ -14,13 +14,7 @@ const demo = readFileSync(path.resolve(import.meta.dirname, '../../examples/demo
 const FRIDAY = '64571f08717dc6b3fcd38ea62de60c85';
 
 async function openDemo(size = { width: 1400, height: 860 }): Promise<Page> {
-  const page = await viewer.browser.newPage({ viewport: size });
-  page.on('pageerror', (err) => {
-    throw err;
-  });
-  await page.goto(`${viewer.url}/index.html`);
-  await page.getByTestId('import-input').setInputFiles({ name: 'demo.replyscope.ndjson', mimeType: 'application/octet-stream', buffer: demo });
-  await expect(page.getByTestId('status')).toContainText('Imported demo.replyscope.ndjson');
+  const page = await viewer.imported('demo.replyscope.ndjson', demo, size);
   await page.locator('[data-conn="demo:1"]').click();
   return page;
 }

@@ -10,16 +10,7 @@ const viewer = useViewer('viewer-lists');
 const demo = readFileSync(path.resolve(import.meta.dirname, '../../examples/demo.replyscope.ndjson'));
 
 /** The viewer at `size` with `buffer` imported as `name`. */
-async function openWith(size: { width: number; height: number }, name: string, buffer: Buffer): Promise<Page> {
-  const page = await viewer.browser.newPage({ viewport: size });
-  page.on('pageerror', (err) => {
-    throw err;
-  });
-  await page.goto(`${viewer.url}/index.html`);
-  await page.getByTestId('import-input').setInputFiles({ name, mimeType: 'application/octet-stream', buffer });
-  await expect(page.getByTestId('status')).toContainText(`Imported ${name}`);
-  return page;
-}
+const openWith = (size: { width: number; height: number }, name: string, buffer: Buffer): Promise<Page> => viewer.imported(name, buffer, size);
 
 test("a file's connection that holds no end reads \"open\" in its details, as in the list — not \"live\"", async () => {
   // The demo capture log cut mid-line: its session stream has no end record.

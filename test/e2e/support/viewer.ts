@@ -11,6 +11,8 @@ export interface ViewerEnv {
   readonly url: string;
   /** A new page on the empty viewer; a page error fails the test. `prepare`: run on the page before it loads. */
   open(prepare?: (page: Page) => Promise<void>): Promise<Page>;
+  /** A new page of `size` (1400 × 860) with the file `name` of `buffer` imported; a page error fails the test. */
+  imported(name: string, buffer: Buffer, size?: { width: number; height: number }): Promise<Page>;
 }
 
 /** Registers beforeAll/afterAll hooks that build and serve the viewer; read the fields inside tests. */
@@ -44,6 +46,16 @@ export function useViewer(name: string): ViewerEnv {
       await prepare?.(page);
       await page.goto(`${env.url}/index.html`);
       await expect(page.getByTestId('empty')).toBeVisible();
+      return page;
+    },
+    async imported(name, buffer, size = { width: 1400, height: 860 }) {
+      const page = await env.browser.newPage({ viewport: size });
+      page.on('pageerror', (err) => {
+        throw err;
+      });
+      await page.goto(`${env.url}/index.html`);
+      await page.getByTestId('import-input').setInputFiles({ name, mimeType: 'application/octet-stream', buffer });
+      await expect(page.getByTestId('status')).toContainText(`Imported ${name}`);
       return page;
     },
   };
