@@ -63,11 +63,20 @@ export function EventToolbar({ store }: { store: PanelStore }) {
   );
 }
 
+/**
+ * Heartbeat / comment frames counted so far, per frame list: a live connection's list grows in place, and counting it
+ * from its start on every refresh made each one O(frames) while a filter was set (the live panel's budget, see
+ * docs/performance.md). A list that shrank (never, today) is counted again.
+ */
+const beatsCounted = new WeakMap<object, { frames: number; beats: number }>();
+
 /** Rows of the list with no filter: every event and every heartbeat / comment frame (the rows a filter can hide). */
 function allRows(conn: ConnectionView): number {
-  let beats = 0;
-  for (let i = 0; i < conn.frames.length; i++) if (conn.frames.heartbeat(i)) beats++;
-  return conn.events.length + beats;
+  const frames = conn.frames;
+  let c = beatsCounted.get(frames);
+  if (!c || c.frames > frames.length) beatsCounted.set(frames, (c = { frames: 0, beats: 0 }));
+  for (; c.frames < frames.length; c.frames++) if (frames.heartbeat(c.frames)) c.beats++;
+  return conn.events.length + c.beats;
 }
 
 /**
