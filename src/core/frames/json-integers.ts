@@ -3,7 +3,7 @@
 // back as 1234567890123456800. These scans read the text as written — the parsed value has lost the difference.
 // Used for event texts (analysis/rounded-integers.ts) and for the JSON a tool call's input streams (both lifecycles).
 import { clipped } from '../diagnostics/shown.ts';
-import { jsonStringEnd } from './json-text.ts';
+import { decodeJsonKey, jsonStringEnd } from './json-text.ts';
 
 export interface RoundedInteger {
   /** Dotted path of the value ('' for a top-level number), as schema issues write paths. */
@@ -55,7 +55,7 @@ export function roundedIntegers(text: string): RoundedInteger[] {
       const end = jsonStringEnd(text, i);
       if (expectKey) {
         const raw = text.slice(i + 1, end);
-        path[path.length - 1] = raw.indexOf('\\') === -1 ? raw : decodeKey(raw);
+        path[path.length - 1] = raw.indexOf('\\') === -1 ? raw : decodeJsonKey(raw) ?? raw;
         expectKey = false;
       }
       i = end + 1;
@@ -105,13 +105,6 @@ function printedValue(read: number): bigint {
   return m[1] === '-' ? -v : v;
 }
 
-function decodeKey(raw: string): string {
-  try {
-    return JSON.parse(`"${raw}"`) as string;
-  } catch {
-    return raw;
-  }
-}
 
 /** Integer literals shown in a message: a 5,000-digit one would otherwise be the whole message. */
 const LITERAL_SHOWN = 40;

@@ -51,12 +51,13 @@ export function topLevelMemberText(text: string, key: string): string | undefine
     }
     let end = i;
     while (end > start && isSpace(text.charCodeAt(end - 1))) end--;
-    if (raw === key || (raw.includes('\\') && decodedKey(raw) === key)) found = text.slice(start, end);
+    if (raw === key || (raw.includes('\\') && decodeJsonKey(raw) === key)) found = text.slice(start, end);
     if (i >= n || text.charCodeAt(i) === 125) return found;
   }
 }
 
-function decodedKey(raw: string): string | undefined {
+/** A key as written between its quotes, its escapes read (undefined: no valid JSON string). */
+export function decodeJsonKey(raw: string): string | undefined {
   try {
     return JSON.parse(`"${raw}"`) as string;
   } catch {
