@@ -77,17 +77,21 @@ const ReplyRow = memo(function ReplyRow({ r, index, several, ended, continuedOn,
       aria-rowindex={index + 2}
     >
       <td>
-        {/* A flex line: the id shrinks to its head first, then the name (styles.css .reply-cell) — in a narrow pane each
-            row read "Friday e…", all alike. The row's title has both whole. */}
+        {/* A flex line: the number and marks, then the name whole and as much of the id as fits after it — the id
+            gives way first, to its head and then to nothing (styles.css .reply-label): a 220 px pane cut each name to
+            its first letter to keep "R5" and the id's head. The number tells the rows apart; the row's title has
+            the name and the id whole. */}
         <span class="reply-cell">
           {/* The number the timeline's lanes name the reply by ("R5 · text …"). */}
           {/* (The spaces between the parts are for the cell's text — copied, read out — not drawn: the flex gap is.) */}
           {number !== undefined ? <><span class="dim reply-num" style={{ width: numberWidth }}>{number}</span>{' '}</> : null}
-          {/* Before the name: at the end of a narrow cell it was cut off. Cut like a name: the id's head goes first. */}
-          {r.orphan ? <><span class="warn reply-name">orphan</span>{' '}</> : null}
+          {/* Before the name: at the end of a narrow cell it was cut off. */}
+          {r.orphan ? <><span class="warn reply-orphan">orphan</span>{' '}</> : null}
           {continued ? <><span class="dim resume-mark" title={CONTINUED} aria-label="continued"><Icon name="resume" /></span>{' '}</> : null}
-          {label.name ? <><b class="reply-name">{label.name}</b>{' '}</> : null}
-          {label.id !== undefined ? <span class="dim reply-id">{label.id}</span> : null}
+          <span class="reply-label">
+            {label.name ? <><b class="reply-name">{label.name}</b>{' '}</> : null}
+            {label.id !== undefined ? <span class="dim reply-id">{label.id}</span> : null}
+          </span>
         </span>
       </td>
       {r.finishedReason !== undefined ? (

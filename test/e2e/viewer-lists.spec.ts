@@ -33,12 +33,18 @@ async function openDemo(size: { width: number; height: number }): Promise<Page> 
   return page;
 }
 
-/** For each reply row: how many characters of its id are in sight, whole, before the cell's edge (and an ellipsis). */
+/**
+ * For each reply row: how many characters of its id are in sight, whole, before the cell's edge (and an ellipsis) — 0
+ * when the id gave way to the name (it is on the cell's second line, out of sight) — and whether the name is whole.
+ */
 const idCharsInView = (page: Page) =>
   page.locator('[data-testid="replies"] [data-reply]').evaluateAll((rows) => rows.map((row) => {
     const id = (row as HTMLElement).dataset.reply!;
     const cell = row.querySelector('td')!;
+    const name = cell.querySelector<HTMLElement>('.reply-name');
+    const nameWhole = name !== null && name.scrollWidth <= name.clientWidth;
     const span = [...cell.querySelectorAll<HTMLElement>('.dim')].find((s) => s.textContent === id)!;
+    if (span.getBoundingClientRect().top >= cell.getBoundingClientRect().bottom) return { id, n: 0, nameWhole };
     const text = span.firstChild!;
     const ellipsis = 10; // "…" and a pixel to spare
     const edge = Math.min(cell.getBoundingClientRect().right - 4, span.getBoundingClientRect().right) - ellipsis;
@@ -50,18 +56,24 @@ const idCharsInView = (page: Page) =>
       if (range.getBoundingClientRect().right > edge) break;
       n++;
     }
-    return { id, n };
+    return { id, n, nameWhole };
   }));
 
-test("at 600 px each reply row shows its id's head — the rows no longer all read \"Friday e…\"", async () => {
-  const page = await openDemo({ width: 600, height: 860 });
-  const shown = await idCharsInView(page);
-  expect(shown).toHaveLength(12);
-  for (const { id, n } of shown) expect(n, id).toBeGreaterThanOrEqual(4);
-  // …and those heads tell the rows apart.
-  expect(new Set(shown.map(({ id, n }) => id.slice(0, n))).size).toBe(12);
-  await page.close();
-});
+for (const width of [600, 700]) {
+  test(`at ${width} px each reply row shows its name whole, and its id's head or none of it`, async () => {
+    const page = await openDemo({ width, height: 860 });
+    const shown = await idCharsInView(page);
+    expect(shown).toHaveLength(12);
+    // The number (R5) tells the rows apart; the name stays whole ("R5 F… 3b07…" at 600 px), the id gives way to it —
+    // whole or to its head, never to a letter. (The orphan has no name: its id is all it shows.)
+    for (const { id, n, nameWhole } of shown.slice(0, 11)) {
+      expect(nameWhole, id).toBe(true);
+      if (n > 0) expect(n, id).toBeGreaterThanOrEqual(3);
+    }
+    if (width === 700) for (const { id, n } of shown) expect(n, `${id}: beside a whole name at 700 px`).toBeGreaterThanOrEqual(3);
+    await page.close();
+  });
+}
 
 test('at 1600 px the replies pane takes room for the reply ids the event list does not need', async () => {
   const page = await openDemo({ width: 1600, height: 900 });
