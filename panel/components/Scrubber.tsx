@@ -63,17 +63,12 @@ export function scrubberKey(store: PanelStore, e: KeyboardEvent): boolean {
  */
 const COMPACT_BELOW = 700;
 /**
- * Below this width (a window under ~630 px, side by side) the First and Last step buttons go — Home and End, and the
- * slider's ends, do the same: the compact bar's parts need ~410 px on one line (its buttons and slider a little
- * narrower, styles.css), and without those two ~355 px (a 540 px window's bar). Before, the compact bar wrapped below
- * ~470 px (a 700 px window), its diagnostic buttons on a second line.
+ * Below this width even that bar does not fit one line with every control (a window under ~640 px, side by side): it
+ * takes two rows — the step buttons, speed, position and diagnostic buttons on the first, the slider between First and
+ * Last step across the whole of the second. One row there dropped First and Last (Home and End still did the same, but
+ * a mouse had nothing to click) and cut the step status to "step 55 / 55 · c…" at 600 px.
  */
-const TIGHT_BELOW = 420;
-/**
- * Below this width even that bar wraps: it takes two rows — the step buttons, speed, position and diagnostic buttons
- * on the first, the slider between First and Last step across the whole of the second.
- */
-const ONE_ROW_MIN = 360;
+const ONE_ROW_MIN = 420;
 /**
  * Stacked (a panel docked to the side: tall, the bar the panel's whole width), two rows already below this width: one
  * row there cut the position to "step 31 / 61 · …", its status gone, where a second row costs a panel that tall little.
@@ -110,7 +105,6 @@ export function Scrubber({ store, stacked = false }: { store: PanelStore; stacke
   const bar = useWidth();
   const compact = bar.width > 0 && bar.width < COMPACT_BELOW;
   const twoRows = bar.width > 0 && bar.width < (stacked ? STACKED_TWO_ROWS_BELOW : ONE_ROW_MIN);
-  const tight = !twoRows && bar.width > 0 && bar.width < TIGHT_BELOW;
   // Dragging the slider fires input events faster than frames on a fast pointer: seek once per frame, to the
   // latest position (each seek is a history.at(k) and a render; the ones in between would never be seen).
   const drag = useRef<{ target: number; frame: number | undefined }>({ target: 0, frame: undefined });
@@ -245,7 +239,7 @@ export function Scrubber({ store, stacked = false }: { store: PanelStore; stacke
 
   return (
     <div class={`scrubber${compact ? ' compact' : ''}${twoRows ? ' two-rows' : ''}`} data-testid="scrubber" ref={setRoot}>
-      {twoRows || tight ? null : first}
+      {twoRows ? null : first}
       <button title="Previous step (←, Shift+← = 10)" aria-label="Previous step" onClick={() => k > min && store.seek(k - 1)} aria-disabled={k <= min}><Icon name="prev" /></button>
       <button
         title={playing ? 'Pause (Space)' : 'Play from here (Space)'}
@@ -255,7 +249,7 @@ export function Scrubber({ store, stacked = false }: { store: PanelStore; stacke
         <Icon name={playing ? 'pause' : 'play'} />
       </button>
       <button title="Next step (→, Shift+→ = 10)" aria-label="Next step" onClick={() => k < n - 1 && store.seek(k + 1)} aria-disabled={k >= n - 1}><Icon name="next" /></button>
-      {twoRows || tight ? null : last}
+      {twoRows ? null : last}
       <select aria-label="Playback speed" title="Playback speed (1×: the recorded pace)" value={String(speed)} onChange={(e) => {
         const v = (e.currentTarget as HTMLSelectElement).value;
         setSpeed(v === 'max' ? 'max' : (Number(v) as 1 | 4));
