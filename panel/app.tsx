@@ -289,7 +289,8 @@ export function App({ store, source }: { store: PanelStore; source: PanelSource 
             <div class="pane-title">
               Connections <span class="count">{shownCount(store)}</span>
             </div>
-            <ConnectionList store={store} />
+            {/* The box a focused list's ring is drawn over (styles.css): the list, not the pane's title above it. */}
+            <div class="list-frame"><ConnectionList store={store} /></div>
           </>
           {/* Stacked, the replies stand above the event list and the step, rather than a ~150 px column beside them. */}
           <SplitPane direction={stacked ? 'column' : 'row'} initial={narrowWindow ? REPLIES_WIDTH_NARROW : REPLIES_WIDTH} storageKey={stacked ? 'replies.stacked' : 'replies'} label="Resize replies pane"
@@ -298,7 +299,7 @@ export function App({ store, source }: { store: PanelStore; source: PanelSource 
               <div class="pane-title">
                 Replies {conn ? <span class="count">{conn.replies.length} · {conn.dialect}</span> : null}
               </div>
-              <ReplyList store={store} stacked={stacked} />
+              <div class="list-frame"><ReplyList store={store} stacked={stacked} /></div>
             </>
             <SplitPane direction="column" initial={MAIN_LIST} storageKey={stacked ? 'main.stacked' : 'main'} label="Resize event list and step detail">
               <MainTabs store={store} />
