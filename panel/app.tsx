@@ -116,9 +116,24 @@ const CONNECTIONS_MAX = 'min(40%, max(25%, 100% - 340px))';
 /**
  * The event list (or timeline, diagnostics) and the step detail share the height equally — as a share, so both grow
  * with the window (a list sized in px at a short window's opening stayed ~100 px when DevTools was made taller) — but
- * the list keeps six whole rows however it is scrolled: tabs 25 + header 20 + 7 × 20 px.
+ * the list keeps six whole rows however it is scrolled (tabs 25 + header 20 + 7 × 20 px) while the step keeps 120 px
+ * under it: the scrubber and three lines of the message. In a DevTools docked below (340 px) the list's six rows left
+ * the step its tab bar and no line of the message; there the two share what there is.
  */
-const MAIN_LIST = 'max(50%, 185px)';
+const MAIN_LIST = 'max(50%, min(185px, 100% - 120px))';
+/**
+ * What the step keeps under the event list of a size the user picked: its scrubber, tabs and the head and a line of the
+ * message (a share picked in a tall window left a DevTools docked below the tab bar alone), in a short panel half.
+ */
+const MAIN_KEEP = 'max(30%, min(100px, 50%))';
+
+/**
+ * What the panes under a list (the connections; stacked, the replies too) keep of a height the user picked for it:
+ * room for the event list and the message (240 px), in a short panel down to three quarters of the height — the
+ * quarter the connection list keeps for itself (CONNECTIONS_MAX). A share picked in a tall window left a DevTools
+ * docked below ~90 px under the connections.
+ */
+const UNDER_LIST_KEEP = 'max(30%, min(240px, 75%))';
 
 /**
  * The replies pane's width beside the event list until the user drags its divider: a third of the window, 460 px at
@@ -134,6 +149,13 @@ const REPLIES_WIDTH = 'clamp(min(460px, 33%), 100% - 900px, min(40%, 720px))';
  */
 const NARROW_WINDOW = '(max-width: 625px)';
 const REPLIES_WIDTH_NARROW = 'max(33%, 220px)';
+/**
+ * Of a width the user picked, the replies keep ~200 px — a reply's number and name beside Finished and Diag (a share
+ * picked in a wide window cut them to a letter in a narrow one) — and the event list ~380 px: its columns and the
+ * scrubber on two rows (a share picked wide left it 180 px at 600).
+ */
+const REPLIES_LEAST = 'min(200px, 40%)';
+const REPLIES_KEEP = 'max(30%, min(380px, 100% - 220px))';
 
 /**
  * Stacked (a panel docked to the side, useMediaQuery.ts), one pane over the next: the connection list takes at most a
@@ -283,6 +305,7 @@ export function App({ store, source }: { store: PanelStore; source: PanelSource 
           auto={connectionsHeight(store.connections.value.length + store.navigations.value.length)}
           autoMax={stacked ? STACKED_CONNECTIONS_MAX : CONNECTIONS_MAX}
           storageKey={stacked ? 'connections.stacked' : 'connections'}
+          keep={UNDER_LIST_KEEP}
           label="Resize connection list"
         >
           <>
@@ -294,14 +317,15 @@ export function App({ store, source }: { store: PanelStore; source: PanelSource 
           </>
           {/* Stacked, the replies stand above the event list and the step, rather than a ~150 px column beside them. */}
           <SplitPane direction={stacked ? 'column' : 'row'} initial={narrowWindow ? REPLIES_WIDTH_NARROW : REPLIES_WIDTH} storageKey={stacked ? 'replies.stacked' : 'replies'} label="Resize replies pane"
-            auto={stacked ? repliesHeight(conn?.replies.length ?? 0) : undefined} autoMax={STACKED_REPLIES_MAX}>
+            auto={stacked ? repliesHeight(conn?.replies.length ?? 0) : undefined} autoMax={STACKED_REPLIES_MAX}
+            least={stacked ? undefined : REPLIES_LEAST} keep={stacked ? UNDER_LIST_KEEP : REPLIES_KEEP}>
             <>
               <div class="pane-title">
                 Replies {conn ? <span class="count">{conn.replies.length} · {conn.dialect}</span> : null}
               </div>
               <div class="list-frame"><ReplyList store={store} stacked={stacked} /></div>
             </>
-            <SplitPane direction="column" initial={MAIN_LIST} storageKey={stacked ? 'main.stacked' : 'main'} label="Resize event list and step detail">
+            <SplitPane direction="column" initial={MAIN_LIST} keep={MAIN_KEEP} storageKey={stacked ? 'main.stacked' : 'main'} label="Resize event list and step detail">
               <MainTabs store={store} />
               <>
                 <Scrubber store={store} stacked={stacked} />

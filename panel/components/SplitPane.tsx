@@ -17,6 +17,18 @@ interface Props {
   auto?: number;
   autoMax?: string;
   min?: number;
+  /**
+   * The least the first pane is given of a size the user picked (a CSS length of the split; `min` px by default): a
+   * share picked in a wide window is a narrow window's sliver — the replies' 19% of 1600 px left a 600 px one's names
+   * a letter each.
+   */
+  least?: string;
+  /**
+   * The least the second pane keeps, whatever the first pane's size (a CSS length of the split; 30% and `min` px at
+   * least by default): a share picked in a tall window left a DevTools docked below (340 px) no room under the
+   * connections for the event list and the message.
+   */
+  keep?: string;
   /** Remembered across reloads under this key (localStorage, when available). */
   storageKey?: string;
   label: string;
@@ -49,7 +61,7 @@ function save(key: string | undefined, share: number): void {
   }
 }
 
-export function SplitPane({ direction, initial, auto, autoMax = '40%', min = 60, storageKey, label, children }: Props) {
+export function SplitPane({ direction, initial, auto, autoMax = '40%', min = 60, least, keep, storageKey, label, children }: Props) {
   // Held with the key it was read under: a split that changes direction (the stacked layout, useMediaQuery.ts) changes
   // its key too, and its size is that key's — a width's share picked beside is no height's share stacked.
   const [held, setHeld] = useState<{ key: string | undefined; picked: Picked | undefined }>(() => ({ key: storageKey, picked: load(storageKey) }));
@@ -114,12 +126,14 @@ export function SplitPane({ direction, initial, auto, autoMax = '40%', min = 60,
   };
 
   const fit = auto !== undefined && picked === undefined;
+  // A picked size is stored as it was picked (the window may grow back) and bounded here, as laid out: the first pane
+  // keeps `least`, the second `keep`.
   const length = fit ? `${Math.max(min, auto)}px`
-    : picked ? ('share' in picked ? `max(${min}px, ${(picked.share * 100).toFixed(3)}%)` : `${picked.px}px`)
+    : picked ? ('share' in picked ? `max(${least ?? `${min}px`}, ${(picked.share * 100).toFixed(3)}%)` : `${picked.px}px`)
     : typeof initial === 'string' ? initial : `${initial}px`;
   // A size picked in a wide window must not take the whole of a narrow one: the second pane keeps at least 30% (or
-  // `min`), so the event pane does not vanish when DevTools is docked narrow.
-  const cap = fit ? autoMax : `calc(100% - max(${min}px, 30%))`;
+  // `min`, or `keep`), so the event pane does not vanish when DevTools is docked narrow.
+  const cap = fit ? autoMax : `calc(100% - ${keep ?? `max(${min}px, 30%)`})`;
   function percentShown(): number | undefined {
     const length = total();
     return length > 0 ? Math.round((100 * shown()) / length) : undefined;
