@@ -1,0 +1,165 @@
+// The panel at the sizes DevTools is usually docked at — to the right, 600–700 px wide and tall (the panes still side
+// by side), and below, wide and ~340 px tall — with the demo capture: each reply's name is whole, the scrubber keeps
+// every button and says the step's status whole, a focused list's ring marks the list and not its pane's title, the
+// event list and the message both keep room in the short panel, and a divider size stored in another window (or an
+// older version) cannot leave a pane unusable.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { useViewer } from './support/viewer.ts';
+
+const viewer = useViewer('viewer-docked-typical');
+const demo = readFileSync(path.resolve(import.meta.dirname, '../../examples/demo.replyscope.ndjson'));
+const RIGHT = [{ width: 600, height: 800 }, { width: 700, height: 800 }] as const;
+const BELOW = { width: 1400, height: 340 };
+
+/**
+ * The viewer at `size` with the demo capture, its first connection and first reply selected, at the reply's last
+ * step. `stored`: divider sizes in localStorage before the page loads, as an earlier session left them.
+ */
+async function openDocked(size: { width: number; height: number }, stored: Record<string, string> = {}): Promise<Page> {
+  const page = await viewer.browser.newPage({ viewport: size });
+  page.on('pageerror', (err) => {
+    throw err;
+  });
+  await page.addInitScript((entries) => {
+    for (const [key, value] of Object.entries(entries)) localStorage.setItem(`replyscope.split.${key}`, value);
+  }, stored);
+  await page.goto(`${viewer.url}/index.html`);
+  await page.getByTestId('import-input').setInputFiles({ name: 'demo.replyscope.ndjson', mimeType: 'application/octet-stream', buffer: demo });
+  await expect(page.getByTestId('status')).toContainText('Imported demo.replyscope.ndjson');
+  await page.locator('[data-conn="demo:1"]').click();
+  await page.locator('[data-reply]').first().click();
+  await page.keyboard.press('End');
+  await expect(page.getByTestId('step-pos')).toContainText('step 61 / 61');
+  return page;
+}
+
+type Box = { left: number; top: number; right: number; bottom: number };
+const boxOf = (l: Locator): Promise<Box> => l.evaluate((el) => {
+  const b = el.getBoundingClientRect();
+  return { left: b.left, top: b.top, right: b.right, bottom: b.bottom };
+});
+
+/** Each reply row's name: how wide it is laid out against its text, on the row's line or not, and the row's title. */
+const replyNames = (page: Page) =>
+  page.getByTestId('replies').locator('[data-reply]').evaluateAll((rows) => rows.map((row) => {
+    const name = row.querySelector<HTMLElement>('.reply-name');
+    const cell = row.querySelector('td')!.getBoundingClientRect();
+    const b = name?.getBoundingClientRect();
+    return {
+      id: (row as HTMLElement).dataset.reply!,
+      name: name?.textContent ?? '',
+      whole: name !== null && name.scrollWidth <= name.clientWidth,
+      shown: b !== undefined && b.width > 0 && b.top >= cell.top && b.bottom <= cell.bottom + 0.5 && b.right <= cell.right,
+      title: row.getAttribute('title') ?? '',
+    };
+  }));
+
+for (const size of RIGHT) {
+  const name = `${size.width} × ${size.height}`;
+
+  test(`at ${name} each reply's name is whole beside its number, the name and id whole in the row's title`, async () => {
+    const page = await openDocked(size);
+    const rows = await replyNames(page);
+    expect(rows.length).toBe(12);
+    for (const row of rows.filter((r) => r.name !== '')) {
+      // At 600 px each read "R5 F… 3b07…": the name cut to its first letter to keep the id's head.
+      expect(row, `${row.name} of ${row.id}`).toMatchObject({ whole: true, shown: true });
+      expect(row.title).toContain(`${row.name} · ${row.id}`);
+    }
+    await page.screenshot({ path: test.info().outputPath(`replies-${size.width}x${size.height}.png`) });
+    await page.close();
+  });
+
+  test(`at ${name} the scrubber keeps First and Last step, clickable, and says the step's status whole`, async () => {
+    const page = await openDocked(size);
+    const scrubber = page.getByTestId('scrubber');
+    const pos = page.getByTestId('step-pos');
+    // At 600 px the bar dropped First and Last (only Home and End did the same) and read "step 61 / 61 · c…".
+    await expect(pos).toHaveText('step 61 / 61 · changed');
+    expect(await pos.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    for (const control of await scrubber.locator('button, select, input').all()) {
+      const b = await boxOf(control);
+      expect(b.left >= 0 && b.right <= size.width && b.top >= 0 && b.bottom <= size.height, await control.getAttribute('aria-label') ?? '').toBe(true);
+    }
+    await scrubber.getByRole('button', { name: 'First step' }).click();
+    await expect(pos).toContainText('step 1 / 61');
+    await scrubber.getByRole('button', { name: 'Last step' }).click();
+    await expect(pos).toContainText('step 61 / 61');
+    await page.close();
+  });
+}
+
+/** The box of the element whose ::after is a focused list's ring (an absolute box of a 2 px border over it). */
+const ringBox = (page: Page) =>
+  page.evaluate(() => {
+    const ringed = [...document.querySelectorAll('.app *')].filter((el) => {
+      const after = getComputedStyle(el, '::after');
+      return after.content !== 'none' && after.position === 'absolute' && after.borderTopWidth === '2px' && after.borderTopStyle === 'solid';
+    });
+    return ringed.map((el) => {
+      const b = el.getBoundingClientRect();
+      return { left: b.left, top: b.top, right: b.right, bottom: b.bottom };
+    });
+  });
+
+for (const [list, title] of [['replies', 'Replies'], ['connections', 'Connections']] as const) {
+  test(`a focused ${list} list's ring is drawn around the list, not its pane's title`, async () => {
+    const page = await openDocked(RIGHT[0]);
+    await page.getByRole('grid', { name: title }).focus();
+    await page.keyboard.press('ArrowDown'); // (keyboard focus: :focus-visible)
+    const rings = await ringBox(page);
+    expect(rings).toHaveLength(1);
+    const [ring] = rings;
+    const listBox = await boxOf(page.getByTestId(list));
+    const titleBox = await boxOf(page.locator('.pane-title', { hasText: title }));
+    // The ring took in the title bar above the list (as if the title had focus).
+    expect(ring.top).toBeGreaterThanOrEqual(titleBox.bottom - 0.5);
+    for (const side of ['left', 'top', 'right', 'bottom'] as const) expect(Math.abs(ring[side] - listBox[side]), side).toBeLessThanOrEqual(1);
+    await page.close();
+  });
+}
+
+/** Event rows wholly in view, below the list's sticky header. */
+const eventRowsInView = (page: Page) =>
+  page.getByTestId('events').evaluate((list) => {
+    const top = list.querySelector('.vhead')!.getBoundingClientRect().bottom;
+    const bottom = list.getBoundingClientRect().bottom;
+    return [...list.querySelectorAll('.vrow')].filter((r) => {
+      const b = r.getBoundingClientRect();
+      return b.top >= top - 0.5 && b.bottom <= bottom + 0.5;
+    }).length;
+  });
+const heightOf = async (l: Locator) => { const b = await boxOf(l); return b.bottom - b.top; };
+
+// Sizes stored by an earlier session: shares of the split (the connection list 90% of the height, the event list 95%
+// of its split), as dragged in a tall window.
+const TALL_PICKS = { connections: '0.9', main: '0.95' };
+for (const [what, stored] of [['as it opens', {}], ['with divider sizes picked in a tall window', TALL_PICKS]] as const) {
+  test(`docked below (1400 × 340) ${what}, the event list and the message both keep room`, async () => {
+    const page = await openDocked(BELOW, stored);
+    // The message showed its tab bar and no line (six event rows above it); with the tall window's sizes the connection
+    // list took all but ~90 px and the message pane had no height at all.
+    expect(await eventRowsInView(page)).toBeGreaterThanOrEqual(2);
+    expect(await heightOf(page.locator('[id="message-view"]'))).toBeGreaterThanOrEqual(40);
+    await expect(page.locator('[id="message-view"] .bubble')).toBeInViewport();
+    await page.screenshot({ path: test.info().outputPath(`below-${Object.keys(stored).length ? 'picked' : 'default'}.png`) });
+    await page.close();
+  });
+}
+
+for (const [share, what] of [['0.95', 'nearly the whole width'], ['0.05', 'a sliver']] as const) {
+  test(`at 600 × 800 a replies width stored as ${what} of the window leaves both panes usable, and stays stored`, async () => {
+    const page = await openDocked(RIGHT[0], { replies: share });
+    const replies = await boxOf(page.getByTestId('replies'));
+    const events = await boxOf(page.getByTestId('events'));
+    // 95% of a wide window left the event list 180 px; 5% left the replies 60 px, a letter of each name.
+    expect(events.right - events.left).toBeGreaterThanOrEqual(370);
+    expect(replies.right - replies.left).toBeGreaterThanOrEqual(195);
+    for (const row of (await replyNames(page)).filter((r) => r.name !== '')) expect(row, row.id).toMatchObject({ whole: true, shown: true });
+    // Bounded as laid out, not overwritten: in the window it was picked in, the size is the user's again.
+    expect(await page.evaluate(() => localStorage.getItem('replyscope.split.replies'))).toBe(share);
+    await page.close();
+  });
+}
