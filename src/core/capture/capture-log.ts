@@ -8,6 +8,7 @@ import { LogConsistency, LogContradiction } from './log-consistency.ts';
 import { parseHeader, parseRecord } from './schemas.ts';
 import type { WorkProgress } from './json-parts.ts';
 import { jsonText } from '../json-text.ts';
+import { notUtf8Place, notUtf8Text, Utf8Lines, type NotUtf8 } from './utf8-lines.ts';
 
 export const CAPTURE_FORMAT = 'replyscope-capture';
 export const CAPTURE_LOG_EXTENSION = '.replyscope.ndjson';
@@ -16,7 +17,7 @@ export const CAPTURE_LOG_EXTENSION = '.replyscope.ndjson';
 export class CaptureLogError extends Error {
   constructor(
     readonly line: number,
-    detail: string,
+    readonly detail: string,
   ) {
     super(`capture log line ${line}: ${detail}`);
     this.name = 'CaptureLogError';
@@ -112,12 +113,24 @@ export interface ReadCaptureLogOptions {
  * Reads a capture log. A line that is wrong is an error naming it — except the cases where the file's own damage says
  * what happened and the rest is sound: blank lines are skipped, a last line cut off mid-way (a truncated file) is
  * dropped with a note, records of a kind this version does not know are skipped with a note, and what the lines say
- * together is checked by LogConsistency (which notes what is odd but keeps it).
+ * together is checked by LogConsistency (which notes what is odd but keeps it). Lines of bytes that are not UTF-8 are
+ * read with U+FFFD and a note by readCaptureLogBytes (text has no such bytes left to tell).
  */
 export function readCaptureLog(text: string, options: ReadCaptureLogOptions = {}): Capture {
   const reader = new CaptureLogReader(options);
   for (const line of text.split('\n')) reader.line(line);
   return reader.finish(text.slice(-16));
+}
+
+/**
+ * readCaptureLog of a file's bytes that are not all UTF-8 (valid UTF-8 is read as text, faster): each line holding
+ * such bytes is read with U+FFFD for them, and said (see CaptureLogReader.line).
+ */
+export function readCaptureLogBytes(bytes: Uint8Array, options: ReadCaptureLogOptions = {}): Capture {
+  const reader = new CaptureLogReader(options);
+  const lines = new Utf8Lines((line, notUtf8) => reader.line(line, notUtf8));
+  lines.push(bytes);
+  return reader.finish(lines.end());
 }
 
 /**
@@ -136,29 +149,51 @@ export class CaptureLogReader {
   private readonly unknownKinds = new Map<string, number>();
   private readonly pageNotes: NoticeRecord[] = [];
   /** A line that is not JSON: an error, unless no other line follows it — then the file was cut short there. */
-  private notJson: { lineNo: number; raw: string; error: unknown } | undefined;
+  private notJson: { lineNo: number; raw: string; error: unknown; notUtf8?: NotUtf8 } | undefined;
+  /** Where the first line holds bytes that are not UTF-8, if it does. */
+  private firstNotUtf8: NotUtf8 | undefined;
+  /** Per connection (page notes: ""), the note on its first line that held bytes not UTF-8, and how many such lines. */
+  private readonly notUtf8Notes = new Map<string, { note: NoticeRecord; line: number; where: NotUtf8; lines: number }>();
 
   constructor(private readonly options: ReadCaptureLogOptions = {}) {}
 
-  line(line: string): void {
+  /**
+   * The next line, without its "\n". `notUtf8`: where the file's bytes of this line are not UTF-8 (the line was
+   * decoded with U+FFFD there, see utf8-lines.ts). Such a line is read as it was decoded, with a warning that names it
+   * and its first such byte — not skipped: the damage is where the bytes were (a character of a text, of a URL), and
+   * the rest of the line is sound, as the rest of a log whose records are out of order is; skipped, a connection's
+   * line would take every later record of the connection with it. A line such bytes make unreadable is an error that
+   * says they are there.
+   */
+  line(line: string, notUtf8?: NotUtf8): void {
     const lineNo = ++this.lineNo;
-    if (lineNo === 1) this.firstLine = line;
+    if (lineNo === 1) {
+      this.firstLine = line;
+      this.firstNotUtf8 = notUtf8;
+    }
     if (line.trim() === '') return;
     this.lastLine = lineNo;
     // The header line is read once a line that is not blank shows the file is not empty (it may be blank itself).
-    this.header ??= readHeader(this.firstLine as string);
+    if (!this.header) {
+      this.header = withNotUtf8(this.firstNotUtf8, () => readHeader(this.firstLine as string));
+      if (this.firstNotUtf8) this.noteNotUtf8(undefined, 1, this.firstNotUtf8);
+    }
     if (lineNo === 1) return;
-    if (this.notJson) throw new CaptureLogError(this.notJson.lineNo, `not JSON (${message(this.notJson.error)})`);
+    if (this.notJson) throw notJsonError(this.notJson);
     const raw = line.endsWith('\r') ? line.slice(0, -1) : line;
     if (raw.trim() === '') return;
     let value: unknown;
     try {
       value = JSON.parse(raw);
     } catch (e) {
-      this.notJson = { lineNo, raw, error: e };
+      this.notJson = { lineNo, raw, error: e, ...(notUtf8 ? { notUtf8 } : {}) };
       return;
     }
-    this.record(value, raw, lineNo);
+    const rec = withNotUtf8(notUtf8, () => this.record(value, raw, lineNo, notUtf8 !== undefined));
+    if (notUtf8 && rec) { // (a record of a kind this version skips: nothing of it is read)
+      const conn = rec.kind === 'connection' ? rec.id : rec.kind === 'navigation' ? undefined : rec.conn;
+      this.noteNotUtf8(conn, lineNo, notUtf8);
+    }
   }
 
   /** The end of the file; `end`: its last characters (16 are enough), which say whether its last line was ended. */
@@ -166,9 +201,10 @@ export class CaptureLogReader {
     if (!this.header) throw new CaptureLogError(1, 'the file is empty (expected a header line)');
     const cut = this.notJson;
     if (cut) {
-      if (/\n\s*$/.test(end.slice(-16))) throw new CaptureLogError(cut.lineNo, `not JSON (${message(cut.error)})`);
+      if (/\n\s*$/.test(end.slice(-16))) throw notJsonError(cut);
       if (!this.options.unended) this.pageNotes.push(...cutNotices(cut.lineNo, cut.raw.length, this.consistency.unended()));
     }
+    for (const { note, line, where, lines } of this.notUtf8Notes.values()) note.text = notUtf8Text(line, where, lines - 1, note.conn !== undefined);
     for (const [kind, n] of this.unknownKinds) {
       this.pageNotes.push(pageNotice(`${n} record${n === 1 ? '' : 's'} of a kind this version does not know ("${kind}") skipped — a log from a newer Replyscope? This one reads version 1 records (${KNOWN_KINDS.join(', ')}).`));
     }
@@ -189,7 +225,28 @@ export class CaptureLogReader {
     return { header: this.header, records };
   }
 
-  private record(value: unknown, raw: string, lineNo: number): void {
+  /**
+   * The note on bytes that are not UTF-8: on the connection, right after the record of its first such line (the
+   * analysis places it at the event read so far; before any, on the connection as a whole); else above the
+   * connections. Later lines of the same connection are counted in it (finish words it).
+   */
+  private noteNotUtf8(conn: string | undefined, line: number, where: NotUtf8): void {
+    const said = this.notUtf8Notes.get(conn ?? '');
+    if (said) {
+      said.lines++;
+      return;
+    }
+    const note: NoticeRecord = { ...pageNotice(''), ...(conn !== undefined ? { conn } : {}) };
+    this.notUtf8Notes.set(conn ?? '', { note, line, where, lines: 1 });
+    if (conn === undefined) this.pageNotes.push(note);
+    else {
+      this.records.push(note);
+      this.options.lines?.push(0);
+    }
+  }
+
+  /** The line's record, read and checked; undefined for one of a kind this version does not know (skipped). */
+  private record(value: unknown, raw: string, lineNo: number, mended: boolean): CaptureRecord | undefined {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
       throw new CaptureLogError(lineNo, `not a JSON object (found ${JSON.stringify(raw.slice(0, 40))}): every line after the header is one record`);
     }
@@ -197,7 +254,7 @@ export class CaptureLogReader {
     if (kind === 'header') throw new CaptureLogError(lineNo, 'a second header line: two capture logs joined into one file? Import each on its own');
     if (typeof kind === 'string' && kind !== '' && !KNOWN_KINDS.includes(kind)) {
       this.unknownKinds.set(kind, (this.unknownKinds.get(kind) ?? 0) + 1);
-      return;
+      return undefined;
     }
     let rec: CaptureRecord;
     try {
@@ -215,19 +272,37 @@ export class CaptureLogReader {
       }
     }
     try {
-      this.consistency.check(rec, lineNo);
+      this.consistency.check(rec, lineNo, mended);
     } catch (e) {
       if (e instanceof LogContradiction) throw new CaptureLogError(lineNo, e.message);
       throw e;
     }
     this.records.push(rec);
     this.options.lines?.push(lineNo);
+    return rec;
   }
 }
 
 function message(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
+
+/** The error of a line that is not JSON, saying where it holds bytes that are not UTF-8 (their U+FFFD may be why). */
+function notJsonError(cut: { lineNo: number; error: unknown; notUtf8?: NotUtf8 }): CaptureLogError {
+  const bytes = cut.notUtf8 ? ` — the line holds bytes that are not UTF-8 (the first: ${notUtf8Place(cut.notUtf8)})` : '';
+  return new CaptureLogError(cut.lineNo, `not JSON (${message(cut.error)})${bytes}`);
+}
+
+/** `read`, its error on the line saying where the line holds bytes that are not UTF-8 (read as U+FFFD). */
+function withNotUtf8<T>(where: NotUtf8 | undefined, read: () => T): T {
+  try {
+    return read();
+  } catch (e) {
+    if (!where || !(e instanceof CaptureLogError)) throw e;
+    throw new CaptureLogError(e.line, `${e.detail} — the line holds bytes that are not UTF-8, read as U+FFFD (the first: ${notUtf8Place(where)})`);
+  }
+}
+
 
 function readHeader(line: string): CaptureHeader {
   const raw = line.endsWith('\r') ? line.slice(0, -1) : line;

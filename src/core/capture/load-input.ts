@@ -7,7 +7,7 @@
 // when they have one, else are NaN (unknown). Bad input -> InputError with one line saying what was expected, what
 // was found and where.
 import type { Capture, CaptureRecord, ConnectionRecord } from './model.ts';
-import { CaptureLogError, looksLikeCaptureLog, makeHeader, readCaptureLog } from './capture-log.ts';
+import { CaptureLogError, looksLikeCaptureLog, makeHeader, readCaptureLog, readCaptureLogBytes } from './capture-log.ts';
 import { HarImportError, importHar } from './har-import.ts';
 import { derivedExportKind, derivedExportMessage } from './derived-export.ts';
 import { Utf8ChunkEncoder } from '../frames/utf8-chunks.ts';
@@ -238,6 +238,16 @@ function bytesByLine(bytes: Uint8Array, count: number): Uint8Array[] {
   return out;
 }
 
+/** UTF-8 bytes as text (a leading BOM dropped); `notUtf8` is called when some are not UTF-8 (mended into U+FFFD). */
+function decodeUtf8(bytes: Uint8Array, notUtf8: () => void): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    notUtf8();
+    return new TextDecoder('utf-8').decode(bytes);
+  }
+}
+
 export function loadInput(data: string | Uint8Array, fileName?: string): Capture {
   return loadInputDetailed(data, fileName).capture;
 }
@@ -252,13 +262,17 @@ export function loadInputDetailed(data: string | Uint8Array, fileName?: string, 
   const wide = raw && utf16Text(raw);
   // Bodies keep the exact bytes when the file is UTF-8; a UTF-16 file's text is taken as the body (re-encoded).
   const bytes = wide === undefined ? raw : undefined;
-  let text = wide ?? (typeof data === 'string' ? data : new TextDecoder('utf-8', { ignoreBOM: false }).decode(data));
+  // Whether the bytes are all UTF-8: a capture log's lines that are not are said (readCaptureLogBytes), not mended.
+  let utf8 = true;
+  let text = wide ?? (typeof data === 'string' ? data : decodeUtf8(data, () => (utf8 = false)));
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.trim() === '') throw new InputError(`${where(fileName)}the input is empty (expected events, a capture log, a HAR file or SSE text)`);
   try {
     if (looksLikeCaptureLog(text)) {
       const recordLines: number[] = [];
-      return { capture: readCaptureLog(text, { unended, lines: recordLines }), format: 'capture-log', recordLines };
+      const options = { unended, lines: recordLines };
+      const capture = bytes && !utf8 ? readCaptureLogBytes(bytes, options) : readCaptureLog(text, options);
+      return { capture, format: 'capture-log', recordLines };
     }
     const head = text.trimStart();
     if (head.startsWith('{') || head.startsWith('[')) {

@@ -40,8 +40,11 @@ export class LogConsistency {
   private readonly encoder = new TextEncoder();
   private scratch = new Uint8Array(1 << 16);
 
-  /** After the line's schema check and the connection-id check. Throws LogContradiction. */
-  check(rec: CaptureRecord, line: number): void {
+  /**
+   * After the line's schema check and the connection-id check. Throws LogContradiction. `mended`: the line held bytes
+   * that are not UTF-8, read as U+FFFD (the reader says so): a chunk's text is then not what its byte count counted.
+   */
+  check(rec: CaptureRecord, line: number, mended = false): void {
     if (rec.kind === 'connection') {
       this.conns.set(rec.id, {
         messages: rec.transport === 'eventsource' || rec.transport === 'websocket',
@@ -68,7 +71,8 @@ export class LogConsistency {
       throw new LogContradiction('a message record on a connection whose body is a byte stream (fetch, xhr, import): message records belong to eventsource and websocket connections');
     } else if (rec.kind === 'chunk') {
       if (c.messages) throw new LogContradiction('a chunk record on an eventsource or websocket connection, whose data are message records');
-      this.chunk(c, rec, line);
+      if (mended) c.inFlight = 0; // (its count cannot be checked; the next record's is, from here)
+      else this.chunk(c, rec, line);
     }
   }
 

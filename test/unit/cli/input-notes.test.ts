@@ -34,6 +34,18 @@ describe('validate: the input\'s notes', () => {
     expect((await validate(header, '--fail-on', 'info')).exitCode).toBe(1);
   });
 
+  it('a capture log whose bytes are not all UTF-8: a warning on the line, naming the byte (they were mended into U+FFFD in silence)', async () => {
+    // The connection's URL saved as Latin-1 ("á" one byte, 0xE1).
+    const [before, after] = conn.split('/stream');
+    const bad = Uint8Array.from([...Buffer.from(`${header}\n${before}/`), 0xe1, ...Buffer.from(`stream${after}\n${chunk}\n${end}\n`)]);
+    const run = (...args: string[]) => runCli(['validate', 'capture.replyscope.ndjson', ...args], () => bad);
+    const text = await run('--fail-on', 'warning');
+    expect(text.stdout).toMatch(/^ {2}warning capture\.notice +.*, line 2: Capture log line 2 holds bytes that are not UTF-8 \(the first: 0xE1, byte \d+ of the line, file offset \d+\): they were read as U\+FFFD/m);
+    expect(text.exitCode).toBe(1);
+    const json = JSON.parse((await run('--json')).stdout) as (Entry & { line?: number })[];
+    expect(json).toContainEqual(expect.objectContaining({ connection: 'c', code: 'capture.notice', severity: 'warning', line: 2, message: expect.stringMatching(/^Capture log line 2 holds bytes that are not UTF-8/) }));
+  });
+
   it('--ignore capture.notice leaves the notes out of every output and counts them, as it does any diagnostic', async () => {
     const json = await validate(cut, '--json', '--ignore', 'capture.notice', '--fail-on', 'warning');
     expect([JSON.parse(json.stdout), json.exitCode]).toEqual([[], 0]);
