@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { Capture, CaptureHeader, CaptureRecord, NoticeRecord } from './model.ts';
 import { LogConsistency, LogContradiction } from './log-consistency.ts';
-import { parseHeader, parseRecord } from './schemas.ts';
+import { parseHeader, parseRecord, recordSchemas } from './schemas.ts';
 import type { WorkProgress } from './json-parts.ts';
 import { jsonText } from '../json-text.ts';
 import { notUtf8Place, notUtf8Text, Utf8Lines, type NotUtf8 } from './utf8-lines.ts';
@@ -96,8 +96,8 @@ export function looksLikeCaptureLog(text: string): boolean {
   return v.kind === 'connection' && typeof v.id === 'string' && typeof v.transport === 'string';
 }
 
-/** Record kinds a line of this version may hold (see schemas.ts). */
-const KNOWN_KINDS = ['connection', 'chunk', 'message', 'end', 'evicted', 'notice', 'navigation'];
+/** Record kinds a line of this version may hold (schemas.ts; its JSON Schema takes any other as a later version's). */
+const KNOWN_KINDS: readonly string[] = Object.keys(recordSchemas);
 
 export interface ReadCaptureLogOptions {
   /**

@@ -156,16 +156,39 @@ export function parseHeader(value: unknown): CaptureHeader {
   return headerSchema.parse(value) as CaptureHeader;
 }
 
-/** JSON Schema (draft 2020-12) of the log's line formats, derived from the zod schemas (input side: times may be null). */
+/**
+ * A record of a kind this version does not know — a later version's (the navigation record was one to the readers
+ * before it): the reader skips it and says how many it skipped (capture-log.ts), so the schema takes it too. Any
+ * object whose `kind` is a string other than the known ones and not empty; nothing else of it is read.
+ */
+function laterKindJsonSchema(): Record<string, unknown> {
+  return {
+    type: 'object',
+    properties: { kind: { type: 'string', minLength: 1, not: { enum: ['header', ...Object.keys(recordSchemas)] } } },
+    required: ['kind'],
+    description: 'A record of a kind this version does not know (a later version\'s): readers of version 1 skip it, with a note that counts it.',
+  };
+}
+
+/**
+ * JSON Schema (draft 2020-12) of the log's line formats, derived from the zod schemas (input side: times may be null),
+ * and of a later version's record kinds, which the reader skips (laterKindJsonSchema). A line is checked alone: that
+ * the header is the first line, and what the lines say together (a chunk's connection declared before it, byte
+ * counts), the reader checks.
+ */
 export function captureLogJsonSchema(): Record<string, unknown> {
   const line = z.union([headerSchema, connectionSchema, chunkSchema, messageSchema, endSchema, evictedSchema, noticeSchema, navigationSchema]);
   const schema = z.toJSONSchema(line, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   return {
     ...schema,
+    anyOf: [...(schema.anyOf as unknown[]), laterKindJsonSchema()],
     $id: 'https://replyscope.dev/schema/capture-log-v1.json',
     title: 'Replyscope capture log line (version 1)',
     description:
       'Each line of a .replyscope.ndjson capture log is one JSON value: the first a header, then records. ' +
-      'A chunk carries exactly one of text/base64 (see src/core/frames/utf8-chunks.ts for the byte rule).',
+      'A chunk carries exactly one of text/base64 (see src/core/frames/utf8-chunks.ts for the byte rule). ' +
+      'A record of another kind — a later version\'s — is valid too: a reader of version 1 skips it and says how many it skipped. ' +
+      'Each line is checked alone: that the header comes first, and what the lines say together (a record\'s connection declared ' +
+      'on an earlier line, byte counts), the reader checks.',
   };
 }

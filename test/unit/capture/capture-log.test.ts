@@ -153,4 +153,44 @@ describe('capture log', () => {
     expect(validate(schema, { kind: 'chunk', conn: 'c', t: 1, bytes: 1.5, text: 'x' })).not.toEqual([]);
     expect(validate(schema, { kind: 'end', conn: 'c', t: 1, state: 'done' })).not.toEqual([]);
   });
+
+  describe('the JSON Schema takes a line where the reader reads it, and only there', () => {
+    const schema = JSON.parse(readFileSync(schemaFile, 'utf8'));
+    /** Whether the reader reads `line` after a header and a connection "c" (skipping it counts: a later version's kind). */
+    const reads = (line: unknown) => {
+      try {
+        readCaptureLog(`${header}\n${conn}\n${JSON.stringify(line)}\n`);
+        return true;
+      } catch (e) {
+        if (!(e instanceof CaptureLogError)) throw e;
+        return false;
+      }
+    };
+    const schemaTakes = (line: unknown) => validate(schema, line).length === 0;
+
+    it.each([
+      [{ kind: 'bookmark', at: 3 }, true], // a later version's kind: skipped with a note (the schema refused it)
+      [{ kind: 'future' }, true],
+      [{ kind: 'chunk', conn: 'c', t: 1, bytes: 1, text: 'x' }, true],
+      [{ kind: 'chunk', conn: 'c', t: 1, bytes: 1.5, text: 'x' }, false], // a known kind is held to its schema
+      [{ kind: 'navigation', t: 1 }, false],
+      [{ kind: '' }, false],
+      [{ kind: null }, false],
+      [{ kind: 7 }, false],
+      [{}, false],
+      [[1], false],
+      [42, false],
+    ])('%j: %s', (line, read) => {
+      expect(reads(line)).toBe(read);
+      expect(schemaTakes(line)).toBe(read);
+    });
+
+    it('property: any kind, any other fields — the schema and the reader agree on a record of a kind this version does not know', () => {
+      fc.assert(fc.property(fc.string(), fc.dictionary(fc.string({ minLength: 1 }).filter((k) => k !== 'kind'), fc.jsonValue()), (kind, rest) => {
+        if (kind === 'header' || kind === 'connection') return; // (position and ids: the reader's, see above)
+        const line = { ...rest, kind };
+        expect(schemaTakes(line)).toBe(reads(line));
+      }), { numRuns: 500 });
+    });
+  });
 });

@@ -5,7 +5,7 @@ type Schema = Record<string, unknown>;
 
 const KNOWN = new Set(['$schema', '$id', 'title', 'description', 'type', 'const', 'enum', 'properties', 'required',
   'additionalProperties', 'items', 'prefixItems', 'anyOf', 'oneOf', 'minimum', 'maximum', 'exclusiveMinimum',
-  'exclusiveMaximum', 'minLength', 'pattern', 'minItems', 'maxItems', 'format']);
+  'exclusiveMaximum', 'minLength', 'pattern', 'minItems', 'maxItems', 'format', 'not']);
 
 function typeOk(type: string, v: unknown): boolean {
   switch (type) {
@@ -57,6 +57,7 @@ export function validate(schema: Schema, v: unknown, at = '$'): string[] {
       else if (schema.additionalProperties === false) errs.push(`${at}.${k}: not allowed`);
     }
   }
+  if (schema.not !== undefined && validate(schema.not as Schema, v, at).length === 0) errs.push(`${at}: matches "not"`);
   for (const key of ['anyOf', 'oneOf'] as const) {
     const alts = schema[key] as Schema[] | undefined;
     if (!alts) continue;
