@@ -16,9 +16,11 @@ const docOf = (code: string) => diagnosticDoc(code) ?? CLI_DIAGNOSTIC_DOCS.find(
 /**
  * "event 3 (TEXT_BLOCK_START)"; "event 3 (not JSON)"; for a frame-level diagnostic "frame 5, before event 5
  * (TOOL_CALL_DELTA)" (the frame the client dropped has no event), or "after event 45 (…)" for a frame past the last
- * event and for the end of the body; "the connection" where there is nothing to point at.
+ * event and for the end of the body; "the connection" for what concerns it as a whole (Diagnostic.ofConnection: an
+ * HTTP error, a note of its import) and where there is nothing to point at.
  */
 function formatDiagnosticPlace(c: ConnectionView, d: Diagnostic): string {
+  if (d.ofConnection) return 'the connection'; // (its index, 0, names no event)
   const ev = c.events[d.index];
   const type = ev && (/^\(.*\)$/.test(ev.type) ? ev.type.slice(1, -1) : ev.type === '?' ? 'no type' : ev.type); // "(not JSON)"
   if (d.frame !== undefined) {
@@ -173,7 +175,8 @@ export function validate({ conns: all, notices, lines: where, navigations = [] }
 }, opts: ValidateOptions): ValidateReport {
   let ignoredCount = 0;
   const conns = all.map((c) => {
-    const kept = c.diagnostics.filter((d) => !opts.ignored(d.code));
+    // Those of the connection as a whole first, under its header line: before its events, as what they are about.
+    const kept = [...c.diagnostics.filter((d) => d.ofConnection), ...c.diagnostics.filter((d) => !d.ofConnection)].filter((d) => !opts.ignored(d.code));
     ignoredCount += c.diagnostics.length - kept.length;
     return { conn: c, diagnostics: kept.map((d) => ({ d, line: where?.lineOf(c, d) })) };
   });
@@ -183,7 +186,9 @@ export function validate({ conns: all, notices, lines: where, navigations = [] }
   const lineField = (line: number | undefined) => (line !== undefined ? { line } : {});
   const found: Entry[] = [
     ...notes.map((n) => ({ connection: null, url: null, code: n.code ?? 'capture.notice', severity: n.level, index: 0, message: n.text, ...lineField(n.line) })),
-    ...conns.flatMap(({ conn: c, diagnostics }) => diagnostics.map(({ d, line }) => ({ connection: c.record.id, url: c.record.url, ...d, ...lineField(line) }))),
+    // (`ofConnection` is left out: --json's shape is documented without it — its index, 0, is the one of a connection
+    // without events.)
+    ...conns.flatMap(({ conn: c, diagnostics }) => diagnostics.map(({ d: { ofConnection: _, ...d }, line }) => ({ connection: c.record.id, url: c.record.url, ...d, ...lineField(line) }))),
   ];
   const failOn = opts.failOn;
   // A cut input has an exit code of its own (4), unless what arrived fails the run (1): a hung agent is told apart

@@ -163,7 +163,9 @@ export class ConnectionAnalysis extends ConnectionReading implements EarlierStre
 
   /**
    * A notice the capture left on this connection: shown with the connection's notes and as a diagnostic at the event
-   * it came after. The tap's EventSource note is what the transport already says (`notes`), so it is not repeated.
+   * it came after — or, before any event, of the connection as a whole (a HAR entry's notes come before its data: a
+   * HAR keeps no time of arrival to place them by). The tap's EventSource note is what the transport already says
+   * (`notes`), so it is not repeated.
    */
   addNotice(r: NoticeRecord): void {
     if (r.text === EVENTSOURCE_PARTIAL_NOTICE && this.record.transport === 'eventsource') return;
@@ -171,7 +173,8 @@ export class ConnectionAnalysis extends ConnectionReading implements EarlierStre
     if (r.text.startsWith(EVENTSOURCE_RECONNECT_NOTICE) && this.record.transport === 'eventsource') this.reconnected = true;
     if (this.notices.length >= MAX_CONNECTION_NOTICES) return;
     this.notes.push(r.text);
-    this.notices.push({ code: 'capture.notice', severity: r.level, index: Math.max(0, this.events.length - 1), message: r.text });
+    const at = this.events.length === 0 ? { index: 0, ofConnection: true as const } : { index: this.events.length - 1 };
+    this.notices.push({ code: 'capture.notice', severity: r.level, ...at, message: r.text });
     this.invalidate();
   }
 
@@ -192,7 +195,7 @@ export class ConnectionAnalysis extends ConnectionReading implements EarlierStre
       // "HTTP 401" and nothing to act on. One line, its head only (the panel shows the whole recorded body).
       const said = (this.errorBody ?? '').replace(/\s+/g, ' ').trim();
       const answer = said === '' ? '' : ` — the answer: ${clipped(said, 200)}`;
-      out.push({ code: 'stream.http-error', severity: 'error', index: 0, message: `HTTP ${status} ${this.record.statusText ?? ''}`.trim() + answer });
+      out.push({ code: 'stream.http-error', severity: 'error', index: 0, ofConnection: true, message: `HTTP ${status} ${this.record.statusText ?? ''}`.trim() + answer });
     }
     if (this.end?.state === 'error') {
       out.push({ code: 'stream.network-error', severity: 'error', index: last, message: this.end.error ?? 'network error' });
@@ -231,7 +234,7 @@ export class ConnectionAnalysis extends ConnectionReading implements EarlierStre
         message: `${bad.chunks === 1 ? 'a chunk' : `${bad.chunks} chunks`} of the body ${bad.chunks === 1 ? 'is' : 'are'} not valid UTF-8: the page's TextDecoder reads U+FFFD (�) there` });
     }
     if (this.record.transport === 'eventsource') {
-      out.push({ code: 'stream.eventsource-partial-view', severity: 'info', index: 0, message: this.notes[0] });
+      out.push({ code: 'stream.eventsource-partial-view', severity: 'info', index: 0, ofConnection: true, message: this.notes[0] });
     }
     if (this.resume) for (const d of resumeDiagnostics(this.resume, this.reader.frames)) out.push(d);
     // (Once a dialect is known: the events analysed before it have their created_at read only then.)
@@ -240,7 +243,7 @@ export class ConnectionAnalysis extends ConnectionReading implements EarlierStre
     if (held) out.push(held);
     for (const n of this.notices) out.push(n);
     if (this.ended && this.dialect === 'unknown' && this.events.length > 0) {
-      out.push({ code: 'stream.unknown-dialect', severity: 'warning', index: 0, message: this.foreign ?? `none of the ${this.events.length} events looks like AgentScope or pi` });
+      out.push({ code: 'stream.unknown-dialect', severity: 'warning', index: 0, ofConnection: true, message: this.foreign ?? `none of the ${this.events.length} events looks like AgentScope or pi` });
     }
     if (this.dialect === 'unknown' && !this.foreign) for (const e of this.events) {
       if (e.type === '(not JSON)') {

@@ -202,6 +202,7 @@ function browserEntry(entry: Obj, index: number, opts: ReadOptions, records: Cap
     startTime: start,
     responseTime: start + before,
   };
+  const connAt = records.length;
   records.push(conn);
   if (unrealStatus !== undefined) {
     records.push({ kind: 'notice', t: conn.responseTime ?? start, conn: id, level: 'warning', text: `This HAR entry's response status ${unrealStatus} is no HTTP status (an integer from 100 to 599): the response was imported without one.` });
@@ -254,6 +255,19 @@ function browserEntry(entry: Obj, index: number, opts: ReadOptions, records: Cap
     records.push({ kind: 'notice', t: endT, conn: id, level: 'warning', text: missingBodyNote(content, end.state, transport) });
   }
   if (mended && transport !== 'websocket') records.push({ kind: 'notice', t: endT, conn: id, level: 'info', text: DECODED_AS_1252_NOTE });
+  noticesFirst(records, connAt + 1);
   records.push({ kind: 'end', conn: id, t: endT, ...end });
   return true;
+}
+
+/**
+ * The notices among `records[from…]` moved before the rest, each group in its order. A HAR keeps no time of arrival
+ * to place an entry's note by: each is about the entry as a whole (its body's charset, messages not saved), and
+ * before its data the analysis tells it as the connection's — after it, it was told at the last event, as if that
+ * event were at fault.
+ */
+function noticesFirst(records: CaptureRecord[], from: number): void {
+  const rest = records.splice(from);
+  for (const r of rest) if (r.kind === 'notice') records.push(r);
+  for (const r of rest) if (r.kind !== 'notice') records.push(r);
 }

@@ -16,6 +16,11 @@ export interface Diagnostic {
    * first event read from it or after it — a frame the client drops has no event of its own.
    */
   frame?: number;
+  /**
+   * About the connection as a whole (its request or answer, a note of its import), not one of its events: `index` is
+   * then 0, and names no event. Told as the connection's (the CLI's "the connection"), not at its first event.
+   */
+  ofConnection?: true;
 }
 
 /** Documentation of one code, read by both the panel (Diagnostics view) and the CLI (`validate`). */

@@ -40,7 +40,7 @@ describe('validate: the input\'s notes', () => {
     const bad = Uint8Array.from([...Buffer.from(`${header}\n${before}/`), 0xe1, ...Buffer.from(`stream${after}\n${chunk}\n${end}\n`)]);
     const run = (...args: string[]) => runCli(['validate', 'capture.replyscope.ndjson', ...args], () => bad);
     const text = await run('--fail-on', 'warning');
-    expect(text.stdout).toMatch(/^ {2}warning capture\.notice +.*, line 2: Capture log line 2 holds bytes that are not UTF-8 \(the first: 0xE1, byte \d+ of the line, file offset \d+\): they were read as U\+FFFD/m);
+    expect(text.stdout).toMatch(/^ {2}warning capture\.notice +the connection, line 2: Capture log line 2 holds bytes that are not UTF-8 \(the first: 0xE1, byte \d+ of the line, file offset \d+\): they were read as U\+FFFD/m);
     expect(text.exitCode).toBe(1);
     const json = JSON.parse((await run('--json')).stdout) as (Entry & { line?: number })[];
     expect(json).toContainEqual(expect.objectContaining({ connection: 'c', code: 'capture.notice', severity: 'warning', line: 2, message: expect.stringMatching(/^Capture log line 2 holds bytes that are not UTF-8/) }));

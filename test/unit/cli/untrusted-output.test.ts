@@ -19,21 +19,27 @@ function file(name: string, text: string): string {
   return f;
 }
 
-// An event type with a newline, a workflow command after it and a terminal colour: quoted by validate's text report.
-const hostileType = () => file('type.sse', `data: ${JSON.stringify({ type: 'X\n::error::injected\r::add-mask::x\u001b[31mRED\u009b2J', reply_id: 'r1' })}\n\n`);
+// An event type with a newline, a workflow command after it and a terminal colour: quoted by validate's text report,
+// where it names the event of a diagnostic (here an unknown event type in a reply of an AgentScope stream; alone in its
+// stream, its diagnostic — no known dialect — is the connection's, and names no event).
+const hostileType = () => {
+  const event = (e: object) => `data: ${JSON.stringify({ id: 'e1', created_at: '2026-01-01T00:00:00', metadata: {}, session_id: 's', reply_id: 'r1', ...e })}\n\n`;
+  return file('type.sse', event({ type: 'REPLY_START', name: 'a', role: 'assistant' }) +
+    `data: ${JSON.stringify({ type: 'X\n::error::injected\r::add-mask::x\u001b[31mRED\u009b2J', reply_id: 'r1' })}\n\n` + event({ id: 'e3', type: 'REPLY_END' }));
+};
 
 describe('output that quotes the input stays inert', () => {
   it('validate writes no line the stream made, and no control character, in text and --github output', async () => {
     const hostile = hostileType();
     for (const extra of [[], ['--github']]) {
       const out = await cli('validate', hostile, ...extra);
-      expect(out.code, extra.join(' ')).toBe(0); // one warning: stream.unknown-dialect
+      expect(out.code, extra.join(' ')).toBe(0); // one warning: as.unknown-event-type
       const lines = out.stdout.split('\n');
       // The only workflow commands are the annotations validate writes (one per diagnostic), none the stream wrote.
-      expect(lines.filter((l) => l.startsWith('::'))).toEqual(extra.length ? [expect.stringMatching(/^::warning file=.*,title=replyscope stream\.unknown-dialect::/)] : []);
+      expect(lines.filter((l) => l.startsWith('::'))).toEqual(extra.length ? [expect.stringMatching(/^::warning file=.*,title=replyscope as\.unknown-event-type::/)] : []);
       // eslint-disable-next-line no-control-regex
       expect(out.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
-      expect(out.stdout).toContain('event 0 (X\\n::error::injected\\r::add-mask::x\\u001b[31mRED\\u009b2J)');
+      expect(out.stdout).toContain('event 1 (X\\n::error::injected\\r::add-mask::x\\u001b[31mRED\\u009b2J)');
     }
   });
 
