@@ -13,6 +13,7 @@ import { derivedExportKind, derivedExportMessage } from './derived-export.ts';
 import { Utf8ChunkEncoder } from '../frames/utf8-chunks.ts';
 import { epochMsOfNumber } from '../time/epoch-number.ts';
 import { binaryHead, container, utf16Text } from './input-bytes.ts';
+import { notUtf8FileText } from './utf8-lines.ts';
 
 export class InputError extends Error {
   /** `line`: the file's line at fault, when one is (a capture log's). */
@@ -288,7 +289,13 @@ export function loadInputDetailed(data: string | Uint8Array, fileName?: string, 
         const oneLine = !head.trimEnd().includes('\n'); // one line that is no JSON is no NDJSON either
         if (head.startsWith('[') || firstLine === '{' || oneLine) throw new InputError(`${where(fileName)}not valid JSON: ${withLine((e as Error).message, text)}`, lineOf((e as Error).message, text));
       }
-      if (parsed) return fromJson(whole, fileName);
+      if (parsed) {
+        const loaded = fromJson(whole, fileName);
+        // Mended into U+FFFD as the document was decoded: said, above the connections (an SSE or NDJSON body keeps
+        // its bytes instead, and the analysis tells stream.invalid-utf8 where they are).
+        if (!utf8 && bytes) loaded.capture.records.push({ kind: 'notice', t: Number.NaN, level: 'warning', text: notUtf8FileText(bytes, loaded.format === 'har' ? 'HAR file' : 'JSON file') });
+        return loaded;
+      }
     }
     const lines = text.split(/\r\n|\r|\n/);
     const firstLine = lines.find((l) => l.trim() !== '') ?? '';

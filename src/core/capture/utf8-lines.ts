@@ -147,3 +147,17 @@ export function notUtf8Text(line: number, where: NotUtf8, more: number, ofConnec
   return `Capture log line ${line} holds bytes that are not UTF-8 (the first: ${notUtf8Place(where)}): they were read as U+FFFD (\ufffd), ` +
     `and what they were is lost.${others} A capture log is UTF-8 text: the file was damaged, or saved in another encoding, after it was written.`;
 }
+
+/**
+ * The note of a file read whole, one JSON document (a HAR, events), whose bytes are not all UTF-8 — JSON is UTF-8
+ * text (RFC 8259): they were read as U+FFFD. Above the connections: which string they were in is not known here.
+ */
+export function notUtf8FileText(bytes: Uint8Array, what: string): string {
+  const at = Math.max(0, firstNotUtf8(bytes));
+  const lineStart = bytes.lastIndexOf(0x0a, at - 1) + 1;
+  let line = 1;
+  for (let i = bytes.indexOf(0x0a); i !== -1 && i < at; i = bytes.indexOf(0x0a, i + 1)) line++;
+  const where = { byte: at - lineStart + 1, offset: at, value: bytes[at] };
+  return `This ${what} holds bytes that are not UTF-8 (the first, on line ${line}: ${notUtf8Place(where)}): they were read as U+FFFD (\ufffd), ` +
+    `and what they were is lost. JSON is UTF-8 text: the file was damaged, or saved in another encoding, after it was written.`;
+}

@@ -107,3 +107,22 @@ describe('a capture log with bytes that are not UTF-8', () => {
     expect(firstNotUtf8(Uint8Array.from([0x61, 0xe2, 0x82]))).toBe(1); // cut short
   });
 });
+
+// One JSON document read whole (a HAR, events) is decoded whole: bytes there that are not UTF-8 were mended into
+// U+FFFD without a word too. (An SSE or NDJSON body keeps its bytes: stream.invalid-utf8 tells them.)
+describe('a HAR or JSON events file with bytes that are not UTF-8', () => {
+  const latin1 = (text: string) => Uint8Array.from(text, (c) => c.charCodeAt(0));
+  const pageNotes = (c: Capture) => c.records.filter((r) => r.kind === 'notice' && r.conn === undefined).map((r) => r.kind === 'notice' && r.text);
+
+  it('is read with a warning above the connections, naming the first such byte', () => {
+    const events = latin1('[{"type":"REPLY_START","name":"café"}]');
+    expect(pageNotes(loadInput(events, 'events.json'))).toEqual(['This JSON file holds bytes that are not UTF-8 (the first, on line 1: 0xE9, byte 35 of the line, file offset 34): ' +
+      'they were read as U+FFFD (\ufffd), and what they were is lost. JSON is UTF-8 text: the file was damaged, or saved in another encoding, after it was written.']);
+    const body = 'data: {"type":"x","name":"café"}\n\n';
+    const har = latin1(JSON.stringify({ log: { version: '1.2', entries: [{ startedDateTime: '2026-01-01T00:00:00Z', time: 1,
+      request: { method: 'GET', url: 'https://a.test/s', headers: [] },
+      response: { status: 200, headers: [{ name: 'content-type', value: 'text/event-stream; charset=utf-8' }], content: { size: 34, mimeType: 'text/event-stream', text: body } } }] } }, null, 1));
+    expect(pageNotes(loadInput(har, 'x.har'))).toEqual([expect.stringMatching(/^This HAR file holds bytes that are not UTF-8 \(the first, on line 24: 0xE9, byte 52 of the line, file offset 499\)/)]);
+    expect(pageNotes(loadInput(enc.encode(JSON.stringify([{ type: 'x', name: 'café' }])), 'ok.json'))).toEqual([]); // UTF-8: nothing to say
+  });
+});
