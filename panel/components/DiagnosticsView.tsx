@@ -53,18 +53,20 @@ export function DiagnosticsView({ store, scope }: { store: PanelStore; scope: 'c
             {doc ? <p>{withCode(doc.explanation)}</p> : <p class="faint">No catalogue entry for this code.</p>}
             {doc?.reference ? <p class="ref">Reference behaviour: {withCode(doc.reference)}</p> : null}
             {g.items.slice(0, 200).map(({ conn, d }, i) => {
-              const ev = eventByIndex(conn, d.index);
+              const ev = d.ofConnection ? undefined : eventByIndex(conn, d.index);
               const select = (index: number) => {
                 if (store.selectedConnId.value !== conn.record.id) store.selectConnection(conn.record.id);
                 store.selectEvent(index);
               };
+              // The connection's own (Diagnostic.ofConnection) name no event: a press selects the connection only.
+              const selectOccurrence = () => (d.ofConnection ? store.selectConnection(conn.record.id) : select(d.index));
               return (
                 // The related events beside the occurrence, not in it: a button in a button is no control to a
                 // screen reader or the keyboard.
                 <div class="diag-row" key={`${conn.record.id}:${d.index}:${i}`}>
-                  <button class="diag-item" data-testid="diag-occurrence" onClick={() => select(d.index)}>
-                    <span class="mono dim" title={d.frame !== undefined ? `Frame ${d.frame} of the body; the event at or after it: #${d.index}` : undefined}>
-                      {d.frame !== undefined ? `frame ${d.frame} → #${d.index}` : `#${d.index}`}
+                  <button class="diag-item" data-testid="diag-occurrence" onClick={selectOccurrence}>
+                    <span class="mono dim" title={d.frame !== undefined ? `Frame ${d.frame} of the body; the event at or after it: #${d.index}` : d.ofConnection ? 'The connection as a whole, no one event' : undefined}>
+                      {d.frame !== undefined ? `frame ${d.frame} → #${d.index}` : d.ofConnection ? 'connection' : `#${d.index}`}
                     </span>
                     <span class="mono diag-type" title={ev?.type}>{ev?.type ?? ''}</span>
                     <span class="diag-msg">{withConnectionNames(d.message, numbers)}</span>

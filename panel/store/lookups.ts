@@ -68,6 +68,9 @@ export function extraDiagnostics(conn: ConnectionView): Map<number, Diagnostic[]
   if (m) return m;
   m = new Map();
   for (const d of conn.diagnostics) {
+    // What concerns the connection as a whole (an HTTP error, no known dialect, a HAR entry's notes) is no event's:
+    // its index, 0, would flag the first event as if it were at fault.
+    if (d.ofConnection) continue;
     const e = eventByIndex(conn, d.index);
     if (e && e.diagnostics.includes(d)) continue;
     const list = m.get(d.index);

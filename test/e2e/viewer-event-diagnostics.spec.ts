@@ -32,14 +32,14 @@ async function atStep469(page: Page): Promise<void> {
 const sseOf = (...events: Record<string, unknown>[]) =>
   events.map((e) => `data: ${JSON.stringify({ reply_id: 'r1', session_id: 's', name: 'A', ...e })}\n\n`).join('');
 
-/** A capture log of one SSE connection with this body, in one chunk. */
-function streamLog(body: string): string {
+/** A capture log of one SSE connection with this body, in one chunk (answered with `status`). */
+function streamLog(body: string, status = 200): string {
   return writeCaptureLog({
     header: { kind: 'header', format: 'replyscope-capture', version: 1, tool: 't', created: '2026-12-01T00:00:00Z' },
     records: [
       {
         kind: 'connection', id: 'c', transport: 'fetch', frameUrl: 'http://127.0.0.1/', method: 'GET', url: 'http://127.0.0.1/stream',
-        requestHeaders: [], status: 200, responseHeaders: [['content-type', 'text/event-stream']], startTime: 1, responseTime: 2,
+        requestHeaders: [], status, responseHeaders: [['content-type', 'text/event-stream']], startTime: 1, responseTime: 2,
       },
       { kind: 'chunk', conn: 'c', t: 3, bytes: Buffer.byteLength(body), text: body },
       { kind: 'end', conn: 'c', t: 4, state: 'complete' },
@@ -89,6 +89,20 @@ test('a long list of related events shows the first five and "+N more", which sh
   await expect(related.getByRole('button', { name: /^Show related event #6\b/ })).toBeFocused();
   await related.getByRole('button', { name: /^Show related event #8\b/ }).click();
   await expect(page.getByTestId('event-detail')).toContainText('#8 TEXT_BLOCK_DELTA');
+  await page.close();
+});
+
+test('what concerns the connection as a whole is the connection\'s in the Diagnostics tab, and flags no event', async () => {
+  const log = streamLog(sseOf({ type: 'REPLY_START', role: 'assistant' }, { type: 'TEXT_BLOCK_START', block_id: 'b' }, { type: 'TEXT_BLOCK_END', block_id: 'b' }, { type: 'REPLY_END' }), 503);
+  const page = await viewer.open();
+  await page.getByTestId('import-input').setInputFiles({ name: 'failed.replyscope.ndjson', mimeType: 'application/octet-stream', buffer: Buffer.from(log) });
+  await expect(page.getByTestId('status')).toContainText('Imported failed.replyscope.ndjson');
+  await page.locator('[data-conn="c"]').click();
+  // The first event is sound: the HTTP 503 (index 0) is not told at it.
+  await expect(page.locator('.vrow[data-event="0"] .status-cell')).toHaveText('ok');
+  await page.locator('[data-tab="diagnostics"]').click();
+  const occurrence = page.locator('.diag-group[data-code="stream.http-error"]').getByTestId('diag-occurrence');
+  await expect(occurrence).toHaveText(/^connection\s*HTTP 503/);
   await page.close();
 });
 

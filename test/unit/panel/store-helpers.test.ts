@@ -173,3 +173,24 @@ describe('the connection\'s diagnostics at an event', () => {
     expect(all.length).toBe(conn.diagnostics.filter((d) => d.index < conn.events.length).length);
   });
 });
+
+// What concerns the connection as a whole (Diagnostic.ofConnection: an HTTP error, no known dialect) has index 0 —
+// told at event 0 it flagged the first event, in the list, the pane and the scrubber, as if that event were at fault.
+describe('the connection\'s own diagnostics', () => {
+  const text = 'data: {"hello": 1}\n\ndata: {"hello": 2}\n\n';
+  const records: CaptureRecord[] = [
+    { kind: 'connection', id: 'c', transport: 'fetch', frameUrl: '', method: 'GET', url: 'https://a.test/s', requestHeaders: [], status: 503, responseHeaders: [['content-type', 'text/event-stream']], startTime: 0 },
+    { kind: 'chunk', conn: 'c', t: 1, bytes: Buffer.byteLength(text), text },
+    { kind: 'end', conn: 'c', t: 2, state: 'complete' },
+  ];
+  const analyzer = new CaptureAnalyzer();
+  analyzer.push(records);
+  const conn = analyzer.connections()[0];
+
+  it('are no event\'s', () => {
+    const own = conn.diagnostics.filter((d) => d.ofConnection).map((d) => d.code);
+    expect(own).toEqual(expect.arrayContaining(['stream.http-error', 'stream.unknown-dialect']));
+    expect(conn.events.length).toBe(2);
+    expect(eventDiagnostics(conn, conn.events[0]).filter((d) => d.ofConnection)).toEqual([]);
+  });
+});
