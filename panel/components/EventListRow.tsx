@@ -8,6 +8,7 @@ import type { EventView } from '../../src/core/analysis/types.ts';
 import type { Diagnostic } from '../../src/core/diagnostics/types.ts';
 import { eventStatus } from '../lib/event-status.ts';
 import { formatElapsed, truncate } from '../lib/format.ts';
+import { typeNameParts } from '../lib/type-name-parts.ts';
 import type { EventRow } from '../store/filters.ts';
 import { EdgeSpacedText } from './EdgeSpacedText.tsx';
 
@@ -69,7 +70,7 @@ export const Row = memo(function Row({ row, index, top, odd, selected, origin, o
       <span role="gridcell" class="num">{e.index}</span>
       <span role="gridcell" class="num">{formatElapsed(e.t, origin)}</span>
       <span role="gridcell" class={`type-cell ${kindClass(e)}`} title={e.type}>
-        {e.type}
+        <TypeName type={e.type} />
       </span>
       <span role="gridcell" title={e.blockId}>{e.blockId ?? ''}</span>
       <span role="gridcell" class="mono" title={truncate(e.preview, 500)}>
@@ -79,6 +80,21 @@ export const Row = memo(function Row({ row, index, top, odd, selected, origin, o
     </div>
   );
 });
+
+/**
+ * A type's name, its last word kept in view in a narrow column ("TEXT_BL…_DELTA"): the rest is cut (styles.css),
+ * clipped and not removed, so the cell's text — what a selection copies — is the whole name.
+ */
+function TypeName({ type }: { type: string }) {
+  const { head, tail } = typeNameParts(type);
+  if (!tail) return <span class="type-head">{head}</span>;
+  return (
+    <>
+      <span class="type-head">{head}</span>
+      <span class="type-tail">{tail}</span>
+    </>
+  );
+}
 
 /** The DOM id of a row (the list's active descendant when selected). */
 export function rowId(row: EventRow): string {

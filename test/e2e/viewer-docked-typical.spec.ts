@@ -163,3 +163,56 @@ for (const [share, what] of [['0.95', 'nearly the whole width'], ['0.05', 'a sli
     await page.close();
   });
 }
+
+/**
+ * Where the characters `from`…end of an element's text are laid out (a range over its text nodes, whatever spans hold
+ * them; a range's boxes are where the text is drawn, clipped or not), and the element's own box.
+ */
+const tailBoxes = (el: Element, from: number) => {
+  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  const range = document.createRange();
+  let seen = 0;
+  let started = false;
+  let last: Text | undefined;
+  for (let n = walker.nextNode() as Text | null; n; n = walker.nextNode() as Text | null) {
+    if (!started && seen + n.length > from) {
+      range.setStart(n, from - seen);
+      started = true;
+    }
+    seen += n.length;
+    last = n;
+  }
+  range.setEnd(last!, last!.length);
+  return [...range.getClientRects()].map((r) => ({ left: r.left, right: r.right, top: r.top, bottom: r.bottom }));
+};
+
+for (const size of RIGHT) {
+  const name = `${size.width} × ${size.height}`;
+
+  test(`at ${name} each event's type keeps in view the last word that tells it apart, the whole name in its text and title`, async () => {
+    const page = await openDocked(size);
+    const cells = await page.getByTestId('events').locator('.vrow .type-cell').evaluateAll((els, fn) => {
+      const boxes = new Function(`return ${fn}`)() as (el: Element, from: number) => { left: number; right: number }[];
+      return els.map((cell) => {
+        const text = cell.textContent ?? '';
+        const b = cell.getBoundingClientRect();
+        const pad = parseFloat(getComputedStyle(cell).paddingRight);
+        const word = Math.max(text.lastIndexOf('_'), 0);
+        const drawn = boxes(cell, word);
+        return {
+          text,
+          title: cell.getAttribute('title'),
+          // Wider than its cell: the name is cut somewhere.
+          cut: cell.scrollWidth > cell.clientWidth || [...cell.children].some((c) => c.scrollWidth > c.clientWidth),
+          lastWordShown: drawn.length > 0 && drawn.every((r) => r.left >= b.left && r.right <= b.right - pad + 0.5),
+        };
+      });
+    }, tailBoxes.toString());
+    expect(cells.length).toBeGreaterThan(5);
+    // At 600 px every TEXT_BLOCK_* read "TEXT_BLOCK_D…" / "_S…" / "_E…", at 700 MODEL_CALL_START "MODEL_CALL_ST…".
+    expect(cells.some((c) => c.cut), 'some type is too long for its cell').toBe(true);
+    for (const c of cells) expect(c, c.text).toMatchObject({ title: c.text, lastWordShown: true });
+    await page.screenshot({ path: test.info().outputPath(`types-${size.width}x${size.height}.png`) });
+    await page.close();
+  });
+}
