@@ -18,6 +18,7 @@ import { replyWords } from '../lib/reply-words.ts';
 import { ContinuedNote } from './ResumeNote.tsx';
 import { RelatedEvents } from './RelatedEvents.tsx';
 import { usePaneFocusKept } from './usePaneFocusKept.ts';
+import { useWidth } from './useWidth.ts';
 import { ReadableCopies } from '../core-bridge.ts';
 import { frameHeaderWords, frameNumberTitle } from '../lib/frame-words.ts';
 
@@ -218,15 +219,36 @@ function UnfinishedNote({ conn, reply, store, numbers }: { conn: ConnectionView;
 }
 
 /**
+ * Width of the step pane under which the event is a tab, as stacked: beside the message the event's pane has what the
+ * message's 560 px leave, 30% of the step at least (SplitPane's keep), and a panel docked to the side at 600–700 px
+ * left it a 110–140 px column in which "REPLY_END" read "REPLY_ / END" and ids broke a character a line. At 800 px (a
+ * step of ~536 px) it has ~160.
+ */
+export const EVENT_BESIDE_LEAST = 520;
+
+/**
  * `stacked`: the panel is docked to the side (useMediaQuery.ts) — the event is a fourth tab beside the message's, not a
- * pane beside them: side by side at 360–540 px each was a column of a word or two ("TEXT_B / LOCK_D / ELTA").
+ * pane beside them: side by side at 360–540 px each was a column of a word or two ("TEXT_B / LOCK_D / ELTA"). So too
+ * side by side when the step's own pane is narrower than EVENT_BESIDE_LEAST.
  */
 export function StepDetail({ store, stacked = false }: { store: PanelStore; stacked?: boolean }) {
+  // The box measured stays as the layout switches (its width is its pane's, not its content's): no back and forth.
+  const box = useWidth();
+  const tabbed = stacked || (box.width > 0 && box.width < EVENT_BESIDE_LEAST);
+  return (
+    <div class="step-detail" ref={box.ref}>
+      <StepDetailBody store={store} tabbed={tabbed} />
+    </div>
+  );
+}
+
+/** `tabbed`: the event is the Event tab, not a pane beside the message's (StepDetail says when). */
+function StepDetailBody({ store, tabbed }: { store: PanelStore; tabbed: boolean }) {
   const conn = store.selectedConnection.value;
   const reply = store.selectedReply.value;
   const k = store.step.value;
-  // The Event tab chosen stacked is the message's beside, once the panel is wide again (the event has its pane then).
-  const tab = !stacked && store.detailTab.value === 'event' ? 'message' : store.detailTab.value;
+  // The Event tab chosen stacked is the message's beside, once the pane is wide again (the event has its pane then).
+  const tab = !tabbed && store.detailTab.value === 'event' ? 'message' : store.detailTab.value;
   const scroller = useRef<HTMLDivElement>(null);
   // What this step changed — the appended text, else the touched block — is brought into view when it is outside it:
   // in a long message the change was often far below what the pane showed, so scrubbing showed nothing happen.
@@ -253,7 +275,7 @@ export function StepDetail({ store, stacked = false }: { store: PanelStore; stac
   const state = reply && event?.index === eventOfStep ? stepState(reply, k) : undefined;
   const touched = state ? touchedBlocks(state.changes) : [];
   const appended = new Map(touched.map((i) => [i, appendedIn(state!.changes, i)]));
-  const tabs: [DetailTab, string][] = [['message', 'Message'], ['json', 'JSON'], ['diff', 'Diff'], ...(stacked ? [['event', 'Event'] as [DetailTab, string]] : [])];
+  const tabs: [DetailTab, string][] = [['message', 'Message'], ['json', 'JSON'], ['diff', 'Diff'], ...(tabbed ? [['event', 'Event'] as [DetailTab, string]] : [])];
   const numbers = connectionNumbers(store.connections.value);
   const eventView = frame ? <FrameDetail conn={conn} frame={frame} paneRef={eventPane} />
     : reading && !event ? (
@@ -274,7 +296,7 @@ export function StepDetail({ store, stacked = false }: { store: PanelStore; stac
           <div class="empty" data-testid="step-reading">Reading the capture up to the selected step…</div>
         ) : !reply ? (
           <div class="empty">
-            {event ? `This event belongs to no reply; its reconstruction is not shown.${stacked ? ' The Event tab shows it.' : ''}`
+            {event ? `This event belongs to no reply; its reconstruction is not shown.${tabbed ? ' The Event tab shows it.' : ''}`
               : conn.events.length === 0 ? 'No events in this stream: nothing to reconstruct.' : 'Select a reply or an event.'}
           </div>
         ) : !state ? (
@@ -305,7 +327,7 @@ export function StepDetail({ store, stacked = false }: { store: PanelStore; stac
       </TabPanel>
     </>
   );
-  if (stacked) return <div class="step-stacked">{left}</div>;
+  if (tabbed) return <div class="step-stacked">{left}</div>;
   return (
     <SplitPane direction="row" initial={560} storageKey="detail" label="Resize message and event panes">
       {left}

@@ -215,4 +215,36 @@ for (const size of RIGHT) {
     await page.screenshot({ path: test.info().outputPath(`types-${size.width}x${size.height}.png`) });
     await page.close();
   });
+
+  test(`at ${name} the event is a tab beside the message's, its type on one line, not a column beside the message`, async () => {
+    const page = await openDocked(size);
+    // The event pane was a 110–140 px column: "REPLY_END" read "REPLY_ / END" and ids broke a character a line.
+    await page.getByRole('tab', { name: 'Event', exact: true }).click();
+    const detail = page.getByTestId('event-detail');
+    await expect(detail).toContainText('REPLY_END');
+    const lines = await detail.locator('.kv').first().evaluate((kv) => {
+      const text = kv.textContent ?? '';
+      const at = text.indexOf('REPLY_END');
+      const walker = document.createTreeWalker(kv, NodeFilter.SHOW_TEXT);
+      let seen = 0;
+      for (let n = walker.nextNode() as Text | null; n; n = walker.nextNode() as Text | null) {
+        if (seen + n.length > at) {
+          const range = document.createRange();
+          range.setStart(n, at - seen);
+          range.setEnd(n, at - seen + 'REPLY_END'.length);
+          return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+        }
+        seen += n.length;
+      }
+      return 0;
+    });
+    expect(lines).toBe(1);
+    // Wide again (DevTools undocked), the event has its pane beside the message once more, the message's tab chosen.
+    await page.setViewportSize({ width: 1400, height: 800 });
+    await expect(page.getByRole('tab', { name: 'Event', exact: true })).toHaveCount(0);
+    await expect(page.getByRole('tab', { name: 'Message', exact: true })).toHaveAttribute('aria-selected', 'true');
+    await expect(detail).toBeVisible();
+    expect((await boxOf(detail)).left).toBeGreaterThanOrEqual((await boxOf(page.locator('[id="message-view"]'))).right - 0.5);
+    await page.close();
+  });
 }
