@@ -47,7 +47,7 @@ export function DiagnosticsView({ store, scope }: { store: PanelStore; scope: 'c
             <h3>
               <span class={`badge ${g.severity}`}>{g.severity}</span>
               <span class="mono">{g.code}</span>
-              {doc ? <span>{doc.title}</span> : null}
+              {doc ? <span class="diag-title">{doc.title}</span> : null}
               <span class="dim">× {g.items.length}</span>
             </h3>
             {doc ? <p>{withCode(doc.explanation)}</p> : <p class="faint">No catalogue entry for this code.</p>}

@@ -2,7 +2,9 @@
 // by side), and below, wide and ~340 px tall — with the demo capture: each reply's name is whole, the scrubber keeps
 // every button and says the step's status whole, a focused list's ring marks the list and not its pane's title, the
 // event list and the message both keep room in the short panel, and a divider size stored in another window (or an
-// older version) cannot leave a pane unusable.
+// older version) cannot leave a pane unusable. Beside, at 600–700 px: an event type's last word stays in view, the event
+// is a tab rather than a narrow column, the event search's placeholder and each diagnostic heading's code and count are
+// whole.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
@@ -247,4 +249,36 @@ for (const size of RIGHT) {
     expect((await boxOf(detail)).left).toBeGreaterThanOrEqual((await boxOf(page.locator('[id="message-view"]'))).right - 0.5);
     await page.close();
   });
+
+  test(`at ${name} each diagnostic's heading keeps its code and count on one line, only its title wraps`, async () => {
+    const page = await openDocked(size);
+    await page.locator('[data-tab="diagnostics"]').click();
+    const heads = page.getByTestId('diagnostics').locator('.diag-group h3');
+    await expect(heads.first()).toBeVisible();
+    const lines = await heads.evaluateAll((hs) => hs.map((h) => [...h.children].filter((c) => !c.classList.contains('diag-title')).map((c) => {
+      const range = document.createRange();
+      range.selectNodeContents(c);
+      return { text: c.textContent, lines: new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size };
+    })).flat());
+    // At 700 px the count broke "× / 1" and the code "as.invalid- / base64".
+    expect(lines.length).toBeGreaterThan(10);
+    for (const l of lines) expect(l, l.text ?? '').toMatchObject({ lines: 1 });
+    await page.close();
+  });
 }
+
+test('at 600 × 800 the event search\'s placeholder is whole', async () => {
+  const page = await openDocked(RIGHT[0]);
+  const search = page.getByRole('searchbox', { name: 'Search events' });
+  const fit = await search.evaluate((input: HTMLInputElement) => {
+    const css = getComputedStyle(input);
+    const ctx = document.createElement('canvas').getContext('2d')!;
+    ctx.font = css.font;
+    // The clear button's place (~1em) is kept at the end of an empty search field too.
+    const room = input.clientWidth - parseFloat(css.paddingLeft) - parseFloat(css.paddingRight) - parseFloat(css.fontSize);
+    return { text: ctx.measureText(input.placeholder).width, room };
+  });
+  // It read "Search event" (the type filter kept ~150 px for "All types").
+  expect(fit.text, JSON.stringify(fit)).toBeLessThanOrEqual(fit.room);
+  await page.close();
+});
