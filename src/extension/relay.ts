@@ -3,6 +3,7 @@
 // it in the tap's order (relay/tap-intake.ts), keeps this document's capture in a CaptureStore, applies the user's
 // settings, and talks to the background only when there is something to say. The store's limit is the user's cap, or
 // lower when the tab's documents together hold more (background/tab-budget.ts).
+import './relay/zod-jitless.ts';
 import { DropCounter, type RelayToTap, type WireRecord } from './messages.ts';
 import { BackgroundLink } from './relay/background-link.ts';
 import { CaptureStore } from './relay/capture-store.ts';
