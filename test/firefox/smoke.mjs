@@ -22,6 +22,9 @@
 // 8. A stream request answered 401 with a JSON message: the panel's connection details show the message.
 // 9. A capture log imported into the panel is read in its import worker (a module Worker from moz-extension:, under
 //    the extension's CSP): the panel lists its connection, the worker posted its records.
+// 10–15. parity.mjs (see its header): a stream read before the panel was opened is listed; cancel, abort, gzip,
+//    NDJSON, clone()/tee(), fetch's identity and streams in frames, each run with the extension and again after it
+//    is uninstalled: the page's observations are the same, the capture holds what the page read with the right end.
 // Harness notes: launched with -remote-allow-system-access (BiDi refuses moz-extension: navigation otherwise);
 // puppeteer's goto to a moz-extension: URL never resolves (Firefox's NavigationManager throws on the process switch),
 // so extension pages are opened without awaiting goto and polled. DUMPIO=1 prints Firefox's own output.
@@ -32,6 +35,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import puppeteer from 'puppeteer-core';
 import { WebSocketServer } from 'ws';
+import { runParityChecks } from './parity.mjs';
 
 const DIST = path.resolve(process.argv[2] ?? 'dist-firefox');
 const FIREFOX = process.env.FIREFOX ?? '/usr/bin/firefox-esr';
@@ -394,6 +398,13 @@ async function main() {
   check(importStatus === 'Imported imported.replyscope.ndjson: 1 connection', 'import: the panel lists the imported capture log\'s connection', importStatus);
   const importSeen = await panel.evaluate(() => window.__importSeen);
   check(importSeen.workers === 1 && importSeen.posted.includes('records') && importSeen.posted.at(-1) === 'read', 'import: the file was read in the panel\'s import worker (moz-extension:, the extension\'s CSP)', JSON.stringify(importSeen));
+
+  // (10–15) parity.mjs: each scenario with the extension and again without it (it uninstalls the extension: last).
+  await runParityChecks({
+    browser, helper, openExtensionPage, check, poll, log, base: BASE, geckoId: GECKO_ID,
+    frames: FRAMES, body: BODY, text: TEXT, steps: STEPS,
+    screenshot: (name) => SCREENSHOT.replace(/\.png$/, `-${name}.png`),
+  });
 }
 
 try {
