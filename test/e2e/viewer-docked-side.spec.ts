@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { useViewer } from './support/viewer.ts';
+import { boxOf } from './support/layout.ts';
 
 const viewer = useViewer('viewer-docked-side');
 const demo = readFileSync(path.resolve(import.meta.dirname, '../../examples/demo.replyscope.ndjson'));
@@ -30,11 +31,6 @@ async function openDocked(size: { width: number; height: number }): Promise<Page
   return page;
 }
 
-type Box = { left: number; top: number; right: number; bottom: number };
-const boxOf = async (l: Locator): Promise<Box> => l.evaluate((el) => {
-  const b = el.getBoundingClientRect();
-  return { left: b.left, top: b.top, right: b.right, bottom: b.bottom };
-});
 
 /**
  * Every shown control of the panel that is not in a scrolled list: the toolbar's, the tab bars', the scrubber's. Each

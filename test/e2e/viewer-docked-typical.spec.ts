@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { useViewer } from './support/viewer.ts';
+import { boxOf, eventRowsInView } from './support/layout.ts';
 
 const viewer = useViewer('viewer-docked-typical');
 const demo = readFileSync(path.resolve(import.meta.dirname, '../../examples/demo.replyscope.ndjson'));
@@ -37,11 +38,6 @@ async function openDocked(size: { width: number; height: number }, stored: Recor
   return page;
 }
 
-type Box = { left: number; top: number; right: number; bottom: number };
-const boxOf = (l: Locator): Promise<Box> => l.evaluate((el) => {
-  const b = el.getBoundingClientRect();
-  return { left: b.left, top: b.top, right: b.right, bottom: b.bottom };
-});
 
 /** Each reply row's name: how wide it is laid out against its text, on the row's line or not, and the row's title. */
 const replyNames = (page: Page) =>
@@ -123,16 +119,6 @@ for (const [list, title] of [['replies', 'Replies'], ['connections', 'Connection
   });
 }
 
-/** Event rows wholly in view, below the list's sticky header. */
-const eventRowsInView = (page: Page) =>
-  page.getByTestId('events').evaluate((list) => {
-    const top = list.querySelector('.vhead')!.getBoundingClientRect().bottom;
-    const bottom = list.getBoundingClientRect().bottom;
-    return [...list.querySelectorAll('.vrow')].filter((r) => {
-      const b = r.getBoundingClientRect();
-      return b.top >= top - 0.5 && b.bottom <= bottom + 0.5;
-    }).length;
-  });
 const heightOf = async (l: Locator) => { const b = await boxOf(l); return b.bottom - b.top; };
 
 // Sizes stored by an earlier session: shares of the split (the connection list 90% of the height, the event list 95%

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { useViewer } from './support/viewer.ts';
+import { eventRowsInView } from './support/layout.ts';
 
 const viewer = useViewer('viewer-narrow-layout');
 const demo = readFileSync(path.resolve(import.meta.dirname, '../../examples/demo.replyscope.ndjson'));
@@ -26,16 +27,6 @@ async function openDemo(size: { width: number; height: number }, page?: Page): P
   return p;
 }
 
-/** Event rows wholly in view: below the list's sticky header, above its bottom edge. */
-const eventRowsInView = (page: Page) =>
-  page.getByTestId('events').evaluate((list) => {
-    const top = list.querySelector('.vhead')!.getBoundingClientRect().bottom;
-    const bottom = list.getBoundingClientRect().bottom;
-    return [...list.querySelectorAll('.vrow')].filter((r) => {
-      const b = r.getBoundingClientRect();
-      return b.top >= top - 0.5 && b.bottom <= bottom + 0.5;
-    }).length;
-  });
 
 /** Lines of the bubble's first text block wholly inside the message pane. */
 const bubbleLinesInView = (page: Page) =>
