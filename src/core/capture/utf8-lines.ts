@@ -4,6 +4,7 @@
 // they were without a word; the reader says where they are instead (see CaptureLogReader). A line feed is the same
 // byte in UTF-8 whatever surrounds it, so the lines are cut in the bytes, and a block of whole lines is decoded at
 // once: only a block that is not UTF-8 is gone through line by line.
+import { utf8SecondHigh, utf8SecondLow, utf8SequenceBytes } from '../frames/utf8-chunks.ts';
 
 /** Where a line's first byte that is not UTF-8 lies. */
 export interface NotUtf8 {
@@ -26,22 +27,11 @@ export function firstNotUtf8(b: Uint8Array, from = 0, to = b.length): number {
     }
     // The lead byte says how many continuation bytes follow, and the range of the first (no overlong form, no
     // surrogate, nothing past U+10FFFF: what TextDecoder replaces).
-    let n: number;
-    let lo = 0x80;
-    let hi = 0xbf;
-    if (x >= 0xc2 && x <= 0xdf) n = 1;
-    else if (x >= 0xe0 && x <= 0xef) {
-      n = 2;
-      if (x === 0xe0) lo = 0xa0;
-      else if (x === 0xed) hi = 0x9f;
-    } else if (x >= 0xf0 && x <= 0xf4) {
-      n = 3;
-      if (x === 0xf0) lo = 0x90;
-      else if (x === 0xf4) hi = 0x8f;
-    } else return i;
+    const n = utf8SequenceBytes(x) - 1;
+    if (n < 1) return i;
     if (i + n >= to) return i; // the sequence runs past the line (a file cut in a character)
     const first = b[i + 1];
-    if (first < lo || first > hi) return i;
+    if (first < utf8SecondLow(x) || first > utf8SecondHigh(x)) return i;
     for (let k = 2; k <= n; k++) if ((b[i + k] & 0xc0) !== 0x80) return i;
     i += n + 1;
   }

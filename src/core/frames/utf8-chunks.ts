@@ -250,6 +250,16 @@ export class PageTextDecoder {
   }
 }
 
+/** Bytes of the UTF-8 sequence a lead byte begins (2–4; 0 for a byte no well-formed sequence begins with). */
+export function utf8SequenceBytes(lead: number): number {
+  return lead >= 0xc2 && lead <= 0xdf ? 2 : lead >= 0xe0 && lead <= 0xef ? 3 : lead >= 0xf0 && lead <= 0xf4 ? 4 : 0;
+}
+
+/** The least second byte of a lead's sequence (WHATWG: no overlong form after E0, nothing below U+10000 after F0). */
+export const utf8SecondLow = (lead: number): number => (lead === 0xe0 ? 0xa0 : lead === 0xf0 ? 0x90 : 0x80);
+/** The greatest second byte of a lead's sequence (WHATWG: no surrogate after ED, nothing past U+10FFFF after F4). */
+export const utf8SecondHigh = (lead: number): number => (lead === 0xed ? 0x9f : lead === 0xf4 ? 0x8f : 0xbf);
+
 /**
  * The bytes a streaming UTF-8 decoder still holds after `bytes`: the last lead byte (within the last 3 bytes) when
  * its sequence is unfinished and valid so far (WHATWG second-byte ranges for E0/ED/F0/F4), else nothing.
@@ -258,13 +268,11 @@ export function incompleteTail(bytes: Uint8Array): Uint8Array {
   for (let i = bytes.length - 1; i >= 0 && i >= bytes.length - 3; i--) {
     const b = bytes[i];
     if (b >= 0x80 && b <= 0xbf) continue; // continuation byte: keep looking for its lead
-    const need = b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    const need = utf8SequenceBytes(b);
     if (need === 0 || bytes.length - i >= need) return new Uint8Array(0);
     if (i + 1 < bytes.length) {
       const b2 = bytes[i + 1];
-      const lo = b === 0xe0 ? 0xa0 : b === 0xf0 ? 0x90 : 0x80;
-      const hi = b === 0xed ? 0x9f : b === 0xf4 ? 0x8f : 0xbf;
-      if (b2 < lo || b2 > hi) return new Uint8Array(0);
+      if (b2 < utf8SecondLow(b) || b2 > utf8SecondHigh(b)) return new Uint8Array(0);
     }
     return bytes.slice(i);
   }
