@@ -158,7 +158,7 @@ export function parseHeader(value: unknown): CaptureHeader {
 
 /**
  * A record of a kind this version does not know — a later version's (the navigation record was one to the readers
- * before it): the reader skips it and says how many it skipped (capture-log.ts), so the schema takes it too. Any
+ * before it): the reader skips it and says how many it skipped (capture-log-reader.ts), so the schema takes it too. Any
  * object whose `kind` is a string other than the known ones and not empty; nothing else of it is read.
  */
 function laterKindJsonSchema(): Record<string, unknown> {
