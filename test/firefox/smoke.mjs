@@ -25,6 +25,9 @@
 // 10–15. parity.mjs (see its header): a stream read before the panel was opened is listed; cancel, abort, gzip,
 //    NDJSON, clone()/tee(), fetch's identity and streams in frames, each run with the extension and again after it
 //    is uninstalled: the page's observations are the same, the capture holds what the page read with the right end.
+// 17. page-leave.mjs (see its header): a page that navigates away mid-stream, watched by a panel with Preserve log —
+//    the capture holds every byte it read, the stream ends "aborted" as the page leaving, the panel still lists it;
+//    without the extension (after parity.mjs) the page's reader gets the same error as it leaves.
 // Harness notes: launched with -remote-allow-system-access (BiDi refuses moz-extension: navigation otherwise);
 // puppeteer's goto to a moz-extension: URL never resolves (Firefox's NavigationManager throws on the process switch),
 // so extension pages are opened without awaiting goto and polled. DUMPIO=1 prints Firefox's own output.
@@ -35,6 +38,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import puppeteer from 'puppeteer-core';
 import { WebSocketServer } from 'ws';
+import { startPageLeaveChecks } from './page-leave.mjs';
 import { runParityChecks } from './parity.mjs';
 
 const DIST = path.resolve(process.argv[2] ?? 'dist-firefox');
@@ -399,12 +403,20 @@ async function main() {
   const importSeen = await panel.evaluate(() => window.__importSeen);
   check(importSeen.workers === 1 && importSeen.posted.includes('records') && importSeen.posted.at(-1) === 'read', 'import: the file was read in the panel\'s import worker (moz-extension:, the extension\'s CSP)', JSON.stringify(importSeen));
 
-  // (10–15) parity.mjs: each scenario with the extension and again without it (it uninstalls the extension: last).
-  await runParityChecks({
-    browser, helper, openExtensionPage, check, poll, log, base: BASE, geckoId: GECKO_ID,
-    frames: FRAMES, body: BODY, text: TEXT, steps: STEPS,
-    screenshot: (name) => SCREENSHOT.replace(/\.png$/, `-${name}.png`),
-  });
+  // (17) page-leave.mjs, with the extension; (10–16) parity.mjs: each scenario with the extension and again without
+  // it (it uninstalls the extension: last); then (17) without it.
+  const screenshot = (name) => SCREENSHOT.replace(/\.png$/, `-${name}.png`);
+  const leave = await startPageLeaveChecks({ browser, helper, openExtensionPage, check, poll, log, base: BASE, screenshot });
+  try {
+    await leave.withExtension();
+    await runParityChecks({
+      browser, helper, openExtensionPage, check, poll, log, base: BASE, geckoId: GECKO_ID,
+      frames: FRAMES, body: BODY, text: TEXT, steps: STEPS, screenshot,
+    });
+    await leave.withoutExtension();
+  } finally {
+    leave.close();
+  }
 }
 
 try {

@@ -14,6 +14,8 @@ import { natives, nextTask, pageHidden, postOn, randomToken } from './natives.ts
 const FLUSH_DELAY_MS = 40;
 const FLUSH_BYTES = 256 * 1024;
 const MAX_BUFFER_WITHOUT_PORT = 4096;
+/** How long after the page began to leave a stream error waits for `pagehide` (Firefox: see onBeforeUnload). */
+export const LEAVE_HOLD_MS = 5000;
 
 export interface TapConfig {
   enabled: boolean;
@@ -41,6 +43,9 @@ export class TapEmitter {
    * `pagehide` came with the page leaving, not before it (see endedByLeaving).
    */
   private readonly errorsThisTask = new Set<WireRecord>();
+  /** Error ends held since the page began to leave (Firefox), and the timer that lets them go as errors. */
+  private held: WireRecord[] = [];
+  private leaveTimer: ReturnType<typeof setTimeout> | undefined;
   /** Until the relay says otherwise, record (the relay drops everything if the site is switched off). */
   config: TapConfig = { enabled: true, includeUrls: [] };
   readonly isSubframe: boolean;
@@ -71,6 +76,24 @@ export class TapEmitter {
     if (event.isTrusted) this.handOffOnLeave();
   };
 
+  // Firefox stops the document's loads as the page begins to leave (right after `beforeunload`), not as the next page
+  // commits: every open fetch body fails then ("TypeError: Error in input stream", as a dropped connection's), and
+  // `pagehide` comes only once the next page has answered — measured in Firefox ESR 153: the error ~5 ms after
+  // beforeunload, pagehide ~0.3 s later from a server answering in 0.3 s, many tasks between. So for a while an error
+  // end is held back: `pagehide` hands it over as the page leaving; a page still here when the while is up (the
+  // navigation cancelled, turned into a download, or answered later) sends it as the error it was. Not in Chromium,
+  // where the error comes in the moment before pagehide (endedByLeaving) and a beforeunload listener would make every
+  // navigation wait for the page's renderer.
+  private readonly onBeforeUnload = (event: Event): void => {
+    if (!event.isTrusted) return;
+    if (this.leaveTimer !== undefined) natives.clearTimeout(this.leaveTimer);
+    this.leaveTimer = natives.setTimeout(() => {
+      this.leaveTimer = undefined;
+      for (const r of this.held.splice(0)) this.pending.push(r);
+      this.flush();
+    }, LEAVE_HOLD_MS);
+  };
+
   /**
    * Listens to the document and window: at install, and again after the page's document.open(), which erases every
    * listener of both (see document-open.ts). The same functions each time: the browser adds a listener once.
@@ -79,6 +102,7 @@ export class TapEmitter {
     if (typeof document === 'undefined') return;
     natives.apply(natives.addEventListener, document, ['visibilitychange', this.onVisibilityChange, true]);
     natives.apply(natives.addEventListener, window, ['pagehide', this.onPageHide, true]);
+    if (import.meta.env.MODE === 'firefox') natives.apply(natives.addEventListener, window, ['beforeunload', this.onBeforeUnload, true]);
   }
 
   attachLeaveNode(node: Element): void {
@@ -88,6 +112,9 @@ export class TapEmitter {
   /** The page is going away: what waits goes to the relay before this returns, on the leave element. */
   private handOffOnLeave(): void {
     if (this.errorsThisTask.size) this.pending = this.pending.map((r) => (this.errorsThisTask.has(r) ? endedByLeaving(r) : r));
+    if (this.leaveTimer !== undefined) natives.clearTimeout(this.leaveTimer);
+    this.leaveTimer = undefined;
+    for (const r of this.held.splice(0)) this.pending.push(endedByLeaving(r));
     if (!this.leaveNode || !this.port) {
       this.flush();
       return;
@@ -121,7 +148,13 @@ export class TapEmitter {
   emit(record: PageRecord, approxBytes = 64): void {
     if (!this.port && this.pending.length >= MAX_BUFFER_WITHOUT_PORT) return; // no relay in this frame
     if (record.kind === 'connection') record = boundConnection(record);
-    if (record.kind === 'end' && record.state === 'error') this.noteError(record);
+    if (record.kind === 'end' && record.state === 'error') {
+      if (this.leaveTimer !== undefined) {
+        this.held.push(record); // the page began to leave (onBeforeUnload)
+        return;
+      }
+      this.noteError(record);
+    }
     this.pending.push(record);
     this.pendingBytes += approxBytes;
     // A stream that completed goes at once: a page that leaves right after a stream ended (opens the page a reply
@@ -231,7 +264,7 @@ function boundConnection(c: ConnectionRecord): ConnectionRecord {
  * An error end the page leaving caused: the browser stops the document's loads as the next page commits, which fails
  * a fetch body with "TypeError: network error" and closes an EventSource as if it had failed — and runs `pagehide`
  * before the page's event loop turns again (measured in Chromium 156: an error up to ~15 ms before `pagehide`, and no
- * task in between). Left as it was, a reload with Preserve log showed every stream the page had open as a failed
+ * task in between). Firefox fails them as the page begins to leave, tasks earlier: those are held (onBeforeUnload). Left as it was, a reload with Preserve log showed every stream the page had open as a failed
  * connection (`stream.network-error`), an EventSource as "an answer other than 200". An error the page answered by
  * navigating (a reload on failure) came tasks before it, and stays an error. Told as the relay tells a stream whose
  * document went away.

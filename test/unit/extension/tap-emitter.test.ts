@@ -16,6 +16,7 @@ const setTimeoutSpy = vi.fn(globalThis.setTimeout);
 const clearTimeoutSpy = vi.fn(globalThis.clearTimeout);
 let TapEmitter: typeof import('../../../src/extension/tap/emitter.ts').TapEmitter;
 let LEFT_PAGE: string;
+let LEAVE_HOLD_MS: number;
 let nextTask: () => Promise<void>;
 
 beforeAll(async () => {
@@ -25,7 +26,7 @@ beforeAll(async () => {
   vi.stubGlobal('setTimeout', setTimeoutSpy);
   vi.stubGlobal('clearTimeout', clearTimeoutSpy);
   vi.resetModules();
-  ({ TapEmitter, LEFT_PAGE } = await import('../../../src/extension/tap/emitter.ts'));
+  ({ TapEmitter, LEFT_PAGE, LEAVE_HOLD_MS } = await import('../../../src/extension/tap/emitter.ts'));
   ({ nextTask } = await import('../../../src/extension/tap/natives.ts'));
 });
 afterAll(() => void vi.unstubAllGlobals());
@@ -183,6 +184,58 @@ describe('TapEmitter as the page leaves', () => {
     await nextTask(); // the page's event loop turned: the error was before the page began to leave
     window.dispatchEvent(browserEvent('pagehide'));
     expect(handedOff.flatMap((m) => (m.type === 'records' ? m.records : []))).toEqual([failed]);
+    close();
+  });
+});
+
+describe('TapEmitter as a page leaves in Firefox (loads stopped as the navigation begins)', () => {
+  // Firefox fails every open fetch body right after beforeunload, tasks before pagehide (emitter.ts, onBeforeUnload).
+  const stopped = { kind: 'end', conn: 'f', t: 1, state: 'error', error: 'TypeError: Error in input stream' } as const;
+  function firefoxPage() {
+    vi.stubEnv('MODE', 'firefox'); // the build's mode: the tap listens for beforeunload only in Firefox's
+    visibility = 'visible';
+    const wiring = wired();
+    vi.unstubAllEnvs();
+    return { ...wiring, handedOff: leaveNodeOf(wiring.emitter) };
+  }
+
+  it('a stream error after the page began to leave waits, and is handed over as the page leaving at pagehide', async () => {
+    const { emitter, received, handedOff, next, close } = firefoxPage();
+    window.dispatchEvent(browserEvent('beforeunload'));
+    emitter.emit(stopped);
+    emitter.emit(record(2)); // another connection's record still goes on its timer
+    await next();
+    expect(received).toEqual([[record(2)]]);
+    window.dispatchEvent(browserEvent('pagehide'));
+    expect(handedOff.flatMap((m) => (m.type === 'records' ? m.records : []))).toEqual([
+      { ...stopped, state: 'aborted', error: `${LEFT_PAGE}; the browser ended the stream with "TypeError: Error in input stream"` },
+    ]);
+    close();
+  });
+
+  it('a page still here when the hold is up (the navigation cancelled) sends the error as it was', async () => {
+    const { emitter, received, handedOff, next, close } = firefoxPage();
+    setTimeoutSpy.mockClear();
+    window.dispatchEvent(browserEvent('beforeunload'));
+    emitter.emit(stopped);
+    const hold = setTimeoutSpy.mock.calls.findLastIndex(([, ms]) => ms === LEAVE_HOLD_MS); // this page's (every test's emitter listens on the one window)
+    expect(hold).toBeGreaterThanOrEqual(0);
+    clearTimeout(setTimeoutSpy.mock.results[hold].value as ReturnType<typeof setTimeout>);
+    const got = next();
+    (setTimeoutSpy.mock.calls[hold][0] as () => void)(); // the hold's timer fires
+    await got;
+    expect(received).toEqual([[stopped]]);
+    window.dispatchEvent(browserEvent('pagehide'));
+    expect(handedOff).toEqual([{ type: 'records', records: [] }]);
+    close();
+  });
+
+  it('a beforeunload a page script dispatches holds nothing', async () => {
+    const { emitter, received, next, close } = firefoxPage();
+    window.dispatchEvent(new Event('beforeunload'));
+    emitter.emit(stopped);
+    await next();
+    expect(received).toEqual([[stopped]]);
     close();
   });
 });
