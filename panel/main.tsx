@@ -1,6 +1,7 @@
 // Entry point: the extension source when opened as `panel/index.html?tabId=N` inside the extension (DevTools panel
 // or a normal tab), the standalone viewer source otherwise. The extension client is loaded only in the extension.
 import './styles.css';
+import './forced-colors.css';
 import { createPanelApp } from './app.tsx';
 import type { PanelSource } from './sources/source.ts';
 import { createViewerSource } from './sources/viewer-source.ts';

@@ -204,7 +204,7 @@ export function Timeline({ store, tools }: { store: PanelStore; tools: HTMLEleme
       >
         <defs>
           <pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
-            <line x1="0" y1="0" x2="0" y2="6" stroke="var(--warn)" stroke-width="2" opacity="0.35" />
+            <line class="tl-hatch" x1="0" y1="0" x2="0" y2="6" stroke="var(--warn)" stroke-width="2" opacity="0.35" />
           </pattern>
           {/* 4 px past the axis's end: a point there (the last event — a CUSTOM after the reply ended) is a 3 px bar
               drawn from it, which a clip at the end cut away whole. */}

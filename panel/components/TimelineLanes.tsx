@@ -59,9 +59,9 @@ export function TimelineLanes({ lanes, x, labelW, plotW, width, labelTexts, lane
                 let lastMarkPx = -1;
                 return (
                   <g key={si}>
-                    <rect x={x0} y={y + 3} width={w} height={LANE_H - 6} rx={2} fill="var(--kind)" opacity={sp.open ? 0.35 : 0.6} stroke={sp.open ? 'var(--kind)' : 'none'} stroke-dasharray={sp.open ? '3 2' : undefined} />
+                    <rect class="tl-span" x={x0} y={y + 3} width={w} height={LANE_H - 6} rx={2} fill="var(--kind)" opacity={sp.open ? 0.35 : 0.6} stroke={sp.open ? 'var(--kind)' : 'none'} stroke-dasharray={sp.open ? '3 2' : undefined} />
                     {sp.continued ? ( // began before the evicted part, or on the connection this one resumes: an open left edge
-                      <path d={`M${x0 + 5} ${y + 3} L${x0} ${y + LANE_H / 2} L${x0 + 5} ${y + LANE_H - 3}`} fill="none" stroke="var(--fg)" stroke-width="1.5" data-continued="">
+                      <path class="tl-continued" d={`M${x0 + 5} ${y + 3} L${x0} ${y + LANE_H / 2} L${x0 + 5} ${y + LANE_H - 3}`} fill="none" stroke="var(--fg)" stroke-width="1.5" data-continued="">
                         <title>{continuedTitle}</title>
                       </path>
                     ) : null}
@@ -77,7 +77,7 @@ export function TimelineLanes({ lanes, x, labelW, plotW, width, labelTexts, lane
                       }
                       if (px === lastPx) return null; // one tick per pixel
                       lastPx = px;
-                      return <line key={tk.event} x1={px} x2={px} y1={y + 4} y2={y + LANE_H - 4} stroke="var(--fg)" opacity="0.45" />;
+                      return <line key={tk.event} class="tl-tick" x1={px} x2={px} y1={y + 4} y2={y + LANE_H - 4} stroke="var(--fg)" opacity="0.45" />;
                     })}
                   </g>
                 );

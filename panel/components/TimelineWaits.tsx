@@ -38,6 +38,7 @@ export function TimelineWaits({ tl, x }: { tl: TL; x: (t: number) => number }) {
       {tl.waits.map((w, i) => (
         <rect
           key={i}
+          class={`tl-wait tl-wait-${w.kind}`}
           x={x(w.start)}
           y={AXIS_H}
           width={Math.max(1, x(w.end) - x(w.start))}
