@@ -50,7 +50,7 @@ export function stepState(reply: ReplyView, k: number): StepState {
 function ChangeList({ changes }: { changes: JsonChange[] }) {
   if (changes.length === 0) return <div class="dim section">This event did not change the message.</div>;
   return (
-    <div class="section mono" data-testid="diff">
+    <div class="section mono changes" data-testid="diff">
       {changes.map((c, i) => (
         <div key={i}>
           <span class="dim">{c.path || '/'} </span>
