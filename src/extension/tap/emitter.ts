@@ -46,6 +46,8 @@ export class TapEmitter {
   /** Error ends held since the page began to leave (Firefox), and the timer that lets them go as errors. */
   private held: WireRecord[] = [];
   private leaveTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The taps' checks for streams the browser stopped without telling the page (Firefox: see checkOnLeave). */
+  private readonly leaveChecks: (() => void)[] = [];
   /** Until the relay says otherwise, record (the relay drops everything if the site is switched off). */
   config: TapConfig = { enabled: true, includeUrls: [] };
   readonly isSubframe: boolean;
@@ -90,9 +92,24 @@ export class TapEmitter {
     this.leaveTimer = natives.setTimeout(() => {
       this.leaveTimer = undefined;
       for (const r of this.held.splice(0)) this.pending.push(r);
+      this.runLeaveChecks(); // a stream stopped silently, the page still here: its end goes as the error it is
       this.flush();
     }, LEAVE_HOLD_MS);
   };
+
+  /**
+   * A tap's check, run as the page leaves (`pagehide`) and when the hold after `beforeunload` is up: Firefox stops some
+   * streams as the navigation begins without telling the page at all (an EventSource turns CLOSED with no error event),
+   * so only a look at them then finds they ended. The check emits their error ends: at `pagehide` those are handed
+   * over as the page leaving; with the page still here (the navigation cancelled) they go as the errors they are.
+   */
+  checkOnLeave(check: () => void): void {
+    this.leaveChecks.push(check);
+  }
+
+  private runLeaveChecks(): void {
+    for (const check of this.leaveChecks) check();
+  }
 
   /**
    * Listens to the document and window: at install, and again after the page's document.open(), which erases every
@@ -111,6 +128,7 @@ export class TapEmitter {
 
   /** The page is going away: what waits goes to the relay before this returns, on the leave element. */
   private handOffOnLeave(): void {
+    this.runLeaveChecks();
     if (this.errorsThisTask.size) this.pending = this.pending.map((r) => (this.errorsThisTask.has(r) ? endedByLeaving(r) : r));
     if (this.leaveTimer !== undefined) natives.clearTimeout(this.leaveTimer);
     this.leaveTimer = undefined;
@@ -264,10 +282,12 @@ function boundConnection(c: ConnectionRecord): ConnectionRecord {
  * An error end the page leaving caused: the browser stops the document's loads as the next page commits, which fails
  * a fetch body with "TypeError: network error" and closes an EventSource as if it had failed — and runs `pagehide`
  * before the page's event loop turns again (measured in Chromium 156: an error up to ~15 ms before `pagehide`, and no
- * task in between). Firefox fails them as the page begins to leave, tasks earlier: those are held (onBeforeUnload). Left as it was, a reload with Preserve log showed every stream the page had open as a failed
- * connection (`stream.network-error`), an EventSource as "an answer other than 200". An error the page answered by
- * navigating (a reload on failure) came tasks before it, and stays an error. Told as the relay tells a stream whose
- * document went away.
+ * task in between). Firefox stops them as the page begins to leave, tasks earlier: those errors are held
+ * (onBeforeUnload), and the streams it stops without a word to the page are found by the taps' checks (checkOnLeave).
+ * Left as it was, a reload with Preserve log showed every stream the page had open as a failed connection
+ * (`stream.network-error`), an EventSource as "an answer other than 200". An error the page answered by navigating (a
+ * reload on failure) came tasks before it, and stays an error. Told as the relay tells a stream whose document went
+ * away.
  */
 function endedByLeaving(record: WireRecord): WireRecord {
   if (record.kind !== 'end' || record.state !== 'error') return record;

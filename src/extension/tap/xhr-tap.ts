@@ -10,6 +10,14 @@ import type { TapEmitter } from './emitter.ts';
 import { mimic, natives, now } from './natives.ts';
 import { deferBody, isStreamResponse, type DeferredBody } from './request-info.ts';
 
+/**
+ * Firefox stops a page's XHRs as a navigation begins (right after `beforeunload`) with a `loadend` alone — no load,
+ * error or abort before it, readyState DONE, status 200 and responseText emptied (measured in Firefox ESR 153, also
+ * when the navigation then leaves the page where it was). Chromium fires nothing as a page leaves: the watcher ends
+ * such a stream when its document goes (tab-capture.ts).
+ */
+export const STOPPED_SILENTLY = 'XMLHttpRequest stopped by the browser: a loadend with no load, error or abort before it';
+
 interface XhrState {
   method: string;
   url: string;
@@ -44,6 +52,7 @@ export function installXhrTap(emitter: TapEmitter): void {
   const nativeSetHeader = proto.setRequestHeader;
   const states = new WeakMap<XMLHttpRequest, XhrState>();
   const listening = new WeakSet<XMLHttpRequest>();
+  const stoppedSilently = import.meta.env.MODE === 'firefox'; // a lone loadend ends a stream (STOPPED_SILENTLY)
 
   const pullText = (xhr: XMLHttpRequest, s: XhrState): void => {
     if (!s.conn || (xhr.responseType !== '' && xhr.responseType !== 'text')) return;
@@ -133,6 +142,9 @@ export function installXhrTap(emitter: TapEmitter): void {
     on('error', (s) => finish(xhr, s, 'error', 'NetworkError: XMLHttpRequest failed'));
     on('timeout', (s) => finish(xhr, s, 'error', 'TimeoutError: XMLHttpRequest timed out'));
     on('abort', (s) => finish(xhr, s, 'cancelled'));
+    // After any of those the request is done and this does nothing; alone, it is Firefox's stop (STOPPED_SILENTLY): an
+    // error end, which the emitter holds while the page leaves and hands over as the page leaving.
+    if (stoppedSilently) on('loadend', (s) => finish(xhr, s, 'error', STOPPED_SILENTLY));
   };
 
   const patched = {

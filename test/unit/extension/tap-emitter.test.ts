@@ -239,3 +239,57 @@ describe('TapEmitter as a page leaves in Firefox (loads stopped as the navigatio
     close();
   });
 });
+
+describe('TapEmitter: a tap\'s check as a page leaves in Firefox (streams stopped without a word to the page)', () => {
+  // An EventSource Firefox closes as the navigation begins fires no event: only a look at it finds it ended.
+  const silent = { kind: 'end', conn: 's', t: 3, state: 'error', error: 'closed with no error event' } as const;
+  function withCheck() {
+    vi.stubEnv('MODE', 'firefox');
+    visibility = 'visible';
+    const wiring = wired();
+    vi.unstubAllEnvs();
+    const handedOff = leaveNodeOf(wiring.emitter);
+    const stream = { stopped: false, ended: false };
+    wiring.emitter.checkOnLeave(() => {
+      if (!stream.stopped || stream.ended) return;
+      stream.ended = true;
+      wiring.emitter.emit(silent);
+    });
+    return { ...wiring, handedOff, stream };
+  }
+
+  it('runs at pagehide: the stream it finds stopped is handed over as the page leaving', () => {
+    const { handedOff, stream, close } = withCheck();
+    window.dispatchEvent(browserEvent('beforeunload'));
+    stream.stopped = true; // the browser stops it, telling nobody
+    window.dispatchEvent(browserEvent('pagehide'));
+    expect(handedOff.flatMap((m) => (m.type === 'records' ? m.records : []))).toEqual([
+      { ...silent, state: 'aborted', error: `${LEFT_PAGE}; the browser ended the stream with "closed with no error event"` },
+    ]);
+    close();
+  });
+
+  it('runs when the hold is up with the page still here (the navigation cancelled): the stream ends as the error it is', async () => {
+    const { received, handedOff, stream, next, close } = withCheck();
+    setTimeoutSpy.mockClear();
+    window.dispatchEvent(browserEvent('beforeunload'));
+    stream.stopped = true;
+    const hold = setTimeoutSpy.mock.calls.findLastIndex(([, ms]) => ms === LEAVE_HOLD_MS);
+    clearTimeout(setTimeoutSpy.mock.results[hold].value as ReturnType<typeof setTimeout>);
+    const got = next();
+    (setTimeoutSpy.mock.calls[hold][0] as () => void)(); // the hold's timer fires
+    await got;
+    expect(received).toEqual([[silent]]);
+    window.dispatchEvent(browserEvent('pagehide')); // later, the page leaves: nothing more of that stream
+    expect(handedOff).toEqual([{ type: 'records', records: [] }]);
+    close();
+  });
+
+  it('a stream still going when the page leaves is not ended by the check', () => {
+    const { handedOff, close } = withCheck();
+    window.dispatchEvent(browserEvent('beforeunload'));
+    window.dispatchEvent(browserEvent('pagehide'));
+    expect(handedOff).toEqual([{ type: 'records', records: [] }]);
+    close();
+  });
+});
