@@ -25,9 +25,10 @@
 // 10–15. parity.mjs (see its header): a stream read before the panel was opened is listed; cancel, abort, gzip,
 //    NDJSON, clone()/tee(), fetch's identity and streams in frames, each run with the extension and again after it
 //    is uninstalled: the page's observations are the same, the capture holds what the page read with the right end.
-// 17. page-leave.mjs (see its header): a page that navigates away mid-stream, watched by a panel with Preserve log —
-//    the capture holds every byte it read, the stream ends "aborted" as the page leaving, the panel still lists it;
-//    without the extension (after parity.mjs) the page's reader gets the same error as it leaves.
+// 17. page-leave.mjs (see its header): a page that navigates away mid-stream — read by fetch, EventSource and a
+//    streaming XHR — watched by a panel with Preserve log: the capture holds all the page got, the stream ends
+//    "aborted" as the page leaving, the panel still lists it; without the extension (after parity.mjs) the page sees
+//    the stream end as it did with it (its reader's error, the events fired).
 // Harness notes: launched with -remote-allow-system-access (BiDi refuses moz-extension: navigation otherwise);
 // puppeteer's goto to a moz-extension: URL never resolves (Firefox's NavigationManager throws on the process switch),
 // so extension pages are opened without awaiting goto and polled. DUMPIO=1 prints Firefox's own output.
