@@ -219,12 +219,28 @@ function UnfinishedNote({ conn, reply, store, numbers }: { conn: ConnectionView;
 }
 
 /**
- * Width of the step pane under which the event is a tab, as stacked: beside the message the event's pane has what the
- * message's 560 px leave, 30% of the step at least (SplitPane's keep), and a panel docked to the side at 600–700 px
- * left it a 110–140 px column in which "REPLY_END" read "REPLY_ / END" and ids broke a character a line. At 800 px (a
- * step of ~536 px) it has ~160.
+ * The least width at which the event's pane beside the message is readable: "#44 TOOL_CALL_DELTA valid" on the line
+ * of its "event" label, the raw frame ~40 characters a line — and the least the message keeps beside it. With the
+ * message at 560 px and the event given the rest, a panel docked below at 800–1200 px wide left the event a 160–240
+ * px column in which ids and the raw frame broke every few characters.
  */
-export const EVENT_BESIDE_LEAST = 520;
+const BESIDE_LEAST = 300;
+
+/** Width of the step pane under which the event is a tab, as stacked: the message and the event cannot both have BESIDE_LEAST. */
+export const EVENT_BESIDE_LEAST = 2 * BESIDE_LEAST;
+
+/**
+ * The message's width beside the event until the divider is dragged: 560 px while that leaves the event 340 (a step
+ * pane of 900 px or more — a 1400 px window, as before); in a narrower pane the event keeps its 340 and the message
+ * has the rest, down to half the pane each (680 px), and below that half each, down to BESIDE_LEAST.
+ */
+const MESSAGE_WIDTH = 'min(560px, max(50%, 100% - 340px))';
+
+/**
+ * Of a width the user dragged — or picked in a wider window — each pane keeps 240 px: the event's type still on its
+ * line (the message's 80% of a 1600 px window's pane left a 1000 px window's event the 30% every split keeps, ~200 px).
+ */
+const PICKED_LEAST = '240px';
 
 /**
  * `stacked`: the panel is docked to the side (useMediaQuery.ts) — the event is a fourth tab beside the message's, not a
@@ -329,7 +345,7 @@ function StepDetailBody({ store, tabbed }: { store: PanelStore; tabbed: boolean 
   );
   if (tabbed) return <div class="step-stacked">{left}</div>;
   return (
-    <SplitPane direction="row" initial={560} storageKey="detail" label="Resize message and event panes">
+    <SplitPane direction="row" initial={MESSAGE_WIDTH} least={PICKED_LEAST} keep={PICKED_LEAST} storageKey="detail" label="Resize message and event panes">
       {left}
       {eventView}
     </SplitPane>

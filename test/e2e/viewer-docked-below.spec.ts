@@ -1,0 +1,93 @@
+// The panel in a DevTools docked below, or a wide one docked to the side — 800–1400 px wide, 340–860 tall — with the
+// demo capture: the event beside the message is a pane wide enough to read (or, where the step's pane cannot hold both,
+// its tab).
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { useViewer } from './support/viewer.ts';
+import { boxOf } from './support/layout.ts';
+
+const viewer = useViewer('viewer-docked-below');
+const demo = readFileSync(path.resolve(import.meta.dirname, '../../examples/demo.replyscope.ndjson'));
+
+/**
+ * The viewer at `size` with the demo capture, its first connection and first reply selected, at the reply's last step.
+ * `stored`: divider sizes in localStorage before the page loads, as an earlier session left them.
+ */
+async function openDocked(size: { width: number; height: number }, stored: Record<string, string> = {}): Promise<Page> {
+  const page = await viewer.browser.newPage({ viewport: size });
+  page.on('pageerror', (err) => {
+    throw err;
+  });
+  await page.addInitScript((entries) => {
+    for (const [key, value] of Object.entries(entries)) localStorage.setItem(`replyscope.split.${key}`, value);
+  }, stored);
+  await page.goto(`${viewer.url}/index.html`);
+  await page.getByTestId('import-input').setInputFiles({ name: 'demo.replyscope.ndjson', mimeType: 'application/octet-stream', buffer: demo });
+  await expect(page.getByTestId('status')).toContainText('Imported demo.replyscope.ndjson');
+  await page.locator('[data-conn="demo:1"]').click();
+  await page.locator('[data-reply]').first().click();
+  await page.keyboard.press('End');
+  await expect(page.getByTestId('step-pos')).toContainText('step 61 / 61');
+  return page;
+}
+
+const widthOf = async (page: Page, testId: string) => { const b = await boxOf(page.getByTestId(testId)); return b.right - b.left; };
+
+/** Characters a line of the raw frame holds: its box's inner width over the width of a character of its font. */
+const rawFrameCharsPerLine = (page: Page) =>
+  page.getByTestId('event-detail').getByTestId('raw-frame').evaluate((el) => {
+    const ctx = document.createElement('canvas').getContext('2d')!;
+    const css = getComputedStyle(el);
+    ctx.font = css.font;
+    return (el.clientWidth - parseFloat(css.paddingLeft) - parseFloat(css.paddingRight)) / ctx.measureText('0').width;
+  });
+
+// Where the step's pane (the window less the replies) holds the message and the event at 300 px each, the event is
+// beside the message; under that (800 px: a step of 535) it is the Event tab.
+const STEP_SIZES = [
+  { width: 800, height: 400, beside: false },
+  { width: 800, height: 860, beside: false },
+  { width: 1000, height: 500, beside: true },
+  { width: 1000, height: 860, beside: true },
+  { width: 1200, height: 400, beside: true },
+  { width: 1200, height: 860, beside: true },
+] as const;
+
+for (const { beside, ...size } of STEP_SIZES) {
+  test(`at ${size.width} × ${size.height} the event is ${beside ? 'a pane beside the message' : 'a tab'} 300 px wide at least, its raw frame 40 characters a line`, async () => {
+    const page = await openDocked(size);
+    // Beside the message the event's pane was what the message's 560 px left: 160 px at 800, 200 at 1000, 242 at 1200 —
+    // ids and the raw frame broke every few characters.
+    await expect(page.getByRole('tab', { name: 'Event', exact: true })).toHaveCount(beside ? 0 : 1);
+    if (beside) {
+      expect(await widthOf(page, 'event-detail')).toBeGreaterThanOrEqual(300);
+      const message = await boxOf(page.locator('[id="message-view"]'));
+      expect(message.right - message.left).toBeGreaterThanOrEqual(300);
+      expect((await boxOf(page.getByTestId('event-detail'))).left).toBeGreaterThanOrEqual(message.right - 0.5);
+    } else {
+      await page.getByRole('tab', { name: 'Event', exact: true }).click();
+      expect(await widthOf(page, 'event-detail')).toBeGreaterThanOrEqual(size.width / 2);
+    }
+    await expect(page.getByTestId('event-detail')).toContainText('#60 REPLY_END');
+    expect(await rawFrameCharsPerLine(page)).toBeGreaterThanOrEqual(40);
+    await page.screenshot({ path: test.info().outputPath(`step-${size.width}x${size.height}.png`) });
+    await page.close();
+  });
+}
+
+test('at 1400 × 860 the message keeps its 560 px and the event the rest, as before', async () => {
+  const page = await openDocked({ width: 1400, height: 860 });
+  const message = await boxOf(page.locator('[id="message-view"]'));
+  expect(Math.abs(message.right - message.left - 560)).toBeLessThanOrEqual(2);
+  expect(await widthOf(page, 'event-detail')).toBeGreaterThanOrEqual(335);
+  await page.close();
+});
+
+test('a message and event width picked in a wide window leaves a narrower one\'s event 240 px at least, and stays stored', async () => {
+  // The message at 80% of the step's pane, as dragged at 1600 px: at 1000 px the event had 30% of 669, ~200 px.
+  const page = await openDocked({ width: 1000, height: 700 }, { detail: '0.8' });
+  expect(await widthOf(page, 'event-detail')).toBeGreaterThanOrEqual(239);
+  expect(await page.evaluate(() => localStorage.getItem('replyscope.split.detail'))).toBe('0.8');
+  await page.close();
+});
