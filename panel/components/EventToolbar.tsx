@@ -8,6 +8,7 @@ import { frameMatcher } from '../store/event-rows.ts';
 import { frameByIndex } from '../store/lookups.ts';
 import type { PanelStore } from '../store/store.ts';
 import { FilterStatus } from './FilterStatus.tsx';
+import { typeNameParts } from '../lib/type-name-parts.ts';
 
 export function EventToolbar({ store }: { store: PanelStore }) {
   const f = store.filters;
@@ -22,23 +23,31 @@ export function EventToolbar({ store }: { store: PanelStore }) {
         value={f.eventText.value}
         onInput={(e) => (f.eventText.value = (e.currentTarget as HTMLInputElement).value)}
       />
-      <select
-        aria-label="Event type"
-        value={chosen}
-        onChange={(e) => {
-          const v = (e.currentTarget as HTMLSelectElement).value;
-          f.eventTypes.value = new Set(v ? [v] : []);
-        }}
-      >
-        <option value="">All types</option>
-        {/* A type chosen on another connection stays chosen: it is listed here too, with none of its events. */}
-        {chosen && !types.some(([t]) => t === chosen) ? <option value={chosen}>{chosen} (0)</option> : null}
-        {types.map(([t, n]) => (
-          <option key={t} value={t}>
-            {t} ({n})
-          </option>
-        ))}
-      </select>
+      {/* The type chosen, shown over the select cut in the middle as the event list cuts it: the select showed the head
+          of its option's text — at 800 px "TEXT_BLO", which is each TEXT_BLOCK_* alike. The options stay whole names
+          with their counts, as picked from. */}
+      <span class="type-filter">
+        <select
+          aria-label="Event type"
+          class={chosen ? 'type-chosen' : undefined}
+          title={chosen || undefined}
+          value={chosen}
+          onChange={(e) => {
+            const v = (e.currentTarget as HTMLSelectElement).value;
+            f.eventTypes.value = new Set(v ? [v] : []);
+          }}
+        >
+          <option value="">All types</option>
+          {/* A type chosen on another connection stays chosen: it is listed here too, with none of its events. */}
+          {chosen && !types.some(([t]) => t === chosen) ? <option value={chosen}>{chosen} (0)</option> : null}
+          {types.map(([t, n]) => (
+            <option key={t} value={t}>
+              {t} ({n})
+            </option>
+          ))}
+        </select>
+        {chosen ? <ChosenType type={chosen} count={types.find(([t]) => t === chosen)?.[1] ?? 0} /> : null}
+      </span>
       <label title="Hide heartbeat / comment frames and a socket's messages that are no agent events (what the page sent stays)">
         <input
           type="checkbox"
@@ -60,6 +69,23 @@ export function EventToolbar({ store }: { store: PanelStore }) {
       </label>
       <FilterStatus filter={`${f.eventText.value}\n${chosen}\n${f.hideHeartbeats.value}`} text={rowsShown(store.eventRows.value?.count ?? 0)} />
     </>
+  );
+}
+
+/**
+ * A chosen type's name over its select (styles.css `.type-filter`): its last word kept, the rest cut with "…"; its
+ * count after it where the whole name leaves room, else none (the line under the tabs says how many rows match).
+ */
+function ChosenType({ type, count }: { type: string; count: number }) {
+  const { head, tail } = typeNameParts(type);
+  return (
+    <span class="type-filter-name" aria-hidden="true">
+      <span class="type-filter-type">
+        <span class="type-head">{head}</span>
+        {tail ? <span class="type-tail">{tail}</span> : null}
+      </span>
+      <span class="type-filter-count">{`\u00a0(${count})`}</span>
+    </span>
   );
 }
 

@@ -4,7 +4,8 @@
 // event list and the message both keep room in the short panel, and a divider size stored in another window (or an
 // older version) cannot leave a pane unusable. Beside, at 600–700 px: an event type's last word stays in view, the event
 // is a tab rather than a narrow column, the event search's placeholder and each diagnostic heading's code and count are
-// whole.
+// whole, and at 600–800 px a type chosen in the type filter shows its last word (docked below, 800–1400 px wide:
+// viewer-docked-below.spec.ts).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
@@ -268,3 +269,44 @@ test('at 600 × 800 the event search\'s placeholder is whole', async () => {
   expect(fit.text, JSON.stringify(fit)).toBeLessThanOrEqual(fit.room);
   await page.close();
 });
+
+for (const size of [...RIGHT, { width: 800, height: 500 }]) {
+  test(`at ${size.width} × ${size.height} a type chosen in the type filter shows the last word that tells it apart`, async () => {
+    const page = await openDocked(size);
+    const select = page.getByRole('combobox', { name: 'Event type' });
+    // At 800 px the bar beside the tabs leaves the select ~90 px: a last word of up to ~7 letters ("_RESULT") whole;
+    // "_EXECUTION" is cut at its end there (the whole name in the select's title), whole at 600 and 700 (a row of their own).
+    const types = ['TEXT_BLOCK_DELTA', 'TEXT_BLOCK_START', 'THINKING_BLOCK_START', 'EXTERNAL_EXECUTION_RESULT', ...(size.width < 800 ? ['REQUIRE_EXTERNAL_EXECUTION'] : [])];
+    for (const type of types) {
+      await select.selectOption(type);
+      // Where the type's last word is drawn, and whether it is inside the select's text box (left of its arrow): the
+      // select's own text where it paints it, else the name laid over it.
+      const shown = await select.evaluate((s: HTMLSelectElement, word) => {
+        const box = s.getBoundingClientRect();
+        const css = getComputedStyle(s);
+        const inside = (left: number, right: number) => left >= box.left && right <= box.right - 14; // the arrow: its last 14 px
+        if (css.webkitTextFillColor !== 'rgba(0, 0, 0, 0)') {
+          const ctx = document.createElement('canvas').getContext('2d')!;
+          ctx.font = css.font;
+          const text = s.selectedOptions[0].text;
+          const start = box.left + parseFloat(css.borderLeftWidth) + parseFloat(css.paddingLeft);
+          return { by: 'select', whole: inside(start, start + ctx.measureText(text.slice(0, text.lastIndexOf(word) + word.length)).width) };
+        }
+        const tail = s.parentElement!.querySelector('.type-tail');
+        const b = tail?.getBoundingClientRect();
+        if (!tail || !b || tail.textContent !== word) return { by: 'overlay', whole: false };
+        // Not cut itself (its box clips what overflows it — by a fraction of a pixel too, with an "…"), nor by the box
+        // laid over the select: where its text is laid out, clipped or not, is inside both.
+        const range = document.createRange();
+        range.selectNodeContents(tail);
+        const text = range.getBoundingClientRect();
+        return { by: 'overlay', whole: text.width > 0 && text.left >= b.left - 0.01 && text.right <= b.right + 0.01 && inside(text.left, text.right) };
+      }, type.slice(type.lastIndexOf('_')));
+      // At 800 px "TEXT_BLOCK_DELTA (280)" read "TEXT_BLO", as every TEXT_BLOCK_* did; at 600 and 700 the others' ends were cut.
+      expect(shown, type).toMatchObject({ whole: true });
+      await expect(select).toHaveAttribute('title', type);
+    }
+    await page.screenshot({ path: test.info().outputPath(`type-filter-${size.width}x${size.height}.png`) });
+    await page.close();
+  });
+}
