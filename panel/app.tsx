@@ -107,6 +107,13 @@ function connectionsHeight(rows: number): number {
 }
 
 /**
+ * The connections pane as rows: its title (21 px) and the table's header (20) over rows of 20 px — connections and
+ * "Navigated to" rows alike. Capped (CONNECTIONS_MAX) or at a height picked, the pane ends between two rows: at
+ * 1400 × 340 its quarter of the height (72 px) showed one and a half connections, the half row as if it were the last.
+ */
+const CONNECTION_ROWS = { head: 21 + 20, row: 20 };
+
+/**
  * The most the connection list takes while it fits its rows: two fifths of the height, but in a short panel (DevTools
  * docked below) the panes under it keep 340 px — six event rows and a few lines of the message — as long as the list
  * keeps a quarter: five connections left ~2.5 event rows at 500 px.
@@ -306,6 +313,7 @@ export function App({ store, source }: { store: PanelStore; source: PanelSource 
           autoMax={stacked ? STACKED_CONNECTIONS_MAX : CONNECTIONS_MAX}
           storageKey={stacked ? 'connections.stacked' : 'connections'}
           keep={UNDER_LIST_KEEP}
+          rows={CONNECTION_ROWS}
           label="Resize connection list"
         >
           <>

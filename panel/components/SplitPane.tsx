@@ -29,6 +29,13 @@ interface Props {
    * connections for the event list and the message.
    */
   keep?: string;
+  /**
+   * The first pane is a list of `row` px rows under `head` px (its title and table header): capped, or at a size
+   * picked, it is cut between two rows (the cap rounded down, a size picked to the nearest), and the arrow keys move
+   * its divider a row. A DevTools docked below (1400 × 340) showed one and a half connections, the half row read as
+   * if it were the list's last. Its size fitted to its content (`auto`) is left as given.
+   */
+  rows?: { head: number; row: number };
   /** Remembered across reloads under this key (localStorage, when available). */
   storageKey?: string;
   label: string;
@@ -61,7 +68,17 @@ function save(key: string | undefined, share: number): void {
   }
 }
 
-export function SplitPane({ direction, initial, auto, autoMax = '40%', min = 60, least, keep, storageKey, label, children }: Props) {
+/**
+ * `length` (a CSS length of the split) as the head and whole rows (`how`: the rows rounded down, or to the nearest), in
+ * CSS (the split's length is the layout's). One row at least: a length short of the head and a row is left as it is
+ * (a window too short for a row), or, to the nearest, made one row where it is nearer.
+ */
+function wholeRows(length: string, rows: { head: number; row: number }, how: 'down' | 'nearest'): string {
+  const one = rows.head + rows.row;
+  return `max(min(${length}, ${one}px), calc(${rows.head}px + round(${how}, ${length} - ${rows.head}px, ${rows.row}px)))`;
+}
+
+export function SplitPane({ direction, initial, auto, autoMax = '40%', min = 60, least, keep, rows, storageKey, label, children }: Props) {
   // Held with the key it was read under: a split that changes direction (the stacked layout, useMediaQuery.ts) changes
   // its key too, and its size is that key's — a width's share picked beside is no height's share stacked.
   const [held, setHeld] = useState<{ key: string | undefined; picked: Picked | undefined }>(() => ({ key: storageKey, picked: load(storageKey) }));
@@ -115,7 +132,8 @@ export function SplitPane({ direction, initial, auto, autoMax = '40%', min = 60,
   };
 
   const onKeyDown = (e: KeyboardEvent) => {
-    const delta = e.shiftKey ? 50 : 10;
+    // A row of a list cut between rows: 10 px was rounded back to where the divider was.
+    const delta = rows ? (e.shiftKey ? 3 : 1) * rows.row : e.shiftKey ? 50 : 10;
     const dec = horizontal ? 'ArrowLeft' : 'ArrowUp';
     const inc = horizontal ? 'ArrowRight' : 'ArrowDown';
     if (e.key === dec || e.key === inc) {
@@ -128,12 +146,14 @@ export function SplitPane({ direction, initial, auto, autoMax = '40%', min = 60,
   const fit = auto !== undefined && picked === undefined;
   // A picked size is stored as it was picked (the window may grow back) and bounded here, as laid out: the first pane
   // keeps `least`, the second `keep`.
-  const length = fit ? `${Math.max(min, auto)}px`
+  const given = fit ? `${Math.max(min, auto)}px`
     : picked ? ('share' in picked ? `max(${least ?? `${min}px`}, ${(picked.share * 100).toFixed(3)}%)` : `${picked.px}px`)
     : typeof initial === 'string' ? initial : `${initial}px`;
+  const length = rows && !fit ? wholeRows(given, rows, 'nearest') : given;
   // A size picked in a wide window must not take the whole of a narrow one: the second pane keeps at least 30% (or
   // `min`, or `keep`), so the event pane does not vanish when DevTools is docked narrow.
-  const cap = fit ? autoMax : `calc(100% - ${keep ?? `max(${min}px, 30%)`})`;
+  const most = fit ? autoMax : `calc(100% - ${keep ?? `max(${min}px, 30%)`})`;
+  const cap = rows ? wholeRows(most, rows, 'down') : most;
   function percentShown(): number | undefined {
     const length = total();
     return length > 0 ? Math.round((100 * shown()) / length) : undefined;

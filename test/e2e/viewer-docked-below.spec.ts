@@ -1,11 +1,11 @@
 // The panel in a DevTools docked below, or a wide one docked to the side — 800–1400 px wide, 340–860 tall — with the
 // demo capture: the event beside the message is a pane wide enough to read (or, where the step's pane cannot hold both,
-// its tab).
+// its tab), and the connection list, capped or at a height picked, ends between two rows, never through one.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { useViewer } from './support/viewer.ts';
-import { boxOf } from './support/layout.ts';
+import { boxOf, connectionRowsInSight } from './support/layout.ts';
 
 const viewer = useViewer('viewer-docked-below');
 const demo = readFileSync(path.resolve(import.meta.dirname, '../../examples/demo.replyscope.ndjson'));
@@ -89,5 +89,40 @@ test('a message and event width picked in a wide window leaves a narrower one\'s
   const page = await openDocked({ width: 1000, height: 700 }, { detail: '0.8' });
   expect(await widthOf(page, 'event-detail')).toBeGreaterThanOrEqual(239);
   expect(await page.evaluate(() => localStorage.getItem('replyscope.split.detail'))).toBe('0.8');
+  await page.close();
+});
+
+const BELOW = [{ width: 1400, height: 340 }, { width: 1400, height: 500 }, { width: 1000, height: 420 }] as const;
+// Shares an earlier session stored: picked in a tall window (90%), and a share that cuts through a row anywhere.
+const PICKS = [{}, { connections: '0.9' }, { connections: '0.27' }] as const;
+for (const size of BELOW) {
+  for (const stored of PICKS) {
+    const what = 'connections' in stored ? `a height stored as ${stored.connections}` : 'as it opens';
+    test(`at ${size.width} × ${size.height}, ${what}, the connection list shows whole rows only`, async () => {
+      const page = await openDocked(size, stored);
+      // At 1400 × 340 it showed one and a half connections (a quarter of the height: 72 px), at 1400 × 500 three and a half.
+      const rows = await connectionRowsInSight(page);
+      expect(rows.length).toBeGreaterThanOrEqual(1);
+      for (const r of rows) expect(r, r.row).toMatchObject({ whole: true });
+      await page.screenshot({ path: test.info().outputPath(`connections-${size.width}x${size.height}-${Object.values(stored)[0] ?? 'default'}.png`) });
+      await page.close();
+    });
+  }
+}
+
+test('at 1400 × 500 the connection list\'s divider moves a row a key press, rows whole at each', async () => {
+  const page = await openDocked({ width: 1400, height: 500 });
+  const divider = page.getByRole('separator', { name: 'Resize connection list' });
+  const height = async () => { const b = await boxOf(page.getByTestId('connections')); return b.bottom - b.top; };
+  const start = await height();
+  await divider.focus();
+  // 10 px a press, rounded back to the row the list ended at, moved nothing.
+  await page.keyboard.press('ArrowDown');
+  await expect.poll(height).toBeCloseTo(start + 20, 0);
+  for (const r of await connectionRowsInSight(page)) expect(r, r.row).toMatchObject({ whole: true });
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('ArrowUp');
+  await expect.poll(height).toBeCloseTo(start - 20, 0);
+  for (const r of await connectionRowsInSight(page)) expect(r, r.row).toMatchObject({ whole: true });
   await page.close();
 });

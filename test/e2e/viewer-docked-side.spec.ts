@@ -1,14 +1,14 @@
 // The panel in a DevTools docked to the side (360–560 px wide, 600–900 tall), measured with the demo capture, a reply
 // scrubbed half-way and the timeline open: nothing runs past the window or is cut, every control is in view and not
 // covered, the panes stack (the replies above the event list, the message below the scrubber, the whole width each),
-// the connection list keeps its Name column, the scrubber is one row or two (the slider across the second), and the
-// timeline's tooltip never covers its time axis. Layout properties, not pixels; each size's screenshot is kept in the
-// test's output.
+// the connection list keeps its Name column and shows whole rows, the scrubber is one row or two (the slider across
+// the second), and the timeline's tooltip never covers its time axis. Layout properties, not pixels; each size's
+// screenshot is kept in the test's output.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { useViewer } from './support/viewer.ts';
-import { boxOf } from './support/layout.ts';
+import { boxOf, connectionRowsInSight } from './support/layout.ts';
 
 const viewer = useViewer('viewer-docked-side');
 const demo = readFileSync(path.resolve(import.meta.dirname, '../../examples/demo.replyscope.ndjson'));
@@ -117,6 +117,10 @@ for (const size of SIZES) {
     const nameWidth = await page.getByTestId('connections').locator('th').first().evaluate((th) => th.getBoundingClientRect().width);
     expect(nameWidth).toBeGreaterThanOrEqual(size.width / 3);
     await expect(page.locator('[data-conn="demo:1"] td').first()).toContainText('GET /sessions/');
+    // Its fifth of the height ends between two rows (at 360 × 640 it showed three and a half).
+    const connectionRows = await connectionRowsInSight(page);
+    expect(connectionRows.length).toBeGreaterThanOrEqual(1);
+    for (const r of connectionRows) expect(r, r.row).toMatchObject({ whole: true });
 
     // The event is a tab of the step's, not a column beside the message.
     await expect(page.getByTestId('event-detail')).toHaveCount(0);

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { useViewer } from './support/viewer.ts';
-import { boxOf, eventRowsInView } from './support/layout.ts';
+import { boxOf, connectionRowsInSight, eventRowsInView } from './support/layout.ts';
 
 const viewer = useViewer('viewer-docked-typical');
 const demo = readFileSync(path.resolve(import.meta.dirname, '../../examples/demo.replyscope.ndjson'));
@@ -131,6 +131,8 @@ for (const [what, stored] of [['as it opens', {}], ['with divider sizes picked i
     // The message showed its tab bar and no line (six event rows above it); with the tall window's sizes the connection
     // list took all but ~90 px and the message pane had no height at all.
     expect(await eventRowsInView(page)).toBeGreaterThanOrEqual(2);
+    // The connection list above them ends between two rows: it showed one and a half (viewer-docked-below.spec.ts).
+    for (const r of await connectionRowsInSight(page)) expect(r, r.row).toMatchObject({ whole: true });
     expect(await heightOf(page.locator('[id="message-view"]'))).toBeGreaterThanOrEqual(40);
     await expect(page.locator('[id="message-view"] .bubble')).toBeInViewport();
     await page.screenshot({ path: test.info().outputPath(`below-${Object.keys(stored).length ? 'picked' : 'default'}.png`) });
