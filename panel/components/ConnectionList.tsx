@@ -86,13 +86,13 @@ export function ConnectionList({ store }: { store: PanelStore }) {
         </colgroup>
         <thead>
           <tr>
-            <th>Name</th>
-            {wide ? <th>Method</th> : null}
-            <th>Status</th>
-            {fit !== 'tight' ? <><th>Dialect</th><th class="num">Events</th></> : null}
-            <th class="num">Diag</th>
-            <th>State</th>
-            {wide ? <><th class="num">Size</th><th class="num">Time</th></> : null}
+            <th title="The request's path and query (the whole URL is in the connection's details)">Name</th>
+            {wide ? <th title="HTTP method">Method</th> : null}
+            <th title="HTTP status">Status</th>
+            {fit !== 'tight' ? <><th title="The protocol the events speak">Dialect</th><th class="num" title="Events read from the body">Events</th></> : null}
+            <th class="num" title="Diagnostics: how many, coloured by the worst severity among them">Diag</th>
+            <th title="How the connection stands: live, complete, aborted, error…">State</th>
+            {wide ? <><th class="num" title="Body bytes received">Size</th><th class="num" title="From the request to its end (still open: to the last data that arrived)">Time</th></> : null}
             {showFiles ? <th title="The file each connection was imported from">File</th> : null}
           </tr>
         </thead>

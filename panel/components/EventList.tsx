@@ -105,12 +105,12 @@ export function EventList({ store }: { store: PanelStore }) {
       data-testid="events"
     >
       <div class="vhead" role="row" aria-rowindex={1}>
-        <span role="columnheader" class="num">#</span>
+        <span role="columnheader" class="num" title="The event's index in the connection">#</span>
         <span role="columnheader" class="num" title="Since the connection opened (m:ss.sss past a minute)">Time</span>
-        <span role="columnheader">Type</span>
-        <span role="columnheader">Block</span>
-        <span role="columnheader">Data</span>
-        <span role="columnheader">Status</span>
+        <span role="columnheader" title="Event type">Type</span>
+        <span role="columnheader" title="The block or tool call the event names">Block</span>
+        <span role="columnheader" title="What the event carries: its delta, or its main field">Data</span>
+        <span role="columnheader" title="The event's validity and its worst diagnostic: ok, extras, warning, error or invalid">Status</span>
       </div>
       <div class="vlist-inner" role="rowgroup" style={{ height: `${count * ROW}px` }}>
         {items}

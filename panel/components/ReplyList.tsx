@@ -232,16 +232,16 @@ export function ReplyList({ store, stacked = false }: { store: PanelStore; stack
         </colgroup>
         <thead>
           <tr aria-rowindex={1}>
-            <th>Reply</th>
-            <th>Finished</th>
+            <th title="The reply's name and id">Reply</th>
+            <th title="How the reply ended">Finished</th>
             {narrow ? null : (
               <>
-                <th>Usage</th>
+                <th title="Tokens in → out, as the reply reports its usage">Usage</th>
                 <th class="num" title="Time to first token">TTFT</th>
-                <th class="num">Duration</th>
+                <th class="num" title="From its first event to its last">Duration</th>
               </>
             )}
-            <th class="num">Diag</th>
+            <th class="num" title="Diagnostics: how many, coloured by the worst severity among them">Diag</th>
           </tr>
         </thead>
         <tbody>

@@ -53,7 +53,7 @@ test('at 200 % zoom (700 × 430 CSS px): every control whole and in reach, and a
   await page.close();
 });
 
-test('with the minimum font size at 16 px: the search boxes and selects are tall enough for their text', async () => {
+test('with the minimum font size at 16 px: the search boxes and selects are tall enough for their text, and a cut column heading has its name in its title', async () => {
   await withTempDir('replyscope-min-font-', async (profile) => {
     // Settings → Appearance → Customize fonts → Minimum font size, as the profile stores it.
     mkdirSync(path.join(profile, 'Default'));
@@ -66,6 +66,13 @@ test('with the minimum font size at 16 px: the search boxes and selects are tall
       expect(await page.evaluate(() => getComputedStyle(document.body).fontSize), 'the setting is applied').toBe('16px');
       // A fixed 20 px cut a select's text at the bottom ("All tvpes", "1× (recorded)").
       expect(await controlsOutOfReach(page)).toEqual([]);
+      // Narrow column headings are cut at this size ("Met…", "St…"): each heading of the three lists says its whole
+      // name in its title. At least one is cut here, so the check is about a real cut, not a hypothetical one.
+      const headings = await page.evaluate(() => [...document.querySelectorAll<HTMLElement>('th, [role=columnheader]')]
+        .filter((el) => el.getClientRects().length > 0 && !el.closest('[data-testid="keyboard-help"]'))
+        .map((el) => ({ text: el.textContent?.trim() ?? '', cut: el.scrollWidth > el.clientWidth, title: el.getAttribute('title') ?? '' })));
+      expect(headings.filter((h) => h.cut).length, JSON.stringify(headings)).toBeGreaterThan(0);
+      expect(headings.filter((h) => h.title === '').map((h) => h.text)).toEqual([]);
     } finally {
       await context.close();
     }
