@@ -12,6 +12,8 @@ const APP = `<!doctype html><meta charset="utf-8"><title>leave</title><script>
 const note = (key, value) => sessionStorage.setItem(key, typeof value === 'string' ? value : JSON.stringify(value));
 const events = [];
 const leave = () => { if (!window.leaving) { window.leaving = true; location.href = '/l/next'; } };
+// (Whether the browser kept the page in its back/forward cache: page-leave.mjs logs it when a run is tried again.)
+addEventListener('pagehide', (e) => note('persisted', String(e.persisted)));
 window.run = (transport, id, leaveAt) => {
   sessionStorage.clear();
   note('events', events);
