@@ -1,36 +1,12 @@
 // The panel in a DevTools docked below, or a wide one docked to the side — 800–1400 px wide, 340–860 tall — with the
 // demo capture: the event beside the message is a pane wide enough to read (or, where the step's pane cannot hold both,
 // its tab), and the connection list, capped or at a height picked, ends between two rows, never through one.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { useViewer } from './support/viewer.ts';
-import { boxOf, connectionRowsInSight } from './support/layout.ts';
+import { boxOf, connectionRowsInSight, openDocked } from './support/layout.ts';
 
 const viewer = useViewer('viewer-docked-below');
-const demo = readFileSync(path.resolve(import.meta.dirname, '../../examples/demo.replyscope.ndjson'));
 
-/**
- * The viewer at `size` with the demo capture, its first connection and first reply selected, at the reply's last step.
- * `stored`: divider sizes in localStorage before the page loads, as an earlier session left them.
- */
-async function openDocked(size: { width: number; height: number }, stored: Record<string, string> = {}): Promise<Page> {
-  const page = await viewer.browser.newPage({ viewport: size });
-  page.on('pageerror', (err) => {
-    throw err;
-  });
-  await page.addInitScript((entries) => {
-    for (const [key, value] of Object.entries(entries)) localStorage.setItem(`replyscope.split.${key}`, value);
-  }, stored);
-  await page.goto(`${viewer.url}/index.html`);
-  await page.getByTestId('import-input').setInputFiles({ name: 'demo.replyscope.ndjson', mimeType: 'application/octet-stream', buffer: demo });
-  await expect(page.getByTestId('status')).toContainText('Imported demo.replyscope.ndjson');
-  await page.locator('[data-conn="demo:1"]').click();
-  await page.locator('[data-reply]').first().click();
-  await page.keyboard.press('End');
-  await expect(page.getByTestId('step-pos')).toContainText('step 61 / 61');
-  return page;
-}
 
 const widthOf = async (page: Page, testId: string) => { const b = await boxOf(page.getByTestId(testId)); return b.right - b.left; };
 
@@ -56,7 +32,7 @@ const STEP_SIZES = [
 
 for (const { beside, ...size } of STEP_SIZES) {
   test(`at ${size.width} × ${size.height} the event is ${beside ? 'a pane beside the message' : 'a tab'} 300 px wide at least, its raw frame 40 characters a line`, async () => {
-    const page = await openDocked(size);
+    const page = await openDocked(viewer, size);
     // Beside the message the event's pane was what the message's 560 px left: 160 px at 800, 200 at 1000, 242 at 1200 —
     // ids and the raw frame broke every few characters.
     await expect(page.getByRole('tab', { name: 'Event', exact: true })).toHaveCount(beside ? 0 : 1);
@@ -77,7 +53,7 @@ for (const { beside, ...size } of STEP_SIZES) {
 }
 
 test('at 1400 × 860 the message keeps its 560 px and the event the rest, as before', async () => {
-  const page = await openDocked({ width: 1400, height: 860 });
+  const page = await openDocked(viewer, { width: 1400, height: 860 });
   const message = await boxOf(page.locator('[id="message-view"]'));
   expect(Math.abs(message.right - message.left - 560)).toBeLessThanOrEqual(2);
   expect(await widthOf(page, 'event-detail')).toBeGreaterThanOrEqual(335);
@@ -86,7 +62,7 @@ test('at 1400 × 860 the message keeps its 560 px and the event the rest, as bef
 
 test('a message and event width picked in a wide window leaves a narrower one\'s event 240 px at least, and stays stored', async () => {
   // The message at 80% of the step's pane, as dragged at 1600 px: at 1000 px the event had 30% of 669, ~200 px.
-  const page = await openDocked({ width: 1000, height: 700 }, { detail: '0.8' });
+  const page = await openDocked(viewer, { width: 1000, height: 700 }, { detail: '0.8' });
   expect(await widthOf(page, 'event-detail')).toBeGreaterThanOrEqual(239);
   expect(await page.evaluate(() => localStorage.getItem('replyscope.split.detail'))).toBe('0.8');
   await page.close();
@@ -99,7 +75,7 @@ for (const size of BELOW) {
   for (const stored of PICKS) {
     const what = 'connections' in stored ? `a height stored as ${stored.connections}` : 'as it opens';
     test(`at ${size.width} × ${size.height}, ${what}, the connection list shows whole rows only`, async () => {
-      const page = await openDocked(size, stored);
+      const page = await openDocked(viewer, size, stored);
       // At 1400 × 340 it showed one and a half connections (a quarter of the height: 72 px), at 1400 × 500 three and a half.
       const rows = await connectionRowsInSight(page);
       expect(rows.length).toBeGreaterThanOrEqual(1);
@@ -111,7 +87,7 @@ for (const size of BELOW) {
 }
 
 test('at 1400 × 500 the connection list\'s divider moves a row a key press, rows whole at each', async () => {
-  const page = await openDocked({ width: 1400, height: 500 });
+  const page = await openDocked(viewer, { width: 1400, height: 500 });
   const divider = page.getByRole('separator', { name: 'Resize connection list' });
   const height = async () => { const b = await boxOf(page.getByTestId('connections')); return b.bottom - b.top; };
   const start = await height();

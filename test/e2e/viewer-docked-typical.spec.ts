@@ -6,38 +6,14 @@
 // is a tab rather than a narrow column, the event search's placeholder and each diagnostic heading's code and count are
 // whole, and at 600–800 px a type chosen in the type filter shows its last word (docked below, 800–1400 px wide:
 // viewer-docked-below.spec.ts).
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { useViewer } from './support/viewer.ts';
-import { boxOf, connectionRowsInSight, eventRowsInView } from './support/layout.ts';
+import { boxOf, connectionRowsInSight, eventRowsInView, openDocked } from './support/layout.ts';
 
 const viewer = useViewer('viewer-docked-typical');
-const demo = readFileSync(path.resolve(import.meta.dirname, '../../examples/demo.replyscope.ndjson'));
 const RIGHT = [{ width: 600, height: 800 }, { width: 700, height: 800 }] as const;
 const BELOW = { width: 1400, height: 340 };
 
-/**
- * The viewer at `size` with the demo capture, its first connection and first reply selected, at the reply's last
- * step. `stored`: divider sizes in localStorage before the page loads, as an earlier session left them.
- */
-async function openDocked(size: { width: number; height: number }, stored: Record<string, string> = {}): Promise<Page> {
-  const page = await viewer.browser.newPage({ viewport: size });
-  page.on('pageerror', (err) => {
-    throw err;
-  });
-  await page.addInitScript((entries) => {
-    for (const [key, value] of Object.entries(entries)) localStorage.setItem(`replyscope.split.${key}`, value);
-  }, stored);
-  await page.goto(`${viewer.url}/index.html`);
-  await page.getByTestId('import-input').setInputFiles({ name: 'demo.replyscope.ndjson', mimeType: 'application/octet-stream', buffer: demo });
-  await expect(page.getByTestId('status')).toContainText('Imported demo.replyscope.ndjson');
-  await page.locator('[data-conn="demo:1"]').click();
-  await page.locator('[data-reply]').first().click();
-  await page.keyboard.press('End');
-  await expect(page.getByTestId('step-pos')).toContainText('step 61 / 61');
-  return page;
-}
 
 
 /** Each reply row's name: how wide it is laid out against its text, on the row's line or not, and the row's title. */
@@ -59,7 +35,7 @@ for (const size of RIGHT) {
   const name = `${size.width} × ${size.height}`;
 
   test(`at ${name} each reply's name is whole beside its number, the name and id whole in the row's title`, async () => {
-    const page = await openDocked(size);
+    const page = await openDocked(viewer, size);
     const rows = await replyNames(page);
     expect(rows.length).toBe(12);
     for (const row of rows.filter((r) => r.name !== '')) {
@@ -72,7 +48,7 @@ for (const size of RIGHT) {
   });
 
   test(`at ${name} the scrubber keeps First and Last step, clickable, and says the step's status whole`, async () => {
-    const page = await openDocked(size);
+    const page = await openDocked(viewer, size);
     const scrubber = page.getByTestId('scrubber');
     const pos = page.getByTestId('step-pos');
     // At 600 px the bar dropped First and Last (only Home and End did the same) and read "step 61 / 61 · c…".
@@ -105,7 +81,7 @@ const ringBox = (page: Page) =>
 
 for (const [list, title] of [['replies', 'Replies'], ['connections', 'Connections']] as const) {
   test(`a focused ${list} list's ring is drawn around the list, not its pane's title`, async () => {
-    const page = await openDocked(RIGHT[0]);
+    const page = await openDocked(viewer, RIGHT[0]);
     await page.getByRole('grid', { name: title }).focus();
     await page.keyboard.press('ArrowDown'); // (keyboard focus: :focus-visible)
     const rings = await ringBox(page);
@@ -127,7 +103,7 @@ const heightOf = async (l: Locator) => { const b = await boxOf(l); return b.bott
 const TALL_PICKS = { connections: '0.9', main: '0.95' };
 for (const [what, stored] of [['as it opens', {}], ['with divider sizes picked in a tall window', TALL_PICKS]] as const) {
   test(`docked below (1400 × 340) ${what}, the event list and the message both keep room`, async () => {
-    const page = await openDocked(BELOW, stored);
+    const page = await openDocked(viewer, BELOW, stored);
     // The message showed its tab bar and no line (six event rows above it); with the tall window's sizes the connection
     // list took all but ~90 px and the message pane had no height at all.
     expect(await eventRowsInView(page)).toBeGreaterThanOrEqual(2);
@@ -142,7 +118,7 @@ for (const [what, stored] of [['as it opens', {}], ['with divider sizes picked i
 
 for (const [share, what] of [['0.95', 'nearly the whole width'], ['0.05', 'a sliver']] as const) {
   test(`at 600 × 800 a replies width stored as ${what} of the window leaves both panes usable, and stays stored`, async () => {
-    const page = await openDocked(RIGHT[0], { replies: share });
+    const page = await openDocked(viewer, RIGHT[0], { replies: share });
     const replies = await boxOf(page.getByTestId('replies'));
     const events = await boxOf(page.getByTestId('events'));
     // 95% of a wide window left the event list 180 px; 5% left the replies 60 px, a letter of each name.
@@ -181,7 +157,7 @@ for (const size of RIGHT) {
   const name = `${size.width} × ${size.height}`;
 
   test(`at ${name} each event's type keeps in view the last word that tells it apart, the whole name in its text and title`, async () => {
-    const page = await openDocked(size);
+    const page = await openDocked(viewer, size);
     const cells = await page.getByTestId('events').locator('.vrow .type-cell').evaluateAll((els, fn) => {
       const boxes = new Function(`return ${fn}`)() as (el: Element, from: number) => { left: number; right: number }[];
       return els.map((cell) => {
@@ -208,7 +184,7 @@ for (const size of RIGHT) {
   });
 
   test(`at ${name} the event is a tab beside the message's, its type on one line, not a column beside the message`, async () => {
-    const page = await openDocked(size);
+    const page = await openDocked(viewer, size);
     // The event pane was a 110–140 px column: "REPLY_END" read "REPLY_ / END" and ids broke a character a line.
     await page.getByRole('tab', { name: 'Event', exact: true }).click();
     const detail = page.getByTestId('event-detail');
@@ -240,7 +216,7 @@ for (const size of RIGHT) {
   });
 
   test(`at ${name} each diagnostic's heading keeps its code and count on one line, only its title wraps`, async () => {
-    const page = await openDocked(size);
+    const page = await openDocked(viewer, size);
     await page.locator('[data-tab="diagnostics"]').click();
     const heads = page.getByTestId('diagnostics').locator('.diag-group h3');
     await expect(heads.first()).toBeVisible();
@@ -257,7 +233,7 @@ for (const size of RIGHT) {
 }
 
 test('at 600 × 800 the event search\'s placeholder is whole', async () => {
-  const page = await openDocked(RIGHT[0]);
+  const page = await openDocked(viewer, RIGHT[0]);
   const search = page.getByRole('searchbox', { name: 'Search events' });
   const fit = await search.evaluate((input: HTMLInputElement) => {
     const css = getComputedStyle(input);
@@ -274,7 +250,7 @@ test('at 600 × 800 the event search\'s placeholder is whole', async () => {
 
 for (const size of [...RIGHT, { width: 800, height: 500 }]) {
   test(`at ${size.width} × ${size.height} a type chosen in the type filter shows the last word that tells it apart`, async () => {
-    const page = await openDocked(size);
+    const page = await openDocked(viewer, size);
     const select = page.getByRole('combobox', { name: 'Event type' });
     // At 800 px the bar beside the tabs leaves the select ~90 px: a last word of up to ~7 letters ("_RESULT") whole;
     // "_EXECUTION" is cut at its end there (the whole name in the select's title), whole at 600 and 700 (a row of their own).
