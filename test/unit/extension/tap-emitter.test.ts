@@ -2,7 +2,7 @@
 // go out at the end of the task that emitted them (woken through a private channel, not a timer), and a page turning
 // hidden sends what waits at once. The page's globals are stand-ins installed before the tap's modules load, as the
 // tap captures its built-ins at install.
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PageRecord, TapToRelay, WireRecord } from '../../../src/extension/messages.ts';
 import { LEAVE_BATCH_EVENT } from '../../../src/extension/tap/handshake.ts';
 
@@ -28,6 +28,12 @@ beforeAll(async () => {
   vi.resetModules();
   ({ TapEmitter, LEFT_PAGE, LEAVE_HOLD_MS } = await import('../../../src/extension/tap/emitter.ts'));
   ({ nextTask } = await import('../../../src/extension/tap/natives.ts'));
+});
+// A window and a document of its own for each test: an emitter listens on both for good (as in a page), and on one
+// shared pair every earlier test's emitter answered a later test's pagehide too (and Node warned of a listener leak).
+beforeEach(() => {
+  vi.stubGlobal('document', new FakeDocument());
+  vi.stubGlobal('window', Object.assign(new EventTarget(), { top: undefined }));
 });
 afterAll(() => void vi.unstubAllGlobals());
 
@@ -218,7 +224,7 @@ describe('TapEmitter as a page leaves in Firefox (loads stopped as the navigatio
     setTimeoutSpy.mockClear();
     window.dispatchEvent(browserEvent('beforeunload'));
     emitter.emit(stopped);
-    const hold = setTimeoutSpy.mock.calls.findLastIndex(([, ms]) => ms === LEAVE_HOLD_MS); // this page's (every test's emitter listens on the one window)
+    const hold = setTimeoutSpy.mock.calls.findLastIndex(([, ms]) => ms === LEAVE_HOLD_MS); // this page's hold (the latest timer of that length)
     expect(hold).toBeGreaterThanOrEqual(0);
     clearTimeout(setTimeoutSpy.mock.results[hold].value as ReturnType<typeof setTimeout>);
     const got = next();
