@@ -194,16 +194,31 @@ describe('TapEmitter as the page leaves', () => {
   });
 });
 
+/** An emitter of a page in Firefox's build, wired, with what its pagehide hands over. */
+function firefoxPage() {
+  vi.stubEnv('MODE', 'firefox'); // the build's mode: the tap listens for beforeunload only in Firefox's
+  visibility = 'visible';
+  const wiring = wired();
+  vi.unstubAllEnvs();
+  return { ...wiring, handedOff: leaveNodeOf(wiring.emitter) };
+}
+
+/**
+ * Fires now the hold the last beforeunload started (the latest timer of LEAVE_HOLD_MS; its real timer cleared), and
+ * waits for the batch it sends. Call setTimeoutSpy.mockClear() before the beforeunload.
+ */
+async function expireHold(next: () => Promise<void>): Promise<void> {
+  const hold = setTimeoutSpy.mock.calls.findLastIndex(([, ms]) => ms === LEAVE_HOLD_MS);
+  expect(hold).toBeGreaterThanOrEqual(0);
+  clearTimeout(setTimeoutSpy.mock.results[hold].value as ReturnType<typeof setTimeout>);
+  const got = next();
+  (setTimeoutSpy.mock.calls[hold][0] as () => void)(); // the hold's timer fires
+  await got;
+}
+
 describe('TapEmitter as a page leaves in Firefox (loads stopped as the navigation begins)', () => {
   // Firefox fails every open fetch body right after beforeunload, tasks before pagehide (emitter.ts, onBeforeUnload).
   const stopped = { kind: 'end', conn: 'f', t: 1, state: 'error', error: 'TypeError: Error in input stream' } as const;
-  function firefoxPage() {
-    vi.stubEnv('MODE', 'firefox'); // the build's mode: the tap listens for beforeunload only in Firefox's
-    visibility = 'visible';
-    const wiring = wired();
-    vi.unstubAllEnvs();
-    return { ...wiring, handedOff: leaveNodeOf(wiring.emitter) };
-  }
 
   it('a stream error after the page began to leave waits, and is handed over as the page leaving at pagehide', async () => {
     const { emitter, received, handedOff, next, close } = firefoxPage();
@@ -224,12 +239,7 @@ describe('TapEmitter as a page leaves in Firefox (loads stopped as the navigatio
     setTimeoutSpy.mockClear();
     window.dispatchEvent(browserEvent('beforeunload'));
     emitter.emit(stopped);
-    const hold = setTimeoutSpy.mock.calls.findLastIndex(([, ms]) => ms === LEAVE_HOLD_MS); // this page's hold (the latest timer of that length)
-    expect(hold).toBeGreaterThanOrEqual(0);
-    clearTimeout(setTimeoutSpy.mock.results[hold].value as ReturnType<typeof setTimeout>);
-    const got = next();
-    (setTimeoutSpy.mock.calls[hold][0] as () => void)(); // the hold's timer fires
-    await got;
+    await expireHold(next);
     expect(received).toEqual([[stopped]]);
     window.dispatchEvent(browserEvent('pagehide'));
     expect(handedOff).toEqual([{ type: 'records', records: [] }]);
@@ -250,18 +260,14 @@ describe('TapEmitter: a tap\'s check as a page leaves in Firefox (streams stoppe
   // An EventSource Firefox closes as the navigation begins fires no event: only a look at it finds it ended.
   const silent = { kind: 'end', conn: 's', t: 3, state: 'error', error: 'closed with no error event' } as const;
   function withCheck() {
-    vi.stubEnv('MODE', 'firefox');
-    visibility = 'visible';
-    const wiring = wired();
-    vi.unstubAllEnvs();
-    const handedOff = leaveNodeOf(wiring.emitter);
+    const wiring = firefoxPage();
     const stream = { stopped: false, ended: false };
     wiring.emitter.checkOnLeave(() => {
       if (!stream.stopped || stream.ended) return;
       stream.ended = true;
       wiring.emitter.emit(silent);
     });
-    return { ...wiring, handedOff, stream };
+    return { ...wiring, stream };
   }
 
   it('runs at pagehide: the stream it finds stopped is handed over as the page leaving', () => {
@@ -280,11 +286,7 @@ describe('TapEmitter: a tap\'s check as a page leaves in Firefox (streams stoppe
     setTimeoutSpy.mockClear();
     window.dispatchEvent(browserEvent('beforeunload'));
     stream.stopped = true;
-    const hold = setTimeoutSpy.mock.calls.findLastIndex(([, ms]) => ms === LEAVE_HOLD_MS);
-    clearTimeout(setTimeoutSpy.mock.results[hold].value as ReturnType<typeof setTimeout>);
-    const got = next();
-    (setTimeoutSpy.mock.calls[hold][0] as () => void)(); // the hold's timer fires
-    await got;
+    await expireHold(next);
     expect(received).toEqual([[silent]]);
     window.dispatchEvent(browserEvent('pagehide')); // later, the page leaves: nothing more of that stream
     expect(handedOff).toEqual([{ type: 'records', records: [] }]);
