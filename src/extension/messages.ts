@@ -175,6 +175,33 @@ export const backgroundToPanelSchema = z.discriminatedUnion('type', [
 ]);
 export type BackgroundToPanel = z.infer<typeof backgroundToPanelSchema>;
 
+// ── DevTools log ⇄ panel (BroadcastChannel `devtoolsLogChannel(tabId)`, between extension pages) ─────────
+// The extension's DevTools page reads the requests the tap cannot see (a Worker's) from DevTools' network log
+// (devtools-log.ts) and holds them as one document of the tab, which a panel of that tab asks for like a relay's.
+export const devtoolsLogChannel = (tabId: number): string => `replyscope-devtools-log:${tabId}`;
+const devtoolsDocument = {
+  docId: z.string().min(1).max(100),
+  /** The inspected page's URL and origin (the origin is the key of the per-site switch). */
+  frameUrl: z.string(),
+  siteOrigin: z.string(),
+  siteEnabled: z.boolean(),
+};
+export const devtoolsLogToPanelSchema = z.discriminatedUnion('type', [
+  /** All the log holds for the page shown now (an answer to `want`, or after `clear`). */
+  z.strictObject({ type: z.literal('snapshot'), ...devtoolsDocument, records: z.array(captureRecordSchema) }),
+  z.strictObject({ type: z.literal('records'), docId: z.string(), records: z.array(captureRecordSchema) }),
+  /** The inspected tab navigated: that page's log is history (a new document follows). */
+  z.strictObject({ type: z.literal('gone'), docId: z.string() }),
+]);
+export type DevtoolsLogToPanel = z.infer<typeof devtoolsLogToPanelSchema>;
+/** As posted: an unknown time (NaN) is null on the channel, as in a capture log (the check reads it back as NaN). */
+export type DevtoolsLogWire = z.input<typeof devtoolsLogToPanelSchema>;
+export const panelToDevtoolsLogSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('want') }),
+  z.strictObject({ type: z.literal('clear') }),
+]);
+export type PanelToDevtoolsLog = z.infer<typeof panelToDevtoolsLogSchema>;
+
 /**
  * Counts messages a receiver refused because they failed its check, per hop, so a flood of junk is visible instead of
  * silent. Only those: what a receiver drops by design (a tap batch that came after the leave hand-off, see

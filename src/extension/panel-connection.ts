@@ -14,7 +14,8 @@
 // reconnects by itself and delivers a fresh snapshot that contains everything captured meanwhile (the capture lives
 // in the pages). onSnapshot is also called when documents are dropped (navigation without preserve log, clear).
 import type { CaptureHeader, CaptureRecord } from '../core/capture/model.ts';
-import { acceptMessage, backgroundToPanelSchema, DropCounter, type PanelToBackground } from './messages.ts';
+import { acceptMessage, backgroundToPanelSchema, DropCounter, type BackgroundToPanel, type PanelToBackground } from './messages.ts';
+import { listenToDevtoolsLog } from './devtools-log-link.ts';
 import { PanelCompaction } from './panel-compaction.ts';
 import {
   DEFAULT_CAPTURE_LIMIT_BYTES, parseSettings, readSettings, SETTINGS_KEYS, setCaptureLimit as storeCaptureLimit, setIncludeUrls as storeIncludeUrls,
@@ -148,6 +149,24 @@ export function connectToTab(tabId: number, handlers: TabConnectionHandlers): Ta
     }
   };
 
+  /** A message of the tab's capture: the background's, or the DevTools page's log as one more document. */
+  const take = (msg: BackgroundToPanel): void => {
+    if (msg.type === 'page-reach') {
+      pageReachable = msg.reachable;
+      return emitStatus();
+    }
+    const change = capture.apply(msg);
+    if (!change) return;
+    if (change.kind === 'append') {
+      handlers.onRecords(change.records);
+      // Past the cap the panel's copy would grow without bound: hand it the capture kept here (panel-compaction.ts).
+      if (compaction.appended(change.records, keptCapture)) emitSnapshot();
+    } else {
+      emitSnapshot();
+      emitStatus();
+    }
+  };
+
   const connect = (): void => {
     retry = undefined;
     if (closed) return;
@@ -157,20 +176,7 @@ export function connectToTab(tabId: number, handlers: TabConnectionHandlers): Ta
     p.onMessage.addListener((raw) => {
       const msg = acceptMessage(backgroundToPanelSchema, raw, drops, 'background→panel');
       if (!msg) return emitStatus();
-      if (msg.type === 'page-reach') {
-        pageReachable = msg.reachable;
-        return emitStatus();
-      }
-      const change = capture.apply(msg);
-      if (!change) return;
-      if (change.kind === 'append') {
-        handlers.onRecords(change.records);
-        // Past the cap the panel's copy would grow without bound: hand it the capture kept here (panel-compaction.ts).
-        if (compaction.appended(change.records, keptCapture)) emitSnapshot();
-      } else {
-        emitSnapshot();
-        emitStatus();
-      }
+      take(msg);
     });
     p.onDisconnect.addListener(() => {
       void chrome.runtime.lastError;
@@ -228,6 +234,8 @@ export function connectToTab(tabId: number, handlers: TabConnectionHandlers): Ta
   }, () => undefined);
 
   connect();
+  // The streams DevTools saw that the tap cannot (a Worker's), while DevTools is open on the tab (devtools-log.ts).
+  const devtoolsLog = listenToDevtoolsLog(tabId, take, () => emitStatus(), drops);
 
   return {
     close() {
@@ -236,6 +244,7 @@ export function connectToTab(tabId: number, handlers: TabConnectionHandlers): Ta
       chrome.tabs?.onUpdated?.removeListener(onTabUpdated);
       chrome.tabs?.onRemoved?.removeListener(onTabRemoved);
       chrome.storage?.onChanged?.removeListener(onStorageChanged);
+      devtoolsLog?.close();
       port?.disconnect();
       port = undefined;
     },
@@ -243,6 +252,7 @@ export function connectToTab(tabId: number, handlers: TabConnectionHandlers): Ta
       capture.clear();
       emitSnapshot();
       send({ type: 'clear' });
+      devtoolsLog?.clear();
     },
     setPreserveLog(on) {
       capture.preserveLog = on;

@@ -11,6 +11,7 @@
 import type { CaptureRecord, EvictionRecord } from '../core/capture/model.ts';
 import { payloadRecord } from '../core/frames/byte-chunks.ts';
 import { DOCUMENT_GONE_END } from '../core/capture/notices.ts';
+import { isDevtoolsConn, withoutTapTwins } from '../core/capture/devtools-entry.ts';
 import { COMPACT_FACTOR, dataBytes } from './panel-compaction.ts';
 import { beginVisit, visitOrderedRecords, type VisitRef } from './page-visits.ts';
 import type { BackgroundToPanel, PageRecord, WireRecord } from './messages.ts';
@@ -174,6 +175,8 @@ export class TabCapture {
     }
     this.order = this.order.filter((v) => this.docs.has(v.docId)); // forget the visits of documents let go
     visitOrderedRecords(this.order, this.docs, out);
+    // The DevTools page's log (devtools-log.ts) lists the tap's streams too: those go, its own (a Worker's) stay.
+    for (const id of this.docs.keys()) if (isDevtoolsConn(id)) return withoutTapTwins(out);
     return out;
   }
 

@@ -53,7 +53,10 @@ export function blindSpotNotice(kind: BlindSpot, url: string, frameUrl?: string)
   return kind === 'WebSocket'
     ? `${who} opened a WebSocket (${shown}). It is recorded once it carries an AgentScope or pi event (from the start if its URL ` +
       'is in the include list); until then nothing of it is captured.'
-    : `${who} started a ${kind} (${shown}). Requests made inside workers are not captured: an agent stream read there is not shown here.`;
+    : kind === 'Worker'
+      ? `${who} started a Worker (${shown}). Requests made inside workers are not captured as they stream; with DevTools open, ` +
+        "a worker's stream shows once it finished (from DevTools' network log)."
+      : `${who} started a SharedWorker (${shown}). Requests made inside workers are not captured: an agent stream read there is not shown here.`;
 }
 
 /** `url` without its query and fragment: the address a blind spot is told once for. */
