@@ -33,6 +33,15 @@ function readInWorker(page: Page, url: string): Promise<string> {
   }), url);
 }
 
+/** Reads `url` with an EventSource inside a new Worker until REPLY_END, then closes it; resolves with the data it got. */
+function eventSourceInWorker(page: Page, url: string): Promise<string[]> {
+  return page.evaluate((u) => new Promise<string[]>((resolve) => {
+    const code = `const es = new EventSource(${JSON.stringify(u)}); const got = [];
+      es.onmessage = (e) => { got.push(e.data); if (e.data.includes('REPLY_END')) { es.close(); postMessage(got); } };`;
+    new Worker(URL.createObjectURL(new Blob([code], { type: 'text/javascript' }))).onmessage = (e) => resolve(e.data as string[]);
+  }), url);
+}
+
 /** The connection rows, top to bottom, by the stream id in their URL. */
 function rowIds(panel: Page): Promise<(string | null)[]> {
   return panel.locator('[data-testid="connections"] tbody tr[data-conn]').evaluateAll((rows) =>
@@ -59,6 +68,8 @@ test("a Worker's stream shows from DevTools' network log; the page's own stream 
   expect(workerRead).toBe(Buffer.concat(server.log('in-worker').sent).toString('utf8'));
   // The worker's stream joins the list once it has finished; the page's own, which DevTools logged too, stays one row.
   await expect.poll(() => rowIds(panel), { timeout: 15_000 }).toEqual(['in-page', 'in-worker']);
+  const esGot = await eventSourceInWorker(page, `${server.url}/stream?id=es-worker`);
+  await expect.poll(() => rowIds(panel), { timeout: 15_000 }).toEqual(['in-page', 'in-worker', 'es-worker']);
 
   // The capture the panel exports: the worker's body exactly, its note, and the page's stream as the tap took it.
   await panel.getByRole('button', { name: 'Export…' }).click();
@@ -68,7 +79,13 @@ test("a Worker's stream shows from DevTools' network log; the page's own stream 
   const textOf = (conn: string) => records.filter((r) => r.kind === 'chunk' && r.conn === conn).map((r) => (r as { text?: string }).text ?? '').join('');
   const inWorker = connOf('in-worker');
   const inPage = connOf('in-page');
-  expect(records.filter((r) => r.kind === 'connection')).toHaveLength(2);
+  expect(records.filter((r) => r.kind === 'connection')).toHaveLength(3);
+  // The EventSource's messages as the worker got them, each at the time DevTools kept.
+  const es = connOf('es-worker');
+  expect(es.transport).toBe('eventsource');
+  const messages = records.filter((r) => r.kind === 'message' && r.conn === es.id) as Extract<CaptureRecord, { kind: 'message' }>[];
+  expect(messages.map((m) => m.data)).toEqual(esGot);
+  expect(messages.every((m) => Number.isFinite(m.t) && m.t >= es.startTime)).toBe(true);
   expect(textOf(inWorker.id)).toBe(workerRead);
   expect(textOf(inPage.id)).toBe(pageRead);
   expect(inWorker.frameUrl).toMatch(/^blob:/); // the worker's script, from the request's initiator

@@ -11,7 +11,7 @@
 // a tap connection already holds — the same method and URL, started within TWIN_WINDOW_MS of it (each tap connection
 // answers for one log connection at most, the nearest in time). Pure: the DevTools page and the panel call it.
 import type { CaptureRecord, ConnectionRecord, PageRecord } from './model.ts';
-import { browserEntries } from './har-import-browser.ts';
+import { browserEntries, ES_BODY_LEFT_NOTE } from './har-import-browser.ts';
 import { ImportMasking } from './har-import-mask.ts';
 
 /** How a DevTools log connection's id begins (a tap's is `<frame token>:<n>`, its token letters and digits). */
@@ -65,6 +65,8 @@ export function devtoolsEntryRecords(entry: unknown, content: EntryContent, id: 
     if (r.kind === 'connection') {
       out.push({ ...r, id, frameUrl });
       out.push({ kind: 'notice', t: r.startTime, conn: id, level: 'info', text: DEVTOOLS_LOG_NOTICE });
+    } else if (r.kind === 'notice' && r.text === ES_BODY_LEFT_NOTE) {
+      // (An EventSource's messages are all a capture holds of it: nothing was left out that the tap would have kept.)
     } else if ('conn' in r && r.conn === from) out.push({ ...r, conn: id } as PageRecord);
     // (Nothing else: a page boundary cannot come from one entry, and the note of skipped entries is not ours to give.)
   }

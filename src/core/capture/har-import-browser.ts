@@ -80,6 +80,9 @@ function pageBoundary(page: Obj, first: CaptureRecord, masking: ImportMasking): 
   return { kind: 'navigation', t, url: masking.url(str(page.title) || str(page.id) || '') };
 }
 
+/** An EventSource entry with its dispatched messages and its body: the messages are what the page got. */
+export const ES_BODY_LEFT_NOTE = 'The raw body of this EventSource entry was not imported: its dispatched messages were.';
+
 function transportOf(entry: Obj): Transport {
   const rt = str(entry._resourceType)?.toLowerCase();
   if (rt === 'eventsource' || rt === 'fetch' || rt === 'xhr' || rt === 'websocket') return rt;
@@ -226,7 +229,7 @@ function browserEntry(entry: Obj, index: number, opts: ReadOptions, records: Cap
     messages.forEach((m, k) =>
       records.push({ kind: 'message', conn: id, t: msgTimes[k], type: str(m.eventName) ?? 'message', data: str(m.data) ?? '', lastEventId: str(m.eventId) ?? '' }),
     );
-    if (text) records.push({ kind: 'notice', t: endT, conn: id, level: 'info', text: 'The raw body of this EventSource entry was not imported: its dispatched messages were.' });
+    if (text) records.push({ kind: 'notice', t: endT, conn: id, level: 'info', text: ES_BODY_LEFT_NOTE });
   } else if (transport === 'eventsource' && text) {
     // An EventSource entry saved with its body but not its dispatched messages: what the browser dispatched is that
     // body read by the SSE spec — messages, as an EventSource connection holds (its chunks were written to a log

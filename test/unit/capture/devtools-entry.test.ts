@@ -54,6 +54,13 @@ describe('devtoolsEntryRecords', () => {
     expect(chunksOf(records).map((c) => c.text).join('')).toBe(body);
   });
 
+  it('an EventSource\'s dispatched messages, at their times; no word of its body left out (the tap keeps none either)', () => {
+    const e = { ...entry({ messages: [{ time: START / 1000 + 0.1, data: '{"a":1}' }] }), _resourceType: 'eventsource' };
+    const records = devtoolsEntryRecords(e, { text: body }, 'devtools-log:d.6', '');
+    expect(records.filter((r) => r.kind === 'message')).toEqual([{ kind: 'message', conn: 'devtools-log:d.6', t: START + 100, type: 'message', data: '{"a":1}', lastEventId: '' }]);
+    expect(records.filter((r) => r.kind === 'notice').map((r) => (r as { text: string }).text)).toEqual([DEVTOOLS_LOG_NOTICE]);
+  });
+
   it('a request that is no stream gives nothing (its body need not be read); a failed stream request is kept', () => {
     expect(devtoolsEntryRecords(entry({ mime: 'application/json' }), {}, 'devtools-log:d.3', '')).toEqual([]);
     expect(devtoolsEntryRecords(null, {}, 'devtools-log:d.3', '')).toEqual([]);
