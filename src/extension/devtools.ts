@@ -17,9 +17,16 @@ if (chrome.devtools) {
     post: (m) => channel.postMessage(m), extensionUrl: chrome.runtime.getURL(''), settings: () => readSettings(), now: () => Date.now(),
   });
   channel.onmessage = (e) => log.receive(e.data);
-  // The page shown when DevTools opened (its URL read from the page: `location` cannot be redefined by its script).
-  chrome.devtools.inspectedWindow.eval('location.href', (url: unknown, _error: unknown) => log.navigated(typeof url === 'string' ? url : ''));
-  chrome.devtools.network.onNavigated.addListener((url) => log.navigated(url));
+  // The page shown when DevTools opened (its URL read from the page: `location` cannot be redefined by its script) —
+  // unless the tab navigated before the answer came: that page is the one shown then.
+  let navigatedSince = false;
+  chrome.devtools.inspectedWindow.eval('location.href', (url: unknown, _error: unknown) => {
+    if (!navigatedSince) log.navigated(typeof url === 'string' ? url : '');
+  });
+  chrome.devtools.network.onNavigated.addListener((url) => {
+    navigatedSince = true;
+    log.navigated(url);
+  });
   chrome.devtools.network.onRequestFinished.addListener((entry) => {
     void log.finished(entry, () => new Promise((resolve) => entry.getContent((text, encoding) => resolve({ text, encoding }))));
   });
