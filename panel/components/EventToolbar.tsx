@@ -74,18 +74,24 @@ export function EventToolbar({ store }: { store: PanelStore }) {
 
 /**
  * A chosen type's name over its select (styles.css `.type-filter`): its last word kept, the rest cut with "…"; its
- * count after it where the whole name leaves room, else none (the line under the tabs says how many rows match).
+ * count after it where the whole name leaves room, else none (the line under the tabs says how many rows match). The
+ * filter is kept wide enough for the last word (`.type-filter-least`).
  */
 function ChosenType({ type, count }: { type: string; count: number }) {
   const { head, tail } = typeNameParts(type);
   return (
-    <span class="type-filter-name" aria-hidden="true">
-      <span class="type-filter-type">
-        <span class="type-head">{head}</span>
-        {tail ? <span class="type-tail">{tail}</span> : null}
+    <>
+      <span class="type-filter-name" aria-hidden="true">
+        <span class="type-filter-type">
+          <span class="type-head">{head}</span>
+          {tail ? <span class="type-tail">{tail}</span> : null}
+        </span>
+        <span class="type-filter-count">{`\u00a0(${count})`}</span>
       </span>
-      <span class="type-filter-count">{`\u00a0(${count})`}</span>
-    </span>
+      {/* Unseen, no height: the width the name above needs at its narrowest (its last word and the head's "…"), which
+          the filter keeps — laid over the select, the name itself takes no room. */}
+      {tail ? <span class="type-filter-least" aria-hidden="true">{tail}</span> : null}
+    </>
   );
 }
 

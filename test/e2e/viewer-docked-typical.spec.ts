@@ -4,7 +4,7 @@
 // event list and the message both keep room in the short panel, and a divider size stored in another window (or an
 // older version) cannot leave a pane unusable. Beside, at 600–700 px: an event type's last word stays in view, the event
 // is a tab rather than a narrow column, the event search's placeholder and each diagnostic heading's code and count are
-// whole, and at 600–800 px a type chosen in the type filter shows its last word (docked below, 800–1400 px wide:
+// whole, and at 600–800 px a type chosen in the type filter shows its last word, "_EXECUTION" too (docked below, 800–1400 px wide:
 // viewer-docked-below.spec.ts).
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { useViewer } from './support/viewer.ts';
@@ -252,9 +252,9 @@ for (const size of [...RIGHT, { width: 800, height: 500 }]) {
   test(`at ${size.width} × ${size.height} a type chosen in the type filter shows the last word that tells it apart`, async () => {
     const page = await openDocked(viewer, size);
     const select = page.getByRole('combobox', { name: 'Event type' });
-    // At 800 px the bar beside the tabs leaves the select ~90 px: a last word of up to ~7 letters ("_RESULT") whole;
-    // "_EXECUTION" is cut at its end there (the whole name in the select's title), whole at 600 and 700 (a row of their own).
-    const types = ['TEXT_BLOCK_DELTA', 'TEXT_BLOCK_START', 'THINKING_BLOCK_START', 'EXTERNAL_EXECUTION_RESULT', ...(size.width < 800 ? ['REQUIRE_EXTERNAL_EXECUTION'] : [])];
+    // At 800 px the bar beside the tabs left the select ~90 px, a last word of up to ~7 letters ("_RESULT") whole:
+    // "_EXECUTION" read "_EXEC…" there; at 600 and 700 the bar is a row of its own.
+    const types = ['TEXT_BLOCK_DELTA', 'TEXT_BLOCK_START', 'THINKING_BLOCK_START', 'EXTERNAL_EXECUTION_RESULT', 'REQUIRE_EXTERNAL_EXECUTION'];
     for (const type of types) {
       await select.selectOption(type);
       // Where the type's last word is drawn, and whether it is inside the select's text box (left of its arrow): the
@@ -283,6 +283,11 @@ for (const size of [...RIGHT, { width: 800, height: 500 }]) {
       // At 800 px "TEXT_BLOCK_DELTA (280)" read "TEXT_BLO", as every TEXT_BLOCK_* did; at 600 and 700 the others' ends were cut.
       expect(shown, type).toMatchObject({ whole: true });
       await expect(select).toHaveAttribute('title', type);
+    }
+    if (size.width >= 800) {
+      // Room made beside the tabs (narrower tabs), not by a row of its own: one event row fewer.
+      const tabs = await boxOf(page.getByRole('tablist').filter({ has: page.getByRole('tab', { name: 'Events', exact: true }) }));
+      expect((await boxOf(select)).top).toBeLessThan(tabs.bottom);
     }
     await page.screenshot({ path: test.info().outputPath(`type-filter-${size.width}x${size.height}.png`) });
     await page.close();
