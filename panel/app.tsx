@@ -101,17 +101,22 @@ function shownCount(store: PanelStore): string {
   return shown === all.length ? String(all.length) : `${shown} of ${all.length}`;
 }
 
-/** Height of the connections pane showing `rows` rows (connections and "Navigated to" rows alike): pane title + table header + rows + a little air. */
-function connectionsHeight(rows: number): number {
-  return 24 + 21 + 20 * Math.max(1, rows) + 10;
-}
-
 /**
  * The connections pane as rows: its title (21 px) and the table's header (20) over rows of 20 px — connections and
  * "Navigated to" rows alike. Capped (CONNECTIONS_MAX) or at a height picked, the pane ends between two rows: at
  * 1400 × 340 its quarter of the height (72 px) showed one and a half connections, the half row as if it were the last.
  */
 const CONNECTION_ROWS = { head: 21 + 20, row: 20 };
+
+/**
+ * Height of the connections pane showing `rows` rows (connections and "Navigated to" rows alike): its title and header
+ * and the rows, ending under the last as a capped or picked pane ends between two — it was sized for a 24 px title and
+ * a 21 px header with 10 px of air, 14 px of nothing under the rows (the first arrow key up on its
+ * divider moved it 14 px, to the nearest row).
+ */
+function connectionsHeight(rows: number): number {
+  return CONNECTION_ROWS.head + CONNECTION_ROWS.row * Math.max(1, rows);
+}
 
 /**
  * The most the connection list takes while it fits its rows: two fifths of the height, but in a short panel (DevTools

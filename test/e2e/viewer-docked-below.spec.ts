@@ -1,6 +1,7 @@
 // The panel in a DevTools docked below, or a wide one docked to the side — 800–1400 px wide, 340–860 tall — with the
 // demo capture: the event beside the message is a pane wide enough to read (or, where the step's pane cannot hold both,
-// its tab), and the connection list, capped or at a height picked, ends between two rows, never through one.
+// its tab), and the connection list, capped or at a height picked, ends between two rows, never through one, and fitted
+// to its rows ends under the last.
 import { expect, test, type Page } from '@playwright/test';
 import { useViewer } from './support/viewer.ts';
 import { boxOf, connectionRowsInSight, openDocked } from './support/layout.ts';
@@ -100,5 +101,25 @@ test('at 1400 × 500 the connection list\'s divider moves a row a key press, row
   await page.keyboard.press('ArrowUp');
   await expect.poll(height).toBeCloseTo(start - 20, 0);
   for (const r of await connectionRowsInSight(page)) expect(r, r.row).toMatchObject({ whole: true });
+  await page.close();
+});
+
+test('at 1400 × 860, fitted to its rows, the connection list ends under its last row, and its divider moves a row from there', async () => {
+  const page = await openDocked(viewer, { width: 1400, height: 860 });
+  const drawn = () => page.evaluate(() => {
+    const pane = document.querySelector('[data-testid="connections"]')!.closest('.pane')!;
+    const height = (el: Element | null) => el!.getBoundingClientRect().height;
+    const rows = [...pane.querySelectorAll('tbody tr')];
+    return { pane: height(pane), title: height(pane.querySelector('.pane-title')), header: height(pane.querySelector('thead')), rows: rows.length, rowHeights: rows.reduce((sum, r) => sum + height(r), 0) };
+  });
+  const fitted = await drawn();
+  expect(fitted.rows).toBeGreaterThanOrEqual(2);
+  // Sized for a 24 px title and a 21 px header (21 and 20 drawn) and 10 px of air: 14 px under the last row.
+  expect(fitted.pane, JSON.stringify(fitted)).toBeCloseTo(fitted.title + fitted.header + fitted.rowHeights, 0);
+  for (const r of await connectionRowsInSight(page)) expect(r, r.row).toMatchObject({ whole: true });
+  // The first arrow key up moved 14 px (to the nearest row: the air).
+  await page.getByRole('separator', { name: 'Resize connection list' }).focus();
+  await page.keyboard.press('ArrowUp');
+  await expect.poll(async () => (await drawn()).pane).toBeCloseTo(fitted.pane - 20, 0);
   await page.close();
 });
