@@ -123,16 +123,16 @@ export function EventDetail({ conn, event, numbers, paneRef, onSelectEvent }: { 
         </div>
       ) : null}
       <div class="section">
-        <h4>
+        <h4 class="with-copy">
           {/* "frame 88", not "#88": frames (heartbeats included) are numbered apart from events, and "#88" above event #85 read as a mix-up. */}
-          Raw frame{frame ? <span title={frameNumberTitle(frame, event.index)}> ({frameHeaderWords(frame, conn.record.transport)})</span> : ''}
+          <span>Raw frame{frame ? <span title={frameNumberTitle(frame, event.index)}> ({frameHeaderWords(frame, conn.record.transport)})</span> : ''}</span>
           <CopyButton text={() => (frame ? frame.data : event.rawText)} title="Copy the frame's whole text" name="Copy raw frame" resetKey={event} />
         </h4>
         <LongPre testId="raw-frame" text={frame ? frame.data : event.rawText} />
       </div>
       <div class="section">
-        <h4>
-          Parsed event
+        <h4 class="with-copy">
+          <span>Parsed event</span>
           {event.raw === undefined ? null : (
             <CopyButton text={() => prettyValue(event.raw, Infinity)} title="Copy the event as JSON, every string whole" name="Copy parsed event" resetKey={event} />
           )}
@@ -165,9 +165,9 @@ export function FrameDetail({ conn, frame, paneRef }: { conn: ConnectionView; fr
         {frame.event && !frame.sent ? (<><span class="k">type</span><span class="mono">{frame.event}</span></>) : null}
       </div>
       <div class="section">
-        <h4>
+        <h4 class="with-copy">
           {/* Its kind and number only: its type is said above (a sent message's "send" is no event name). */}
-          Raw frame ({frameHeaderWords({ index: frame.index, kind: frame.kind }, conn.record.transport)})
+          <span>Raw frame ({frameHeaderWords({ index: frame.index, kind: frame.kind }, conn.record.transport)})</span>
           {frame.data === '' ? null : <CopyButton text={() => frame.data} title="Copy the frame's whole text" name="Copy raw frame" resetKey={frame} />}
         </h4>
         {frame.data === '' ? (

@@ -123,3 +123,24 @@ test('at 1400 × 860, fitted to its rows, the connection list ends under its las
   await expect.poll(async () => (await drawn()).pane).toBeCloseTo(fitted.pane - 20, 0);
   await page.close();
 });
+
+for (const width of [1000, 1200, 1400]) {
+  test(`at ${width} × 860 the raw frame's Copy button stands on its heading's first line`, async () => {
+    const page = await openDocked(viewer, { width, height: 860 });
+    const heading = page.getByTestId('event-detail').locator('h4', { has: page.getByRole('button', { name: 'Copy raw frame' }) });
+    const placed = await heading.evaluate((h) => {
+      const button = h.querySelector('button')!.getBoundingClientRect();
+      // The heading's text as laid out (the button's label and the unseen status left out).
+      const range = document.createRange();
+      range.setStart(h, 0);
+      range.setEndBefore(h.querySelector('button')!);
+      const first = [...range.getClientRects()].filter((r) => r.width > 0).sort((a, b) => a.top - b.top)[0]!;
+      return { buttonTop: button.top, buttonBottom: button.bottom, lineTop: first.top, lineBottom: first.bottom, buttonLeft: button.left, lineRight: first.right };
+    });
+    // At 1400 px (the event's pane 339 px) "RAW FRAME (DATA FRAME 60 OF THE BODY)" left the button a line of its own.
+    expect(placed.buttonTop, JSON.stringify(placed)).toBeLessThan(placed.lineBottom);
+    expect(placed.buttonBottom, JSON.stringify(placed)).toBeGreaterThan(placed.lineTop);
+    expect(placed.buttonLeft).toBeGreaterThanOrEqual(placed.lineRight);
+    await page.close();
+  });
+}
