@@ -2,7 +2,7 @@
 // viewer with the sample capture, both palettes and both panel themes — inside DevTools the theme follows DevTools, not
 // the palette, so a dark theme on a white Canvas is a real case. What the panel tells by colour is read back from
 // computed styles against the palette's system colours: each list's selected row, the selected tab, focus on a pane
-// divider, a switched-on and an unavailable button, the block the step touched, and the timeline's lanes, marks,
+// divider, a switched-on and an unavailable button, the block the step touched, an event kind's swatch, and the timeline's lanes, marks,
 // waits, selected reply and the scrubber's position (SVG fill and stroke are not forced: the chart sets them itself).
 // Soft assertions: a run reports every property that is wrong, not the first.
 import { expect, test, type Locator, type Page } from '@playwright/test';
@@ -59,6 +59,16 @@ for (const scheme of ['light', 'dark'] as const) {
       expect.soft((await styleOf(page.locator('.vrow[aria-selected="true"] .status-cell'), 'color')).color, 'its status').toBe(sys.HighlightText);
       expect.soft((await rowStyle(page.locator('.vrow[aria-selected="false"]'))).background, 'another event').not.toBe(sys.Highlight);
 
+      // An event's kind swatch (the Type cell's square) was its background alone, Canvas like the row's: gone. Framed
+      // in the text's colour now, HighlightText in the selected row.
+      const swatch = (row: Locator) => row.locator('.type-cell').first().evaluate((el) => {
+        const s = getComputedStyle(el, '::before');
+        return { border: `${s.borderTopStyle} ${s.borderTopWidth}`, color: s.borderTopColor, width: parseFloat(s.width) };
+      });
+      const unselected = page.locator('.vrow[aria-selected="false"]').filter({ has: page.locator('.type-cell[class*="kind-"]') });
+      expect.soft(await swatch(unselected), 'an event kind\'s swatch').toEqual({ border: 'solid 1px', color: sys.CanvasText, width: 8 });
+      expect.soft(await swatch(page.locator('.vrow[aria-selected="true"]')), 'the selected event\'s').toEqual({ border: 'solid 1px', color: sys.HighlightText, width: 8 });
+
       // The selected tab's underline, and only its.
       const underline = async (name: string) => (await styleOf(page.getByRole('tab', { name, exact: true }), 'border-bottom-color'))['border-bottom-color'];
       expect.soft([await underline('Events'), await underline('Timeline'), await underline('Message'), await underline('JSON')]).toEqual([sys.Highlight, sys.Canvas, sys.Highlight, sys.Canvas]);
@@ -113,6 +123,11 @@ for (const scheme of ['light', 'dark'] as const) {
       await page.getByRole('tab', { name: 'Diff' }).click();
       await expect(page.getByTestId('diff')).toContainText('→');
       expect.soft((await styleOf(page.getByTestId('diff').locator('.diff-remove'), 'text-decoration-line'))['text-decoration-line']).toBe('line-through');
+
+      // Without forced colours the swatch is as it was: its colour alone, no frame.
+      await page.emulateMedia({ forcedColors: 'none' });
+      await page.getByRole('tab', { name: 'Events' }).click();
+      expect.soft(await swatch(unselected), 'a swatch, not forced').toMatchObject({ border: 'none 0px', width: 8 });
       await page.close();
     });
   }
