@@ -1,6 +1,10 @@
 // The DevTools page: adds the Replyscope panel, and keeps the log of the streams the page tap cannot see (a Worker's)
 // from DevTools' network log (devtools-log.ts). The panel gets the inspected tab's id in its URL, so the same page
 // also works opened as a normal tab (panel/index.html?tabId=N), where chrome.devtools does not exist.
+//
+// The log is Chromium's only: it was checked there with real DevTools (what its HAR entries hold — the initiator
+// stack that tells the tap's own requests, a worker's requests at all), not in Firefox, where the panel always runs
+// inside DevTools and an entry without such a stack would rest on the start-time pairing alone.
 import { DevtoolsLog } from './devtools-log.ts';
 import { devtoolsLogChannel } from './messages.ts';
 import { readSettings } from './settings.ts';
@@ -12,6 +16,10 @@ if (chrome.devtools) {
     document.title = `Replyscope panel created for tab ${tabId}`;
   });
 
+  if (import.meta.env.MODE !== 'firefox') startDevtoolsLog(tabId);
+}
+
+function startDevtoolsLog(tabId: number): void {
   const channel = new BroadcastChannel(devtoolsLogChannel(tabId));
   const log = new DevtoolsLog({
     post: (m) => channel.postMessage(m), extensionUrl: chrome.runtime.getURL(''), settings: () => readSettings(), now: () => Date.now(),

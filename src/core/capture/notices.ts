@@ -46,17 +46,18 @@ const URL_SHOWN = 200;
 /**
  * The note for a blind spot the page (or, with `frameUrl`, a subframe) opened at `url` (already resolved). Without
  * query and fragment: nothing of the socket is captured, so its URL's tokens (`?token=…` is common) should not be.
+ * `workerLog`: the build keeps the DevTools log of a worker's finished streams (extension/devtools.ts; not Firefox's).
  */
-export function blindSpotNotice(kind: BlindSpot, url: string, frameUrl?: string): string {
+export function blindSpotNotice(kind: BlindSpot, url: string, frameUrl?: string, workerLog = true): string {
   const who = frameUrl === undefined ? 'This page' : `The frame ${bareUrl(frameUrl)}`;
   const shown = bareUrl(url);
   return kind === 'WebSocket'
     ? `${who} opened a WebSocket (${shown}). It is recorded once it carries an AgentScope or pi event (from the start if its URL ` +
       'is in the include list); until then nothing of it is captured.'
-    : kind === 'Worker'
+    : kind === 'Worker' && workerLog
       ? `${who} started a Worker (${shown}). Requests made inside workers are not captured as they stream; with DevTools open, ` +
         "a worker's stream shows once it finished (from DevTools' network log)."
-      : `${who} started a SharedWorker (${shown}). Requests made inside workers are not captured: an agent stream read there is not shown here.`;
+      : `${who} started a ${kind} (${shown}). Requests made inside workers are not captured: an agent stream read there is not shown here.`;
 }
 
 /** `url` without its query and fragment: the address a blind spot is told once for. */

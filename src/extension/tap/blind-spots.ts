@@ -28,7 +28,9 @@ export function installBlindSpotTaps(emitter: TapEmitter): void {
       const key = `${kind} ${urlWithoutQuery(href)}`; // told once per address, whatever its query
       if (told.has(key)) return;
       told.add(key);
-      emitter.emit({ kind: 'notice', t: now(), level: 'info', text: blindSpotNotice(kind, href, emitter.isSubframe ? location.href : undefined) });
+      // (The Firefox build has no DevTools log of a worker's streams: devtools.ts.)
+      const text = blindSpotNotice(kind, href, emitter.isSubframe ? location.href : undefined, import.meta.env.MODE !== 'firefox');
+      emitter.emit({ kind: 'notice', t: now(), level: 'info', text });
     } catch {
       // nothing to tell then
     }

@@ -22,9 +22,10 @@ export async function devtoolsTargets(ext: ExtensionBrowser): Promise<DevtoolsTa
     async evaluate<T>(targetId: string, expression: string): Promise<T> {
       const { sessionId } = (await cdp.send('Target.attachToTarget', { targetId, flatten: false })) as { sessionId: string };
       const id = ++ids;
-      const answer = new Promise<{ result?: { result?: { value?: unknown } }; error?: unknown }>((resolve) => {
+      type Answer = { id?: number; result?: { result?: { value?: unknown } }; error?: unknown };
+      const answer = new Promise<Answer>((resolve) => {
         const onMessage = (event: { sessionId: string; message: string }): void => {
-          const msg = JSON.parse(event.message) as { id?: number };
+          const msg = JSON.parse(event.message) as Answer;
           if (event.sessionId !== sessionId || msg.id !== id) return;
           cdp.off('Target.receivedMessageFromTarget', onMessage);
           resolve(msg);

@@ -61,6 +61,10 @@ describe('capture notices', () => {
     // A socket's query (often a token) and fragment are left out: the note is shown whether or not the socket is recorded.
     expect(blindSpotNotice('WebSocket', 'wss://agent.example/ws?token=s3cret#x')).toContain('(wss://agent.example/ws?…). It is');
     expect(blindSpotNotice('Worker', 'https://app.example/w.js#frag')).toContain('(https://app.example/w.js#…)');
+    // A worker's finished streams come from DevTools' log where the build has it; without it (Firefox) none is promised.
+    expect(blindSpotNotice('Worker', 'https://app.example/w.js')).toContain("with DevTools open, a worker's stream shows once it finished");
+    expect(blindSpotNotice('Worker', 'https://app.example/w.js', undefined, false)).toBe(
+      'This page started a Worker (https://app.example/w.js). Requests made inside workers are not captured: an agent stream read there is not shown here.');
     // A subframe's note names the frame (without its query either).
     expect(blindSpotNotice('WebSocket', 'wss://a.example/s', 'https://widget.example/chat?user=1')).toMatch(/^The frame https:\/\/widget\.example\/chat\?… opened a WebSocket \(wss:\/\/a\.example\/s\)\. /);
     a.push(Array.from({ length: 200 }, (_, i) => ({ kind: 'notice' as const, t: 10 + i, level: 'info' as const, text: `n${i}` })));
