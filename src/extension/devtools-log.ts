@@ -3,7 +3,8 @@
 // (chrome.devtools.network.onRequestFinished). What is a stream is kept here as one document of the tab (records of
 // the capture log's kinds, core/capture/devtools-entry.ts) and offered to the tab's panels — in DevTools or opened as
 // a tab — over a BroadcastChannel between extension pages (messages.ts): a panel asks (`want`) and gets a snapshot,
-// then each new stream as it finishes. The panel drops those the tap captured too (withoutTapTwins).
+// then each new stream as it finishes. A request with the tap's script on its initiator stack is the tap's and is not
+// kept; the panel drops any other the tap captured too (withoutTapTwins).
 //
 // Bounded like a relay's capture: past the user's cap the oldest streams go whole (a note counts them). A site
 // switched off is not logged. Nothing here reaches the page.
@@ -34,7 +35,7 @@ export class DevtoolsLog {
   private streams: LoggedStream[] = [];
   private letGo = { count: 0, t: 0 };
   private nextConn = 1;
-  /** Requests whose body is still being read, so that a navigation meanwhile does not file them under the next page. */
+  /** Counts the tab's navigations: a request whose body was still being read as the tab navigated is not filed under the next page. */
   private page = 0;
   /** Settled once the inspected page's URL is known (a request may finish before DevTools told it). */
   private readonly pageKnown: Promise<void>;
