@@ -35,7 +35,7 @@ export class DevtoolsLog {
   private streams: LoggedStream[] = [];
   private letGo = { count: 0, t: 0 };
   private nextConn = 1;
-  /** Counts the tab's navigations: a request whose body was still being read as the tab navigated is not filed under the next page. */
+  /** The tab's navigations so far: a request whose body was still being read as it navigated is not filed under the next page. */
   private page = 0;
   /** Settled once the inspected page's URL is known (a request may finish before DevTools told it). */
   private readonly pageKnown: Promise<void>;
